@@ -1,0 +1,83 @@
+//===- NVFP4Attrs.td - nvfp4 attributes --------------------*- tablegen -*-===//
+//
+// Attributes of the nvfp4 dialect: the scale layout and the execution plans
+// that nvfp4-plan records for the later passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_ATTRS_TD
+#define NVFP4_ATTRS_TD
+
+include "NVFP4Dialect.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Scale layout
+//===----------------------------------------------------------------------===//
+
+def NVFP4_ScaleLayout : I32EnumAttr<"ScaleLayout", "layout of e4m3 block scales", [
+    I32EnumAttrCase<"Plain", 0, "plain">,
+    I32EnumAttrCase<"Blocked", 1, "blocked">
+  ]> {
+  let cppNamespace = "::mlir::nvfp4";
+  let genSpecializedAttr = 0;
+}
+
+def NVFP4_ScaleLayoutAttr : EnumAttr<NVFP4_Dialect, NVFP4_ScaleLayout,
+                                     "scale_layout"> {
+  let summary = "Memory layout of the e4m3 block scales";
+  let description = [{
+    `plain`: a `[batch x] rows x K/16` row-major array, one scale per 16
+    values along K.
+
+    `blocked`: the layout cuBLAS and `tcgen05.cp` consume. Rows are padded to
+    a multiple of 128 and scale columns to a multiple of 4; each 128-row x
+    4-column atom is 512 contiguous bytes, atoms ordered row-block major,
+    K-block minor. Inside an atom the scale of (row r, column c) sits at byte
+    `(r % 32) * 16 + (r / 32) * 4 + c`. The memref shape spells the atoms out:
+    `[batch x] ceil(rows/128) x ceil(K/64) x 32 x 4 x 4`.
+
+    See the PTX ISA, "Matrix fragments for tcgen05.mma ... block scaling":
+    https://docs.nvidia.com/cuda/parallel-thread-execution/#tcgen05-mma-scale-factor-a-layout-1x
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Plans
+//===----------------------------------------------------------------------===//
+
+def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
+  let mnemonic = "gemv_plan";
+  let summary = "How a batched GEMV (N = 1 scaled_matmul) is mapped to the GPU";
+  let description = [{
+    Chosen by `nvfp4-plan` per target and shape; a user or an autotuner may
+    write it in the IR instead, and the plan pass then only checks it.
+
+    - `warps_per_cta`: warps in a CTA; each warp owns `rows_per_warp` rows.
+    - `rows_per_warp`: rows of A one warp reduces together; the decoded B
+      fragment is reused across them.
+    - `bytes_per_thread`: packed fp4 bytes a thread loads per step (16 or 32);
+      each step a warp covers `32 * bytes_per_thread * 2` values of K.
+    - `unroll`: steps a thread keeps in flight before the first use.
+
+    Example: `#nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1,
+    bytes_per_thread = 16, unroll = 4>`.
+  }];
+  let parameters = (ins "int64_t":$warps_per_cta, "int64_t":$rows_per_warp,
+                        "int64_t":$bytes_per_thread, "int64_t":$unroll);
+  let assemblyFormat = [{
+    `<` `warps_per_cta` `=` $warps_per_cta `,`
+        `rows_per_warp` `=` $rows_per_warp `,`
+        `bytes_per_thread` `=` $bytes_per_thread `,`
+        `unroll` `=` $unroll `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Values of K one warp covers per step.
+    int64_t getKPerWarpStep() const { return 32 * getBytesPerThread() * 2; }
+  }];
+}
+
+#endif // NVFP4_ATTRS_TD

@@ -1,0 +1,43 @@
+//===- NVFP4Dialect.td - nvfp4 dialect definition ----------*- tablegen -*-===//
+//
+// The nvfp4 dialect: kernel-level block-scaled FP4 (NVFP4) matrix operations
+// on memrefs, lowered by the nvfp4 passes to NVVM for sm_100a and sm_90a.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_DIALECT_TD
+#define NVFP4_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def NVFP4_Dialect : Dialect {
+  let name = "nvfp4";
+  let cppNamespace = "::mlir::nvfp4";
+  let summary = "Block-scaled FP4 (NVFP4) matrix kernels";
+  let description = [{
+    NVFP4 stores matrix values as E2M1 (`f4E2M1FN`, two values per byte,
+    element 2i in the low nibble) and gives every 16 consecutive values along
+    K one E4M3 scale (`f8E4M3FN`). The real value of an element is
+    `e2m1 * e4m3`; the product is exact in fp16.
+
+    The dialect's operations work at kernel level on memrefs in
+    destination-passing style: a whole batched GEMV/GEMM, a gated dual GEMM,
+    a grouped GEMM, or a quantization. Their operands are K-major (row-major
+    with K innermost). A leading batch dimension is optional where noted.
+
+    The ops say *what* is computed; the `nvfp4-plan` pass decides *how*
+    (tile sizes, threads, stages, split-K) per target and records it as an
+    attribute, which later passes consume and a user may override.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// Name of the discardable attribute the plan pass attaches to an op.
+    static constexpr ::llvm::StringLiteral kPlanAttrName = "nvfp4.plan";
+  }];
+}
+
+class NVFP4_Op<string mnemonic, list<Trait> traits = []>
+    : Op<NVFP4_Dialect, mnemonic, traits>;
+
+#endif // NVFP4_DIALECT_TD

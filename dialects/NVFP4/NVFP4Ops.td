@@ -1,0 +1,203 @@
+//===- NVFP4Ops.td - nvfp4 operations ----------------------*- tablegen -*-===//
+//
+// Kernel-level block-scaled FP4 operations on memrefs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_OPS_TD
+#define NVFP4_OPS_TD
+
+include "NVFP4Dialect.td"
+include "NVFP4Attrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def NVFP4_FP4Memref : MemRefOf<[F4E2M1FN]>;
+def NVFP4_ScaleMemref : MemRefOf<[F8E4M3FN]>;
+def NVFP4_OutMemref : MemRefOf<[F16, BF16, F32]>;
+def NVFP4_QuantInMemref : MemRefOf<[F32, F16, BF16]>;
+
+//===----------------------------------------------------------------------===//
+// scaled_matmul
+//===----------------------------------------------------------------------===//
+
+def NVFP4_ScaledMatmulOp : NVFP4_Op<"scaled_matmul"> {
+  let summary = "Batched block-scaled FP4 matrix product C = A * B^T";
+  let description = [{
+    Computes, for every batch `l`, `C[l, m, n] = sum_k A(l, m, k) * B(l, n, k)`
+    where `A(l, m, k) = e2m1(a[l, m, k]) * e4m3(sfa[l, m, k / 16])` and
+    likewise for B, accumulated in fp32 and rounded once to C's element type
+    (f16, bf16 or f32). Both operands are K-major; the batch dimension is
+    optional (rank-2 operands), but all operands agree on it.
+
+    A batched GEMV is the `N = 1` case of this op rather than an op of its
+    own: the arithmetic, operands and verifier are identical, and what differs
+    (a CUDA-core streaming kernel instead of a tensor-core tile loop) is a
+    strategy choice, which belongs to `nvfp4-plan`. A separate op would
+    duplicate the verifier and hide from a caller that GEMV and GEMM are the
+    same function.
+
+    Shapes (`S = K / 16`, scale layout given by `sfa_layout` / `sfb_layout`):
+    - a: `[L x] M x K x f4E2M1FN`, b: `[L x] N x K x f4E2M1FN`
+    - sfa: plain `[L x] M x S`, blocked `[L x] ceil(M/128) x ceil(S/4) x 32 x 4 x 4`
+      (e4m3); sfb likewise with N
+    - c: `[L x] M x N` of f16, bf16 or f32
+
+    K must be a multiple of 16 (one scale per 16 values). Lowerings add their
+    own constraints (the GEMV kernels need K % 64 == 0, the tcgen05 GEMM
+    K % 256 == 0) and report them when they plan the op.
+
+    Example (the contest's first GEMV shape):
+    ```mlir
+    nvfp4.scaled_matmul
+        ins(%a, %sfa, %b, %sfb : memref<1x7168x16384xf4E2M1FN>,
+            memref<1x7168x1024xf8E4M3FN>, memref<1x1x16384xf4E2M1FN>,
+            memref<1x1x1024xf8E4M3FN>)
+        outs(%c : memref<1x7168x1xf16>)
+    ```
+
+    Block-scaled MMA in the PTX ISA:
+    https://docs.nvidia.com/cuda/parallel-thread-execution/#tcgen05-block-scaling
+  }];
+  let arguments = (ins
+    Arg<NVFP4_FP4Memref, "A values", [MemRead]>:$a,
+    Arg<NVFP4_ScaleMemref, "A scales", [MemRead]>:$sfa,
+    Arg<NVFP4_FP4Memref, "B values", [MemRead]>:$b,
+    Arg<NVFP4_ScaleMemref, "B scales", [MemRead]>:$sfb,
+    Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
+  let assemblyFormat = [{
+    `ins` `(` $a `,` $sfa `,` $b `,` $sfb `:` type($a) `,` type($sfa) `,`
+              type($b) `,` type($sfb) `)`
+    `outs` `(` $c `:` type($c) `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// scaled_dual_matmul
+//===----------------------------------------------------------------------===//
+
+def NVFP4_ScaledDualMatmulOp : NVFP4_Op<"scaled_dual_matmul"> {
+  let summary = "Gated dual product C = silu(A * B1^T) * (A * B2^T)";
+  let description = [{
+    The gated MLP projection with A (and its scales) shared:
+    `C = round(silu(fp32(A * B1^T)) * fp32(A * B2^T))`, where both products
+    are block-scaled FP4 matmuls accumulated in fp32 exactly as in
+    `nvfp4.scaled_matmul`, `silu(x) = x / (1 + exp(-x))`, and the result is
+    rounded once to C's element type. B1 and B2 have the same shape and the
+    same scale layout, each with its own scales.
+
+    Example:
+    ```mlir
+    nvfp4.scaled_dual_matmul
+        ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2
+            : memref<256x7168xf4E2M1FN>, memref<256x448xf8E4M3FN>,
+              memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>,
+              memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>)
+        outs(%c : memref<256x4096xf16>)
+    ```
+  }];
+  let arguments = (ins
+    Arg<NVFP4_FP4Memref, "A values", [MemRead]>:$a,
+    Arg<NVFP4_ScaleMemref, "A scales", [MemRead]>:$sfa,
+    Arg<NVFP4_FP4Memref, "B1 values", [MemRead]>:$b1,
+    Arg<NVFP4_ScaleMemref, "B1 scales", [MemRead]>:$sfb1,
+    Arg<NVFP4_FP4Memref, "B2 values", [MemRead]>:$b2,
+    Arg<NVFP4_ScaleMemref, "B2 scales", [MemRead]>:$sfb2,
+    Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
+  let assemblyFormat = [{
+    `ins` `(` $a `,` $sfa `,` $b1 `,` $sfb1 `,` $b2 `,` $sfb2 `:`
+              type($a) `,` type($sfa) `,` type($b1) `,` type($sfb1) `,`
+              type($b2) `,` type($sfb2) `)`
+    `outs` `(` $c `:` type($c) `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// grouped_matmul
+//===----------------------------------------------------------------------===//
+
+def NVFP4_GroupedMatmulOp : NVFP4_Op<"grouped_matmul"> {
+  let summary = "G independent block-scaled products with per-group M";
+  let description = [{
+    G problems `C_g = A_g * B_g^T` sharing N and K, with per-group row counts
+    `group_sizes = [M_0, ..., M_(G-1)]` (static, each >= 1). The A_g are
+    stacked along rows in group order (`a` is `sum(M_g) x K`), as are the C_g
+    (`c` is `sum(M_g) x N`); `b` is `G x N x K`. Arithmetic as in
+    `nvfp4.scaled_matmul`.
+
+    Scales: plain `sfa` is `sum(M_g) x K/16` and plain `sfb` is
+    `G x N x K/16`. Blocked `sfa` gives each group its own atoms (a group's
+    rows are padded to 128 on their own), stacked in group order:
+    `sum(ceil(M_g/128)) x ceil(K/64) x 32 x 4 x 4`; blocked `sfb` is
+    `G x ceil(N/128) x ceil(K/64) x 32 x 4 x 4`.
+
+    Example:
+    ```mlir
+    nvfp4.grouped_matmul
+        ins(%a, %sfa, %b, %sfb : memref<512x4096xf4E2M1FN>,
+            memref<512x256xf8E4M3FN>, memref<2x3072x4096xf4E2M1FN>,
+            memref<2x3072x256xf8E4M3FN>)
+        outs(%c : memref<512x3072xf16>) {group_sizes = array<i64: 192, 320>}
+    ```
+  }];
+  let arguments = (ins
+    Arg<NVFP4_FP4Memref, "stacked A values", [MemRead]>:$a,
+    Arg<NVFP4_ScaleMemref, "stacked A scales", [MemRead]>:$sfa,
+    Arg<NVFP4_FP4Memref, "per-group B values", [MemRead]>:$b,
+    Arg<NVFP4_ScaleMemref, "per-group B scales", [MemRead]>:$sfb,
+    Arg<NVFP4_OutMemref, "stacked C", [MemWrite]>:$c,
+    DenseI64ArrayAttr:$group_sizes,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
+  let assemblyFormat = [{
+    `ins` `(` $a `,` $sfa `,` $b `,` $sfb `:` type($a) `,` type($sfa) `,`
+              type($b) `,` type($sfb) `)`
+    `outs` `(` $c `:` type($c) `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// quantize
+//===----------------------------------------------------------------------===//
+
+def NVFP4_QuantizeOp : NVFP4_Op<"quantize"> {
+  let summary = "Quantize f32/f16/bf16 to packed e2m1 values with e4m3 block scales";
+  let description = [{
+    For every row and every block of 16 consecutive values along K:
+    `amax = max |x|`, the scale is `sf = e4m3(amax / 6)` and each value is
+    `q = e2m1(x / decode(sf))` (fp32 division; `q = 0` when the decoded scale
+    is zero). Both conversions round to nearest, ties to even, and saturate
+    to the largest finite value (448 and 6), as PTX `cvt.rn.satfinite` does.
+    The scale layout is given by `sf_layout`. The batch dimension is optional.
+
+    Shapes (`S = K / 16`): x `[L x] R x K` (f32, f16 or bf16), q `[L x] R x K`
+    (f4E2M1FN), sf plain `[L x] R x S`, blocked
+    `[L x] ceil(R/128) x ceil(S/4) x 32 x 4 x 4` (f8E4M3FN).
+
+    Example:
+    ```mlir
+    nvfp4.quantize ins(%x : memref<128x256xf32>)
+        outs(%q, %sf : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>)
+    ```
+
+    PTX conversions: https://docs.nvidia.com/cuda/parallel-thread-execution/#data-movement-and-conversion-instructions-cvt
+  }];
+  let arguments = (ins
+    Arg<NVFP4_QuantInMemref, "input", [MemRead]>:$x,
+    Arg<NVFP4_FP4Memref, "packed e2m1 values", [MemWrite]>:$q,
+    Arg<NVFP4_ScaleMemref, "e4m3 block scales", [MemWrite]>:$sf,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sf_layout);
+  let assemblyFormat = [{
+    `ins` `(` $x `:` type($x) `)`
+    `outs` `(` $q `,` $sf `:` type($q) `,` type($sf) `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // NVFP4_OPS_TD

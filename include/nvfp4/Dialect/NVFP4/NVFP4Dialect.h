@@ -1,0 +1,56 @@
+//===- NVFP4Dialect.h - nvfp4 dialect ---------------------------*- C++ -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The nvfp4 dialect, its attributes and operations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_DIALECT_NVFP4_NVFP4DIALECT_H
+#define NVFP4_DIALECT_NVFP4_NVFP4DIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h.inc"
+#include "nvfp4/Dialect/NVFP4/NVFP4Enums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "nvfp4/Dialect/NVFP4/NVFP4Attrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "nvfp4/Dialect/NVFP4/NVFP4Ops.h.inc"
+
+namespace mlir::nvfp4 {
+
+/// Logical shape of a K-major NVFP4 operand: `[batch x] rows x k`.
+struct OperandShape {
+  /// Batch size; 1 for rank-2 (unbatched) operands.
+  int64_t batch = 1;
+  int64_t rows = 0;
+  int64_t k = 0;
+  /// Whether the operand carries a leading batch dimension.
+  bool batched = false;
+};
+
+/// Returns the `[batch x] rows x k` view of a rank-2 or rank-3 static memref.
+OperandShape getOperandShape(MemRefType type);
+
+/// Returns the expected shape of a scale memref for `rows x k` values in
+/// `layout`, with a leading `batch` dimension when `batched` is set.
+SmallVector<int64_t> getScaleShape(ScaleLayout layout, int64_t rows, int64_t k,
+                                   bool batched, int64_t batch);
+
+/// Number of rows of 128-row scale atoms for `rows` rows.
+inline int64_t getScaleRowBlocks(int64_t rows) { return (rows + 127) / 128; }
+/// Number of 4-scale column atoms for `k` values (k / 16 scales).
+inline int64_t getScaleColBlocks(int64_t k) { return (k / 16 + 3) / 4; }
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_DIALECT_NVFP4_NVFP4DIALECT_H

@@ -1,0 +1,45 @@
+//===- Compare.h - Tolerance comparison of fp32 outputs -------*- C++ -*-===//
+//
+// Part of the nvfp4 project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_REFERENCE_COMPARE_H
+#define NVFP4_REFERENCE_COMPARE_H
+
+#include <cstdint>
+
+namespace nvfp4 {
+namespace ref {
+
+/// Summary of an element-wise comparison of two float arrays.
+struct CompareResult {
+  /// Number of elements that do not match.
+  int64_t mismatches;
+  /// Index of the first mismatching element, or -1 when all match.
+  int64_t firstBad;
+  /// Largest |got - want| over the pairs where both values are finite
+  /// (0 when there is none).
+  double maxAbsErr;
+  /// Largest |got - want| / |want| over the pairs where both values are
+  /// finite and want != 0 (0 when there is none).
+  double maxRelErr;
+  /// got[firstBad] and want[firstBad]; both 0 when all match.
+  float firstGot, firstWant;
+};
+
+/// Compares `got` against `want` element by element (n elements). A pair
+/// matches when:
+///  * both are NaN, or
+///  * both are infinite with the same sign, or
+///  * both are finite and |got - want| <= atol + rtol * |want| (evaluated in
+///    double).
+/// Any other pair is a mismatch: NaN against a number, an infinity against a
+/// finite value or the opposite infinity, or a finite pair out of tolerance.
+CompareResult compareOutputs(const float *got, const float *want, int64_t n,
+                             double atol = 1e-3, double rtol = 1e-3);
+
+} // namespace ref
+} // namespace nvfp4
+
+#endif // NVFP4_REFERENCE_COMPARE_H

@@ -1,0 +1,50 @@
+//===- NVFP4Dialect.cpp - nvfp4 dialect and attributes ---------------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.cpp.inc"
+#include "nvfp4/Dialect/NVFP4/NVFP4Enums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "nvfp4/Dialect/NVFP4/NVFP4Attrs.cpp.inc"
+
+void NVFP4Dialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "nvfp4/Dialect/NVFP4/NVFP4Attrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "nvfp4/Dialect/NVFP4/NVFP4Ops.cpp.inc"
+      >();
+}
+
+LogicalResult
+GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     int64_t warpsPerCta, int64_t rowsPerWarp,
+                     int64_t bytesPerThread, int64_t unroll) {
+  if (warpsPerCta < 1 || warpsPerCta > 32)
+    return emitError() << "expects warps_per_cta in [1, 32], but got "
+                       << warpsPerCta;
+  if (rowsPerWarp < 1 || rowsPerWarp > 8)
+    return emitError() << "expects rows_per_warp in [1, 8], but got "
+                       << rowsPerWarp;
+  if (bytesPerThread != 8 && bytesPerThread != 16 && bytesPerThread != 32)
+    return emitError() << "expects bytes_per_thread to be 8, 16 or 32 (one "
+                          "vector load of whole 16-value blocks), but got "
+                       << bytesPerThread;
+  if (unroll < 1 || unroll > 16)
+    return emitError() << "expects unroll in [1, 16], but got " << unroll;
+  return success();
+}

@@ -1,0 +1,315 @@
+//===- NVFP4Ops.cpp - nvfp4 operations and their verifiers -----------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every constraint of the op definitions is checked here with a message that
+// names the operand, the expected shape (with its symbolic form) and what was
+// found. Constraints of one particular lowering (K % 64 for the GEMV kernels,
+// K % 256 for the tcgen05 GEMM) are not checked here: nvfp4-plan reports them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+OperandShape mlir::nvfp4::getOperandShape(MemRefType type) {
+  OperandShape s;
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() == 3) {
+    s.batched = true;
+    s.batch = shape[0];
+  }
+  s.rows = shape[shape.size() - 2];
+  s.k = shape.back();
+  return s;
+}
+
+SmallVector<int64_t> mlir::nvfp4::getScaleShape(ScaleLayout layout,
+                                                int64_t rows, int64_t k,
+                                                bool batched, int64_t batch) {
+  SmallVector<int64_t> shape;
+  if (batched)
+    shape.push_back(batch);
+  if (layout == ScaleLayout::Plain) {
+    shape.append({rows, k / 16});
+  } else {
+    shape.append(
+        {getScaleRowBlocks(rows), getScaleColBlocks(k), 32, 4, 4});
+  }
+  return shape;
+}
+
+namespace {
+
+/// Prints a shape as `[a, b, c]`.
+std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return s;
+}
+
+/// The symbolic form of a scale shape, for diagnostics.
+std::string scaleShapeSpelling(ScaleLayout layout, bool batched,
+                               StringRef rows) {
+  std::string prefix = batched ? "L, " : "";
+  if (layout == ScaleLayout::Plain)
+    return "[" + prefix + rows.str() + ", K/16]";
+  return "[" + prefix + "ceil(" + rows.str() + "/128), ceil(K/64), 32, 4, 4]";
+}
+
+/// Checks that every memref operand of `op` is static with an identity
+/// layout; the kernels address them as dense row-major arrays.
+LogicalResult verifyDenseOperands(Operation *op, ArrayRef<StringRef> names) {
+  for (auto [value, name] : llvm::zip(op->getOperands(), names)) {
+    auto type = cast<MemRefType>(value.getType());
+    if (!type.hasStaticShape())
+      return op->emitOpError() << "expects '" << name
+                               << "' to have a static shape, but got " << type;
+    if (!type.getLayout().isIdentity())
+      return op->emitOpError()
+             << "expects '" << name
+             << "' to have an identity layout (dense, row-major), but got "
+             << type;
+  }
+  return success();
+}
+
+/// Checks an FP4 data operand against the reference operand `a`: same rank,
+/// batch and K.
+LogicalResult verifyLikeA(Operation *op, StringRef name, MemRefType type,
+                          const OperandShape &a) {
+  int64_t rank = a.batched ? 3 : 2;
+  if (type.getRank() != rank)
+    return op->emitOpError() << "expects '" << name << "' to have rank "
+                             << rank << " like 'a', but got rank "
+                             << type.getRank();
+  OperandShape s = getOperandShape(type);
+  if (s.batch != a.batch)
+    return op->emitOpError() << "expects '" << name << "' to have batch size "
+                             << a.batch << " like 'a', but got " << s.batch;
+  if (s.k != a.k)
+    return op->emitOpError() << "expects '" << name << "' to have K = " << a.k
+                             << " like 'a', but got " << s.k;
+  return success();
+}
+
+/// Checks K against the scale block size.
+LogicalResult verifyK(Operation *op, int64_t k) {
+  if (k % 16 != 0)
+    return op->emitOpError()
+           << "expects K (" << k
+           << ") to be a multiple of 16, the NVFP4 scale block size";
+  return success();
+}
+
+/// Checks a scale operand's shape for `rows x k` values in `layout`.
+LogicalResult verifyScales(Operation *op, StringRef name, MemRefType type,
+                           ScaleLayout layout, int64_t rows, StringRef rowsName,
+                           int64_t k, bool batched, int64_t batch) {
+  SmallVector<int64_t> want = getScaleShape(layout, rows, k, batched, batch);
+  if (type.getShape() != ArrayRef<int64_t>(want))
+    return op->emitOpError()
+           << "expects '" << name << "' in the "
+           << stringifyScaleLayout(layout) << " scale layout to have shape "
+           << formatShape(want) << " "
+           << scaleShapeSpelling(layout, batched, rowsName) << ", but got "
+           << formatShape(type.getShape());
+  return success();
+}
+
+/// Checks the output shape.
+LogicalResult verifyOutput(Operation *op, MemRefType type,
+                           ArrayRef<int64_t> want, StringRef spelling) {
+  if (type.getShape() != want)
+    return op->emitOpError() << "expects 'c' to have shape "
+                             << formatShape(want) << " " << spelling
+                             << ", but got " << formatShape(type.getShape());
+  return success();
+}
+
+/// Checks the rank of the leading operand.
+LogicalResult verifyRank2or3(Operation *op, StringRef name, MemRefType type,
+                             StringRef rows) {
+  if (type.getRank() != 2 && type.getRank() != 3)
+    return op->emitOpError()
+           << "expects '" << name << "' to have rank 2 ([" << rows
+           << ", K]) or 3 ([L, " << rows << ", K]), but got rank "
+           << type.getRank();
+  return success();
+}
+
+SmallVector<int64_t> outputShape(const OperandShape &a, int64_t n) {
+  SmallVector<int64_t> shape;
+  if (a.batched)
+    shape.push_back(a.batch);
+  shape.append({a.rows, n});
+  return shape;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// ScaledMatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScaledMatmulOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyDenseOperands(op, {"a", "sfa", "b", "sfb", "c"})))
+    return failure();
+  MemRefType aType = getA().getType();
+  if (failed(verifyRank2or3(op, "a", aType, "M")))
+    return failure();
+  OperandShape a = getOperandShape(aType);
+  if (failed(verifyLikeA(op, "b", getB().getType(), a)) ||
+      failed(verifyK(op, a.k)))
+    return failure();
+  int64_t n = getOperandShape(getB().getType()).rows;
+  if (failed(verifyScales(op, "sfa", getSfa().getType(), getSfaLayout(),
+                          a.rows, "M", a.k, a.batched, a.batch)) ||
+      failed(verifyScales(op, "sfb", getSfb().getType(), getSfbLayout(), n,
+                          "N", a.k, a.batched, a.batch)))
+    return failure();
+  return verifyOutput(op, getC().getType(), outputShape(a, n),
+                      a.batched ? "([L, M, N])" : "([M, N])");
+}
+
+//===----------------------------------------------------------------------===//
+// ScaledDualMatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScaledDualMatmulOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyDenseOperands(
+          op, {"a", "sfa", "b1", "sfb1", "b2", "sfb2", "c"})))
+    return failure();
+  MemRefType aType = getA().getType();
+  if (failed(verifyRank2or3(op, "a", aType, "M")))
+    return failure();
+  OperandShape a = getOperandShape(aType);
+  if (failed(verifyLikeA(op, "b1", getB1().getType(), a)) ||
+      failed(verifyK(op, a.k)))
+    return failure();
+  if (getB1().getType().getShape() != getB2().getType().getShape())
+    return emitOpError() << "expects 'b1' and 'b2' to have the same shape, "
+                            "but got "
+                         << formatShape(getB1().getType().getShape())
+                         << " and "
+                         << formatShape(getB2().getType().getShape());
+  int64_t n = getOperandShape(getB1().getType()).rows;
+  if (failed(verifyScales(op, "sfa", getSfa().getType(), getSfaLayout(),
+                          a.rows, "M", a.k, a.batched, a.batch)) ||
+      failed(verifyScales(op, "sfb1", getSfb1().getType(), getSfbLayout(), n,
+                          "N", a.k, a.batched, a.batch)) ||
+      failed(verifyScales(op, "sfb2", getSfb2().getType(), getSfbLayout(), n,
+                          "N", a.k, a.batched, a.batch)))
+    return failure();
+  return verifyOutput(op, getC().getType(), outputShape(a, n),
+                      a.batched ? "([L, M, N])" : "([M, N])");
+}
+
+//===----------------------------------------------------------------------===//
+// GroupedMatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GroupedMatmulOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyDenseOperands(op, {"a", "sfa", "b", "sfb", "c"})))
+    return failure();
+  ArrayRef<int64_t> groups = getGroupSizes();
+  if (groups.empty())
+    return emitOpError() << "expects 'group_sizes' to hold at least one group";
+  int64_t total = 0;
+  for (auto [i, m] : llvm::enumerate(groups)) {
+    if (m < 1)
+      return emitOpError() << "expects every group size to be at least 1, "
+                              "but group "
+                           << i << " has size " << m;
+    total += m;
+  }
+  MemRefType aType = getA().getType();
+  if (aType.getRank() != 2)
+    return emitOpError() << "expects 'a' to have rank 2 ([sum(M_g), K]), but "
+                            "got rank "
+                         << aType.getRank();
+  MemRefType bType = getB().getType();
+  if (bType.getRank() != 3)
+    return emitOpError() << "expects 'b' to have rank 3 ([G, N, K]), but got "
+                            "rank "
+                         << bType.getRank();
+  int64_t rows = aType.getDimSize(0), k = aType.getDimSize(1);
+  if (total != rows)
+    return emitOpError() << "expects the group sizes to sum to the rows of "
+                            "'a' ("
+                         << rows << "), but they sum to " << total;
+  int64_t g = static_cast<int64_t>(groups.size());
+  if (bType.getDimSize(0) != g)
+    return emitOpError() << "expects 'b' to hold " << g
+                         << " groups (one per entry of 'group_sizes'), but "
+                            "its leading dimension is "
+                         << bType.getDimSize(0);
+  if (bType.getDimSize(2) != k)
+    return emitOpError() << "expects 'b' to have K = " << k
+                         << " like 'a', but got " << bType.getDimSize(2);
+  if (failed(verifyK(op, k)))
+    return failure();
+  int64_t n = bType.getDimSize(1);
+
+  // A's scales: plain rows are stacked; blocked atoms are per group.
+  SmallVector<int64_t> wantSfa;
+  if (getSfaLayout() == ScaleLayout::Plain) {
+    wantSfa = {rows, k / 16};
+  } else {
+    int64_t rowBlocks = 0;
+    for (int64_t m : groups)
+      rowBlocks += getScaleRowBlocks(m);
+    wantSfa = {rowBlocks, getScaleColBlocks(k), 32, 4, 4};
+  }
+  if (getSfa().getType().getShape() != ArrayRef<int64_t>(wantSfa))
+    return emitOpError()
+           << "expects 'sfa' in the " << stringifyScaleLayout(getSfaLayout())
+           << " scale layout to have shape " << formatShape(wantSfa) << " "
+           << (getSfaLayout() == ScaleLayout::Plain
+                   ? "([sum(M_g), K/16])"
+                   : "([sum(ceil(M_g/128)), ceil(K/64), 32, 4, 4])")
+           << ", but got " << formatShape(getSfa().getType().getShape());
+  if (failed(verifyScales(op, "sfb", getSfb().getType(), getSfbLayout(), n,
+                          "N", k, /*batched=*/true, g)))
+    return failure();
+  return verifyOutput(op, getC().getType(), {rows, n}, "([sum(M_g), N])");
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult QuantizeOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyDenseOperands(op, {"x", "q", "sf"})))
+    return failure();
+  MemRefType xType = getX().getType();
+  if (failed(verifyRank2or3(op, "x", xType, "R")))
+    return failure();
+  OperandShape x = getOperandShape(xType);
+  if (failed(verifyK(op, x.k)))
+    return failure();
+  if (getQ().getType().getShape() != xType.getShape())
+    return emitOpError() << "expects 'q' to have the shape of 'x' "
+                         << formatShape(xType.getShape()) << ", but got "
+                         << formatShape(getQ().getType().getShape());
+  return verifyScales(op, "sf", getSf().getType(), getSfLayout(), x.rows, "R",
+                      x.k, x.batched, x.batch);
+}
+
+#define GET_OP_CLASSES
+#include "nvfp4/Dialect/NVFP4/NVFP4Ops.cpp.inc"

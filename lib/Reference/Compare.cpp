@@ -1,0 +1,45 @@
+//===- Compare.cpp - Tolerance comparison of fp32 outputs -----*- C++ -*-===//
+//
+// Part of the nvfp4 project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Reference/Compare.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nvfp4 {
+namespace ref {
+
+CompareResult compareOutputs(const float *got, const float *want, int64_t n,
+                             double atol, double rtol) {
+  CompareResult result{0, -1, 0.0, 0.0, 0.0f, 0.0f};
+  for (int64_t i = 0; i < n; ++i) {
+    const double g = got[i], w = want[i];
+    bool match;
+    if (std::isnan(g) || std::isnan(w)) {
+      match = std::isnan(g) && std::isnan(w);
+    } else if (std::isinf(g) || std::isinf(w)) {
+      match = g == w;
+    } else {
+      const double diff = std::fabs(g - w);
+      result.maxAbsErr = std::max(result.maxAbsErr, diff);
+      if (w != 0.0)
+        result.maxRelErr = std::max(result.maxRelErr, diff / std::fabs(w));
+      match = diff <= atol + rtol * std::fabs(w);
+    }
+    if (!match) {
+      if (result.mismatches == 0) {
+        result.firstBad = i;
+        result.firstGot = got[i];
+        result.firstWant = want[i];
+      }
+      ++result.mismatches;
+    }
+  }
+  return result;
+}
+
+} // namespace ref
+} // namespace nvfp4

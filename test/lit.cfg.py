@@ -1,0 +1,42 @@
+# -*- Python -*-
+# lit configuration for nvfp4's regression tests.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "NVFP4"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "unit"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.nvfp4_obj_root, "test")
+
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tools = [
+    ToolSubst("nvfp4-opt", unresolved="fatal"),
+]
+for name in ["nvfp4-run"]:
+    if os.path.exists(os.path.join(config.nvfp4_tools_dir, name)):
+        tools.append(ToolSubst(name, unresolved="fatal"))
+llvm_config.add_tool_substitutions(tools, [config.nvfp4_tools_dir, config.llvm_tools_dir])
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%examples", os.path.join(config.nvfp4_src_root, "examples")))
+
+# ptxas (CUDA toolkit): assemble the PTX our pipeline emits.
+ptxas = os.path.join(config.cuda_root, "bin", "ptxas")
+if not os.path.exists(ptxas):
+    ptxas = shutil.which("ptxas") or ""
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+
+# A usable NVIDIA GPU: the GPU integration tests run only where one answers.
+if os.environ.get("NVFP4_GPU_TESTS", "") == "1":
+    config.available_features.add("gpu")
