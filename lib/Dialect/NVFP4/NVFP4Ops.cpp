@@ -60,12 +60,13 @@ std::string formatShape(ArrayRef<int64_t> shape) {
 }
 
 /// The symbolic form of a scale shape, for diagnostics.
-std::string scaleShapeSpelling(ScaleLayout layout, bool batched,
+std::string scaleShapeSpelling(ScaleLayout layout, StringRef batch,
                                StringRef rows) {
-  std::string prefix = batched ? "L, " : "";
+  std::string prefix = batch.empty() ? "" : batch.str() + ", ";
   if (layout == ScaleLayout::Plain)
-    return "[" + prefix + rows.str() + ", K/16]";
-  return "[" + prefix + "ceil(" + rows.str() + "/128), ceil(K/64), 32, 4, 4]";
+    return "([" + prefix + rows.str() + ", K/16])";
+  return "([" + prefix + "ceil(" + rows.str() +
+         "/128), ceil(K/64), 32, 4, 4])";
 }
 
 /// Checks that every memref operand of `op` is static with an identity
@@ -116,14 +117,16 @@ LogicalResult verifyK(Operation *op, int64_t k) {
 /// Checks a scale operand's shape for `rows x k` values in `layout`.
 LogicalResult verifyScales(Operation *op, StringRef name, MemRefType type,
                            ScaleLayout layout, int64_t rows, StringRef rowsName,
-                           int64_t k, bool batched, int64_t batch) {
+                           int64_t k, bool batched, int64_t batch,
+                           StringRef batchName = "L") {
   SmallVector<int64_t> want = getScaleShape(layout, rows, k, batched, batch);
   if (type.getShape() != ArrayRef<int64_t>(want))
     return op->emitOpError()
            << "expects '" << name << "' in the "
            << stringifyScaleLayout(layout) << " scale layout to have shape "
            << formatShape(want) << " "
-           << scaleShapeSpelling(layout, batched, rowsName) << ", but got "
+           << scaleShapeSpelling(layout, batched ? batchName : "", rowsName)
+           << ", but got "
            << formatShape(type.getShape());
   return success();
 }
@@ -284,7 +287,7 @@ LogicalResult GroupedMatmulOp::verify() {
                    : "([sum(ceil(M_g/128)), ceil(K/64), 32, 4, 4])")
            << ", but got " << formatShape(getSfa().getType().getShape());
   if (failed(verifyScales(op, "sfb", getSfb().getType(), getSfbLayout(), n,
-                          "N", k, /*batched=*/true, g)))
+                          "N", k, /*batched=*/true, g, "G")))
     return failure();
   return verifyOutput(op, getC().getType(), {rows, n}, "([sum(M_g), N])");
 }

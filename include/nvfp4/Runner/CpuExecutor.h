@@ -1,0 +1,40 @@
+//===- CpuExecutor.h - run an entry function on the CPU reference -*- C++ -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// Executes the nvfp4 operations of an entry function on host buffers with the
+// CPU reference (nvfp4/Reference): the ground truth every GPU result is
+// checked against.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_RUNNER_CPUEXECUTOR_H
+#define NVFP4_RUNNER_CPUEXECUTOR_H
+
+#include "nvfp4/Runner/HostBuffer.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::nvfp4 {
+
+/// Which entry arguments an entry function reads and writes.
+struct EntrySignature {
+  SmallVector<unsigned> inputs;
+  SmallVector<unsigned> outputs;
+};
+
+/// Checks that `entry` is something nvfp4-run can execute: static memref
+/// arguments, a body of nvfp4 ops whose operands are the entry's arguments,
+/// and a plain `return`. Reports problems as diagnostics on the offending op.
+FailureOr<EntrySignature> analyzeEntry(func::FuncOp entry);
+
+/// Runs every nvfp4 op of `entry` in order on `args` (one buffer per entry
+/// argument), writing the outputs in place.
+LogicalResult executeOnCpu(func::FuncOp entry,
+                           MutableArrayRef<HostBuffer> args);
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_RUNNER_CPUEXECUTOR_H

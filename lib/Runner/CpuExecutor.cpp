@@ -1,0 +1,167 @@
+//===- CpuExecutor.cpp - run an entry function on the CPU reference --------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Runner/CpuExecutor.h"
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+#include "nvfp4/Reference/Layout.h"
+#include "nvfp4/Reference/Ops.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+::nvfp4::ref::ScaleLayout toRef(ScaleLayout layout) {
+  return layout == ScaleLayout::Plain ? ::nvfp4::ref::ScaleLayout::Plain
+                                      : ::nvfp4::ref::ScaleLayout::Blocked;
+}
+
+/// Resolves operands to the entry's buffers.
+struct Operands {
+  MutableArrayRef<HostBuffer> args;
+  HostBuffer &operator()(Value v) const {
+    return args[cast<BlockArgument>(v).getArgNumber()];
+  }
+};
+
+/// One batch of a K-major fp4 operand with its scales.
+::nvfp4::ref::ScaledMatrix matrixAt(const HostBuffer &data, const HostBuffer &scales,
+                           ScaleLayout layout, int64_t batch) {
+  OperandShape s = getOperandShape(data.type);
+  int64_t dataStride = s.rows * s.k / 2;
+  int64_t scaleStride = ::nvfp4::ref::scaleBytes(toRef(layout), s.rows, s.k / 16);
+  return ::nvfp4::ref::ScaledMatrix{data.bytes.data() + batch * dataStride,
+                           scales.bytes.data() + batch * scaleStride, s.rows,
+                           s.k, toRef(layout)};
+}
+
+LogicalResult run(ScaledMatmulOp op, const Operands &get) {
+  OperandShape a = getOperandShape(op.getA().getType());
+  int64_t n = getOperandShape(op.getB().getType()).rows;
+  std::vector<float> c(static_cast<size_t>(a.batch * a.rows * n));
+  for (int64_t l = 0; l < a.batch; ++l)
+    ::nvfp4::ref::scaledMatmul(
+        matrixAt(get(op.getA()), get(op.getSfa()), op.getSfaLayout(), l),
+        matrixAt(get(op.getB()), get(op.getSfb()), op.getSfbLayout(), l),
+        c.data() + l * a.rows * n);
+  get(op.getC()).fromFloats(c);
+  return success();
+}
+
+LogicalResult run(ScaledDualMatmulOp op, const Operands &get) {
+  OperandShape a = getOperandShape(op.getA().getType());
+  int64_t n = getOperandShape(op.getB1().getType()).rows;
+  std::vector<float> c(static_cast<size_t>(a.batch * a.rows * n));
+  for (int64_t l = 0; l < a.batch; ++l)
+    ::nvfp4::ref::scaledDualMatmul(
+        matrixAt(get(op.getA()), get(op.getSfa()), op.getSfaLayout(), l),
+        matrixAt(get(op.getB1()), get(op.getSfb1()), op.getSfbLayout(), l),
+        matrixAt(get(op.getB2()), get(op.getSfb2()), op.getSfbLayout(), l),
+        c.data() + l * a.rows * n);
+  get(op.getC()).fromFloats(c);
+  return success();
+}
+
+LogicalResult run(GroupedMatmulOp op, const Operands &get) {
+  MemRefType bType = op.getB().getType();
+  int64_t n = bType.getDimSize(1), k = bType.getDimSize(2);
+  std::vector<int64_t> groups(op.getGroupSizes().begin(),
+                              op.getGroupSizes().end());
+  int64_t rows = op.getA().getType().getDimSize(0);
+  std::vector<float> c(static_cast<size_t>(rows * n));
+  ::nvfp4::ref::groupedScaledMatmul(groups, n, k, get(op.getA()).bytes.data(),
+                           get(op.getSfa()).bytes.data(),
+                           get(op.getB()).bytes.data(),
+                           get(op.getSfb()).bytes.data(),
+                           toRef(op.getSfaLayout()), toRef(op.getSfbLayout()),
+                           c.data());
+  get(op.getC()).fromFloats(c);
+  return success();
+}
+
+LogicalResult run(QuantizeOp op, const Operands &get) {
+  OperandShape x = getOperandShape(op.getX().getType());
+  std::vector<float> values = get(op.getX()).toFloats();
+  HostBuffer &q = get(op.getQ());
+  HostBuffer &sf = get(op.getSf());
+  ::nvfp4::ref::ScaleLayout layout = toRef(op.getSfLayout());
+  int64_t scaleStride = ::nvfp4::ref::scaleBytes(layout, x.rows, x.k / 16);
+  for (int64_t l = 0; l < x.batch; ++l)
+    ::nvfp4::ref::quantize(values.data() + l * x.rows * x.k, x.rows, x.k, layout,
+                  q.bytes.data() + l * x.rows * x.k / 2,
+                  sf.bytes.data() + l * scaleStride);
+  return success();
+}
+
+} // namespace
+
+FailureOr<EntrySignature> mlir::nvfp4::analyzeEntry(func::FuncOp entry) {
+  if (entry.isExternal())
+    return entry.emitError() << "entry function @" << entry.getSymName()
+                             << " has no body to run";
+  if (entry.getNumResults() != 0)
+    return entry.emitError()
+           << "entry function @" << entry.getSymName()
+           << " must return nothing (outputs are memref arguments)";
+  for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes())) {
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref || !memref.hasStaticShape())
+      return entry.emitError()
+             << "entry argument #" << i << " has type " << type
+             << "; nvfp4-run needs statically shaped memrefs";
+  }
+  EntrySignature sig;
+  llvm::SmallDenseSet<unsigned> written;
+  unsigned numKernels = 0;
+  for (Operation &op : entry.getBody().front()) {
+    if (isa<func::ReturnOp>(op))
+      continue;
+    if (!isa<NVFP4Dialect>(op.getDialect()))
+      return op.emitError()
+             << "nvfp4-run executes entry functions made of nvfp4 ops on the "
+                "entry's arguments; '"
+             << op.getName() << "' is not supported here";
+    ++numKernels;
+    for (Value v : op.getOperands()) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (!arg || arg.getOwner()->getParentOp() != entry)
+        return op.emitError() << "operands of nvfp4 ops run by nvfp4-run "
+                                 "must be arguments of the entry function";
+    }
+    auto effects = cast<MemoryEffectOpInterface>(op);
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (auto &inst : instances)
+      if (isa<MemoryEffects::Write>(inst.getEffect()))
+        if (auto arg = dyn_cast_or_null<BlockArgument>(inst.getValue()))
+          written.insert(arg.getArgNumber());
+  }
+  if (numKernels == 0)
+    return entry.emitError() << "entry function @" << entry.getSymName()
+                             << " contains no nvfp4 op to run";
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
+    (written.contains(i) ? sig.outputs : sig.inputs).push_back(i);
+  return sig;
+}
+
+LogicalResult mlir::nvfp4::executeOnCpu(func::FuncOp entry,
+                                        MutableArrayRef<HostBuffer> args) {
+  Operands get{args};
+  for (Operation &op : entry.getBody().front()) {
+    LogicalResult result =
+        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case<ScaledMatmulOp, ScaledDualMatmulOp, GroupedMatmulOp,
+                  QuantizeOp>([&](auto concrete) { return run(concrete, get); })
+            .Default([](Operation *) { return success(); });
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}

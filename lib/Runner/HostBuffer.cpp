@@ -1,0 +1,167 @@
+//===- HostBuffer.cpp - host copies of the entry function's memrefs --------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Runner/HostBuffer.h"
+
+#include "nvfp4/Reference/Formats.h"
+#include "nvfp4/Support/Npy.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+std::string mlir::nvfp4::typeToString(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+static std::string shapeToString(ArrayRef<int64_t> shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+int64_t HostBuffer::storageBytes(MemRefType type) {
+  Type e = type.getElementType();
+  int64_t n = type.getNumElements();
+  if (isa<Float4E2M1FNType>(e))
+    return n / 2;
+  return n * static_cast<int64_t>(e.getIntOrFloatBitWidth() / 8);
+}
+
+std::string HostBuffer::npyDescr(MemRefType type) {
+  Type e = type.getElementType();
+  if (isa<Float4E2M1FNType, Float8E4M3FNType>(e))
+    return "|u1";
+  if (e.isF16())
+    return "<f2";
+  if (e.isBF16())
+    return "<u2";
+  return "<f4";
+}
+
+SmallVector<int64_t> HostBuffer::npyShape(MemRefType type) {
+  SmallVector<int64_t> shape(type.getShape());
+  if (isa<Float4E2M1FNType>(type.getElementType()))
+    shape.back() /= 2;
+  return shape;
+}
+
+HostBuffer::HostBuffer(MemRefType type)
+    : type(type), bytes(static_cast<size_t>(storageBytes(type)), 0) {}
+
+void HostBuffer::fillRandom(const RandomOptions &options, uint64_t streamId) {
+  std::mt19937_64 rng(options.seed * 0x9E3779B97F4A7C15ull + streamId + 1);
+  Type e = type.getElementType();
+  if (isa<Float4E2M1FNType>(e)) {
+    for (uint8_t &b : bytes)
+      b = static_cast<uint8_t>(rng());
+    return;
+  }
+  if (isa<Float8E4M3FNType>(e)) {
+    std::uniform_int_distribution<int> code(0, options.maxScaleCode);
+    for (uint8_t &b : bytes)
+      b = static_cast<uint8_t>(code(rng));
+    return;
+  }
+  // Floating-point inputs (quantize): a normal draw times a per-16-block
+  // magnitude over 2^-8 .. 2^8, with exact zeros and ties sprinkled in.
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::uniform_int_distribution<int> binade(-8, 8);
+  std::vector<float> values(static_cast<size_t>(type.getNumElements()));
+  float magnitude = 1.0f;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i % 16 == 0)
+      magnitude = std::ldexp(1.0f, binade(rng));
+    uint64_t pick = rng() % 64;
+    if (pick == 0)
+      values[i] = 0.0f;
+    else if (pick == 1)
+      values[i] = magnitude * 0.75f; // a value that lands on a tie
+    else
+      values[i] = magnitude * normal(rng);
+  }
+  fromFloats(values);
+}
+
+bool HostBuffer::loadNpy(const std::string &path, std::string &error) {
+  ::nvfp4::npy::Array array;
+  if (!::nvfp4::npy::read(path, array, error))
+    return false;
+  std::string want = npyDescr(type);
+  SmallVector<int64_t> wantShape = npyShape(type);
+  auto normalize = [](const std::string &d) {
+    return d == "<u1" ? std::string("|u1") : d;
+  };
+  if (normalize(array.descr) != want) {
+    error = "'" + path + "' has dtype '" + array.descr + "', but " +
+            typeToString(type) + " needs '" + want + "'";
+    if (isa<Float4E2M1FNType>(type.getElementType()))
+      error += " (packed e2m1 bytes, two values per byte)";
+    return false;
+  }
+  if (ArrayRef<int64_t>(array.shape) != ArrayRef<int64_t>(wantShape)) {
+    error = "'" + path + "' has shape " + shapeToString(array.shape) +
+            ", but " + typeToString(type) + " needs " +
+            shapeToString(wantShape);
+    if (isa<Float4E2M1FNType>(type.getElementType()))
+      error += " (the last dimension holds K/2 packed bytes)";
+    return false;
+  }
+  if (array.bytes.size() != bytes.size()) {
+    error = "'" + path + "' holds " + std::to_string(array.bytes.size()) +
+            " bytes of data, expected " + std::to_string(bytes.size());
+    return false;
+  }
+  bytes = std::move(array.bytes);
+  return true;
+}
+
+bool HostBuffer::saveNpy(const std::string &path, std::string &error) const {
+  ::nvfp4::npy::Array array;
+  array.descr = npyDescr(type);
+  SmallVector<int64_t> shape = npyShape(type);
+  array.shape.assign(shape.begin(), shape.end());
+  array.bytes = bytes;
+  return ::nvfp4::npy::write(path, array, error);
+}
+
+std::vector<float> HostBuffer::toFloats() const {
+  Type e = type.getElementType();
+  size_t n = static_cast<size_t>(type.getNumElements());
+  std::vector<float> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (e.isF32()) {
+      std::memcpy(&out[i], &bytes[4 * i], 4);
+    } else {
+      uint16_t bits;
+      std::memcpy(&bits, &bytes[2 * i], 2);
+      out[i] = e.isF16() ? ::nvfp4::ref::halfToFloat(bits) : ::nvfp4::ref::bf16ToFloat(bits);
+    }
+  }
+  return out;
+}
+
+void HostBuffer::fromFloats(ArrayRef<float> values) {
+  Type e = type.getElementType();
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (e.isF32()) {
+      std::memcpy(&bytes[4 * i], &values[i], 4);
+    } else {
+      uint16_t bits = e.isF16() ? ::nvfp4::ref::floatToHalf(values[i])
+                                : ::nvfp4::ref::floatToBF16(values[i]);
+      std::memcpy(&bytes[2 * i], &bits, 2);
+    }
+  }
+}

@@ -1,0 +1,279 @@
+// RUN: nvfp4-opt %s -split-input-file -verify-diagnostics
+
+// One case per verifier message of the nvfp4 ops and attributes.
+
+func.func @dynamic_shape(%a: memref<?x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'a' to have a static shape, but got 'memref<?x256xf4E2M1FN>'}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<?x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @strided(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16, strided<[128, 1]>>) {
+  // expected-error @+1 {{expects 'c' to have an identity layout (dense, row-major), but got 'memref<128x64xf16, strided<[128, 1]>>'}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16, strided<[128, 1]>>)
+  return
+}
+
+// -----
+
+func.func @rank(%a: memref<2x1x128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'a' to have rank 2 ([M, K]) or 3 ([L, M, K]), but got rank 4}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x1x128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @rank_b(%a: memref<1x128x256xf4E2M1FN>, %sfa: memref<1x128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<1x128x64xf16>) {
+  // expected-error @+1 {{expects 'b' to have rank 3 like 'a', but got rank 2}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x128x256xf4E2M1FN>, memref<1x128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<1x128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @batch(%a: memref<2x128x256xf4E2M1FN>, %sfa: memref<2x128x16xf8E4M3FN>, %b: memref<3x1x256xf4E2M1FN>, %sfb: memref<3x1x16xf8E4M3FN>, %c: memref<2x128x1xf16>) {
+  // expected-error @+1 {{expects 'b' to have batch size 2 like 'a', but got 3}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x128x256xf4E2M1FN>, memref<2x128x16xf8E4M3FN>, memref<3x1x256xf4E2M1FN>, memref<3x1x16xf8E4M3FN>) outs(%c : memref<2x128x1xf16>)
+  return
+}
+
+// -----
+
+func.func @k_mismatch(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x512xf4E2M1FN>, %sfb: memref<64x32xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'b' to have K = 256 like 'a', but got 512}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @k_multiple(%a: memref<128x40xf4E2M1FN>, %sfa: memref<128x2xf8E4M3FN>, %b: memref<64x40xf4E2M1FN>, %sfb: memref<64x2xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects K (40) to be a multiple of 16, the NVFP4 scale block size}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x40xf4E2M1FN>, memref<128x2xf8E4M3FN>, memref<64x40xf4E2M1FN>, memref<64x2xf8E4M3FN>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @plain_scales(%a: memref<1x128x256xf4E2M1FN>, %sfa: memref<1x128x8xf8E4M3FN>, %b: memref<1x1x256xf4E2M1FN>, %sfb: memref<1x1x16xf8E4M3FN>, %c: memref<1x128x1xf16>) {
+  // expected-error @+1 {{expects 'sfa' in the plain scale layout to have shape [1, 128, 16] ([L, M, K/16]), but got [1, 128, 8]}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x128x256xf4E2M1FN>, memref<1x128x8xf8E4M3FN>, memref<1x1x256xf4E2M1FN>, memref<1x1x16xf8E4M3FN>) outs(%c : memref<1x128x1xf16>)
+  return
+}
+
+// -----
+
+func.func @blocked_scales(%a: memref<200x512xf4E2M1FN>, %sfa: memref<2x8x32x4x4xf8E4M3FN>, %b: memref<64x512xf4E2M1FN>, %sfb: memref<64x32xf8E4M3FN>, %c: memref<200x64xf16>) {
+  // expected-error @+1 {{expects 'sfb' in the blocked scale layout to have shape [1, 8, 32, 4, 4] ([ceil(N/128), ceil(K/64), 32, 4, 4]), but got [64, 32]}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<200x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>, memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>) outs(%c : memref<200x64xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+// -----
+
+func.func @blocked_sfa(%a: memref<200x512xf4E2M1FN>, %sfa: memref<1x8x32x4x4xf8E4M3FN>, %b: memref<64x512xf4E2M1FN>, %sfb: memref<64x32xf8E4M3FN>, %c: memref<200x64xf16>) {
+  // expected-error @+1 {{expects 'sfa' in the blocked scale layout to have shape [2, 8, 32, 4, 4] ([ceil(M/128), ceil(K/64), 32, 4, 4]), but got [1, 8, 32, 4, 4]}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<200x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>, memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>) outs(%c : memref<200x64xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+// -----
+
+func.func @out_shape(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x32xf16>) {
+  // expected-error @+1 {{expects 'c' to have shape [128, 64] ([M, N]), but got [128, 32]}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x32xf16>)
+  return
+}
+
+// -----
+
+func.func @out_shape_batched(%a: memref<4x128x256xf4E2M1FN>, %sfa: memref<4x128x16xf8E4M3FN>, %b: memref<4x1x256xf4E2M1FN>, %sfb: memref<4x1x16xf8E4M3FN>, %c: memref<4x128xf16>) {
+  // expected-error @+1 {{expects 'c' to have shape [4, 128, 1] ([L, M, N]), but got [4, 128]}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<4x128x256xf4E2M1FN>, memref<4x128x16xf8E4M3FN>, memref<4x1x256xf4E2M1FN>, memref<4x1x16xf8E4M3FN>) outs(%c : memref<4x128xf16>)
+  return
+}
+
+// -----
+
+func.func @data_type(%a: memref<128x256xf8E4M3FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{operand #0 must be memref of f4E2M1FN type values}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf8E4M3FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @scale_type(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E5M2>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{operand #1 must be memref of f8E4M3FN type values}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E5M2>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @out_type(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xi32>) {
+  // expected-error @+1 {{operand #4 must be memref of 16-bit float or bfloat16 type or 32-bit float values}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xi32>)
+  return
+}
+
+// -----
+
+func.func @bad_layout(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+2 {{expected ::mlir::nvfp4::ScaleLayout to be one of: plain, blocked}}
+  // expected-error @+1 {{failed to parse NVFP4_ScaleLayoutAttr parameter 'value'}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {sfa_layout = #nvfp4.scale_layout<swizzled>}
+  return
+}
+
+// -----
+
+func.func @dual_b_shapes(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b1: memref<64x256xf4E2M1FN>, %sfb1: memref<64x16xf8E4M3FN>, %b2: memref<32x256xf4E2M1FN>, %sfb2: memref<32x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'b1' and 'b2' to have the same shape, but got [64, 256] and [32, 256]}}
+  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<32x256xf4E2M1FN>, memref<32x16xf8E4M3FN>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @dual_sfb2(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b1: memref<64x256xf4E2M1FN>, %sfb1: memref<64x16xf8E4M3FN>, %b2: memref<64x256xf4E2M1FN>, %sfb2: memref<64x8xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'sfb2' in the plain scale layout to have shape [64, 16] ([N, K/16]), but got [64, 8]}}
+  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x8xf8E4M3FN>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @grouped_empty(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<1x64x256xf4E2M1FN>, %sfb: memref<1x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'group_sizes' to hold at least one group}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<1x64x256xf4E2M1FN>, memref<1x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64>}
+  return
+}
+
+// -----
+
+func.func @grouped_zero(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects every group size to be at least 1, but group 1 has size 0}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 128, 0>}
+  return
+}
+
+// -----
+
+func.func @grouped_a_rank(%a: memref<1x128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<1x64x256xf4E2M1FN>, %sfb: memref<1x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'a' to have rank 2 ([sum(M_g), K]), but got rank 3}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<1x128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<1x64x256xf4E2M1FN>, memref<1x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 128>}
+  return
+}
+
+// -----
+
+func.func @grouped_b_rank(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<1x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'b' to have rank 3 ([G, N, K]), but got rank 2}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<1x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 128>}
+  return
+}
+
+// -----
+
+func.func @grouped_sum(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects the group sizes to sum to the rows of 'a' (128), but they sum to 120}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 80, 40>}
+  return
+}
+
+// -----
+
+func.func @grouped_count(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<3x64x256xf4E2M1FN>, %sfb: memref<3x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'b' to hold 2 groups (one per entry of 'group_sizes'), but its leading dimension is 3}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<3x64x256xf4E2M1FN>, memref<3x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 80, 48>}
+  return
+}
+
+// -----
+
+func.func @grouped_k(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x512xf4E2M1FN>, %sfb: memref<2x64x32xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'b' to have K = 256 like 'a', but got 512}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x512xf4E2M1FN>, memref<2x64x32xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 80, 48>}
+  return
+}
+
+// -----
+
+func.func @grouped_sfa_blocked(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // Each group's rows are padded to 128 separately: two groups need two row blocks.
+  // expected-error @+1 {{expects 'sfa' in the blocked scale layout to have shape [2, 4, 32, 4, 4] ([sum(ceil(M_g/128)), ceil(K/64), 32, 4, 4]), but got [1, 4, 32, 4, 4]}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 80, 48>, sfa_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+// -----
+
+func.func @grouped_sfb(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'sfb' in the plain scale layout to have shape [2, 64, 16] ([G, N, K/16]), but got [64, 16]}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 80, 48>}
+  return
+}
+
+// -----
+
+func.func @quantize_rank(%x: memref<256xf32>, %q: memref<256xf4E2M1FN>, %sf: memref<16xf8E4M3FN>) {
+  // expected-error @+1 {{expects 'x' to have rank 2 ([R, K]) or 3 ([L, R, K]), but got rank 1}}
+  nvfp4.quantize ins(%x : memref<256xf32>) outs(%q, %sf : memref<256xf4E2M1FN>, memref<16xf8E4M3FN>)
+  return
+}
+
+// -----
+
+func.func @quantize_k(%x: memref<4x24xf32>, %q: memref<4x24xf4E2M1FN>, %sf: memref<4x1xf8E4M3FN>) {
+  // expected-error @+1 {{expects K (24) to be a multiple of 16, the NVFP4 scale block size}}
+  nvfp4.quantize ins(%x : memref<4x24xf32>) outs(%q, %sf : memref<4x24xf4E2M1FN>, memref<4x1xf8E4M3FN>)
+  return
+}
+
+// -----
+
+func.func @quantize_q(%x: memref<4x32xf16>, %q: memref<4x64xf4E2M1FN>, %sf: memref<4x2xf8E4M3FN>) {
+  // expected-error @+1 {{expects 'q' to have the shape of 'x' [4, 32], but got [4, 64]}}
+  nvfp4.quantize ins(%x : memref<4x32xf16>) outs(%q, %sf : memref<4x64xf4E2M1FN>, memref<4x2xf8E4M3FN>)
+  return
+}
+
+// -----
+
+func.func @quantize_sf(%x: memref<2x4x32xbf16>, %q: memref<2x4x32xf4E2M1FN>, %sf: memref<2x1x1x32x4x4xf8E4M3FN>) {
+  // expected-error @+1 {{expects 'sf' in the plain scale layout to have shape [2, 4, 2] ([L, R, K/16]), but got [2, 1, 1, 32, 4, 4]}}
+  nvfp4.quantize ins(%x : memref<2x4x32xbf16>) outs(%q, %sf : memref<2x4x32xf4E2M1FN>, memref<2x1x1x32x4x4xf8E4M3FN>)
+  return
+}
+
+// -----
+
+func.func @quantize_in_type(%x: memref<4x32xi8>, %q: memref<4x32xf4E2M1FN>, %sf: memref<4x2xf8E4M3FN>) {
+  // expected-error @+1 {{operand #0 must be memref of 32-bit float or 16-bit float or bfloat16 type values}}
+  nvfp4.quantize ins(%x : memref<4x32xi8>) outs(%q, %sf : memref<4x32xf4E2M1FN>, memref<4x2xf8E4M3FN>)
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects bytes_per_thread to be 8, 16 or 32 (one vector load of whole 16-value blocks), but got 12}}
+func.func private @plan_bytes() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 12, unroll = 2>}
+
+// -----
+
+// expected-error @+1 {{expects warps_per_cta in [1, 32], but got 0}}
+func.func private @plan_warps() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 0, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2>}
+
+// -----
+
+// expected-error @+1 {{expects rows_per_warp in [1, 8], but got 9}}
+func.func private @plan_rows() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 9, bytes_per_thread = 16, unroll = 2>}
+
+// -----
+
+// expected-error @+1 {{expects unroll in [1, 16], but got 17}}
+func.func private @plan_unroll() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 17>}

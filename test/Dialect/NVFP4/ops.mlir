@@ -1,0 +1,76 @@
+// RUN: nvfp4-opt %s | FileCheck %s
+// Custom form -> generic form -> custom form prints the same IR.
+// RUN: nvfp4-opt %s --mlir-print-op-generic | nvfp4-opt | FileCheck %s
+// The generic form itself carries the properties.
+// RUN: nvfp4-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+
+// CHECK-LABEL: func.func @gemv
+// CHECK: nvfp4.scaled_matmul ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<4x7168x2048xf4E2M1FN>, memref<4x7168x128xf8E4M3FN>, memref<4x1x2048xf4E2M1FN>, memref<4x1x128xf8E4M3FN>) outs(%{{.*}} : memref<4x7168x1xf16>)
+// CHECK-NOT: scale_layout
+// GENERIC-LABEL: sym_name = "gemv"
+// GENERIC: "nvfp4.scaled_matmul"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{sfa_layout = #nvfp4.scale_layout<plain>, sfb_layout = #nvfp4.scale_layout<plain>}>
+func.func @gemv(%a: memref<4x7168x2048xf4E2M1FN>, %sfa: memref<4x7168x128xf8E4M3FN>,
+                %b: memref<4x1x2048xf4E2M1FN>, %sfb: memref<4x1x128xf8E4M3FN>,
+                %c: memref<4x7168x1xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<4x7168x2048xf4E2M1FN>, memref<4x7168x128xf8E4M3FN>, memref<4x1x2048xf4E2M1FN>, memref<4x1x128xf8E4M3FN>) outs(%c : memref<4x7168x1xf16>)
+  return
+}
+
+// CHECK-LABEL: func.func @gemm_blocked
+// CHECK: nvfp4.scaled_matmul
+// CHECK-SAME: outs(%{{.*}} : memref<128x7168xbf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+func.func @gemm_blocked(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<1x32x32x4x4xf8E4M3FN>,
+                        %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<56x32x32x4x4xf8E4M3FN>,
+                        %c: memref<128x7168xbf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<1x32x32x4x4xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<56x32x32x4x4xf8E4M3FN>) outs(%c : memref<128x7168xbf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+// Rows that are not a multiple of 128 pad to whole 128-row atoms; K/16 = 5
+// scale columns pad to two 4-column atoms.
+// CHECK-LABEL: func.func @gemm_padded_atoms
+// CHECK: nvfp4.scaled_matmul {{.*}} memref<1x2x32x4x4xf8E4M3FN>{{.*}} outs(%{{.*}} : memref<100x8xf32>) {sfa_layout = #nvfp4.scale_layout<blocked>}
+func.func @gemm_padded_atoms(%a: memref<100x80xf4E2M1FN>, %sfa: memref<1x2x32x4x4xf8E4M3FN>,
+                             %b: memref<8x80xf4E2M1FN>, %sfb: memref<8x5xf8E4M3FN>,
+                             %c: memref<100x8xf32>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<100x80xf4E2M1FN>, memref<1x2x32x4x4xf8E4M3FN>, memref<8x80xf4E2M1FN>, memref<8x5xf8E4M3FN>) outs(%c : memref<100x8xf32>) {sfa_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+// CHECK-LABEL: func.func @dual
+// CHECK: nvfp4.scaled_dual_matmul ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<256x4096xf4E2M1FN>, memref<256x256xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<3072x256xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<3072x256xf8E4M3FN>) outs(%{{.*}} : memref<256x3072xf16>)
+// GENERIC-LABEL: sym_name = "dual"
+// GENERIC: "nvfp4.scaled_dual_matmul"
+func.func @dual(%a: memref<256x4096xf4E2M1FN>, %sfa: memref<256x256xf8E4M3FN>,
+                %b1: memref<3072x4096xf4E2M1FN>, %sfb1: memref<3072x256xf8E4M3FN>,
+                %b2: memref<3072x4096xf4E2M1FN>, %sfb2: memref<3072x256xf8E4M3FN>,
+                %c: memref<256x3072xf16>) {
+  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<256x4096xf4E2M1FN>, memref<256x256xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<3072x256xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<3072x256xf8E4M3FN>) outs(%c : memref<256x3072xf16>)
+  return
+}
+
+// CHECK-LABEL: func.func @grouped
+// CHECK: nvfp4.grouped_matmul
+// CHECK-SAME: {group_sizes = array<i64: 128, 384>, sfa_layout = #nvfp4.scale_layout<blocked>}
+// GENERIC-LABEL: sym_name = "grouped"
+// GENERIC: "nvfp4.grouped_matmul"{{.*}}<{group_sizes = array<i64: 128, 384>, sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<plain>}>
+func.func @grouped(%a: memref<512x1536xf4E2M1FN>, %sfa: memref<4x24x32x4x4xf8E4M3FN>,
+                   %b: memref<2x4096x1536xf4E2M1FN>, %sfb: memref<2x4096x96xf8E4M3FN>,
+                   %c: memref<512x4096xf16>) {
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<512x1536xf4E2M1FN>, memref<4x24x32x4x4xf8E4M3FN>, memref<2x4096x1536xf4E2M1FN>, memref<2x4096x96xf8E4M3FN>) outs(%c : memref<512x4096xf16>) {group_sizes = array<i64: 128, 384>, sfa_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+// CHECK-LABEL: func.func @quantize
+// CHECK: nvfp4.quantize ins(%{{.*}} : memref<2x128x256xbf16>) outs(%{{.*}}, %{{.*}} : memref<2x128x256xf4E2M1FN>, memref<2x1x4x32x4x4xf8E4M3FN>) {sf_layout = #nvfp4.scale_layout<blocked>}
+// GENERIC-LABEL: sym_name = "quantize"
+// GENERIC: "nvfp4.quantize"
+func.func @quantize(%x: memref<2x128x256xbf16>, %q: memref<2x128x256xf4E2M1FN>,
+                    %sf: memref<2x1x4x32x4x4xf8E4M3FN>) {
+  nvfp4.quantize ins(%x : memref<2x128x256xbf16>) outs(%q, %sf : memref<2x128x256xf4E2M1FN>, memref<2x1x4x32x4x4xf8E4M3FN>) {sf_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+// CHECK-LABEL: func.func private @plan
+// CHECK-SAME: #nvfp4.gemv_plan<warps_per_cta = 8, rows_per_warp = 2, bytes_per_thread = 32, unroll = 2>
+func.func private @plan() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 8, rows_per_warp = 2, bytes_per_thread = 32, unroll = 2>}
