@@ -3,6 +3,7 @@
 
 import os
 import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -12,6 +13,7 @@ config.name = "NVFP4"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "unit"]
+config.substitutions.append(("%python", sys.executable))
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.nvfp4_obj_root, "test")
 

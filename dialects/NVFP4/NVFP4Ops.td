@@ -200,4 +200,45 @@ def NVFP4_QuantizeOp : NVFP4_Op<"quantize"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// gemv_tile (CTA level, produced by nvfp4-tile)
+//===----------------------------------------------------------------------===//
+
+def NVFP4_GemvTileOp : NVFP4_Op<"gemv_tile"> {
+  let summary = "The rows of a batched GEMV that one CTA computes";
+  let description = [{
+    The CTA-level form of an `N = 1` `nvfp4.scaled_matmul`, created by
+    `nvfp4-tile` inside the outlined `gpu.func`: this CTA computes rows
+    `[row_base, row_base + warps_per_cta * rows_per_warp)` (clipped to M) of
+    batch `batch`, following `plan`. Operands are the whole kernel operands
+    (plain scale layouts); `row_base` and `batch` come from the block ids.
+    `convert-nvfp4-to-nvvm` lowers it to warp-level code for its target.
+
+    Example:
+    ```mlir
+    nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<1x7168x16384xf4E2M1FN>,
+        memref<1x7168x1024xf8E4M3FN>, memref<1x1x16384xf4E2M1FN>,
+        memref<1x1x1024xf8E4M3FN>) outs(%c : memref<1x7168x1xf16>)
+        rows %row batch %l
+        plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2,
+                              bytes_per_thread = 16, unroll = 4>
+    ```
+  }];
+  let arguments = (ins
+    Arg<NVFP4_FP4Memref, "A values", [MemRead]>:$a,
+    Arg<NVFP4_ScaleMemref, "A scales", [MemRead]>:$sfa,
+    Arg<NVFP4_FP4Memref, "B values", [MemRead]>:$b,
+    Arg<NVFP4_ScaleMemref, "B scales", [MemRead]>:$sfb,
+    Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
+    Index:$row_base, Index:$batch,
+    NVFP4_GemvPlanAttr:$plan);
+  let assemblyFormat = [{
+    `ins` `(` $a `,` $sfa `,` $b `,` $sfb `:` type($a) `,` type($sfa) `,`
+              type($b) `,` type($sfb) `)`
+    `outs` `(` $c `:` type($c) `)`
+    `rows` $row_base `batch` $batch `plan` qualified($plan) attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // NVFP4_OPS_TD

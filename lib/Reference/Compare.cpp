@@ -1,4 +1,4 @@
-//===- Compare.cpp - Tolerance comparison of fp32 outputs -----*- C++ -*-===//
+//===- Compare.cpp - Tolerance comparison of fp32 outputs -------*- C++ -*-===//
 //
 // Part of the nvfp4 project.
 //

@@ -1,4 +1,4 @@
-//===- Formats.cpp - Scalar number formats for NVFP4 ----------*- C++ -*-===//
+//===- Formats.cpp - Scalar number formats for NVFP4 ------------*- C++ -*-===//
 //
 // Part of the nvfp4 project.
 //

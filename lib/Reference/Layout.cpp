@@ -1,4 +1,4 @@
-//===- Layout.cpp - Block-scale factor layouts ----------------*- C++ -*-===//
+//===- Layout.cpp - Block-scale factor layouts ------------------*- C++ -*-===//
 //
 // Part of the nvfp4 project.
 //

@@ -1,4 +1,4 @@
-//===- Npy.cpp - NumPy .npy file reader and writer ------------*- C++ -*-===//
+//===- Npy.cpp - NumPy .npy file reader and writer --------------*- C++ -*-===//
 //
 // Part of the nvfp4 project.
 //
@@ -118,7 +118,7 @@ bool checkedElementCount(const std::vector<int64_t> &shape, int64_t &count) {
 /// A recursive-descent parser for the header dict of a .npy file.
 class HeaderParser {
 public:
-  explicit HeaderParser(const std::string &text) : text(text) {}
+  explicit HeaderParser(const std::string &headerText) : text(headerText) {}
 
   /// Parses the whole header. On failure returns false and sets `error` to
   /// a description of the problem.
@@ -266,12 +266,13 @@ private:
       }
       int64_t value = 0;
       while (peek() >= '0' && peek() <= '9') {
-        value = value * 10 + (peek() - '0');
-        ++pos;
-        if (value > kMaxExtent) {
+        const int digit = peek() - '0';
+        if (value > (kMaxExtent - digit) / 10) {
           error = "dimension too large";
           return false;
         }
+        value = value * 10 + digit;
+        ++pos;
       }
       consume('L');
       shape.push_back(value);

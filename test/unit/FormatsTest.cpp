@@ -1,4 +1,4 @@
-//===- FormatsTest.cpp - Tests of the scalar number formats ---*- C++ -*-===//
+//===- FormatsTest.cpp - Tests of the scalar number formats -----*- C++ -*-===//
 //
 // Part of the nvfp4 project.
 //

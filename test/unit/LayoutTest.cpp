@@ -1,4 +1,4 @@
-//===- LayoutTest.cpp - Tests of the block-scale layouts ------*- C++ -*-===//
+//===- LayoutTest.cpp - Tests of the block-scale layouts --------*- C++ -*-===//
 //
 // Part of the nvfp4 project.
 //

@@ -1,4 +1,4 @@
-//===- OpsTest.cpp - Tests of the reference NVFP4 ops ---------*- C++ -*-===//
+//===- OpsTest.cpp - Tests of the reference NVFP4 ops -----------*- C++ -*-===//
 //
 // Part of the nvfp4 project.
 //
@@ -7,15 +7,18 @@
 // The products are checked against naive triple loops in double precision
 // that decode operands with the test's own tables (not the library's), and
 // against an fp32 re-computation in the documented accumulation order.
+// The tests of compareOutputs (Compare.h) live here too.
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Reference/Compare.h"
 #include "nvfp4/Reference/Formats.h"
 #include "nvfp4/Reference/Layout.h"
 #include "nvfp4/Reference/Ops.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -380,10 +383,9 @@ TEST(Ops, BatchedMatchesPerBatchProducts) {
       append(bScales, plain ? bs.back().plain : bs.back().blocked);
     }
     std::vector<float> got(batches * m * n);
-    batchedScaledMatmul(batches,
-                        ScaledMatrix{aData.data(), aScales.data(), m, k, layout},
-                        ScaledMatrix{bData.data(), bScales.data(), n, k, layout},
-                        got.data());
+    ScaledMatrix av{aData.data(), aScales.data(), m, k, layout};
+    ScaledMatrix bv{bData.data(), bScales.data(), n, k, layout};
+    batchedScaledMatmul(batches, av, bv, got.data());
     for (int64_t l = 0; l < batches; ++l) {
       std::vector<float> want = documentedOrderMatmul(as[l], bs[l]);
       std::vector<float> part(got.begin() + l * m * n,
@@ -593,7 +595,8 @@ TEST(Quantize, ErrorBoundAndNearestChoices) {
         amax = std::max(amax, std::fabs(x[r * k + j * 16 + i]));
       const float target = amax / 6.0f;
       const int code = s[r * kb + j];
-      ASSERT_EQ(code, nearestE4M3(target)) << "scale of block " << r << "," << j;
+      ASSERT_EQ(code, nearestE4M3(target))
+          << "scale of block " << r << "," << j;
       const double sc = e4m3(code);
       saturatedBlocks += code == 0x7E && target > 448;
       subnormalScales += code > 0 && code < 0x08;
@@ -663,17 +666,91 @@ TEST(Quantize, SpecialValues) {
   x[16] = -inf;
   x[17] = 448.0f;
   x[18] = 1.0f;
+  x[15] = nan; // NaN also last in the block, where it could stick.
   // Block 2: only NaN and zeros -> scale 0, data 0.
   x[32] = nan;
+  x[47] = nan;
   std::vector<uint8_t> q(24), s(3);
   quantize(x.data(), 1, 48, ScaleLayout::Plain, q.data(), s.data());
   EXPECT_EQ(s[0], 0x30); // 0.5
   EXPECT_EQ(q[0], 0x77); // NaN -> 0x7, 3 / 0.5 = 6 -> 0x7
   EXPECT_EQ(q[1], 0x08); // -0 -> 0x8 in the low nibble
+  EXPECT_EQ(q[7], 0x70); // NaN -> 0x7 in the high nibble
   EXPECT_EQ(s[1], 0x7E); // 448
   EXPECT_EQ(q[8], 0x2F); // -inf -> 0xF, 448 / 448 = 1 -> 0x2
   EXPECT_EQ(q[9], 0x00); // 1 / 448 -> 0
   EXPECT_EQ(s[2], 0x00);
   for (int i = 16; i < 24; ++i)
     EXPECT_EQ(q[i], 0x00);
+}
+
+//===----------------------------------------------------------------------===//
+// compareOutputs (Compare.h)
+//===----------------------------------------------------------------------===//
+
+TEST(Compare, ToleranceRuleIsAbsPlusRelative) {
+  // atol 1e-3, rtol 1e-2: allowed |diff| for want = 10 is 0.101.
+  const float want[3] = {10.0f, 10.0f, 0.0f};
+  const float got[3] = {10.1f, 10.102f, 0.0009f};
+  CompareResult r = compareOutputs(got, want, 3, 1e-3, 1e-2);
+  EXPECT_EQ(r.mismatches, 1);
+  EXPECT_EQ(r.firstBad, 1);
+  EXPECT_EQ(r.firstGot, 10.102f);
+  EXPECT_EQ(r.firstWant, 10.0f);
+  EXPECT_NEAR(r.maxAbsErr, 0.102, 1e-6);
+  EXPECT_NEAR(r.maxRelErr, 0.0102, 1e-7);
+  // Uses |want|, not |got|: got = 0, want = 1 with rtol 1 passes, but
+  // got = 1, want = 0 (allowed only atol) fails.
+  const float one = 1.0f, zero = 0.0f;
+  EXPECT_EQ(compareOutputs(&zero, &one, 1, 0.0, 1.0).mismatches, 0);
+  EXPECT_EQ(compareOutputs(&one, &zero, 1, 0.0, 1.0).mismatches, 1);
+  // Boundary is inclusive.
+  const float w2 = 1.0f, g2 = 1.5f;
+  EXPECT_EQ(compareOutputs(&g2, &w2, 1, 0.25, 0.25).mismatches, 0);
+  EXPECT_EQ(compareOutputs(&g2, &w2, 1, 0.25, 0.2).mismatches, 1);
+  // Defaults are 1e-3 / 1e-3.
+  const float w3 = 1000.0f, g3ok = 1000.9f, g3bad = 1001.1f;
+  EXPECT_EQ(compareOutputs(&g3ok, &w3, 1).mismatches, 0);
+  EXPECT_EQ(compareOutputs(&g3bad, &w3, 1).mismatches, 1);
+}
+
+TEST(Compare, AllMatchingReportsNoFirstBad) {
+  const float v[4] = {1.0f, -2.0f, 3.5f, 0.0f};
+  CompareResult r = compareOutputs(v, v, 4);
+  EXPECT_EQ(r.mismatches, 0);
+  EXPECT_EQ(r.firstBad, -1);
+  EXPECT_EQ(r.maxAbsErr, 0.0);
+  EXPECT_EQ(r.maxRelErr, 0.0);
+  EXPECT_EQ(compareOutputs(v, v, 0).mismatches, 0);
+}
+
+TEST(Compare, NaNAndInfinityHandling) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  //                     match  bad  bad   match  bad   bad   bad   match
+  const float got[8] = {nan, nan, 1.0f, inf, -inf, inf, 1.0f, -inf};
+  const float want[8] = {nan, 1.0f, nan, inf, inf, 1e30f, inf, -inf};
+  CompareResult r = compareOutputs(got, want, 8, 1e30, 1e30);
+  EXPECT_EQ(r.mismatches, 5);
+  EXPECT_EQ(r.firstBad, 1);
+  EXPECT_TRUE(std::isnan(r.firstGot));
+  EXPECT_EQ(r.firstWant, 1.0f);
+  // Non-finite pairs do not feed the error maxima.
+  EXPECT_EQ(r.maxAbsErr, 0.0);
+  EXPECT_EQ(r.maxRelErr, 0.0);
+}
+
+TEST(Quantize, ScaleUsesCorrectlyRoundedFp32Division) {
+  // For this amax, amax / 6.0f and amax * (1.0f / 6.0f) are neighbouring
+  // floats on either side of an E4M3 rounding boundary, so the two ways of
+  // computing amax / 6 give different scale codes; quantize must divide.
+  const float amax = std::ldexp(float(0x1c7fffe), -24); // 0x1.c7fffep+0
+  const float viaDivision = amax / 6.0f;
+  const float viaReciprocal = amax * (1.0f / 6.0f);
+  ASSERT_NE(nearestE4M3(viaDivision), nearestE4M3(viaReciprocal));
+  std::vector<float> x(16, 0.0f);
+  x[3] = -amax;
+  std::vector<uint8_t> q(8), s(1);
+  quantize(x.data(), 1, 16, ScaleLayout::Plain, q.data(), s.data());
+  EXPECT_EQ(s[0], nearestE4M3(viaDivision));
 }

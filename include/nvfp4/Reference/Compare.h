@@ -1,4 +1,4 @@
-//===- Compare.h - Tolerance comparison of fp32 outputs -------*- C++ -*-===//
+//===- Compare.h - Tolerance comparison of fp32 outputs ---------*- C++ -*-===//
 //
 // Part of the nvfp4 project.
 //

@@ -1,4 +1,4 @@
-//===- Layout.h - Block-scale factor layouts ------------------*- C++ -*-===//
+//===- Layout.h - Block-scale factor layouts --------------------*- C++ -*-===//
 //
 // Part of the nvfp4 project.
 //

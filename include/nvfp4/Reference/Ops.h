@@ -1,4 +1,4 @@
-//===- Ops.h - Reference semantics of the NVFP4 ops -----------*- C++ -*-===//
+//===- Ops.h - Reference semantics of the NVFP4 ops -------------*- C++ -*-===//
 //
 // Part of the nvfp4 project.
 //

@@ -1,4 +1,4 @@
-//===- Npy.h - NumPy .npy file reader and writer --------------*- C++ -*-===//
+//===- Npy.h - NumPy .npy file reader and writer ----------------*- C++ -*-===//
 //
 // Part of the nvfp4 project.
 //

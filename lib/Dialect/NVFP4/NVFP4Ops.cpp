@@ -314,5 +314,37 @@ LogicalResult QuantizeOp::verify() {
                       x.k, x.batched, x.batch);
 }
 
+//===----------------------------------------------------------------------===//
+// GemvTileOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GemvTileOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyDenseOperands(op, {"a", "sfa", "b", "sfb", "c"})))
+    return failure();
+  MemRefType aType = getA().getType();
+  if (failed(verifyRank2or3(op, "a", aType, "M")))
+    return failure();
+  OperandShape a = getOperandShape(aType);
+  if (failed(verifyLikeA(op, "b", getB().getType(), a)) ||
+      failed(verifyK(op, a.k)))
+    return failure();
+  if (getOperandShape(getB().getType()).rows != 1)
+    return emitOpError() << "expects 'b' to hold one row (N = 1), but got "
+                         << getOperandShape(getB().getType()).rows;
+  if (failed(verifyScales(op, "sfa", getSfa().getType(), ScaleLayout::Plain,
+                          a.rows, "M", a.k, a.batched, a.batch)) ||
+      failed(verifyScales(op, "sfb", getSfb().getType(), ScaleLayout::Plain, 1,
+                          "N", a.k, a.batched, a.batch)))
+    return failure();
+  if ((a.k / 2) % getPlan().getBytesPerThread() != 0)
+    return emitOpError() << "expects the row's " << a.k / 2
+                         << " packed bytes to split into whole "
+                         << getPlan().getBytesPerThread()
+                         << "-byte chunks (bytes_per_thread)";
+  return verifyOutput(op, getC().getType(), outputShape(a, 1),
+                      a.batched ? "([L, M, N])" : "([M, N])");
+}
+
 #define GET_OP_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Ops.cpp.inc"

@@ -1,0 +1,25 @@
+//===- NVFP4ToNVVM.h - lower CTA-level nvfp4 ops to NVVM --------*- C++ -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_CONVERSION_NVFP4TONVVM_NVFP4TONVVM_H
+#define NVFP4_CONVERSION_NVFP4TONVVM_NVFP4TONVVM_H
+
+#include "nvfp4/Target/Target.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::nvfp4 {
+
+/// Adds the patterns that lower CTA-level nvfp4 ops (`nvfp4.gemv_tile`) for
+/// `target` into NVVM, LLVM, arith, math, vector, scf and gpu ops; the
+/// upstream convert-gpu-to-nvvm finishes the job. The result depends on the
+/// target (the fp4 decode), hence the argument.
+void populateNVFP4ToNVVMConversionPatterns(RewritePatternSet &patterns,
+                                           GpuTarget target);
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_CONVERSION_NVFP4TONVVM_NVFP4TONVVM_H

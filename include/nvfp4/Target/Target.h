@@ -1,0 +1,36 @@
+//===- Target.h - the GPU targets nvfp4 compiles for ------------*- C++ -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_TARGET_TARGET_H
+#define NVFP4_TARGET_TARGET_H
+
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::nvfp4 {
+
+/// A GPU target of the pipeline.
+enum class GpuTarget {
+  /// Blackwell B200: tcgen05, cvt.rn.f16x2.e2m1x2.
+  SM100a,
+  /// Hopper H100/H200: no FP4 instructions; the kernels decode in software.
+  SM90a,
+};
+
+/// Parses "sm_100a" / "sm_90a".
+std::optional<GpuTarget> parseGpuTarget(StringRef name);
+/// The list of accepted names, for diagnostics: "sm_100a, sm_90a".
+std::string supportedGpuTargets();
+/// The chip name (`#nvvm.target` chip and ptxas -arch).
+StringRef getChip(GpuTarget target);
+/// The PTX ISA version feature the target needs ("+ptx88").
+StringRef getPtxFeatures(GpuTarget target);
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_TARGET_TARGET_H

@@ -1,0 +1,361 @@
+//===- NVFP4ToNVVM.cpp - lower CTA-level nvfp4 ops to NVVM -----------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The GEMV CTA: each warp owns rows_per_warp rows; lane j of a warp handles
+// the bytes_per_thread-byte chunks j, j + 32, ... of every row, so a warp
+// reads whole 512- or 1024-byte spans of a row per step (coalesced). Per
+// outer iteration a thread first issues all its loads for `unroll` steps
+// (A for every row, B, and the scales), then decodes and multiplies:
+//
+//   per 16-value block: h (f16x2) = sum of 8 f16x2 FMAs of decoded values
+//     (exact: a half adds 8 products of magnitude <= 36 on a 0.25 grid)
+//   acc (f32) += (h.lo + h.hi) * (sfa * sfb)      one fp32 FMA per block
+//
+// then a butterfly shuffle reduces acc across the warp and lane 0 stores.
+// Chunks past the row end (when the steps do not divide evenly) load chunk 0
+// and are masked out of the accumulation; rows past M are clamped on load
+// and skipped on store, so every shape with K % 64 == 0 is handled.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Conversion/NVFP4ToNVVM/NVFP4ToNVVM.h"
+
+#include "nvfp4/Transforms/Passes.h"
+
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::nvfp4 {
+#define GEN_PASS_DEF_CONVERTNVFP4TONVVMPASS
+#include "nvfp4/Dialect/NVFP4/Passes.h.inc"
+} // namespace mlir::nvfp4
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+/// Small typed helpers over an ImplicitLocOpBuilder.
+struct KernelBuilder {
+  ImplicitLocOpBuilder &b;
+  Type i8, i16, i32, i64, f16, f32, v2f16, v2i8, v4i32, ptr;
+
+  explicit KernelBuilder(ImplicitLocOpBuilder &b)
+      : b(b), i8(b.getI8Type()), i16(b.getI16Type()), i32(b.getI32Type()),
+        i64(b.getI64Type()), f16(b.getF16Type()), f32(b.getF32Type()),
+        v2f16(VectorType::get({2}, f16)), v2i8(VectorType::get({2}, i8)),
+        v4i32(VectorType::get({4}, i32)),
+        ptr(LLVM::LLVMPointerType::get(b.getContext(), /*global*/ 1)) {}
+
+  Value extract(Value vector, int64_t i) {
+    return vector::ExtractOp::create(b, vector, i);
+  }
+  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, i32, v); }
+  Value c64(int64_t v) { return arith::ConstantIntOp::create(b, i64, v); }
+  Value cf32(float v) {
+    return arith::ConstantFloatOp::create(b, cast<FloatType>(f32),
+                                          APFloat(v));
+  }
+
+  /// The global-memory pointer of a (bare-pointer) kernel memref.
+  Value pointer(Value memref) {
+    Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, memref);
+    Value asInt = arith::IndexCastUIOp::create(b, i64, index);
+    return LLVM::IntToPtrOp::create(b, ptr, asInt);
+  }
+  Value offset(Value base, Value bytes) {
+    return LLVM::GEPOp::create(b, ptr, i8, base, ValueRange{bytes});
+  }
+  /// A read-only load (ld.global.nc): the inputs are not written by the
+  /// kernel.
+  Value load(Type type, Value address, unsigned alignment) {
+    return LLVM::LoadOp::create(b, type, address, alignment,
+                                /*isVolatile=*/false, /*isNonTemporal=*/false,
+                                /*isInvariant=*/true);
+  }
+};
+
+/// Decodes one 32-bit word of 8 packed e2m1 values into 4 f16x2 pairs. Both
+/// operands go through the same function, so the pairing of values inside a
+/// word is irrelevant to the dot product.
+SmallVector<Value> decodeWord(KernelBuilder &k, GpuTarget target, Value word) {
+  SmallVector<Value> pairs;
+  ImplicitLocOpBuilder &b = k.b;
+  if (target == GpuTarget::SM100a) {
+    // cvt.rn.f16x2.e2m1x2 per byte: pairs (2j, 2j+1).
+    auto srcType = TypeAttr::get(b.getType<Float4E2M1FNType>());
+    for (int j = 0; j < 4; ++j) {
+      Value shifted =
+          j ? arith::ShRUIOp::create(b, word, k.c32(8 * j)) : word;
+      Value byte = arith::TruncIOp::create(b, k.i8, shifted);
+      pairs.push_back(NVVM::ConvertF4x2ToF16x2Op::create(
+          b, k.v2f16, byte, b.getBoolAttr(false), srcType));
+    }
+    return pairs;
+  }
+  // sm_90a: nibble j goes to the low half, nibble j + 4 to the high half.
+  // Bits e1 e0 m land in f16 bits 11..9 and the sign in bit 15, giving the
+  // f16 whose value is the e2m1 value times 2^-14 (subnormals included).
+  for (int j = 0; j < 4; ++j) {
+    Value s = j ? arith::ShRUIOp::create(b, word, k.c32(4 * j)) : word;
+    Value mag = arith::ShLIOp::create(
+        b, arith::AndIOp::create(b, s, k.c32(0x00070007)), k.c32(9));
+    Value sign = arith::ShLIOp::create(
+        b, arith::AndIOp::create(b, s, k.c32(0x00080008)), k.c32(12));
+    Value bits = arith::OrIOp::create(b, mag, sign);
+    pairs.push_back(LLVM::BitcastOp::create(b, k.v2f16, bits));
+  }
+  return pairs;
+}
+
+/// Decodes `count` (2 or 4) e4m3 scale bytes to f32.
+SmallVector<Value> decodeScales(KernelBuilder &k, Value raw, int64_t count) {
+  ImplicitLocOpBuilder &b = k.b;
+  auto srcType = TypeAttr::get(b.getType<Float8E4M3FNType>());
+  SmallVector<Value> out;
+  for (int64_t p = 0; p < count / 2; ++p) {
+    Value pair = raw;
+    if (count == 4)
+      pair = LLVM::ShuffleVectorOp::create(
+          b, raw, raw,
+          ArrayRef<int32_t>{static_cast<int32_t>(2 * p),
+                            static_cast<int32_t>(2 * p + 1)});
+    Value h = NVVM::ConvertF8x2ToF16x2Op::create(
+        b, k.v2f16, pair, b.getBoolAttr(false), srcType);
+    for (int64_t e = 0; e < 2; ++e)
+      out.push_back(arith::ExtFOp::create(b, k.f32, k.extract(h, e)));
+  }
+  return out;
+}
+
+struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
+  GemvTileLowering(MLIRContext *ctx, GpuTarget target)
+      : OpRewritePattern(ctx), target(target) {}
+
+  LogicalResult matchAndRewrite(GemvTileOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    GemvPlanAttr plan = op.getPlan();
+    OperandShape a = getOperandShape(op.getA().getType());
+    const int64_t m = a.rows, kBytes = a.k / 2, kScales = a.k / 16;
+    const int64_t bpt = plan.getBytesPerThread();
+    const int64_t wordsPerChunk = bpt / 4, blocksPerChunk = bpt / 8;
+    const int64_t rowsPerWarp = plan.getRowsPerWarp();
+    const int64_t unroll = plan.getUnroll();
+    const int64_t chunks = kBytes / bpt;
+    const int64_t steps = llvm::divideCeil(chunks, 32);
+    const int64_t outer = llvm::divideCeil(steps, unroll);
+    const bool maskChunks = outer * unroll * 32 != chunks;
+    const bool maskRows =
+        m % (plan.getWarpsPerCta() * rowsPerWarp) != 0;
+    // sm_90a decodes values scaled by 2^-14 (see decodeWord); B is rescaled
+    // exactly in f16, A's factor is folded into the fp32 scale product.
+    const float scaleFix = target == GpuTarget::SM90a ? 16384.0f : 1.0f;
+
+    Value tid = arith::IndexCastUIOp::create(
+        b, k.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+    Value lane = arith::AndIOp::create(b, tid, k.c32(31));
+    Value warp = arith::ShRUIOp::create(b, tid, k.c32(5));
+    Value rowBase = arith::IndexCastUIOp::create(b, k.i32, op.getRowBase());
+    Value batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
+    Value firstRow = arith::AddIOp::create(
+        b, rowBase, arith::MulIOp::create(b, warp, k.c32(rowsPerWarp)));
+
+    Value aPtr = k.pointer(op.getA()), sfaPtr = k.pointer(op.getSfa());
+    Value bPtr = k.pointer(op.getB()), sfbPtr = k.pointer(op.getSfb());
+    Value cPtr = k.pointer(op.getC());
+
+    // Row pointers: row index l * M + row, clamped into range for loads.
+    SmallVector<Value> rows, aRow, sfaRow;
+    for (int64_t r = 0; r < rowsPerWarp; ++r) {
+      Value row = arith::AddIOp::create(b, firstRow, k.c32(r));
+      rows.push_back(row);
+      Value loadRow =
+          maskRows ? arith::MinUIOp::create(b, row, k.c32(m - 1)) : row;
+      Value global = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, batch, k.c64(m)),
+          arith::ExtUIOp::create(b, k.i64, loadRow));
+      aRow.push_back(
+          k.offset(aPtr, arith::MulIOp::create(b, global, k.c64(kBytes))));
+      sfaRow.push_back(
+          k.offset(sfaPtr, arith::MulIOp::create(b, global, k.c64(kScales))));
+    }
+    Value bRow = k.offset(bPtr, arith::MulIOp::create(b, batch, k.c64(kBytes)));
+    Value sfbRow =
+        k.offset(sfbPtr, arith::MulIOp::create(b, batch, k.c64(kScales)));
+
+    Type scaleType = VectorType::get({blocksPerChunk}, k.i8);
+    auto loadChunk = [&](Value base, Value byteOff) {
+      SmallVector<Value> words;
+      for (int64_t v = 0; v < wordsPerChunk / 4; ++v) {
+        Value w = k.load(k.v4i32,
+                         k.offset(base, arith::AddIOp::create(
+                                            b, byteOff, k.c64(16 * v))),
+                         16);
+        for (int64_t e = 0; e < 4; ++e)
+          words.push_back(k.extract(w, e));
+      }
+      return words;
+    };
+
+    SmallVector<Value> init(rowsPerWarp, k.cf32(0.0f));
+    auto loop = scf::ForOp::create(b, k.c32(0), k.c32(outer), k.c32(1), init);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value it = loop.getInductionVar();
+      SmallVector<Value> acc(loop.getRegionIterArgs());
+
+      struct Step {
+        Value valid;
+        SmallVector<Value> bWords;
+        Value bScales;
+        SmallVector<SmallVector<Value>> aWords;
+        SmallVector<Value> aScales;
+      };
+      SmallVector<Step> stepData(unroll);
+      // Issue every load of the `unroll` steps first.
+      for (int64_t u = 0; u < unroll; ++u) {
+        Step &s = stepData[u];
+        Value chunk = arith::AddIOp::create(
+            b,
+            arith::MulIOp::create(
+                b, arith::AddIOp::create(
+                       b, arith::MulIOp::create(b, it, k.c32(unroll)),
+                       k.c32(u)),
+                k.c32(32)),
+            lane);
+        if (maskChunks) {
+          s.valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, chunk,
+                                          k.c32(chunks));
+          chunk = arith::SelectOp::create(b, s.valid, chunk, k.c32(0));
+        }
+        Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
+        Value byteOff = arith::MulIOp::create(b, chunk64, k.c64(bpt));
+        Value scaleOff =
+            arith::MulIOp::create(b, chunk64, k.c64(blocksPerChunk));
+        s.bWords = loadChunk(bRow, byteOff);
+        s.bScales =
+            k.load(scaleType, k.offset(sfbRow, scaleOff), blocksPerChunk);
+        for (int64_t r = 0; r < rowsPerWarp; ++r) {
+          s.aWords.push_back(loadChunk(aRow[r], byteOff));
+          s.aScales.push_back(k.load(scaleType, k.offset(sfaRow[r], scaleOff),
+                                     blocksPerChunk));
+        }
+      }
+      // Then decode and accumulate.
+      Value zeroH = arith::ConstantOp::create(
+          b, k.v2f16, DenseElementsAttr::get(cast<ShapedType>(k.v2f16),
+                                             b.getF16FloatAttr(0.0).getValue()));
+      Value fixB = arith::ConstantOp::create(
+          b, k.v2f16,
+          DenseElementsAttr::get(cast<ShapedType>(k.v2f16),
+                                 b.getF16FloatAttr(scaleFix).getValue()));
+      for (int64_t u = 0; u < unroll; ++u) {
+        Step &s = stepData[u];
+        SmallVector<Value> bPairs;
+        for (Value w : s.bWords)
+          for (Value p : decodeWord(k, target, w))
+            bPairs.push_back(target == GpuTarget::SM90a
+                                 ? arith::MulFOp::create(b, p, fixB)
+                                 : p);
+        SmallVector<Value> sb = decodeScales(k, s.bScales, blocksPerChunk);
+        for (int64_t r = 0; r < rowsPerWarp; ++r) {
+          SmallVector<Value> sa =
+              decodeScales(k, s.aScales[r], blocksPerChunk);
+          for (int64_t blk = 0; blk < blocksPerChunk; ++blk) {
+            Value h = zeroH;
+            for (int64_t w = 0; w < 2; ++w) {
+              int64_t word = 2 * blk + w;
+              SmallVector<Value> aPairs =
+                  decodeWord(k, target, s.aWords[r][word]);
+              for (int64_t p = 0; p < 4; ++p)
+                h = LLVM::FMAOp::create(b, aPairs[p], bPairs[4 * word + p], h);
+            }
+            Value sum = arith::AddFOp::create(
+                b,
+                arith::ExtFOp::create(b, k.f32, k.extract(h, 0)),
+                arith::ExtFOp::create(b, k.f32, k.extract(h, 1)));
+            Value scale = arith::MulFOp::create(b, sa[blk], sb[blk]);
+            if (scaleFix != 1.0f)
+              scale = arith::MulFOp::create(b, scale, k.cf32(scaleFix));
+            Value next = LLVM::FMAOp::create(b, sum, scale, acc[r]);
+            acc[r] = s.valid ? arith::SelectOp::create(b, s.valid, next, acc[r])
+                             : next;
+          }
+        }
+      }
+      scf::YieldOp::create(b, acc);
+    }
+
+    // Warp reduction and store by lane 0.
+    Type outType = op.getC().getType().getElementType();
+    int64_t outBytes = outType.getIntOrFloatBitWidth() / 8;
+    Value isLane0 =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, k.c32(0));
+    for (int64_t r = 0; r < rowsPerWarp; ++r) {
+      Value v = loop.getResult(r);
+      for (int32_t off = 16; off >= 1; off /= 2) {
+        auto shuffle = gpu::ShuffleOp::create(b, v, off, /*width=*/32,
+                                              gpu::ShuffleMode::XOR);
+        v = arith::AddFOp::create(b, v, shuffle.getShuffleResult());
+      }
+      Value store = isLane0;
+      if (maskRows)
+        store = arith::AndIOp::create(
+            b, store,
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, rows[r],
+                                  k.c32(m)));
+      Value out = outType.isF32() ? v : arith::TruncFOp::create(b, outType, v);
+      auto ifOp = scf::IfOp::create(b, store, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value global = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, batch, k.c64(m)),
+          arith::ExtUIOp::create(b, k.i64, rows[r]));
+      LLVM::StoreOp::create(
+          b, out,
+          k.offset(cPtr, arith::MulIOp::create(b, global, k.c64(outBytes))),
+          outBytes);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  GpuTarget target;
+};
+
+struct ConvertNVFP4ToNVVMPass
+    : nvfp4::impl::ConvertNVFP4ToNVVMPassBase<ConvertNVFP4ToNVVMPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<GpuTarget> gpu = parseGpuTarget(target);
+    if (!gpu) {
+      getOperation()->emitError()
+          << "convert-nvfp4-to-nvvm: unsupported target '" << target
+          << "'; supported targets: " << supportedGpuTargets();
+      return signalPassFailure();
+    }
+    RewritePatternSet patterns(&getContext());
+    populateNVFP4ToNVVMConversionPatterns(patterns, *gpu);
+    ConversionTarget conversionTarget(getContext());
+    conversionTarget.addIllegalOp<GemvTileOp>();
+    conversionTarget.markUnknownOpDynamicallyLegal(
+        [](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), conversionTarget,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::nvfp4::populateNVFP4ToNVVMConversionPatterns(
+    RewritePatternSet &patterns, GpuTarget target) {
+  patterns.add<GemvTileLowering>(patterns.getContext(), target);
+}

@@ -1,0 +1,29 @@
+//===- Target.cpp - the GPU targets nvfp4 compiles for ---------------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Target/Target.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+std::optional<GpuTarget> mlir::nvfp4::parseGpuTarget(StringRef name) {
+  return llvm::StringSwitch<std::optional<GpuTarget>>(name)
+      .Case("sm_100a", GpuTarget::SM100a)
+      .Case("sm_90a", GpuTarget::SM90a)
+      .Default(std::nullopt);
+}
+
+std::string mlir::nvfp4::supportedGpuTargets() { return "sm_100a, sm_90a"; }
+
+StringRef mlir::nvfp4::getChip(GpuTarget target) {
+  return target == GpuTarget::SM100a ? "sm_100a" : "sm_90a";
+}
+
+// PTX 8.8 (CUDA 12.9+) carries the sm_100a conversions and tcgen05; sm_90a
+// code only needs 8.0 but one ISA version keeps the two outputs comparable.
+StringRef mlir::nvfp4::getPtxFeatures(GpuTarget) { return "+ptx88"; }

@@ -1,0 +1,108 @@
+//===- Plan.cpp - choose a kernel strategy per nvfp4 op and target ---------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The GEMV is memory bound: the plan's job is to keep enough bytes in flight
+// per SM to saturate DRAM, while the decode work per byte stays below the
+// integer throughput (the binding limit on Hopper, which decodes in software).
+//
+// - bytes_per_thread: 16 on sm_90a (one ld.global.nc.v4.u32); 32 on sm_100a,
+//   which keeps two 16-byte loads per step and halves the loop overhead.
+// - rows_per_warp: 2, so each decoded B fragment serves two rows of A.
+// - warps_per_cta: 4 (128 threads), 8 rows per CTA: thousands of CTAs for the
+//   contest shapes, so every SM gets many.
+// - unroll: up to 4 steps of loads issued before the first is used, limited
+//   by the steps a row has.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Target/Target.h"
+#include "nvfp4/Transforms/Passes.h"
+
+namespace mlir::nvfp4 {
+#define GEN_PASS_DEF_NVFP4PLANPASS
+#include "nvfp4/Dialect/NVFP4/Passes.h.inc"
+} // namespace mlir::nvfp4
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+/// Checks the GEMV kernel's own constraints for a plan; reports on `op`.
+LogicalResult checkGemvPlan(Operation *op, GemvPlanAttr plan, int64_t k) {
+  if (k % 64 != 0)
+    return op->emitOpError()
+           << "cannot be planned as a GEMV: the GEMV kernels need K % 64 == "
+              "0 (whole 64-value chunks per load), but K = "
+           << k;
+  if ((k / 2) % plan.getBytesPerThread() != 0)
+    return op->emitOpError()
+           << "cannot use bytes_per_thread = " << plan.getBytesPerThread()
+           << ": a row's " << k / 2 << " packed bytes do not split into whole "
+           << plan.getBytesPerThread() << "-byte chunks";
+  return success();
+}
+
+GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t k) {
+  int64_t bytesPerThread = target == GpuTarget::SM100a ? 32 : 16;
+  if ((k / 2) % bytesPerThread != 0)
+    bytesPerThread = 16;
+  int64_t steps = llvm::divideCeil(k / 2 / bytesPerThread, 32);
+  int64_t unroll = std::min<int64_t>(4, steps);
+  return GemvPlanAttr::get(ctx, /*warpsPerCta=*/4, /*rowsPerWarp=*/2,
+                           bytesPerThread, unroll);
+}
+
+struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<GpuTarget> gpu = parseGpuTarget(target);
+    if (!gpu) {
+      getOperation().emitError()
+          << "nvfp4-plan: unsupported target '" << target
+          << "'; supported targets: " << supportedGpuTargets();
+      return signalPassFailure();
+    }
+    WalkResult result = getOperation().walk([&](Operation *op) {
+      if (!isa_and_nonnull<NVFP4Dialect>(op->getDialect()) ||
+          isa<GemvTileOp>(op))
+        return WalkResult::advance();
+      auto matmul = dyn_cast<ScaledMatmulOp>(op);
+      if (!matmul ||
+          getOperandShape(matmul.getB().getType()).rows != 1) {
+        op->emitOpError() << "has no " << target
+                          << " kernel yet: nvfp4 lowers only the batched "
+                             "GEMV (scaled_matmul with N = 1) to the GPU";
+        return WalkResult::interrupt();
+      }
+      if (matmul.getSfaLayout() != ScaleLayout::Plain ||
+          matmul.getSfbLayout() != ScaleLayout::Plain) {
+        op->emitOpError() << "cannot be planned as a GEMV: the GEMV kernels "
+                             "read plain (K-major) scales; convert blocked "
+                             "scales first";
+        return WalkResult::interrupt();
+      }
+      int64_t k = getOperandShape(matmul.getA().getType()).k;
+      auto plan = op->getAttrOfType<GemvPlanAttr>(NVFP4Dialect::kPlanAttrName);
+      if (!plan && op->hasAttr(NVFP4Dialect::kPlanAttrName)) {
+        op->emitOpError() << "expects '" << NVFP4Dialect::kPlanAttrName
+                          << "' to be a #nvfp4.gemv_plan";
+        return WalkResult::interrupt();
+      }
+      if (!plan)
+        plan = chooseGemvPlan(op->getContext(), *gpu, k);
+      if (failed(checkGemvPlan(op, plan, k)))
+        return WalkResult::interrupt();
+      op->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

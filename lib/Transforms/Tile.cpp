@@ -1,0 +1,138 @@
+//===- Tile.cpp - map planned nvfp4 ops onto a CTA grid --------------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each planned GEMV is outlined into a kernel of the gpu.module
+// @nvfp4_kernels: block id x picks a group of warps_per_cta * rows_per_warp
+// rows, block id y the batch; the body is one CTA-level nvfp4.gemv_tile. The
+// host op becomes a gpu.launch_func, so the host side stays standard MLIR
+// that an embedding compiler lowers with its own runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Target/Target.h"
+#include "nvfp4/Transforms/Passes.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::nvfp4 {
+#define GEN_PASS_DEF_NVFP4TILEPASS
+#include "nvfp4/Dialect/NVFP4/Passes.h.inc"
+} // namespace mlir::nvfp4
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+constexpr StringLiteral kKernelModuleName = "nvfp4_kernels";
+
+/// Returns the module's kernel container, creating it for `target`.
+gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module, GpuTarget target) {
+  if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName))
+    return existing;
+  MLIRContext *ctx = module.getContext();
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(ctx));
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto nvvmTarget = NVVM::NVVMTargetAttr::get(
+      ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", getChip(target),
+      getPtxFeatures(target));
+  return gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName,
+                                  b.getArrayAttr({nvvmTarget}));
+}
+
+LogicalResult tileGemv(ScaledMatmulOp op, GemvPlanAttr plan,
+                       gpu::GPUModuleOp kernels, StringRef kernelName) {
+  Location loc = op.getLoc();
+  OperandShape a = getOperandShape(op.getA().getType());
+  int64_t rowsPerCta = plan.getWarpsPerCta() * plan.getRowsPerWarp();
+  int64_t threads = plan.getWarpsPerCta() * 32;
+
+  // The kernel: one CTA-level gemv_tile per block.
+  OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
+  SmallVector<Type> argTypes(op->getOperandTypes());
+  auto kernel = gpu::GPUFuncOp::create(
+      kb, loc, kernelName, kb.getFunctionType(argTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(
+      kb.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  SymbolTable(kernels).insert(kernel);
+  Block &body = kernel.getBody().front();
+  kb.setInsertionPointToStart(&body);
+  Value bx = gpu::BlockIdOp::create(kb, loc, gpu::Dimension::x);
+  Value by = gpu::BlockIdOp::create(kb, loc, gpu::Dimension::y);
+  Value rowBase = arith::MulIOp::create(
+      kb, loc, bx, arith::ConstantIndexOp::create(kb, loc, rowsPerCta));
+  GemvTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
+                     body.getArgument(2), body.getArgument(3),
+                     body.getArgument(4), rowBase, by, plan);
+  gpu::ReturnOp::create(kb, loc);
+
+  // The host side: launch it.
+  OpBuilder hb(op);
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  Value one = idx(1);
+  gpu::KernelDim3 grid{idx(llvm::divideCeil(a.rows, rowsPerCta)),
+                       idx(a.batch), one};
+  gpu::KernelDim3 block{idx(threads), one, one};
+  gpu::LaunchFuncOp::create(hb, loc, kernel, grid, block,
+                            /*dynamicSharedMemorySize=*/Value(),
+                            op->getOperands());
+  op.erase();
+  return success();
+}
+
+struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::optional<GpuTarget> gpu = parseGpuTarget(target);
+    if (!gpu) {
+      module.emitError() << "nvfp4-tile: unsupported target '" << target
+                         << "'; supported targets: " << supportedGpuTargets();
+      return signalPassFailure();
+    }
+    SmallVector<ScaledMatmulOp> work;
+    bool unplanned = false;
+    module.walk([&](Operation *op) {
+      if (op->getParentOfType<gpu::GPUModuleOp>())
+        return;
+      if (auto matmul = dyn_cast<ScaledMatmulOp>(op)) {
+        if (matmul->getAttrOfType<GemvPlanAttr>(NVFP4Dialect::kPlanAttrName))
+          work.push_back(matmul);
+        else
+          unplanned = true, matmul.emitOpError()
+                                << "has no GEMV plan; run nvfp4-plan first";
+      } else if (isa_and_nonnull<NVFP4Dialect>(op->getDialect())) {
+        unplanned = true;
+        op->emitOpError() << "has no plan to tile; run nvfp4-plan first";
+      }
+    });
+    if (unplanned)
+      return signalPassFailure();
+    if (work.empty())
+      return;
+    gpu::GPUModuleOp kernels = getOrCreateKernelModule(module, *gpu);
+    SymbolTable symbols(kernels);
+    for (ScaledMatmulOp op : work) {
+      auto plan =
+          op->getAttrOfType<GemvPlanAttr>(NVFP4Dialect::kPlanAttrName);
+      auto parent = op->getParentOfType<FunctionOpInterface>();
+      std::string base =
+          (parent ? parent.getName().str() : std::string("gemv")) + "_kernel";
+      std::string name = base;
+      for (int i = 1; symbols.lookup(name); ++i)
+        name = base + "_" + std::to_string(i);
+      if (failed(tileGemv(op, plan, kernels, name)))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

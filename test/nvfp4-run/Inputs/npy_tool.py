@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Tiny .npy writer/reader for the nvfp4-run tests (no numpy needed).
+
+  npy_tool.py fill PATH DESCR SHAPE BYTE   # every byte of the data = BYTE
+  npy_tool.py dump PATH                    # prints descr, shape, values
+  npy_tool.py raw PATH TEXT                # writes TEXT as the whole file
+"""
+import struct
+import sys
+
+
+def write(path, descr, shape, data):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        descr, "".join("%d, " % d for d in shape))
+    pad = 64 - (10 + len(header) + 1) % 64
+    header = header + " " * pad + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
+        f.write(header.encode("latin1"))
+        f.write(data)
+
+
+def itemsize(descr):
+    return int(descr[2:])
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == "fill":
+        path, descr, shape, byte = sys.argv[2:6]
+        dims = [int(d) for d in shape.split("x")]
+        n = 1
+        for d in dims:
+            n *= d
+        write(path, descr, dims, bytes([int(byte, 0)]) * (n * itemsize(descr)))
+    elif cmd == "dump":
+        raw = open(sys.argv[2], "rb").read()
+        hlen = struct.unpack("<H", raw[8:10])[0]
+        header = raw[10:10 + hlen].decode("latin1")
+        descr = header.split("'descr': '")[1].split("'")[0]
+        shape = header.split("'shape': (")[1].split(")")[0]
+        data = raw[10 + hlen:]
+        fmt = {"<f2": "e", "<f4": "f", "|u1": "B", "<u2": "H"}[descr]
+        n = len(data) // struct.calcsize(fmt)
+        values = struct.unpack("<%d%s" % (n, fmt), data)
+        print("descr=%s shape=(%s) n=%d" % (descr, shape, n))
+        print("values:", " ".join(repr(v) for v in values[:8]))
+        print("distinct:", " ".join(repr(v) for v in sorted(set(values))[:8]))
+    elif cmd == "raw":
+        with open(sys.argv[2], "wb") as f:
+            f.write(sys.argv[3].encode("latin1"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+// nvfp4-run rejects bad input with a clear message and a non-zero exit.
+// RUN: rm -rf %t && mkdir -p %t
+
+// A missing .mlir file.
+// RUN: not nvfp4-run %t/nope.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: nvfp4-run: error: cannot read '{{.*}}nope.mlir': No such file or directory
+
+// Unparsable IR.
+// RUN: echo 'func.func @f(' > %t/broken.mlir
+// RUN: not nvfp4-run %t/broken.mlir 2>&1 | FileCheck %s --check-prefix=PARSE
+// PARSE: broken.mlir:1:14: error: expected non-function type
+// PARSE: nvfp4-run: error: cannot parse '{{.*}}broken.mlir' (diagnostics above)
+
+// IR the verifier rejects.
+// RUN: sed -e 's/1x1x16xf8E4M3FN/1x1x8xf8E4M3FN/g' %s > %t/invalid.mlir
+// RUN: not nvfp4-run %t/invalid.mlir --entry gemv 2>&1 | FileCheck %s --check-prefix=VERIFY
+// VERIFY: error: 'nvfp4.scaled_matmul' op expects 'sfb' in the plain scale layout to have shape [1, 1, 16] ([L, N, K/16]), but got [1, 1, 8]
+
+// Several functions and no --entry; then an unknown entry.
+// RUN: not nvfp4-run %s 2>&1 | FileCheck %s --check-prefix=AMBIGUOUS
+// AMBIGUOUS: nvfp4-run: error: '{{.*}}bad-input.mlir' defines several functions (@gemv, @not_nvfp4); pick one with --entry
+// RUN: not nvfp4-run %s --entry nope 2>&1 | FileCheck %s --check-prefix=ENTRY
+// ENTRY: nvfp4-run: error: no function @nope in '{{.*}}bad-input.mlir' (functions: @gemv, @not_nvfp4)
+
+// An entry that is not made of nvfp4 ops.
+// RUN: not nvfp4-run %s --entry not_nvfp4 2>&1 | FileCheck %s --check-prefix=NOTNVFP4
+// NOTNVFP4: error: nvfp4-run executes entry functions made of nvfp4 ops on the entry's arguments; 'memref.copy' is not supported here
+
+// Wrong number of .npy inputs.
+// RUN: %python %S/Inputs/npy_tool.py fill %t/a.npy '|u1' 1x128x128 0x22
+// RUN: not nvfp4-run %s --entry gemv --inputs %t/a.npy 2>&1 | FileCheck %s --check-prefix=COUNT
+// COUNT: nvfp4-run: error: @gemv reads 4 input arguments, but --inputs names 1 files
+
+// A missing .npy file.
+// RUN: not nvfp4-run %s --entry gemv --inputs %t/a.npy,%t/missing.npy,%t/a.npy,%t/a.npy 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: nvfp4-run: error: input #1 (argument #1): {{.*}}missing.npy
+
+// Wrong dtype: f16 data where packed e2m1 bytes are expected.
+// RUN: %python %S/Inputs/npy_tool.py fill %t/f16.npy '<f2' 1x128x128 0x00
+// RUN: not nvfp4-run %s --entry gemv --inputs %t/f16.npy,%t/a.npy,%t/a.npy,%t/a.npy 2>&1 | FileCheck %s --check-prefix=DTYPE
+// DTYPE: nvfp4-run: error: input #0 (argument #0): '{{.*}}f16.npy' has dtype '<f2', but memref<1x128x256xf4E2M1FN> needs '|u1' (packed e2m1 bytes, two values per byte)
+
+// Wrong shape: K values instead of K/2 packed bytes.
+// RUN: %python %S/Inputs/npy_tool.py fill %t/wide.npy '|u1' 1x128x256 0x22
+// RUN: not nvfp4-run %s --entry gemv --inputs %t/wide.npy,%t/a.npy,%t/a.npy,%t/a.npy 2>&1 | FileCheck %s --check-prefix=SHAPE
+// SHAPE: nvfp4-run: error: input #0 (argument #0): '{{.*}}wide.npy' has shape (1, 128, 256), but memref<1x128x256xf4E2M1FN> needs (1, 128, 128) (the last dimension holds K/2 packed bytes)
+
+// Not an .npy file at all.
+// RUN: %python %S/Inputs/npy_tool.py raw %t/text.npy 'hello'
+// RUN: not nvfp4-run %s --entry gemv --inputs %t/text.npy,%t/a.npy,%t/a.npy,%t/a.npy 2>&1 | FileCheck %s --check-prefix=MAGIC
+// MAGIC: nvfp4-run: error: input #0 (argument #0): {{.*}}text.npy
+
+// An out-of-range option.
+// RUN: not nvfp4-run %s --entry gemv --max-scale-code 127 2>&1 | FileCheck %s --check-prefix=SCALE
+// SCALE: nvfp4-run: error: --max-scale-code must be at most 126
+
+func.func @gemv(%a: memref<1x128x256xf4E2M1FN>, %sfa: memref<1x128x16xf8E4M3FN>,
+                %b: memref<1x1x256xf4E2M1FN>, %sfb: memref<1x1x16xf8E4M3FN>,
+                %c: memref<1x128x1xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x128x256xf4E2M1FN>, memref<1x128x16xf8E4M3FN>, memref<1x1x256xf4E2M1FN>, memref<1x1x16xf8E4M3FN>) outs(%c : memref<1x128x1xf16>)
+  return
+}
+
+func.func @not_nvfp4(%a: memref<4xf32>, %b: memref<4xf32>) {
+  memref.copy %a, %b : memref<4xf32> to memref<4xf32>
+  return
+}
