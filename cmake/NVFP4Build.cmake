@@ -32,3 +32,34 @@ function(nvfp4_add_library name)
   endif()
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()
+
+# Self-contained tools (NVFP4_LINK_MLIR_DYLIB=OFF): Debian's MLIR archives
+# name the shared libLLVM.so in their link interface; swap it for LLVM's
+# static component archives, and link the C++ runtime statically, so the
+# tools run on a GPU machine that has no LLVM (needs only libc, libm, libz,
+# libzstd).
+if(NOT NVFP4_LINK_MLIR_DYLIB)
+  # Every LLVM component archive that is installed; lld pulls in only the
+  # members that are referenced. Tool drivers with their own dependencies
+  # (BOLT, Exegesis, Polly) stay out.
+  set(NVFP4_LLVM_STATIC_LIBS)
+  foreach(lib ${LLVM_AVAILABLE_LIBS})
+    if(lib MATCHES "^LLVM.+" AND NOT lib MATCHES "BOLT|Exegesis|OptDriver|Polly|TableGen|LineEditor"
+       AND EXISTS "${LLVM_LIBRARY_DIR}/lib${lib}.a")
+      list(APPEND NVFP4_LLVM_STATIC_LIBS "${LLVM_LIBRARY_DIR}/lib${lib}.a")
+    endif()
+  endforeach()
+  list(APPEND NVFP4_LLVM_STATIC_LIBS z zstd pthread dl rt m)
+  get_property(nvfp4_mlir_libs GLOBAL PROPERTY MLIR_ALL_LIBS)
+  foreach(lib ${nvfp4_mlir_libs} MLIRMlirOptMain)
+    if(TARGET ${lib})
+      get_target_property(deps ${lib} INTERFACE_LINK_LIBRARIES)
+      if(deps)
+        list(TRANSFORM deps REPLACE "^LLVM$" "${NVFP4_LLVM_STATIC_LIBS}")
+        list(TRANSFORM deps REPLACE "^\\$<LINK_ONLY:LLVM>$" "${NVFP4_LLVM_STATIC_LIBS}")
+        set_target_properties(${lib} PROPERTIES INTERFACE_LINK_LIBRARIES "${deps}")
+      endif()
+    endif()
+  endforeach()
+  add_link_options(-static-libstdc++ -static-libgcc -Wl,--gc-sections)
+endif()

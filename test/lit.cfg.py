@@ -38,6 +38,7 @@ if not os.path.exists(ptxas):
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+    config.substitutions.append(("%cuda_root", os.path.dirname(os.path.dirname(ptxas))))
 
 # A usable NVIDIA GPU: the GPU integration tests run only where one answers.
 if os.environ.get("NVFP4_GPU_TESTS", "") == "1":

@@ -31,25 +31,20 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-/// Checks the GEMV kernel's own constraints for a plan; reports on `op`.
-LogicalResult checkGemvPlan(Operation *op, GemvPlanAttr plan, int64_t k) {
+/// Checks the GEMV kernel's own constraints; reports on `op`.
+LogicalResult checkGemvShape(Operation *op, int64_t k) {
   if (k % 64 != 0)
     return op->emitOpError()
            << "cannot be planned as a GEMV: the GEMV kernels need K % 64 == "
               "0 (whole 64-value chunks per load), but K = "
            << k;
-  if ((k / 2) % plan.getBytesPerThread() != 0)
-    return op->emitOpError()
-           << "cannot use bytes_per_thread = " << plan.getBytesPerThread()
-           << ": a row's " << k / 2 << " packed bytes do not split into whole "
-           << plan.getBytesPerThread() << "-byte chunks";
+  // K % 64 == 0 makes a row a whole number of 8-, 16- and 32-byte chunks,
+  // so every bytes_per_thread the attribute allows fits.
   return success();
 }
 
 GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t k) {
   int64_t bytesPerThread = target == GpuTarget::SM100a ? 32 : 16;
-  if ((k / 2) % bytesPerThread != 0)
-    bytesPerThread = 16;
   int64_t steps = llvm::divideCeil(k / 2 / bytesPerThread, 32);
   int64_t unroll = std::min<int64_t>(4, steps);
   return GemvPlanAttr::get(ctx, /*warpsPerCta=*/4, /*rowsPerWarp=*/2,
@@ -95,7 +90,7 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
       }
       if (!plan)
         plan = chooseGemvPlan(op->getContext(), *gpu, k);
-      if (failed(checkGemvPlan(op, plan, k)))
+      if (failed(checkGemvShape(op, k)))
         return WalkResult::interrupt();
       op->setAttr(NVFP4Dialect::kPlanAttrName, plan);
       return WalkResult::advance();

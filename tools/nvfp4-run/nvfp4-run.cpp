@@ -5,17 +5,26 @@
 //===----------------------------------------------------------------------===//
 //
 // nvfp4-run file.mlir [--entry NAME] [--seed N] [--inputs a.npy,...]
-//                     [--output out.npy,...]
+//                     [--output out.npy,...] [--target sm_90a|sm_100a]
+//                     [--bench] [--emit=mlir|llvm|ptx|cubin -o FILE]
 //
 // Parses the file, finds the entry function, makes its inputs (seeded random
-// data over all bit patterns, or .npy files in argument order), runs the CPU
-// reference, writes the outputs as .npy, and prints a one-line summary. Every
-// failure is reported as `nvfp4-run: error: ...` with a non-zero exit.
+// data over all bit patterns, or .npy files in argument order), compiles it
+// through the nvfp4 pipeline for the target, runs it on the GPU through the
+// CUDA Driver API when the GPU is that target, checks the result against the
+// CPU reference (|out - ref| <= 1e-3 + 1e-3 |ref|), optionally times it, and
+// writes the outputs as .npy. Without a GPU (or driver) it compiles for the
+// target and runs the CPU reference. Every failure is reported as
+// `nvfp4-run: error: ...` with a non-zero exit.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/InitAll.h"
+#include "nvfp4/Reference/Compare.h"
+#include "nvfp4/Runner/Compile.h"
 #include "nvfp4/Runner/CpuExecutor.h"
+#include "nvfp4/Runtime/CudaDriver.h"
+#include "nvfp4/Target/Target.h"
 #include "nvfp4/Runner/HostBuffer.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -24,6 +33,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -31,6 +41,10 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -62,6 +76,29 @@ static cl::opt<unsigned> maxScaleCode(
     cl::desc("Largest e4m3 code drawn for random scales (default 0x47 = 3.75; "
              "126 = 0x7E draws every finite positive code)"),
     cl::init(0x47), cl::cat(runCategory));
+
+static cl::opt<std::string>
+    targetName("target",
+               cl::desc("GPU target: sm_100a (B200) or sm_90a (H100/H200); "
+                        "default: the GPU's own, or sm_100a without a GPU"),
+               cl::cat(runCategory));
+static cl::opt<std::string>
+    emit("emit",
+         cl::desc("Print one stage instead of running: mlir (after the "
+                  "pipeline, before serialization), llvm, ptx, or cubin"),
+         cl::cat(runCategory));
+static cl::opt<std::string> emitFile("o", cl::desc("Output file for --emit"),
+                                     cl::init("-"), cl::cat(runCategory));
+static cl::opt<bool> bench("bench",
+                           cl::desc("Time the kernel on the GPU (median of "
+                                    "--iters launches over rotating buffers "
+                                    "larger than L2)"),
+                           cl::cat(runCategory));
+static cl::opt<unsigned> iters("iters", cl::desc("Timed launches for --bench"),
+                               cl::init(100), cl::cat(runCategory));
+static cl::opt<std::string>
+    cudaPath("cuda-path", cl::desc("CUDA toolkit root holding bin/ptxas"),
+             cl::init("/usr/local/cuda"), cl::cat(runCategory));
 
 static int fail(const Twine &message) {
   llvm::errs() << "nvfp4-run: error: " << message << "\n";
@@ -109,6 +146,7 @@ int main(int argc, char **argv) {
 
   DialectRegistry registry;
   registerAllDialects(registry);
+  registerAllPasses();
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
@@ -158,12 +196,207 @@ int main(int argc, char **argv) {
                   "): " + error);
   }
 
+  // Target: the GPU's own by default, sm_100a without one.
+  std::string driverError;
+  std::unique_ptr<CudaDriver> gpu;
+  if (emit.empty())
+    gpu = CudaDriver::open(driverError);
+  std::string target = targetName;
+  if (target.empty())
+    target = gpu ? gpu->archName() : "sm_100a";
+  if (!parseGpuTarget(target))
+    return fail("unsupported target '" + target +
+                "'; supported targets: " + supportedGpuTargets());
+  if (gpu && gpu->archName() != target && targetName.getNumOccurrences() == 0)
+    return fail("the GPU is " + gpu->archName() + " (" + gpu->deviceName() +
+                "), which nvfp4 does not target; supported targets: " +
+                supportedGpuTargets());
+
+  // Compile a copy of the module (the original stays for the CPU reference).
+  std::string ptxas = cudaPath + "/bin/ptxas";
+  bool havePtxas = llvm::sys::fs::can_execute(ptxas);
+  std::string format = "bin";
+  if (!emit.empty()) {
+    format = llvm::StringSwitch<std::string>(emit)
+                 .Case("mlir", "none")
+                 .Case("llvm", "llvm")
+                 .Case("ptx", "isa")
+                 .Case("cubin", "bin")
+                 .Default("");
+    if (format.empty())
+      return fail("--emit must be one of mlir, llvm, ptx, cubin; got '" +
+                  emit + "'");
+  } else if (!havePtxas) {
+    format = "isa"; // The driver assembles the PTX when it loads it.
+  }
+  if (format == "bin" && !havePtxas)
+    return fail("--emit=cubin needs ptxas, not found at '" + ptxas +
+                "' (set --cuda-path)");
+  OwningOpRef<ModuleOp> compiled = module->clone();
+  FailureOr<CompiledEntry> kernels = compileEntry(
+      *compiled, entry->getSymName(), target, format, cudaPath);
+  if (failed(kernels))
+    return fail("cannot compile @" + entry->getSymName() + " for " + target +
+                " (diagnostics above)");
+  if (!emit.empty()) {
+    std::string error;
+    auto out = openOutputFile(emitFile, &error);
+    if (!out)
+      return fail("cannot write '" + emitFile + "': " + error);
+    if (format == "none")
+      compiled->print(out->os());
+    else
+      out->os() << kernels->image;
+    out->keep();
+    return 0;
+  }
+
+  // The CPU reference is the ground truth (and the result without a GPU).
+  SmallVector<HostBuffer> reference(args);
   auto start = std::chrono::steady_clock::now();
-  if (failed(executeOnCpu(*entry, args)))
+  if (failed(executeOnCpu(*entry, reference)))
     return fail("the CPU reference failed on @" + entry->getSymName());
   double ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - start)
                   .count();
+
+  std::string where = "cpu-reference";
+  std::string checkLine, benchLine;
+  bool ranOnGpu = gpu && gpu->archName() == target;
+  if (!ranOnGpu) {
+    where = "cpu-reference (" +
+            (gpu ? "the GPU is " + gpu->archName() + ", not " + target
+                 : driverError) +
+            "; compiled for " + target + ": " +
+            std::to_string(kernels->image.size()) + "-byte " +
+            (format == "bin" ? "cubin" : "ptx") + ")";
+    args = reference;
+  } else {
+    std::string error;
+    auto gpuFail = [&](const std::string &what) {
+      return fail("on the GPU: " + what);
+    };
+    if (!gpu->loadModule(kernels->image, error))
+      return gpuFail(error);
+    // Device copies of every argument; outputs poisoned with 0xFF (NaN in
+    // every float format) so an element the kernel skips cannot pass.
+    std::vector<DevicePtr> device(args.size());
+    for (auto [i, buffer] : llvm::enumerate(args)) {
+      if (!gpu->alloc(buffer.bytes.size(), device[i], error) ||
+          !gpu->copyToDevice(device[i], buffer.bytes.data(),
+                             buffer.bytes.size(), error))
+        return gpuFail(error);
+    }
+    for (unsigned o : sig->outputs)
+      if (!gpu->memset(device[o], 0xFF, args[o].bytes.size(), error))
+        return gpuFail(error);
+    auto launchAll = [&](const std::vector<DevicePtr> &ptrs) {
+      for (const KernelLaunch &k : kernels->launches) {
+        std::vector<DevicePtr> params;
+        for (unsigned a : k.argIndices)
+          params.push_back(ptrs[a]);
+        if (!gpu->launch(k.kernel, k.grid, k.block, params, error))
+          return false;
+      }
+      return true;
+    };
+    if (!launchAll(device) || !gpu->synchronize(error))
+      return gpuFail(error);
+    for (unsigned o : sig->outputs)
+      if (!gpu->copyToHost(args[o].bytes.data(), device[o],
+                           args[o].bytes.size(), error))
+        return gpuFail(error);
+    // Check every output against the reference.
+    for (unsigned o : sig->outputs) {
+      Type e = args[o].type.getElementType();
+      if (e.isF16() || e.isBF16() || e.isF32()) {
+        std::vector<float> got = args[o].toFloats();
+        std::vector<float> want = reference[o].toFloats();
+        // The contest rule; for bf16 outputs widened by half a bf16 ulp
+        // (2^-8 relative), since two fp32 sums that differ in their last
+        // bits may round to neighbouring bf16 values 2^-7 apart.
+        double rtol = e.isBF16() ? 1e-3 + 0x1p-8 : 1e-3;
+        ::nvfp4::ref::CompareResult cmp = ::nvfp4::ref::compareOutputs(
+            got.data(), want.data(), static_cast<int64_t>(got.size()), 1e-3,
+            rtol);
+        if (cmp.mismatches)
+          return fail(llvm::formatv(
+              "GPU result of argument #{0} differs from the CPU reference "
+              "in {1} of {2} values; first at index {3}: got {4}, want {5} "
+              "(rule |out - ref| <= 1e-3 + 1e-3 |ref|)",
+              o, cmp.mismatches, got.size(), cmp.firstBad, cmp.firstGot,
+              cmp.firstWant));
+        checkLine += llvm::formatv("; check OK: {0} values, max abs err "
+                                   "{1:e2}, max rel err {2:e2}",
+                                   got.size(), cmp.maxAbsErr, cmp.maxRelErr)
+                         .str();
+      } else if (args[o].bytes != reference[o].bytes) {
+        return fail("GPU result of argument #" + Twine(o) +
+                    " differs from the CPU reference");
+      }
+    }
+    where = "gpu " + target + " (" + gpu->deviceName() + ")";
+
+    if (bench) {
+      // Bytes the kernel must move: every input once, every output once.
+      size_t inBytes = 0, allBytes = 0;
+      for (unsigned i : sig->inputs)
+        inBytes += args[i].bytes.size();
+      allBytes = inBytes;
+      for (unsigned o : sig->outputs)
+        allBytes += args[o].bytes.size();
+      // Rotate over enough copies of the arguments to exceed L2 twice.
+      size_t sets = std::clamp<size_t>(
+          (2 * static_cast<size_t>(gpu->l2Bytes()) + allBytes - 1) / allBytes +
+              1,
+          2, 64);
+      std::vector<std::vector<DevicePtr>> copies(sets, device);
+      for (size_t s = 1; s < sets; ++s)
+        for (size_t i = 0; i < args.size(); ++i)
+          if (!gpu->alloc(args[i].bytes.size(), copies[s][i], error) ||
+              !gpu->copyOnDevice(copies[s][i], device[i],
+                                 args[i].bytes.size(), error))
+            return gpuFail(error);
+      // The floor: a device-to-device copy of 1 GiB, bytes read + written.
+      const size_t copyBytes = size_t(1) << 30;
+      DevicePtr src, dst;
+      float copyMs = 0;
+      if (!gpu->alloc(copyBytes, src, error) ||
+          !gpu->alloc(copyBytes, dst, error) ||
+          !gpu->copyOnDevice(dst, src, copyBytes, error) ||
+          !gpu->time(
+              [&] {
+                for (int r = 0; r < 5; ++r)
+                  if (!gpu->copyOnDevice(dst, src, copyBytes, error))
+                    return false;
+                return true;
+              },
+              copyMs, error))
+        return gpuFail(error);
+      double copyTBs = 5.0 * 2.0 * copyBytes / (copyMs * 1e-3) / 1e12;
+      for (size_t w = 0; w < 2 * sets; ++w)
+        if (!launchAll(copies[w % sets]))
+          return gpuFail(error);
+      std::vector<float> times;
+      for (unsigned r = 0; r < iters; ++r) {
+        float t = 0;
+        if (!gpu->time([&] { return launchAll(copies[r % sets]); }, t, error))
+          return gpuFail(error);
+        times.push_back(t * 1000.0f);
+      }
+      std::sort(times.begin(), times.end());
+      double median = times[times.size() / 2];
+      double floorUs = allBytes / (copyTBs * 1e12) * 1e6;
+      benchLine = llvm::formatv(
+          "nvfp4-run: bench @{0} on {1}: median {2:f2} us (min {3:f2}) over "
+          "{4} launches, {5} buffer sets; {6:f0} GB/s; floor {7:f2} us "
+          "({8} bytes at the measured copy rate {9:f2} TB/s) = {10:f1}% of "
+          "floor",
+          entry->getSymName(), target, median, times.front(), times.size(),
+          sets, allBytes / median * 1e-3, floorUs, allBytes, copyTBs,
+          100.0 * floorUs / median);
+    }
+  }
 
   for (auto [i, argIndex] : llvm::enumerate(sig->outputs)) {
     if (outputFiles.empty())
@@ -198,16 +431,19 @@ int main(int argc, char **argv) {
       hash = (hash ^ b) * 1099511628211ull;
     fingerprint = llvm::formatv("fnv1a={0:x16}", hash).str();
   }
-  std::string kernels;
+  std::string kernelNames;
   for (Operation &op : entry->getBody().front())
     if (!isa<func::ReturnOp>(op))
-      kernels += (kernels.empty() ? "" : "+") + op.getName().getStringRef().str();
+      kernelNames +=
+          (kernelNames.empty() ? "" : "+") + op.getName().getStringRef().str();
   llvm::outs() << llvm::formatv(
-      "nvfp4-run: @{0} {1} on cpu-reference: {2} inputs ({3}), output {4} "
-      "{5}, {6:f2} ms\n",
-      entry->getSymName(), kernels, sig->inputs.size(),
+      "nvfp4-run: @{0} {1} on {7}: {2} inputs ({3}), output {4} "
+      "{5}{8}; cpu reference {6:f2} ms\n",
+      entry->getSymName(), kernelNames, sig->inputs.size(),
       inputFiles.empty() ? "random, seed " + std::to_string(seed)
                          : std::string("npy"),
-      typeToString(out.type), fingerprint, ms);
+      typeToString(out.type), fingerprint, ms, where, checkLine);
+  if (!benchLine.empty())
+    llvm::outs() << benchLine << "\n";
   return 0;
 }

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The GEMV benchmark and GPU check on an H100/H200, in one call:
+#   bench/gemv_gpu.sh NVFP4_RUN [OUTDIR]
+# (a) correctness: the three contest shapes and 24 random (M, K, L), random
+#     bit patterns, scales over zero, subnormals and normals (and the full
+#     finite e4m3 range with f32 output); (b) the device copy floor and
+#     cuBLAS fp16 GEMV through PyTorch; (c) ours with --bench. Prints a table.
+set -uo pipefail
+run="$1"; out="${2:-/tmp/nvfp4-bench}"; mkdir -p "$out"
+here="$(cd "$(dirname "$0")" && pwd)"
+export PATH=/usr/local/cuda/bin:$PATH
+fails=0
+check() {  # M K L out_type extra...
+  local m=$1 k=$2 l=$3 t=$4; shift 4
+  python3 "$here/gen_gemv.py" "$m" "$k" "$l" "$t" > "$out/g_${m}_${k}_${l}_$t.mlir"
+  if ! "$run" "$out/g_${m}_${k}_${l}_$t.mlir" "$@" > "$out/r.txt" 2>&1; then
+    fails=$((fails + 1)); echo "FAIL M=$m K=$k L=$l $t $*"; cat "$out/r.txt"
+  else
+    echo "ok M=$m K=$k L=$l $t $* :: $(grep -o 'check OK.*' "$out/r.txt")"
+  fi
+}
+for s in "7168 16384 1" "4096 7168 8" "7168 2048 4"; do check $s f16 --seed 1; done
+python3 - > "$out/shapes.txt" <<'PY'
+import random
+r = random.Random(2026)
+for i in range(24):
+    print(r.randint(1, 3000), 64 * r.randint(1, 120), r.randint(1, 5), i)
+PY
+while read -r m k l i; do
+  t=f16; extra=""
+  if [ $((i % 4)) = 3 ]; then t=f32; extra="--max-scale-code 126"; fi
+  if [ $((i % 4)) = 2 ]; then t=bf16; fi
+  check "$m" "$k" "$l" "$t" --seed "$i" $extra
+done < "$out/shapes.txt"
+echo "correctness failures: $fails"
+python3 "$here/peers.py" | tee "$out/peers.txt"
+for s in "7168 16384 1" "4096 7168 8" "7168 2048 4"; do
+  set -- $s
+  "$run" "$out/g_$1_$2_$3_f16.mlir" --bench --iters 200 | tee -a "$out/ours.txt"
+done

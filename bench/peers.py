@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Peer baselines for the GEMV benchmark, measured with PyTorch on the GPU.
+
+For each contest shape: the device copy rate (bytes read + written) and
+cuBLAS fp16 batched GEMV (torch.matmul) on weights already dequantized to
+fp16, timed with CUDA events over rotating buffer sets larger than L2,
+median of 100 launches. Prints one line per shape: shape, cuBLAS us.
+"""
+import sys
+
+import torch
+
+SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4)]
+
+
+def median_us(fn, sets, iters=100):
+    for i in range(2 * len(sets)):
+        fn(*sets[i % len(sets)])
+    times = []
+    for i in range(iters):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn(*sets[i % len(sets)])
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e) * 1000.0)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def main():
+    dev = torch.device("cuda")
+    l2 = torch.cuda.get_device_properties(dev).L2_cache_size
+    n = 1 << 28
+    src = torch.empty(n, dtype=torch.float32, device=dev)
+    dst = torch.empty_like(src)
+    copy_us = median_us(lambda a, b: b.copy_(a), [(src, dst)], iters=20)
+    print(f"copy: {2 * 4 * n / (copy_us * 1e-6) / 1e12:.2f} TB/s")
+    del src, dst
+    for m, k, l in SHAPES:
+        w_bytes = l * m * k * 2
+        nsets = max(2, min(16, (3 * l2) // w_bytes + 1))
+        sets = []
+        for _ in range(nsets):
+            w = torch.randn(l, m, k, device=dev, dtype=torch.float16)
+            x = torch.randn(l, k, 1, device=dev, dtype=torch.float16)
+            sets.append((w, x))
+        us = median_us(lambda w, x: torch.matmul(w, x), sets)
+        print(f"cublas_fp16 M={m} K={k} L={l}: {us:.2f} us")
+        del sets
+        torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

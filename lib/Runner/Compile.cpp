@@ -1,0 +1,84 @@
+//===- Compile.cpp - compile an entry function for a GPU target ------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Runner/Compile.h"
+
+#include "nvfp4/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+static FailureOr<unsigned> constantDim(Value v, gpu::LaunchFuncOp op) {
+  APInt value;
+  auto cst = v.getDefiningOp<arith::ConstantIndexOp>();
+  if (!cst) {
+    op.emitError() << "nvfp4-run launches grids of constant size only";
+    return failure();
+  }
+  return static_cast<unsigned>(cst.value());
+}
+
+FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
+                                                   StringRef entry,
+                                                   StringRef target,
+                                                   StringRef format,
+                                                   StringRef toolkit) {
+  PassManager pm(module.getContext());
+  NVFP4PipelineOptions options;
+  options.target = target.str();
+  options.format = format.str();
+  options.toolkit = toolkit.str();
+  buildNVFP4PassPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return failure();
+
+  CompiledEntry result;
+  result.format = format.str();
+  if (format != "none") {
+    auto binary = module.lookupSymbol<gpu::BinaryOp>("nvfp4_kernels");
+    if (!binary || binary.getObjects().size() != 1) {
+      module.emitError() << "the pipeline produced no gpu.binary "
+                            "@nvfp4_kernels with one object";
+      return failure();
+    }
+    auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+    result.image = object.getObject().getValue().str();
+  }
+  auto fn = module.lookupSymbol<func::FuncOp>(entry);
+  if (!fn)
+    return failure();
+  WalkResult walk = fn.walk([&](gpu::LaunchFuncOp launch) {
+    KernelLaunch k;
+    k.kernel = launch.getKernelName().str();
+    Value dims[6] = {launch.getGridSizeX(),  launch.getGridSizeY(),
+                     launch.getGridSizeZ(),  launch.getBlockSizeX(),
+                     launch.getBlockSizeY(), launch.getBlockSizeZ()};
+    for (int i = 0; i < 6; ++i) {
+      FailureOr<unsigned> d = constantDim(dims[i], launch);
+      if (failed(d))
+        return WalkResult::interrupt();
+      (i < 3 ? k.grid[i] : k.block[i - 3]) = *d;
+    }
+    for (Value operand : launch.getKernelOperands()) {
+      auto arg = dyn_cast<BlockArgument>(operand);
+      if (!arg || arg.getOwner()->getParentOp() != fn) {
+        launch.emitError() << "kernel operands must be entry arguments";
+        return WalkResult::interrupt();
+      }
+      k.argIndices.push_back(arg.getArgNumber());
+    }
+    result.launches.push_back(std::move(k));
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return result;
+}

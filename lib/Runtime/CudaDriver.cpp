@@ -1,0 +1,209 @@
+//===- CudaDriver.cpp - the CUDA Driver API, loaded at run time ------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The driver's C ABI is stable: handles are opaque pointers, CUresult an int,
+// CUdevice an int, CUdeviceptr a 64-bit integer. Declaring those here keeps
+// the runner free of a build-time dependency on cuda.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Runtime/CudaDriver.h"
+
+#include <dlfcn.h>
+
+using namespace mlir::nvfp4;
+
+namespace {
+using CUresult = int;
+using CUdevice = int;
+using Handle = void *;
+constexpr int kAttrCcMajor = 75, kAttrCcMinor = 76, kAttrSmCount = 16,
+              kAttrL2Bytes = 38;
+} // namespace
+
+struct CudaDriver::Api {
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(Handle *, CUdevice);
+  CUresult (*cuCtxSetCurrent)(Handle);
+  CUresult (*cuModuleLoadData)(Handle *, const void *);
+  CUresult (*cuModuleGetFunction)(Handle *, Handle, const char *);
+  CUresult (*cuMemAlloc)(DevicePtr *, size_t);
+  CUresult (*cuMemFree)(DevicePtr);
+  CUresult (*cuMemcpyHtoD)(DevicePtr, const void *, size_t);
+  CUresult (*cuMemcpyDtoH)(void *, DevicePtr, size_t);
+  CUresult (*cuMemcpyDtoD)(DevicePtr, DevicePtr, size_t);
+  CUresult (*cuMemsetD8)(DevicePtr, unsigned char, size_t);
+  CUresult (*cuLaunchKernel)(Handle, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, Handle, void **,
+                             void **);
+  CUresult (*cuCtxSynchronize)();
+  CUresult (*cuEventCreate)(Handle *, unsigned);
+  CUresult (*cuEventRecord)(Handle, Handle);
+  CUresult (*cuEventSynchronize)(Handle);
+  CUresult (*cuEventElapsedTime)(float *, Handle, Handle);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+};
+
+bool CudaDriver::check(int result, const char *what,
+                       std::string &error) const {
+  if (result == 0)
+    return true;
+  const char *text = nullptr;
+  if (api && api->cuGetErrorString)
+    api->cuGetErrorString(result, &text);
+  error = std::string(what) + " failed: " + (text ? text : "unknown error") +
+          " (CUresult " + std::to_string(result) + ")";
+  return false;
+}
+
+std::unique_ptr<CudaDriver> CudaDriver::open(std::string &error) {
+  std::unique_ptr<CudaDriver> d(new CudaDriver());
+  d->library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!d->library) {
+    error = "no CUDA driver (libcuda.so.1 not found)";
+    return nullptr;
+  }
+  d->api = std::make_unique<Api>();
+  Api &a = *d->api;
+  bool ok = true;
+  auto bind = [&](auto &fn, const char *sym) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+        dlsym(d->library, sym));
+    if (!fn) {
+      ok = false;
+      error = std::string("the CUDA driver lacks ") + sym;
+    }
+  };
+  bind(a.cuInit, "cuInit");
+  bind(a.cuDeviceGet, "cuDeviceGet");
+  bind(a.cuDeviceGetAttribute, "cuDeviceGetAttribute");
+  bind(a.cuDeviceGetName, "cuDeviceGetName");
+  bind(a.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+  bind(a.cuCtxSetCurrent, "cuCtxSetCurrent");
+  bind(a.cuModuleLoadData, "cuModuleLoadData");
+  bind(a.cuModuleGetFunction, "cuModuleGetFunction");
+  bind(a.cuMemAlloc, "cuMemAlloc_v2");
+  bind(a.cuMemFree, "cuMemFree_v2");
+  bind(a.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+  bind(a.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+  bind(a.cuMemcpyDtoD, "cuMemcpyDtoD_v2");
+  bind(a.cuMemsetD8, "cuMemsetD8_v2");
+  bind(a.cuLaunchKernel, "cuLaunchKernel");
+  bind(a.cuCtxSynchronize, "cuCtxSynchronize");
+  bind(a.cuEventCreate, "cuEventCreate");
+  bind(a.cuEventRecord, "cuEventRecord");
+  bind(a.cuEventSynchronize, "cuEventSynchronize");
+  bind(a.cuEventElapsedTime, "cuEventElapsedTime");
+  bind(a.cuGetErrorString, "cuGetErrorString");
+  if (!ok)
+    return nullptr;
+  CUdevice dev;
+  char name[256] = {0};
+  int l2 = 0;
+  if (!d->check(a.cuInit(0), "cuInit", error) ||
+      !d->check(a.cuDeviceGet(&dev, 0), "cuDeviceGet", error) ||
+      !d->check(a.cuDeviceGetAttribute(&d->ccMajor, kAttrCcMajor, dev),
+                "cuDeviceGetAttribute", error) ||
+      !d->check(a.cuDeviceGetAttribute(&d->ccMinor, kAttrCcMinor, dev),
+                "cuDeviceGetAttribute", error) ||
+      !d->check(a.cuDeviceGetAttribute(&d->sms, kAttrSmCount, dev),
+                "cuDeviceGetAttribute", error) ||
+      !d->check(a.cuDeviceGetAttribute(&l2, kAttrL2Bytes, dev),
+                "cuDeviceGetAttribute", error) ||
+      !d->check(a.cuDeviceGetName(name, sizeof(name) - 1, dev),
+                "cuDeviceGetName", error) ||
+      !d->check(a.cuDevicePrimaryCtxRetain(&d->context, dev),
+                "cuDevicePrimaryCtxRetain", error) ||
+      !d->check(a.cuCtxSetCurrent(d->context), "cuCtxSetCurrent", error) ||
+      !d->check(a.cuEventCreate(&d->startEvent, 0), "cuEventCreate", error) ||
+      !d->check(a.cuEventCreate(&d->stopEvent, 0), "cuEventCreate", error))
+    return nullptr;
+  d->l2 = l2;
+  d->name = name;
+  return d;
+}
+
+CudaDriver::~CudaDriver() {
+  if (api)
+    for (DevicePtr p : allocations)
+      api->cuMemFree(p);
+}
+
+std::string CudaDriver::archName() const {
+  return "sm_" + std::to_string(ccMajor * 10 + ccMinor) +
+         (ccMajor >= 9 ? "a" : "");
+}
+
+bool CudaDriver::loadModule(const std::string &image, std::string &error) {
+  return check(api->cuModuleLoadData(&module, image.c_str()),
+               "cuModuleLoadData", error);
+}
+
+bool CudaDriver::alloc(size_t bytes, DevicePtr &ptr, std::string &error) {
+  if (!check(api->cuMemAlloc(&ptr, bytes ? bytes : 1), "cuMemAlloc", error))
+    return false;
+  allocations.push_back(ptr);
+  return true;
+}
+
+bool CudaDriver::copyToDevice(DevicePtr dst, const void *src, size_t bytes,
+                              std::string &error) {
+  return check(api->cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD", error);
+}
+
+bool CudaDriver::copyToHost(void *dst, DevicePtr src, size_t bytes,
+                            std::string &error) {
+  return check(api->cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH", error);
+}
+
+bool CudaDriver::copyOnDevice(DevicePtr dst, DevicePtr src, size_t bytes,
+                              std::string &error) {
+  return check(api->cuMemcpyDtoD(dst, src, bytes), "cuMemcpyDtoD", error);
+}
+
+bool CudaDriver::memset(DevicePtr dst, uint8_t value, size_t bytes,
+                        std::string &error) {
+  return check(api->cuMemsetD8(dst, value, bytes), "cuMemsetD8", error);
+}
+
+bool CudaDriver::launch(const std::string &kernel, const unsigned grid[3],
+                        const unsigned block[3],
+                        const std::vector<DevicePtr> &args,
+                        std::string &error) {
+  Handle fn = nullptr;
+  if (!check(api->cuModuleGetFunction(&fn, module, kernel.c_str()),
+             ("cuModuleGetFunction(" + kernel + ")").c_str(), error))
+    return false;
+  std::vector<DevicePtr> values(args);
+  std::vector<void *> params;
+  for (DevicePtr &v : values)
+    params.push_back(&v);
+  return check(api->cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0],
+                                   block[1], block[2], 0, nullptr,
+                                   params.data(), nullptr),
+               "cuLaunchKernel", error);
+}
+
+bool CudaDriver::synchronize(std::string &error) {
+  return check(api->cuCtxSynchronize(), "kernel execution", error);
+}
+
+bool CudaDriver::recordStart(std::string &error) {
+  return check(api->cuEventRecord(startEvent, nullptr), "cuEventRecord",
+               error);
+}
+
+bool CudaDriver::recordStop(float &ms, std::string &error) {
+  return check(api->cuEventRecord(stopEvent, nullptr), "cuEventRecord",
+               error) &&
+         check(api->cuEventSynchronize(stopEvent), "kernel execution",
+               error) &&
+         check(api->cuEventElapsedTime(&ms, startEvent, stopEvent),
+               "cuEventElapsedTime", error);
+}

@@ -1,0 +1,56 @@
+// RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm=target=sm_100a | FileCheck %s --check-prefix=SM100
+// RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm=target=sm_90a | FileCheck %s --check-prefix=SM90
+
+// One step of 16 bytes per lane, one row per warp: B and A loaded as 16-byte
+// read-only vectors, scales decoded as e4m3 pairs, values decoded (sm_100a:
+// cvt e2m1x2; sm_90a: masks and shifts into f16 bit patterns), 16 f16x2 FMAs
+// (2 blocks x 8), one f32 FMA per block, a 5-step butterfly reduction.
+// SM100-LABEL: gpu.func @k
+// SM100-NOT: nvfp4.gemv_tile
+// SM100: scf.for
+// SM100-COUNT-2: llvm.load {{.*}} invariant {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// SM100: nvvm.convert.f4x2.to.f16x2 {{.*}} : i8(f4E2M1FN) -> vector<2xf16>
+// SM100: nvvm.convert.f8x2.to.f16x2 {{.*}} : vector<2xi8>(f8E4M3FN) -> vector<2xf16>
+// SM100-COUNT-16: llvm.intr.fma({{.*}}) : (vector<2xf16>, vector<2xf16>, vector<2xf16>) -> vector<2xf16>
+// SM100: llvm.intr.fma({{.*}}) : (f32, f32, f32) -> f32
+// SM100: scf.yield
+// SM100-COUNT-5: gpu.shuffle xor
+// SM100: arith.truncf {{.*}} : f32 to f16
+// SM100: llvm.store {{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<1>
+
+// SM90-LABEL: gpu.func @k
+// SM90-NOT: nvvm.convert.f4x2.to.f16x2
+// SM90: arith.constant 458759 : i32
+// SM90: arith.constant 524296 : i32
+// SM90: llvm.bitcast {{.*}} : i32 to vector<2xf16>
+// SM90: arith.mulf {{.*}} : vector<2xf16>
+// SM90: llvm.intr.fma({{.*}}) : (vector<2xf16>, vector<2xf16>, vector<2xf16>) -> vector<2xf16>
+// SM90: arith.constant 1.638400e+04 : f32
+gpu.module @m {
+  gpu.func @k(%a: memref<1x64x1024xf4E2M1FN>, %sfa: memref<1x64x64xf8E4M3FN>, %b: memref<1x1x1024xf4E2M1FN>, %sfb: memref<1x1x64xf8E4M3FN>, %c: memref<1x64x1xf16>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<1x64x1024xf4E2M1FN>, memref<1x64x64xf8E4M3FN>, memref<1x1x1024xf4E2M1FN>, memref<1x1x64xf8E4M3FN>) outs(%c : memref<1x64x1xf16>) rows %bx batch %by plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1>
+    gpu.return
+  }
+}
+
+// -----
+
+// K = 1536 with 16-byte chunks is 48 chunks: two steps for 32 lanes, the
+// second only partly valid, so chunks are masked; 20 rows do not fill the
+// 8-row CTAs, so rows are clamped on load and checked on store.
+// SM100-LABEL: gpu.func @ragged
+// SM100: arith.minui
+// SM100: scf.for
+// SM100: arith.cmpi ult, {{.*}}, %{{.*}} : i32
+// SM100: arith.select
+// SM100: scf.if
+gpu.module @m2 {
+  gpu.func @ragged(%a: memref<20x1536xf4E2M1FN>, %sfa: memref<20x96xf8E4M3FN>, %b: memref<1x1536xf4E2M1FN>, %sfb: memref<1x96xf8E4M3FN>, %c: memref<20x1xbf16>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<20x1536xf4E2M1FN>, memref<20x96xf8E4M3FN>, memref<1x1536xf4E2M1FN>, memref<1x96xf8E4M3FN>) outs(%c : memref<20x1xbf16>) rows %bx batch %by plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 2>
+    gpu.return
+  }
+}

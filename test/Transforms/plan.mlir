@@ -1,0 +1,58 @@
+// RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_90a -verify-diagnostics | FileCheck %s --check-prefix=SM90
+// RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a -verify-diagnostics | FileCheck %s --check-prefix=SM100
+
+// SM90-LABEL: func.func @contest_gemv
+// SM90: nvfp4.scaled_matmul {{.*}} {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 4>}
+// SM100-LABEL: func.func @contest_gemv
+// SM100: nvfp4.scaled_matmul {{.*}} {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 32, unroll = 4>}
+func.func @contest_gemv(%a: memref<1x7168x16384xf4E2M1FN>, %sfa: memref<1x7168x1024xf8E4M3FN>, %b: memref<1x1x16384xf4E2M1FN>, %sfb: memref<1x1x1024xf8E4M3FN>, %c: memref<1x7168x1xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x7168x16384xf4E2M1FN>, memref<1x7168x1024xf8E4M3FN>, memref<1x1x16384xf4E2M1FN>, memref<1x1x1024xf8E4M3FN>) outs(%c : memref<1x7168x1xf16>)
+  return
+}
+
+// -----
+
+// A short row: 2048 values are 1024 bytes, 2 steps of 16 bytes per lane, so
+// only 2 steps are kept in flight.
+// SM90-LABEL: func.func @short_rows
+// SM90: bytes_per_thread = 16, unroll = 2
+// SM100-LABEL: func.func @short_rows
+// SM100: bytes_per_thread = 32, unroll = 1
+func.func @short_rows(%a: memref<4x7168x2048xf4E2M1FN>, %sfa: memref<4x7168x128xf8E4M3FN>, %b: memref<4x1x2048xf4E2M1FN>, %sfb: memref<4x1x128xf8E4M3FN>, %c: memref<4x7168x1xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<4x7168x2048xf4E2M1FN>, memref<4x7168x128xf8E4M3FN>, memref<4x1x2048xf4E2M1FN>, memref<4x1x128xf8E4M3FN>) outs(%c : memref<4x7168x1xf16>)
+  return
+}
+
+// -----
+
+// A plan written by the user is kept.
+// SM90-LABEL: func.func @user_plan
+// SM90: nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 8, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2>
+func.func @user_plan(%a: memref<1x64x1024xf4E2M1FN>, %sfa: memref<1x64x64xf8E4M3FN>, %b: memref<1x1x1024xf4E2M1FN>, %sfb: memref<1x1x64xf8E4M3FN>, %c: memref<1x64x1xf32>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x64x1024xf4E2M1FN>, memref<1x64x64xf8E4M3FN>, memref<1x1x1024xf4E2M1FN>, memref<1x1x64xf8E4M3FN>) outs(%c : memref<1x64x1xf32>) {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 8, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2>}
+  return
+}
+
+// -----
+
+func.func @k_not_64(%a: memref<1x64x96xf4E2M1FN>, %sfa: memref<1x64x6xf8E4M3FN>, %b: memref<1x1x96xf4E2M1FN>, %sfb: memref<1x1x6xf8E4M3FN>, %c: memref<1x64x1xf16>) {
+  // expected-error @+1 {{cannot be planned as a GEMV: the GEMV kernels need K % 64 == 0 (whole 64-value chunks per load), but K = 96}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x64x96xf4E2M1FN>, memref<1x64x6xf8E4M3FN>, memref<1x1x96xf4E2M1FN>, memref<1x1x6xf8E4M3FN>) outs(%c : memref<1x64x1xf16>)
+  return
+}
+
+// -----
+
+func.func @gemm_not_yet(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{kernel yet: nvfp4 lowers only the batched GEMV (scaled_matmul with N = 1) to the GPU}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @blocked_gemv(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<1x256xf4E2M1FN>, %sfb: memref<1x16xf8E4M3FN>, %c: memref<128x1xf16>) {
+  // expected-error @+1 {{cannot be planned as a GEMV: the GEMV kernels read plain (K-major) scales; convert blocked scales first}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<1x256xf4E2M1FN>, memref<1x16xf8E4M3FN>) outs(%c : memref<128x1xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
