@@ -13,8 +13,9 @@ namespace nvfp4 {
 namespace ref {
 
 CompareResult compareOutputs(const float *got, const float *want, int64_t n,
-                             double atol, double rtol) {
+                             double atol, double rtol, const float *extraTol) {
   CompareResult result{0, -1, 0.0, 0.0, 0.0f, 0.0f};
+  double allowed = 0.0;
   for (int64_t i = 0; i < n; ++i) {
     const double g = got[i], w = want[i];
     bool match;
@@ -27,13 +28,17 @@ CompareResult compareOutputs(const float *got, const float *want, int64_t n,
       result.maxAbsErr = std::max(result.maxAbsErr, diff);
       if (w != 0.0)
         result.maxRelErr = std::max(result.maxRelErr, diff / std::fabs(w));
-      match = diff <= atol + rtol * std::fabs(w);
+      const double rule = atol + rtol * std::fabs(w);
+      allowed = rule + (extraTol ? extraTol[i] : 0.0);
+      match = diff <= allowed;
+      result.widened += match && diff > rule;
     }
     if (!match) {
       if (result.mismatches == 0) {
         result.firstBad = i;
         result.firstGot = got[i];
         result.firstWant = want[i];
+        result.firstAllowed = allowed;
       }
       ++result.mismatches;
     }

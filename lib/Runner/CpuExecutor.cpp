@@ -165,3 +165,42 @@ LogicalResult mlir::nvfp4::executeOnCpu(func::FuncOp entry,
   }
   return success();
 }
+
+FailureOr<SmallVector<std::vector<float>>>
+mlir::nvfp4::accumulationBounds(func::FuncOp entry, ArrayRef<HostBuffer> args,
+                                const EntrySignature &signature) {
+  SmallVector<std::vector<float>> bounds(signature.outputs.size());
+  int64_t k = 0;
+  for (Operation &op : entry.getBody().front()) {
+    if (isa<func::ReturnOp>(op))
+      continue;
+    auto matmul = dyn_cast<ScaledMatmulOp>(op);
+    if (!matmul)
+      return bounds;
+    k = std::max(k, getOperandShape(matmul.getA().getType()).k);
+  }
+  // |A| and |B|: clear the sign bits of every e2m1 nibble and e4m3 scale;
+  // outputs in f32 so the magnitudes cannot overflow.
+  SmallVector<HostBuffer> absArgs;
+  for (const HostBuffer &buffer : args) {
+    Type e = buffer.type.getElementType();
+    if (llvm::is_contained(signature.outputs, absArgs.size())) {
+      absArgs.emplace_back(MemRefType::get(buffer.type.getShape(),
+                                           Float32Type::get(e.getContext())));
+      continue;
+    }
+    absArgs.push_back(buffer);
+    uint8_t mask = isa<Float4E2M1FNType>(e) ? 0x77 : 0x7F;
+    for (uint8_t &byte : absArgs.back().bytes)
+      byte &= mask;
+  }
+  if (failed(executeOnCpu(entry, absArgs)))
+    return failure();
+  const double factor = 2.0 * static_cast<double>(k / 16) * 0x1p-24;
+  for (auto [i, argIndex] : llvm::enumerate(signature.outputs)) {
+    bounds[i] = absArgs[argIndex].toFloats();
+    for (float &v : bounds[i])
+      v = static_cast<float>(factor * v);
+  }
+  return bounds;
+}

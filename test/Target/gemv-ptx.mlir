@@ -12,8 +12,9 @@
 // SM90: gpu.binary @nvfp4_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx88">
 // SM90-SAME: .target sm_90a
 // SM90-NOT: e2m1x2
+// SM90-SAME: prmt.b32
+// SM90-SAME: dp4a.u32.s32
 // SM90-SAME: cvt.rn.f16x2.e4m3x2
-// SM90-SAME: fma.rn.f16x2
 
 // With ptxas, the pipeline assembles cubins for both targets.
 // RUN: %if ptxas %{ nvfp4-opt %s --nvfp4-pipeline="target=sm_100a format=bin toolkit=%cuda_root" | FileCheck %s --check-prefix=BIN %}

@@ -754,3 +754,20 @@ TEST(Quantize, ScaleUsesCorrectlyRoundedFp32Division) {
   quantize(x.data(), 1, 16, ScaleLayout::Plain, q.data(), s.data());
   EXPECT_EQ(s[0], nearestE4M3(viaDivision));
 }
+
+TEST(Compare, ExtraToleranceWidensPerElement) {
+  // 100 vs 100.3: outside 1e-3 + 1e-3 * 100 = 0.101, inside with 0.25 extra.
+  const float got[3] = {100.3f, 5.0f, -7.0f};
+  const float want[3] = {100.0f, 5.0f, -7.5f};
+  const float extra[3] = {0.25f, 0.0f, 0.25f};
+  nvfp4::ref::CompareResult plain =
+      nvfp4::ref::compareOutputs(got, want, 3, 1e-3, 1e-3);
+  EXPECT_EQ(plain.mismatches, 2);
+  nvfp4::ref::CompareResult widened =
+      nvfp4::ref::compareOutputs(got, want, 3, 1e-3, 1e-3, extra);
+  // Element 2 differs by 0.5 > 1e-3 + 7.5e-3 + 0.25: still a mismatch.
+  EXPECT_EQ(widened.mismatches, 1);
+  EXPECT_EQ(widened.firstBad, 2);
+  EXPECT_EQ(widened.widened, 1);
+  EXPECT_NEAR(widened.firstAllowed, 1e-3 + 7.5e-3 + 0.25, 1e-9);
+}

@@ -26,18 +26,25 @@ struct CompareResult {
   double maxRelErr;
   /// got[firstBad] and want[firstBad]; both 0 when all match.
   float firstGot, firstWant;
+  /// Allowed difference at firstBad (atol + rtol |want| + the extra term).
+  double firstAllowed = 0.0;
+  /// Matching finite pairs whose difference exceeds atol + rtol |want| and
+  /// passed only thanks to the extra per-element term.
+  int64_t widened = 0;
 };
 
 /// Compares `got` against `want` element by element (n elements). A pair
 /// matches when:
 ///  * both are NaN, or
 ///  * both are infinite with the same sign, or
-///  * both are finite and |got - want| <= atol + rtol * |want| (evaluated in
-///    double).
+///  * both are finite and |got - want| <= atol + rtol * |want| + extraTol[i]
+///    (evaluated in double; the last term only when `extraTol` is given,
+///    e.g. a bound on fp32 accumulation-order differences).
 /// Any other pair is a mismatch: NaN against a number, an infinity against a
 /// finite value or the opposite infinity, or a finite pair out of tolerance.
 CompareResult compareOutputs(const float *got, const float *want, int64_t n,
-                             double atol = 1e-3, double rtol = 1e-3);
+                             double atol = 1e-3, double rtol = 1e-3,
+                             const float *extraTol = nullptr);
 
 } // namespace ref
 } // namespace nvfp4

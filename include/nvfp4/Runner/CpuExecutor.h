@@ -35,6 +35,17 @@ FailureOr<EntrySignature> analyzeEntry(func::FuncOp entry);
 LogicalResult executeOnCpu(func::FuncOp entry,
                            MutableArrayRef<HostBuffer> args);
 
+/// For each output argument of an entry made of `nvfp4.scaled_matmul` ops,
+/// a bound on how far two fp32 evaluations of each output element may
+/// differ only through the order of accumulation: 2 * (K/16) * 2^-24 *
+/// sum |a_k b_k| (within a 16-value block the sums are exact; the bound is
+/// the textbook (n-1)u sum|x| for each of the two evaluations). The sum of
+/// magnitudes is the reference product of |A| and |B|. Returns one empty
+/// vector per output for entries with other ops.
+FailureOr<SmallVector<std::vector<float>>>
+accumulationBounds(func::FuncOp entry, ArrayRef<HostBuffer> args,
+                   const EntrySignature &signature);
+
 } // namespace mlir::nvfp4
 
 #endif // NVFP4_RUNNER_CPUEXECUTOR_H

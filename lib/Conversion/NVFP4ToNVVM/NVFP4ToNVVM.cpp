@@ -8,11 +8,15 @@
 // the bytes_per_thread-byte chunks j, j + 32, ... of every row, so a warp
 // reads whole 512- or 1024-byte spans of a row per step (coalesced). Per
 // outer iteration a thread first issues all its loads for `unroll` steps
-// (A for every row, B, and the scales), then decodes and multiplies:
+// (A for every row, B, and the scales), then decodes and multiplies. Per
+// 16-value block the dot product is computed exactly, then
 //
-//   per 16-value block: h (f16x2) = sum of 8 f16x2 FMAs of decoded values
-//     (exact: a half adds 8 products of magnitude <= 36 on a 0.25 grid)
-//   acc (f32) += (h.lo + h.hi) * (sfa * sfb)      one fp32 FMA per block
+//   acc (f32) += block_dot * (sfa * sfb)          one fp32 FMA per block
+//
+// - sm_100a: cvt.rn.f16x2.e2m1x2 decodes, 8 f16x2 FMAs make the block dot
+//   (exact: each half adds 8 products of magnitude <= 36 on a 0.25 grid).
+// - sm_90a: prmt table lookups give twice the values as bytes, dp4a makes
+//   the block dot in int32 (exact), one int-to-float per block.
 //
 // then a butterfly shuffle reduces acc across the warp and lane 0 stores.
 // Chunks past the row end (when the steps do not divide evenly) load chunk 0
@@ -78,37 +82,90 @@ struct KernelBuilder {
   }
 };
 
-/// Decodes one 32-bit word of 8 packed e2m1 values into 4 f16x2 pairs. Both
-/// operands go through the same function, so the pairing of values inside a
-/// word is irrelevant to the dot product.
-SmallVector<Value> decodeWord(KernelBuilder &k, GpuTarget target, Value word) {
-  SmallVector<Value> pairs;
+/// sm_100a: one 32-bit word of 8 packed e2m1 values to 4 f16x2 pairs with
+/// cvt.rn.f16x2.e2m1x2, one per byte: pairs (2j, 2j+1).
+SmallVector<Value> decodeWordF16(KernelBuilder &k, Value word) {
   ImplicitLocOpBuilder &b = k.b;
-  if (target == GpuTarget::SM100a) {
-    // cvt.rn.f16x2.e2m1x2 per byte: pairs (2j, 2j+1).
-    auto srcType = TypeAttr::get(b.getType<Float4E2M1FNType>());
-    for (int j = 0; j < 4; ++j) {
-      Value shifted =
-          j ? arith::ShRUIOp::create(b, word, k.c32(8 * j)) : word;
-      Value byte = arith::TruncIOp::create(b, k.i8, shifted);
-      pairs.push_back(NVVM::ConvertF4x2ToF16x2Op::create(
-          b, k.v2f16, byte, b.getBoolAttr(false), srcType));
-    }
-    return pairs;
-  }
-  // sm_90a: nibble j goes to the low half, nibble j + 4 to the high half.
-  // Bits e1 e0 m land in f16 bits 11..9 and the sign in bit 15, giving the
-  // f16 whose value is the e2m1 value times 2^-14 (subnormals included).
+  SmallVector<Value> pairs;
+  auto srcType = TypeAttr::get(b.getType<Float4E2M1FNType>());
   for (int j = 0; j < 4; ++j) {
-    Value s = j ? arith::ShRUIOp::create(b, word, k.c32(4 * j)) : word;
-    Value mag = arith::ShLIOp::create(
-        b, arith::AndIOp::create(b, s, k.c32(0x00070007)), k.c32(9));
-    Value sign = arith::ShLIOp::create(
-        b, arith::AndIOp::create(b, s, k.c32(0x00080008)), k.c32(12));
-    Value bits = arith::OrIOp::create(b, mag, sign);
-    pairs.push_back(LLVM::BitcastOp::create(b, k.v2f16, bits));
+    Value shifted = j ? arith::ShRUIOp::create(b, word, k.c32(8 * j)) : word;
+    Value byte = arith::TruncIOp::create(b, k.i8, shifted);
+    pairs.push_back(NVVM::ConvertF4x2ToF16x2Op::create(
+        b, k.v2f16, byte, b.getBoolAttr(false), srcType));
   }
   return pairs;
+}
+
+// sm_90a has no fp4 instruction. Twice an e2m1 value is a small integer
+// (0, 1, 2, 3, 4, 6, 8, 12), so a block's dot product is exact in integer
+// arithmetic with dp4a. `prmt` looks up 4 magnitudes at once in an 8-byte
+// table indexed by the nibbles' low 3 bits. With the nibble's sign bit left
+// in the selector, prmt instead replicates the selected byte's top bit
+// (always 0 here), which yields the magnitudes of the positive values only.
+constexpr int64_t kMagTableLo = 0x03020100; // 2 * {0, 0.5, 1, 1.5}
+constexpr int64_t kMagTableHi = 0x0C080604; // 2 * {2, 3, 4, 6}
+
+/// Magnitudes of the 4 values whose nibbles are the low 16 bits of
+/// `selector`; with `positiveOnly`, negative values read as 0.
+Value lookupMagnitudes(KernelBuilder &k, Value selector, bool positiveOnly) {
+  ImplicitLocOpBuilder &b = k.b;
+  if (!positiveOnly)
+    selector = arith::AndIOp::create(b, selector, k.c32(0x7777));
+  return NVVM::PermuteOp::create(
+      b, k.i32, k.c32(kMagTableLo), k.c32(kMagTableHi), selector,
+      NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
+}
+
+/// sm_90a, B side: a word of 8 values to two words of signed bytes (twice
+/// the values; elements 0-3 and 4-7). B is decoded once per step and reused
+/// by every row of the warp, so its extra work is amortized.
+SmallVector<Value> decodeWordSigned(KernelBuilder &k, Value word) {
+  ImplicitLocOpBuilder &b = k.b;
+  SmallVector<Value> out;
+  for (Value sel : {word, Value(arith::ShRUIOp::create(b, word, k.c32(16)))}) {
+    Value all = lookupMagnitudes(k, sel, /*positiveOnly=*/false);
+    Value pos = lookupMagnitudes(k, sel, /*positiveOnly=*/true);
+    // neg = all - pos never borrows (pos is all or 0 in each byte); then a
+    // bytewise pos - neg: bit 7 set first so no byte borrows from the next.
+    Value neg = arith::SubIOp::create(b, all, pos);
+    Value diff = arith::SubIOp::create(
+        b, arith::OrIOp::create(b, pos, k.c32(0x80808080)), neg);
+    out.push_back(arith::XOrIOp::create(b, diff, k.c32(0x80808080)));
+  }
+  return out;
+}
+
+/// sm_90a, A side: adds the dot product of two words of A (16 values) with
+/// the signed B bytes to (posAcc, allAcc): with a = sign * |a|,
+/// a . b = 2 (|a| of positive a) . b - |a| . b, so four dp4a per word and no
+/// per-byte sign handling.
+Value blockDotInt(KernelBuilder &k, ArrayRef<Value> aWords,
+                  ArrayRef<Value> bSigned) {
+  ImplicitLocOpBuilder &b = k.b;
+  auto u8 = NVVM::DotAccumulateTypeAttr::get(
+      b.getContext(), NVVM::DotAccumulateType::UNSIGNED);
+  auto s8 = NVVM::DotAccumulateTypeAttr::get(b.getContext(),
+                                             NVVM::DotAccumulateType::SIGNED);
+  Type v4i8 = VectorType::get({4}, k.i8);
+  auto bytes = [&](Value v) { return LLVM::BitcastOp::create(b, v4i8, v); };
+  Value posAcc = k.c32(0), allAcc = k.c32(0);
+  for (auto [w, word] : llvm::enumerate(aWords)) {
+    Value hi = arith::ShRUIOp::create(b, word, k.c32(16));
+    Value halves[2] = {word, hi};
+    for (int h = 0; h < 2; ++h) {
+      Value bq = bytes(bSigned[2 * w + h]);
+      posAcc = NVVM::DotAccumulate4WayOp::create(
+          b, k.i32, bytes(lookupMagnitudes(k, halves[h], true)), u8, bq, s8,
+          posAcc);
+      allAcc = NVVM::DotAccumulate4WayOp::create(
+          b, k.i32, bytes(lookupMagnitudes(k, halves[h], false)), u8, bq, s8,
+          allAcc);
+    }
+  }
+  Value dot = arith::SubIOp::create(
+      b, arith::ShLIOp::create(b, posAcc, k.c32(1)), allAcc);
+  return arith::SIToFPOp::create(b, k.f32, dot);
 }
 
 /// Decodes `count` (2 or 4) e4m3 scale bytes to f32.
@@ -152,9 +209,9 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
     const bool maskChunks = outer * unroll * 32 != chunks;
     const bool maskRows =
         m % (plan.getWarpsPerCta() * rowsPerWarp) != 0;
-    // sm_90a decodes values scaled by 2^-14 (see decodeWord); B is rescaled
-    // exactly in f16, A's factor is folded into the fp32 scale product.
-    const float scaleFix = target == GpuTarget::SM90a ? 16384.0f : 1.0f;
+    // sm_90a's integer dot products count in units of (2a)(2b): 1/4 of that
+    // is folded into B's (exact) fp32 scales.
+    const float valueScale = target == GpuTarget::SM90a ? 0.25f : 1.0f;
 
     Value tid = arith::IndexCastUIOp::create(
         b, k.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
@@ -251,38 +308,43 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
       Value zeroH = arith::ConstantOp::create(
           b, k.v2f16, DenseElementsAttr::get(cast<ShapedType>(k.v2f16),
                                              b.getF16FloatAttr(0.0).getValue()));
-      Value fixB = arith::ConstantOp::create(
-          b, k.v2f16,
-          DenseElementsAttr::get(cast<ShapedType>(k.v2f16),
-                                 b.getF16FloatAttr(scaleFix).getValue()));
       for (int64_t u = 0; u < unroll; ++u) {
         Step &s = stepData[u];
-        SmallVector<Value> bPairs;
+        // B once per step, shared by the warp's rows.
+        SmallVector<Value> bPrep;
         for (Value w : s.bWords)
-          for (Value p : decodeWord(k, target, w))
-            bPairs.push_back(target == GpuTarget::SM90a
-                                 ? arith::MulFOp::create(b, p, fixB)
-                                 : p);
+          for (Value p : target == GpuTarget::SM100a ? decodeWordF16(k, w)
+                                                     : decodeWordSigned(k, w))
+            bPrep.push_back(p);
         SmallVector<Value> sb = decodeScales(k, s.bScales, blocksPerChunk);
+        for (Value &v : sb)
+          if (valueScale != 1.0f)
+            v = arith::MulFOp::create(b, v, k.cf32(valueScale));
         for (int64_t r = 0; r < rowsPerWarp; ++r) {
           SmallVector<Value> sa =
               decodeScales(k, s.aScales[r], blocksPerChunk);
           for (int64_t blk = 0; blk < blocksPerChunk; ++blk) {
-            Value h = zeroH;
-            for (int64_t w = 0; w < 2; ++w) {
-              int64_t word = 2 * blk + w;
-              SmallVector<Value> aPairs =
-                  decodeWord(k, target, s.aWords[r][word]);
-              for (int64_t p = 0; p < 4; ++p)
-                h = LLVM::FMAOp::create(b, aPairs[p], bPairs[4 * word + p], h);
+            ArrayRef<Value> aBlock =
+                ArrayRef<Value>(s.aWords[r]).slice(2 * blk, 2);
+            Value sum;
+            if (target == GpuTarget::SM100a) {
+              // 8 f16x2 FMAs; each half adds 8 products of magnitude <= 36
+              // on a 0.25 grid, which f16 holds exactly.
+              Value h = zeroH;
+              for (int64_t w = 0; w < 2; ++w) {
+                SmallVector<Value> aPairs = decodeWordF16(k, aBlock[w]);
+                for (int64_t p = 0; p < 4; ++p)
+                  h = LLVM::FMAOp::create(b, aPairs[p],
+                                          bPrep[8 * blk + 4 * w + p], h);
+              }
+              sum = arith::AddFOp::create(
+                  b, arith::ExtFOp::create(b, k.f32, k.extract(h, 0)),
+                  arith::ExtFOp::create(b, k.f32, k.extract(h, 1)));
+            } else {
+              sum = blockDotInt(
+                  k, aBlock, ArrayRef<Value>(bPrep).slice(4 * blk, 4));
             }
-            Value sum = arith::AddFOp::create(
-                b,
-                arith::ExtFOp::create(b, k.f32, k.extract(h, 0)),
-                arith::ExtFOp::create(b, k.f32, k.extract(h, 1)));
             Value scale = arith::MulFOp::create(b, sa[blk], sb[blk]);
-            if (scaleFix != 1.0f)
-              scale = arith::MulFOp::create(b, scale, k.cf32(scaleFix));
             Value next = LLVM::FMAOp::create(b, sum, scale, acc[r]);
             acc[r] = s.valid ? arith::SelectOp::create(b, s.valid, next, acc[r])
                              : next;

@@ -18,14 +18,23 @@
 // SM100: arith.truncf {{.*}} : f32 to f16
 // SM100: llvm.store {{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<1>
 
+// sm_90a: prmt table lookups (table 2 * {0, .5, 1, 1.5} = 0x03020100 and
+// 2 * {2, 3, 4, 6} = 0x0C080604; selector masked with 0x7777 = 30583 for
+// all magnitudes, unmasked for the positive ones), dp4a per 4 values, the
+// block dot 2 * pos - all converted once, B's scales times 1/4.
 // SM90-LABEL: gpu.func @k
 // SM90-NOT: nvvm.convert.f4x2.to.f16x2
-// SM90: arith.constant 458759 : i32
-// SM90: arith.constant 524296 : i32
-// SM90: llvm.bitcast {{.*}} : i32 to vector<2xf16>
-// SM90: arith.mulf {{.*}} : vector<2xf16>
-// SM90: llvm.intr.fma({{.*}}) : (vector<2xf16>, vector<2xf16>, vector<2xf16>) -> vector<2xf16>
-// SM90: arith.constant 1.638400e+04 : f32
+// SM90: scf.for
+// SM90: %[[MASK:.*]] = arith.constant 30583 : i32
+// SM90: %[[SEL:.*]] = arith.andi %{{.*}}, %[[MASK]] : i32
+// SM90-DAG: arith.constant 50462976 : i32
+// SM90-DAG: arith.constant 201852420 : i32
+// SM90: nvvm.prmt <default> %[[SEL]], %{{.*}}, %{{.*}} : i32
+// SM90: arith.constant 2.500000e-01 : f32
+// SM90: nvvm.dot.accumulate.4way %{{.*}} <unsigned>, %{{.*}} <signed>, %{{.*}} : vector<4xi8>, vector<4xi8>
+// SM90: arith.sitofp %{{.*}} : i32 to f32
+// SM90: llvm.intr.fma({{.*}}) : (f32, f32, f32) -> f32
+// SM90-NOT: vector<2xf16>, vector<2xf16>, vector<2xf16>
 gpu.module @m {
   gpu.func @k(%a: memref<1x64x1024xf4E2M1FN>, %sfa: memref<1x64x64xf8E4M3FN>, %b: memref<1x1x1024xf4E2M1FN>, %sfb: memref<1x1x64xf8E4M3FN>, %c: memref<1x64x1xf16>) kernel {
     %bx = gpu.block_id x
