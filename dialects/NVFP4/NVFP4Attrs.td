@@ -61,18 +61,17 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
     - `bytes_per_thread`: packed fp4 bytes a thread loads per step (16 or 32);
       each step a warp covers `32 * bytes_per_thread * 2` values of K.
     - `unroll`: steps a thread keeps in flight before the first use.
+    - `stage_b` (default false): the CTA decodes the whole B row once into
+      shared memory before the K loop, instead of every warp decoding its B
+      fragment every step (every warp of a CTA reads the same B chunks).
 
     Example: `#nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1,
-    bytes_per_thread = 16, unroll = 4>`.
+    bytes_per_thread = 16, unroll = 4, stage_b = true>`.
   }];
   let parameters = (ins "int64_t":$warps_per_cta, "int64_t":$rows_per_warp,
-                        "int64_t":$bytes_per_thread, "int64_t":$unroll);
-  let assemblyFormat = [{
-    `<` `warps_per_cta` `=` $warps_per_cta `,`
-        `rows_per_warp` `=` $rows_per_warp `,`
-        `bytes_per_thread` `=` $bytes_per_thread `,`
-        `unroll` `=` $unroll `>`
-  }];
+                        "int64_t":$bytes_per_thread, "int64_t":$unroll,
+                        DefaultValuedParameter<"bool", "false">:$stage_b);
+  let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Values of K one warp covers per step.

@@ -27,3 +27,8 @@ StringRef mlir::nvfp4::getChip(GpuTarget target) {
 // PTX 8.8 (CUDA 12.9+) carries the sm_100a conversions and tcgen05; sm_90a
 // code only needs 8.0 but one ISA version keeps the two outputs comparable.
 StringRef mlir::nvfp4::getPtxFeatures(GpuTarget) { return "+ptx88"; }
+
+int64_t mlir::nvfp4::getStagedBBytes(GpuTarget target, int64_t k) {
+  int64_t valueBytes = target == GpuTarget::SM100a ? 2 : 1;
+  return k * valueBytes + (k / 16) * 4;
+}

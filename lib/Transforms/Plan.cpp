@@ -47,8 +47,11 @@ GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t k) {
   int64_t bytesPerThread = target == GpuTarget::SM100a ? 32 : 16;
   int64_t steps = llvm::divideCeil(k / 2 / bytesPerThread, 32);
   int64_t unroll = std::min<int64_t>(4, steps);
+  // Stage B in shared memory when it fits the 48 KiB of static shared
+  // memory with room to spare (see getStagedBBytes).
+  bool stageB = getStagedBBytes(target, k) <= 40 * 1024;
   return GemvPlanAttr::get(ctx, /*warpsPerCta=*/4, /*rowsPerWarp=*/2,
-                           bytesPerThread, unroll);
+                           bytesPerThread, unroll, stageB);
 }
 
 struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {

@@ -15,7 +15,7 @@
 // CHECK: %[[BY:.*]] = gpu.block_id y
 // CHECK: %[[C8:.*]] = arith.constant 8 : index
 // CHECK: %[[ROW:.*]] = arith.muli %[[BX]], %[[C8]] : index
-// CHECK: nvfp4.gemv_tile ins({{.*}}) outs({{.*}}) rows %[[ROW]] batch %[[BY]] plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 1>
+// CHECK: nvfp4.gemv_tile ins({{.*}}) outs({{.*}}) rows %[[ROW]] batch %[[BY]] plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 1, stage_b = true>
 func.func @gemv(%a: memref<2x100x1024xf4E2M1FN>, %sfa: memref<2x100x64xf8E4M3FN>, %b: memref<2x1x1024xf4E2M1FN>, %sfb: memref<2x1x64xf8E4M3FN>, %c: memref<2x100x1xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x100x1024xf4E2M1FN>, memref<2x100x64xf8E4M3FN>, memref<2x1x1024xf4E2M1FN>, memref<2x1x64xf8E4M3FN>) outs(%c : memref<2x100x1xf16>)
   return

@@ -31,6 +31,11 @@ StringRef getChip(GpuTarget target);
 /// The PTX ISA version feature the target needs ("+ptx88").
 StringRef getPtxFeatures(GpuTarget target);
 
+/// Shared-memory bytes of a GEMV's B row of `k` values decoded for `target`
+/// (stage_b): sm_90a keeps one signed byte per value, sm_100a one f16; each
+/// 16-value block adds its fp32 scale.
+int64_t getStagedBBytes(GpuTarget target, int64_t k);
+
 } // namespace mlir::nvfp4
 
 #endif // NVFP4_TARGET_TARGET_H

@@ -73,12 +73,17 @@ struct KernelBuilder {
   Value offset(Value base, Value bytes) {
     return LLVM::GEPOp::create(b, ptr, i8, base, ValueRange{bytes});
   }
-  /// A read-only load (ld.global.nc): the inputs are not written by the
-  /// kernel.
-  Value load(Type type, Value address, unsigned alignment) {
+  /// A load; `invariant` (read-only for the whole kernel, so ld.global.nc)
+  /// for the kernel's inputs, not for shared memory the kernel writes.
+  Value load(Type type, Value address, unsigned alignment,
+             bool invariant = true) {
     return LLVM::LoadOp::create(b, type, address, alignment,
                                 /*isVolatile=*/false, /*isNonTemporal=*/false,
-                                /*isInvariant=*/true);
+                                invariant);
+  }
+  Value smemOffset(Value base, Value bytes) {
+    return LLVM::GEPOp::create(b, base.getType(), i8, base,
+                               ValueRange{bytes});
   }
 };
 
@@ -245,6 +250,74 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
     Value sfbRow =
         k.offset(sfbPtr, arith::MulIOp::create(b, batch, k.c64(kScales)));
 
+    // stage_b: the CTA decodes B once into shared memory: per 8-value word,
+    // the same representation decodeWordSigned / decodeWordF16 give (8
+    // signed bytes, or 4 f16x2), then every block's fp32 scale.
+    const bool stageB = plan.getStageB();
+    const int64_t valueBytes = target == GpuTarget::SM100a ? 2 : 1;
+    Value smem;
+    if (stageB) {
+      auto func = op->getParentOfType<gpu::GPUFuncOp>();
+      if (!func)
+        return rewriter.notifyMatchFailure(
+            op, "stage_b needs the op inside a gpu.func");
+      MLIRContext *ctx = b.getContext();
+      auto smemType = MemRefType::get(
+          {getStagedBBytes(target, a.k)}, k.i8, MemRefLayoutAttrInterface(),
+          gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+      Value buffer = func.addWorkgroupAttribution(smemType, op.getLoc());
+      Value address = arith::IndexCastUIOp::create(
+          b, k.i64, memref::ExtractAlignedPointerAsIndexOp::create(b, buffer));
+      smem = LLVM::IntToPtrOp::create(
+          b, LLVM::LLVMPointerType::get(ctx, /*shared*/ 3), address);
+      Value threads = k.c32(plan.getWarpsPerCta() * 32);
+      auto words = scf::ForOp::create(b, tid, k.c32(a.k / 8), threads);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(words.getBody());
+        Value t = arith::ExtUIOp::create(b, k.i64, words.getInductionVar());
+        Value w = k.load(k.i32,
+                         k.offset(bRow, arith::MulIOp::create(b, t, k.c64(4))),
+                         4);
+        SmallVector<Value> parts;
+        if (target == GpuTarget::SM100a) {
+          for (Value pair : decodeWordF16(k, w))
+            parts.push_back(LLVM::BitcastOp::create(b, k.i32, pair));
+        } else {
+          parts = decodeWordSigned(k, w);
+        }
+        Value packed = vector::FromElementsOp::create(
+            b, VectorType::get({static_cast<int64_t>(parts.size())}, k.i32),
+            parts);
+        int64_t stride = 4 * static_cast<int64_t>(parts.size());
+        LLVM::StoreOp::create(
+            b, packed,
+            k.smemOffset(smem, arith::MulIOp::create(b, t, k.c64(stride))),
+            stride);
+      }
+      auto pairs = scf::ForOp::create(b, tid, k.c32(a.k / 32), threads);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(pairs.getBody());
+        Value p = arith::ExtUIOp::create(b, k.i64, pairs.getInductionVar());
+        Value raw = k.load(k.v2i8,
+                           k.offset(sfbRow, arith::MulIOp::create(
+                                                b, p, k.c64(2))),
+                           2);
+        SmallVector<Value> scales = decodeScales(k, raw, 2);
+        for (Value &v : scales)
+          if (valueScale != 1.0f)
+            v = arith::MulFOp::create(b, v, k.cf32(valueScale));
+        Value packed = vector::FromElementsOp::create(
+            b, VectorType::get({2}, k.f32), scales);
+        Value off = arith::AddIOp::create(
+            b, arith::MulIOp::create(b, p, k.c64(8)),
+            k.c64(valueBytes * a.k));
+        LLVM::StoreOp::create(b, packed, k.smemOffset(smem, off), 8);
+      }
+      gpu::BarrierOp::create(b);
+    }
+
     Type scaleType = VectorType::get({blocksPerChunk}, k.i8);
     auto loadChunk = [&](Value base, Value byteOff) {
       SmallVector<Value> words;
@@ -295,9 +368,30 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
         Value byteOff = arith::MulIOp::create(b, chunk64, k.c64(bpt));
         Value scaleOff =
             arith::MulIOp::create(b, chunk64, k.c64(blocksPerChunk));
-        s.bWords = loadChunk(bRow, byteOff);
-        s.bScales =
-            k.load(scaleType, k.offset(sfbRow, scaleOff), blocksPerChunk);
+        if (stageB) {
+          // Decoded B of this chunk: 2 * bpt values.
+          int64_t bytes = 2 * bpt * valueBytes;
+          Value base = k.smemOffset(
+              smem, arith::MulIOp::create(b, chunk64, k.c64(bytes)));
+          for (int64_t v = 0; v < bytes / 16; ++v) {
+            Value w = k.load(k.v4i32, k.smemOffset(base, k.c64(16 * v)), 16,
+                             /*invariant=*/false);
+            for (int64_t e = 0; e < 4; ++e)
+              s.bWords.push_back(k.extract(w, e));
+          }
+          Value scaleBase = k.smemOffset(
+              smem,
+              arith::AddIOp::create(
+                  b, arith::MulIOp::create(b, scaleOff, k.c64(4)),
+                  k.c64(valueBytes * a.k)));
+          s.bScales = k.load(VectorType::get({blocksPerChunk}, k.f32),
+                             scaleBase, 4 * blocksPerChunk,
+                             /*invariant=*/false);
+        } else {
+          s.bWords = loadChunk(bRow, byteOff);
+          s.bScales =
+              k.load(scaleType, k.offset(sfbRow, scaleOff), blocksPerChunk);
+        }
         for (int64_t r = 0; r < rowsPerWarp; ++r) {
           s.aWords.push_back(loadChunk(aRow[r], byteOff));
           s.aScales.push_back(k.load(scaleType, k.offset(sfaRow[r], scaleOff),
@@ -311,15 +405,25 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
       for (int64_t u = 0; u < unroll; ++u) {
         Step &s = stepData[u];
         // B once per step, shared by the warp's rows.
-        SmallVector<Value> bPrep;
-        for (Value w : s.bWords)
-          for (Value p : target == GpuTarget::SM100a ? decodeWordF16(k, w)
-                                                     : decodeWordSigned(k, w))
-            bPrep.push_back(p);
-        SmallVector<Value> sb = decodeScales(k, s.bScales, blocksPerChunk);
-        for (Value &v : sb)
-          if (valueScale != 1.0f)
-            v = arith::MulFOp::create(b, v, k.cf32(valueScale));
+        SmallVector<Value> bPrep, sb;
+        if (stageB) {
+          for (Value w : s.bWords)
+            bPrep.push_back(target == GpuTarget::SM100a
+                                ? Value(LLVM::BitcastOp::create(b, k.v2f16, w))
+                                : w);
+          for (int64_t blk = 0; blk < blocksPerChunk; ++blk)
+            sb.push_back(k.extract(s.bScales, blk));
+        } else {
+          for (Value w : s.bWords)
+            for (Value p : target == GpuTarget::SM100a
+                               ? decodeWordF16(k, w)
+                               : decodeWordSigned(k, w))
+              bPrep.push_back(p);
+          sb = decodeScales(k, s.bScales, blocksPerChunk);
+          for (Value &v : sb)
+            if (valueScale != 1.0f)
+              v = arith::MulFOp::create(b, v, k.cf32(valueScale));
+        }
         for (int64_t r = 0; r < rowsPerWarp; ++r) {
           SmallVector<Value> sa =
               decodeScales(k, s.aScales[r], blocksPerChunk);

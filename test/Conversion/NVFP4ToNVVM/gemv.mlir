@@ -63,3 +63,35 @@ gpu.module @m2 {
     gpu.return
   }
 }
+
+// -----
+
+// stage_b: the kernel gains a workgroup buffer (K = 1024 signed bytes plus 64
+// fp32 scales = 1280 bytes on sm_90a; 2048 f16 bytes + 256 = 2304 on
+// sm_100a), filled by a CTA-strided prologue loop, then a barrier; the K loop
+// reads B from shared memory and decodes only A.
+// SM90-LABEL: gpu.func @staged
+// SM90-SAME: workgroup(%[[SMEM:.*]] : memref<1280xi8, #gpu.address_space<workgroup>>)
+// SM90: memref.extract_aligned_pointer_as_index %[[SMEM]]
+// SM90: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// SM90: scf.for
+// SM90: llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr<3>
+// SM90: scf.for
+// SM90: llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// SM90: gpu.barrier
+// SM90: scf.for
+// SM90: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// SM90: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// SM100-LABEL: gpu.func @staged
+// SM100-SAME: workgroup(%{{.*}} : memref<2304xi8, #gpu.address_space<workgroup>>)
+// SM100: nvvm.convert.f4x2.to.f16x2
+// SM100: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// SM100: gpu.barrier
+gpu.module @m3 {
+  gpu.func @staged(%a: memref<1x64x1024xf4E2M1FN>, %sfa: memref<1x64x64xf8E4M3FN>, %b: memref<1x1x1024xf4E2M1FN>, %sfb: memref<1x1x64xf8E4M3FN>, %c: memref<1x64x1xf16>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<1x64x1024xf4E2M1FN>, memref<1x64x64xf8E4M3FN>, memref<1x1x1024xf4E2M1FN>, memref<1x1x64xf8E4M3FN>) outs(%c : memref<1x64x1xf16>) rows %bx batch %by plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1, stage_b = true>
+    gpu.return
+  }
+}
