@@ -64,13 +64,16 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
     - `stage_b` (default false): the CTA decodes the whole B row once into
       shared memory before the K loop, instead of every warp decoding its B
       fragment every step (every warp of a CTA reads the same B chunks).
+    - `prefetch` (default true): software-pipeline the K loop, issuing the
+      next iteration's global loads before the current iteration's math.
 
     Example: `#nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1,
     bytes_per_thread = 16, unroll = 4, stage_b = true>`.
   }];
   let parameters = (ins "int64_t":$warps_per_cta, "int64_t":$rows_per_warp,
                         "int64_t":$bytes_per_thread, "int64_t":$unroll,
-                        DefaultValuedParameter<"bool", "false">:$stage_b);
+                        DefaultValuedParameter<"bool", "false">:$stage_b,
+                        DefaultValuedParameter<"bool", "true">:$prefetch);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -46,12 +46,17 @@ LogicalResult checkGemvShape(Operation *op, int64_t k) {
 GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t k) {
   int64_t bytesPerThread = target == GpuTarget::SM100a ? 32 : 16;
   int64_t steps = llvm::divideCeil(k / 2 / bytesPerThread, 32);
-  int64_t unroll = std::min<int64_t>(4, steps);
+  // The software pipeline holds two iterations of loads in registers: 4
+  // steps of 16 bytes on sm_90a, 2 steps of 32 bytes on sm_100a (whose f16
+  // decode also needs more registers per value).
+  int64_t unroll =
+      std::min<int64_t>(target == GpuTarget::SM100a ? 2 : 4, steps);
   // Stage B in shared memory when it fits the 48 KiB of static shared
   // memory with room to spare (see getStagedBBytes).
   bool stageB = getStagedBBytes(target, k) <= 40 * 1024;
   return GemvPlanAttr::get(ctx, /*warpsPerCta=*/4, /*rowsPerWarp=*/2,
-                           bytesPerThread, unroll, stageB);
+                           bytesPerThread, unroll, stageB,
+                           /*prefetch=*/true);
 }
 
 struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {

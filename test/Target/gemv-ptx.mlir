@@ -4,7 +4,7 @@
 
 // SM100: gpu.binary @nvfp4_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_100a", features = "+ptx88">
 // SM100-SAME: .target sm_100a
-// SM100-SAME: ld.global.nc.v
+// SM100-SAME: ld.global.nc.L1::no_allocate.v4.u32
 // SM100-SAME: cvt.rn.f16x2.e4m3x2
 // SM100-SAME: cvt.rn.f16x2.e2m1x2
 // SM100-SAME: fma.rn.f16x2
@@ -12,6 +12,7 @@
 // SM90: gpu.binary @nvfp4_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx88">
 // SM90-SAME: .target sm_90a
 // SM90-NOT: e2m1x2
+// SM90-SAME: ld.global.nc.L1::no_allocate.v4.u32
 // SM90-SAME: prmt.b32
 // SM90-SAME: dp4a.u32.s32
 // SM90-SAME: cvt.rn.f16x2.e4m3x2

@@ -81,6 +81,44 @@ struct KernelBuilder {
                                 /*isVolatile=*/false, /*isNonTemporal=*/false,
                                 invariant);
   }
+  /// A streaming read of A (values or scales), each byte read once by the
+  /// whole kernel: ld.global.nc with L1::no_allocate so it does not pollute
+  /// L1 (ptxas accepts .L2::evict_first only on 256-bit loads). No NVVM op
+  /// carries these hints, hence inline PTX (kept to this one helper). It is
+  /// marked as having side effects so LLVM keeps it where the software
+  /// pipeline put it instead of re-materializing it next to its use.
+  /// `bytes` is 2, 4 or 16; the result is i16, i32 or vector<4xi32>.
+  Value streamLoad(Value address, int64_t bytes) {
+    MLIRContext *ctx = b.getContext();
+    std::string hints = "ld.global.nc.L1::no_allocate";
+    Type result;
+    std::string asmString, constraints;
+    if (bytes == 16) {
+      result = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
+      asmString = hints + ".v4.u32 {$0, $1, $2, $3}, [$4];";
+      constraints = "=r,=r,=r,=r,l";
+    } else {
+      result = bytes == 2 ? i16 : i32;
+      asmString = hints + (bytes == 2 ? ".u16" : ".u32") + " $0, [$1];";
+      constraints = bytes == 2 ? "=h,l" : "=r,l";
+    }
+    Value loaded =
+        LLVM::InlineAsmOp::create(
+            b, result, ValueRange{address}, b.getStringAttr(asmString),
+            b.getStringAttr(constraints), b.getUnitAttr(), UnitAttr(),
+            LLVM::TailCallKindAttr::get(ctx, LLVM::TailCallKind::None),
+            LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+            ArrayAttr())
+            .getResult(0);
+    if (bytes != 16)
+      return loaded;
+    Value vec = LLVM::PoisonOp::create(b, v4i32);
+    for (int64_t e = 0; e < 4; ++e)
+      vec = LLVM::InsertElementOp::create(
+          b, vec, LLVM::ExtractValueOp::create(b, loaded, e), c32(e));
+    return vec;
+  }
+
   Value smemOffset(Value base, Value bytes) {
     return LLVM::GEPOp::create(b, base.getType(), i8, base,
                                ValueRange{bytes});
@@ -250,12 +288,79 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
     Value sfbRow =
         k.offset(sfbPtr, arith::MulIOp::create(b, batch, k.c64(kScales)));
 
-    // stage_b: the CTA decodes B once into shared memory: per 8-value word,
-    // the same representation decodeWordSigned / decodeWordF16 give (8
-    // signed bytes, or 4 f16x2), then every block's fp32 scale.
     const bool stageB = plan.getStageB();
     const int64_t valueBytes = target == GpuTarget::SM100a ? 2 : 1;
     Value smem;
+    Type scaleType = VectorType::get({blocksPerChunk}, k.i8);
+    auto loadChunk = [&](Value base, Value byteOff, bool streaming) {
+      SmallVector<Value> words;
+      for (int64_t v = 0; v < wordsPerChunk / 4; ++v) {
+        Value address =
+            k.offset(base, arith::AddIOp::create(b, byteOff, k.c64(16 * v)));
+        Value w = streaming ? k.streamLoad(address, 16)
+                            : k.load(k.v4i32, address, 16);
+        for (int64_t e = 0; e < 4; ++e)
+          words.push_back(k.extract(w, e));
+      }
+      return words;
+    };
+
+    // The chunk a lane reads at step u of outer iteration `iter`, clamped to
+    // chunk 0 past the row end (then `valid` is false).
+    auto chunkAt = [&](Value iter, int64_t u) -> std::pair<Value, Value> {
+      Value step = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, iter, k.c32(unroll)), k.c32(u));
+      Value chunk = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, step, k.c32(32)), lane);
+      Value valid;
+      if (maskChunks) {
+        valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, chunk,
+                                      k.c32(chunks));
+        chunk = arith::SelectOp::create(b, valid, chunk, k.c32(0));
+      }
+      return {arith::ExtUIOp::create(b, k.i64, chunk), valid};
+    };
+
+    // Global loads of one outer iteration, flattened: per step, the A words
+    // and A scales of every row, then (unless B is staged) B's words and
+    // scales. They are what the software pipeline carries across iterations.
+    const int64_t perStep =
+        rowsPerWarp * (wordsPerChunk + 1) + (stageB ? 0 : wordsPerChunk + 1);
+    auto issueGlobalLoads = [&](Value iter) {
+      SmallVector<Value> flat;
+      for (int64_t u = 0; u < unroll; ++u) {
+        Value chunk64 = chunkAt(iter, u).first;
+        Value byteOff = arith::MulIOp::create(b, chunk64, k.c64(bpt));
+        Value scaleOff =
+            arith::MulIOp::create(b, chunk64, k.c64(blocksPerChunk));
+        for (int64_t r = 0; r < rowsPerWarp; ++r) {
+          llvm::append_range(flat, loadChunk(aRow[r], byteOff, true));
+          Value raw = k.streamLoad(k.offset(sfaRow[r], scaleOff),
+                                   blocksPerChunk);
+          flat.push_back(LLVM::BitcastOp::create(b, scaleType, raw));
+        }
+        if (!stageB) {
+          llvm::append_range(flat, loadChunk(bRow, byteOff, false));
+          flat.push_back(
+              k.load(scaleType, k.offset(sfbRow, scaleOff), blocksPerChunk));
+        }
+      }
+      return flat;
+    };
+
+    // Software pipeline (plan.prefetch, with more than one outer iteration):
+    // iteration i issues the global loads of iteration i + 1 before it
+    // decodes the data of iteration i, which arrived as a loop-carried value,
+    // so each warp keeps a full iteration of loads in flight while it
+    // computes. The last iteration re-requests its own chunks (cache hits).
+    const bool prefetch = plan.getPrefetch() && outer > 1;
+    SmallVector<Value> init(rowsPerWarp, k.cf32(0.0f));
+    if (prefetch)
+      llvm::append_range(init, issueGlobalLoads(k.c32(0)));
+    // stage_b (after the first loads are in flight, so their latency hides
+    // the staging): the CTA decodes B once into shared memory: per 8-value word,
+    // the same representation decodeWordSigned / decodeWordF16 give (8
+    // signed bytes, or 4 f16x2), then every block's fp32 scale.
     if (stageB) {
       auto func = op->getParentOfType<gpu::GPUFuncOp>();
       if (!func)
@@ -318,118 +423,82 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
       gpu::BarrierOp::create(b);
     }
 
-    Type scaleType = VectorType::get({blocksPerChunk}, k.i8);
-    auto loadChunk = [&](Value base, Value byteOff) {
-      SmallVector<Value> words;
-      for (int64_t v = 0; v < wordsPerChunk / 4; ++v) {
-        Value w = k.load(k.v4i32,
-                         k.offset(base, arith::AddIOp::create(
-                                            b, byteOff, k.c64(16 * v))),
-                         16);
-        for (int64_t e = 0; e < 4; ++e)
-          words.push_back(k.extract(w, e));
-      }
-      return words;
-    };
-
-    SmallVector<Value> init(rowsPerWarp, k.cf32(0.0f));
     auto loop = scf::ForOp::create(b, k.c32(0), k.c32(outer), k.c32(1), init);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value it = loop.getInductionVar();
-      SmallVector<Value> acc(loop.getRegionIterArgs());
+      auto iterArgs = loop.getRegionIterArgs();
+      SmallVector<Value> acc(iterArgs.begin(), iterArgs.begin() + rowsPerWarp);
+      SmallVector<Value> current, next;
+      if (prefetch) {
+        current.assign(iterArgs.begin() + rowsPerWarp, iterArgs.end());
+        Value nextIter = arith::MinUIOp::create(
+            b, arith::AddIOp::create(b, it, k.c32(1)), k.c32(outer - 1));
+        next = issueGlobalLoads(nextIter);
+      } else {
+        current = issueGlobalLoads(it);
+      }
 
-      struct Step {
-        Value valid;
-        SmallVector<Value> bWords;
-        Value bScales;
-        SmallVector<SmallVector<Value>> aWords;
-        SmallVector<Value> aScales;
-      };
-      SmallVector<Step> stepData(unroll);
-      // Issue every load of the `unroll` steps first.
+      Value zeroH = arith::ConstantOp::create(
+          b, k.v2f16, DenseElementsAttr::get(cast<ShapedType>(k.v2f16),
+                                             b.getF16FloatAttr(0.0).getValue()));
       for (int64_t u = 0; u < unroll; ++u) {
-        Step &s = stepData[u];
-        Value chunk = arith::AddIOp::create(
-            b,
-            arith::MulIOp::create(
-                b, arith::AddIOp::create(
-                       b, arith::MulIOp::create(b, it, k.c32(unroll)),
-                       k.c32(u)),
-                k.c32(32)),
-            lane);
-        if (maskChunks) {
-          s.valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, chunk,
-                                          k.c32(chunks));
-          chunk = arith::SelectOp::create(b, s.valid, chunk, k.c32(0));
-        }
-        Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
-        Value byteOff = arith::MulIOp::create(b, chunk64, k.c64(bpt));
-        Value scaleOff =
-            arith::MulIOp::create(b, chunk64, k.c64(blocksPerChunk));
+        auto [chunk64, valid] = chunkAt(it, u);
+        ArrayRef<Value> data = ArrayRef<Value>(current).slice(u * perStep,
+                                                             perStep);
+        auto aWords = [&](int64_t r) {
+          return data.slice(r * (wordsPerChunk + 1), wordsPerChunk);
+        };
+        auto aScales = [&](int64_t r) {
+          return data[r * (wordsPerChunk + 1) + wordsPerChunk];
+        };
+        // B once per step, shared by the warp's rows: from shared memory
+        // (already decoded) or from the loaded words.
+        SmallVector<Value> bPrep, sb;
         if (stageB) {
-          // Decoded B of this chunk: 2 * bpt values.
           int64_t bytes = 2 * bpt * valueBytes;
           Value base = k.smemOffset(
               smem, arith::MulIOp::create(b, chunk64, k.c64(bytes)));
           for (int64_t v = 0; v < bytes / 16; ++v) {
             Value w = k.load(k.v4i32, k.smemOffset(base, k.c64(16 * v)), 16,
                              /*invariant=*/false);
-            for (int64_t e = 0; e < 4; ++e)
-              s.bWords.push_back(k.extract(w, e));
+            for (int64_t e = 0; e < 4; ++e) {
+              Value word = k.extract(w, e);
+              bPrep.push_back(
+                  target == GpuTarget::SM100a
+                      ? Value(LLVM::BitcastOp::create(b, k.v2f16, word))
+                      : word);
+            }
           }
           Value scaleBase = k.smemOffset(
-              smem,
-              arith::AddIOp::create(
-                  b, arith::MulIOp::create(b, scaleOff, k.c64(4)),
-                  k.c64(valueBytes * a.k)));
-          s.bScales = k.load(VectorType::get({blocksPerChunk}, k.f32),
-                             scaleBase, 4 * blocksPerChunk,
-                             /*invariant=*/false);
-        } else {
-          s.bWords = loadChunk(bRow, byteOff);
-          s.bScales =
-              k.load(scaleType, k.offset(sfbRow, scaleOff), blocksPerChunk);
-        }
-        for (int64_t r = 0; r < rowsPerWarp; ++r) {
-          s.aWords.push_back(loadChunk(aRow[r], byteOff));
-          s.aScales.push_back(k.load(scaleType, k.offset(sfaRow[r], scaleOff),
-                                     blocksPerChunk));
-        }
-      }
-      // Then decode and accumulate.
-      Value zeroH = arith::ConstantOp::create(
-          b, k.v2f16, DenseElementsAttr::get(cast<ShapedType>(k.v2f16),
-                                             b.getF16FloatAttr(0.0).getValue()));
-      for (int64_t u = 0; u < unroll; ++u) {
-        Step &s = stepData[u];
-        // B once per step, shared by the warp's rows.
-        SmallVector<Value> bPrep, sb;
-        if (stageB) {
-          for (Value w : s.bWords)
-            bPrep.push_back(target == GpuTarget::SM100a
-                                ? Value(LLVM::BitcastOp::create(b, k.v2f16, w))
-                                : w);
+              smem, arith::AddIOp::create(
+                        b,
+                        arith::MulIOp::create(
+                            b, chunk64, k.c64(4 * blocksPerChunk)),
+                        k.c64(valueBytes * a.k)));
+          Value scales = k.load(VectorType::get({blocksPerChunk}, k.f32),
+                                scaleBase, 4 * blocksPerChunk,
+                                /*invariant=*/false);
           for (int64_t blk = 0; blk < blocksPerChunk; ++blk)
-            sb.push_back(k.extract(s.bScales, blk));
+            sb.push_back(k.extract(scales, blk));
         } else {
-          for (Value w : s.bWords)
+          ArrayRef<Value> bData = data.slice(
+              rowsPerWarp * (wordsPerChunk + 1), wordsPerChunk + 1);
+          for (Value w : bData.drop_back())
             for (Value p : target == GpuTarget::SM100a
                                ? decodeWordF16(k, w)
                                : decodeWordSigned(k, w))
               bPrep.push_back(p);
-          sb = decodeScales(k, s.bScales, blocksPerChunk);
+          sb = decodeScales(k, bData.back(), blocksPerChunk);
           for (Value &v : sb)
             if (valueScale != 1.0f)
               v = arith::MulFOp::create(b, v, k.cf32(valueScale));
         }
         for (int64_t r = 0; r < rowsPerWarp; ++r) {
-          SmallVector<Value> sa =
-              decodeScales(k, s.aScales[r], blocksPerChunk);
+          SmallVector<Value> sa = decodeScales(k, aScales(r), blocksPerChunk);
           for (int64_t blk = 0; blk < blocksPerChunk; ++blk) {
-            ArrayRef<Value> aBlock =
-                ArrayRef<Value>(s.aWords[r]).slice(2 * blk, 2);
+            ArrayRef<Value> aBlock = aWords(r).slice(2 * blk, 2);
             Value sum;
             if (target == GpuTarget::SM100a) {
               // 8 f16x2 FMAs; each half adds 8 products of magnitude <= 36
@@ -449,13 +518,15 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
                   k, aBlock, ArrayRef<Value>(bPrep).slice(4 * blk, 4));
             }
             Value scale = arith::MulFOp::create(b, sa[blk], sb[blk]);
-            Value next = LLVM::FMAOp::create(b, sum, scale, acc[r]);
-            acc[r] = s.valid ? arith::SelectOp::create(b, s.valid, next, acc[r])
-                             : next;
+            Value updated = LLVM::FMAOp::create(b, sum, scale, acc[r]);
+            acc[r] = valid ? arith::SelectOp::create(b, valid, updated, acc[r])
+                           : updated;
           }
         }
       }
-      scf::YieldOp::create(b, acc);
+      SmallVector<Value> yielded(acc);
+      llvm::append_range(yielded, next);
+      scf::YieldOp::create(b, yielded);
     }
 
     // Warp reduction and store by lane 0.

@@ -33,7 +33,7 @@ void NVFP4Dialect::initialize() {
 LogicalResult
 GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      int64_t warpsPerCta, int64_t rowsPerWarp,
-                     int64_t bytesPerThread, int64_t unroll, bool) {
+                     int64_t bytesPerThread, int64_t unroll, bool, bool) {
   if (warpsPerCta < 1 || warpsPerCta > 32)
     return emitError() << "expects warps_per_cta in [1, 32], but got "
                        << warpsPerCta;

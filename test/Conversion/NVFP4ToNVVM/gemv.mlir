@@ -1,14 +1,16 @@
 // RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm=target=sm_100a | FileCheck %s --check-prefix=SM100
 // RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm=target=sm_90a | FileCheck %s --check-prefix=SM90
 
-// One step of 16 bytes per lane, one row per warp: B and A loaded as 16-byte
-// read-only vectors, scales decoded as e4m3 pairs, values decoded (sm_100a:
+// One step of 16 bytes per lane, one row per warp: A streamed with 16-byte
+// ld.global.nc.L1::no_allocate, B with 16-byte read-only loads, scales decoded as e4m3 pairs, values decoded (sm_100a:
 // cvt e2m1x2; sm_90a: masks and shifts into f16 bit patterns), 16 f16x2 FMAs
 // (2 blocks x 8), one f32 FMA per block, a 5-step butterfly reduction.
 // SM100-LABEL: gpu.func @k
 // SM100-NOT: nvfp4.gemv_tile
 // SM100: scf.for
-// SM100-COUNT-2: llvm.load {{.*}} invariant {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// SM100: llvm.inline_asm has_side_effects asm_dialect = att "ld.global.nc.L1::no_allocate.v4.u32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,l" %{{.*}} : (!llvm.ptr<1>) -> !llvm.struct<(i32, i32, i32, i32)>
+// SM100: llvm.inline_asm has_side_effects asm_dialect = att "ld.global.nc.L1::no_allocate.u16 $0, [$1];", "=h,l"
+// SM100: llvm.load {{.*}} invariant {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // SM100: nvvm.convert.f4x2.to.f16x2 {{.*}} : i8(f4E2M1FN) -> vector<2xf16>
 // SM100: nvvm.convert.f8x2.to.f16x2 {{.*}} : vector<2xi8>(f8E4M3FN) -> vector<2xf16>
 // SM100-COUNT-16: llvm.intr.fma({{.*}}) : (vector<2xf16>, vector<2xf16>, vector<2xf16>) -> vector<2xf16>
@@ -92,6 +94,41 @@ gpu.module @m3 {
     %bx = gpu.block_id x
     %by = gpu.block_id y
     nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<1x64x1024xf4E2M1FN>, memref<1x64x64xf8E4M3FN>, memref<1x1x1024xf4E2M1FN>, memref<1x1x64xf8E4M3FN>) outs(%c : memref<1x64x1xf16>) rows %bx batch %by plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1, stage_b = true>
+    gpu.return
+  }
+}
+
+// -----
+
+// Software pipeline: K = 4096 is 128 chunks of 16 bytes, 4 steps per lane,
+// 2 outer iterations of 2 steps. Iteration 0's loads are issued before the
+// loop (and before the B staging prologue, whose latency they hide); each
+// iteration issues the loads of iteration min(i + 1, last) before its math
+// and carries them to the next iteration.
+// SM90-LABEL: gpu.func @pipelined
+// SM90-COUNT-2: llvm.inline_asm has_side_effects {{.*}}ld.global.nc.L1::no_allocate.v4.u32
+// SM90: gpu.barrier
+// SM90: scf.for %[[IT:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
+// SM90: %[[NEXT:.*]] = arith.addi %[[IT]], %{{.*}} : i32
+// SM90: arith.minui %[[NEXT]], %{{.*}} : i32
+// SM90-COUNT-2: llvm.inline_asm has_side_effects {{.*}}ld.global.nc.L1::no_allocate.v4.u32
+// SM90: nvvm.dot.accumulate.4way
+// SM90: scf.yield
+// The unpipelined plan loads inside the loop only.
+// SM90-LABEL: gpu.func @unpipelined
+// SM90: scf.for
+// SM90: llvm.inline_asm has_side_effects {{.*}}ld.global.nc.L1::no_allocate.v4.u32
+gpu.module @m4 {
+  gpu.func @pipelined(%a: memref<64x4096xf4E2M1FN>, %sfa: memref<64x256xf8E4M3FN>, %b: memref<1x4096xf4E2M1FN>, %sfb: memref<1x256xf8E4M3FN>, %c: memref<64x1xf16>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<64x4096xf4E2M1FN>, memref<64x256xf8E4M3FN>, memref<1x4096xf4E2M1FN>, memref<1x256xf8E4M3FN>) outs(%c : memref<64x1xf16>) rows %bx batch %by plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, stage_b = true>
+    gpu.return
+  }
+  gpu.func @unpipelined(%a: memref<64x4096xf4E2M1FN>, %sfa: memref<64x256xf8E4M3FN>, %b: memref<1x4096xf4E2M1FN>, %sfb: memref<1x256xf8E4M3FN>, %c: memref<64x1xf16>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<64x4096xf4E2M1FN>, memref<64x256xf8E4M3FN>, memref<1x4096xf4E2M1FN>, memref<1x256xf8E4M3FN>) outs(%c : memref<64x1xf16>) rows %bx batch %by plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, prefetch = false>
     gpu.return
   }
 }
