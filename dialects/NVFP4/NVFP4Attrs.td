@@ -66,6 +66,10 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
       fragment every step (every warp of a CTA reads the same B chunks).
     - `prefetch` (default true): software-pipeline the K loop, issuing the
       next iteration's global loads before the current iteration's math.
+    - `k_split` (default 1): warps that share a group of rows, each taking
+      every k_split-th 32-chunk span of K; their partial sums meet in shared
+      memory. A CTA then covers (warps_per_cta / k_split) * rows_per_warp
+      rows, so the grid has k_split times more CTAs.
 
     Example: `#nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1,
     bytes_per_thread = 16, unroll = 4, stage_b = true>`.
@@ -73,12 +77,17 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
   let parameters = (ins "int64_t":$warps_per_cta, "int64_t":$rows_per_warp,
                         "int64_t":$bytes_per_thread, "int64_t":$unroll,
                         DefaultValuedParameter<"bool", "false">:$stage_b,
-                        DefaultValuedParameter<"bool", "true">:$prefetch);
+                        DefaultValuedParameter<"bool", "true">:$prefetch,
+                        DefaultValuedParameter<"int64_t", "1">:$k_split);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Values of K one warp covers per step.
     int64_t getKPerWarpStep() const { return 32 * getBytesPerThread() * 2; }
+    /// Rows of A one CTA computes.
+    int64_t getRowsPerCta() const {
+      return getWarpsPerCta() / getKSplit() * getRowsPerWarp();
+    }
   }];
 }
 

@@ -56,7 +56,7 @@ GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t k) {
   bool stageB = getStagedBBytes(target, k) <= 40 * 1024;
   return GemvPlanAttr::get(ctx, /*warpsPerCta=*/4, /*rowsPerWarp=*/2,
                            bytesPerThread, unroll, stageB,
-                           /*prefetch=*/true);
+                           /*prefetch=*/true, /*kSplit=*/1);
 }
 
 struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {

@@ -119,6 +119,20 @@ struct KernelBuilder {
     return vec;
   }
 
+  /// Adds a `bytes`-byte workgroup (shared-memory) buffer to `func` and
+  /// returns its address as a !llvm.ptr<3>.
+  Value workgroupBuffer(gpu::GPUFuncOp func, int64_t bytes) {
+    MLIRContext *ctx = b.getContext();
+    auto type = MemRefType::get(
+        {bytes}, i8, MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+    Value buffer = func.addWorkgroupAttribution(type, b.getLoc());
+    Value address = arith::IndexCastUIOp::create(
+        b, i64, memref::ExtractAlignedPointerAsIndexOp::create(b, buffer));
+    return LLVM::IntToPtrOp::create(
+        b, LLVM::LLVMPointerType::get(ctx, /*shared*/ 3), address);
+  }
+
   Value smemOffset(Value base, Value bytes) {
     return LLVM::GEPOp::create(b, base.getType(), i8, base,
                                ValueRange{bytes});
@@ -247,11 +261,14 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
     const int64_t rowsPerWarp = plan.getRowsPerWarp();
     const int64_t unroll = plan.getUnroll();
     const int64_t chunks = kBytes / bpt;
-    const int64_t steps = llvm::divideCeil(chunks, 32);
+    // k_split warps share rows: together they cover 32 * k_split chunks per
+    // step.
+    const int64_t kSplit = plan.getKSplit();
+    const int64_t lanesPerStep = 32 * kSplit;
+    const int64_t steps = llvm::divideCeil(chunks, lanesPerStep);
     const int64_t outer = llvm::divideCeil(steps, unroll);
-    const bool maskChunks = outer * unroll * 32 != chunks;
-    const bool maskRows =
-        m % (plan.getWarpsPerCta() * rowsPerWarp) != 0;
+    const bool maskChunks = outer * unroll * lanesPerStep != chunks;
+    const bool maskRows = m % plan.getRowsPerCta() != 0;
     // sm_90a's integer dot products count in units of (2a)(2b): 1/4 of that
     // is folded into B's (exact) fp32 scales.
     const float valueScale = target == GpuTarget::SM90a ? 0.25f : 1.0f;
@@ -260,10 +277,17 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
         b, k.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
     Value lane = arith::AndIOp::create(b, tid, k.c32(31));
     Value warp = arith::ShRUIOp::create(b, tid, k.c32(5));
+    Value rowGroup = arith::DivUIOp::create(b, warp, k.c32(kSplit));
+    // This lane's position among the lanes that share the rows.
+    Value laneInRow = arith::AddIOp::create(
+        b,
+        arith::MulIOp::create(
+            b, arith::RemUIOp::create(b, warp, k.c32(kSplit)), k.c32(32)),
+        lane);
     Value rowBase = arith::IndexCastUIOp::create(b, k.i32, op.getRowBase());
     Value batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
     Value firstRow = arith::AddIOp::create(
-        b, rowBase, arith::MulIOp::create(b, warp, k.c32(rowsPerWarp)));
+        b, rowBase, arith::MulIOp::create(b, rowGroup, k.c32(rowsPerWarp)));
 
     Value aPtr = k.pointer(op.getA()), sfaPtr = k.pointer(op.getSfa());
     Value bPtr = k.pointer(op.getB()), sfbPtr = k.pointer(op.getSfb());
@@ -311,7 +335,7 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
       Value step = arith::AddIOp::create(
           b, arith::MulIOp::create(b, iter, k.c32(unroll)), k.c32(u));
       Value chunk = arith::AddIOp::create(
-          b, arith::MulIOp::create(b, step, k.c32(32)), lane);
+          b, arith::MulIOp::create(b, step, k.c32(lanesPerStep)), laneInRow);
       Value valid;
       if (maskChunks) {
         valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, chunk,
@@ -366,15 +390,7 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
       if (!func)
         return rewriter.notifyMatchFailure(
             op, "stage_b needs the op inside a gpu.func");
-      MLIRContext *ctx = b.getContext();
-      auto smemType = MemRefType::get(
-          {getStagedBBytes(target, a.k)}, k.i8, MemRefLayoutAttrInterface(),
-          gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-      Value buffer = func.addWorkgroupAttribution(smemType, op.getLoc());
-      Value address = arith::IndexCastUIOp::create(
-          b, k.i64, memref::ExtractAlignedPointerAsIndexOp::create(b, buffer));
-      smem = LLVM::IntToPtrOp::create(
-          b, LLVM::LLVMPointerType::get(ctx, /*shared*/ 3), address);
+      smem = k.workgroupBuffer(func, getStagedBBytes(target, a.k));
       Value threads = k.c32(plan.getWarpsPerCta() * 32);
       auto words = scf::ForOp::create(b, tid, k.c32(a.k / 8), threads);
       {
@@ -529,11 +545,13 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
       scf::YieldOp::create(b, yielded);
     }
 
-    // Warp reduction and store by lane 0.
+    // Warp reduction; with k_split, the warps of a row group then add their
+    // partial sums through shared memory, in warp order (deterministic).
     Type outType = op.getC().getType().getElementType();
     int64_t outBytes = outType.getIntOrFloatBitWidth() / 8;
     Value isLane0 =
         arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, k.c32(0));
+    SmallVector<Value> sums;
     for (int64_t r = 0; r < rowsPerWarp; ++r) {
       Value v = loop.getResult(r);
       for (int32_t off = 16; off >= 1; off /= 2) {
@@ -541,7 +559,51 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
                                               gpu::ShuffleMode::XOR);
         v = arith::AddFOp::create(b, v, shuffle.getShuffleResult());
       }
-      Value store = isLane0;
+      sums.push_back(v);
+    }
+    Value writer = isLane0;
+    if (kSplit > 1) {
+      auto func = op->getParentOfType<gpu::GPUFuncOp>();
+      if (!func)
+        return rewriter.notifyMatchFailure(
+            op, "k_split needs the op inside a gpu.func");
+      Value partial =
+          k.workgroupBuffer(func, plan.getWarpsPerCta() * rowsPerWarp * 4);
+      auto slot = [&](Value warpIndex, int64_t r) {
+        Value index = arith::AddIOp::create(
+            b, arith::MulIOp::create(b, warpIndex, k.c32(rowsPerWarp)),
+            k.c32(r));
+        return k.smemOffset(
+            partial, arith::ExtUIOp::create(
+                         b, k.i64, arith::MulIOp::create(b, index, k.c32(4))));
+      };
+      {
+        auto ifOp = scf::IfOp::create(b, isLane0, /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        for (int64_t r = 0; r < rowsPerWarp; ++r)
+          LLVM::StoreOp::create(b, sums[r], slot(warp, r), 4);
+      }
+      gpu::BarrierOp::create(b);
+      // The first warp of each group adds the group's partials.
+      Value firstWarp = arith::MulIOp::create(b, rowGroup, k.c32(kSplit));
+      for (int64_t r = 0; r < rowsPerWarp; ++r) {
+        Value total = k.cf32(0.0f);
+        for (int64_t j = 0; j < kSplit; ++j)
+          total = arith::AddFOp::create(
+              b, total,
+              k.load(k.f32,
+                     slot(arith::AddIOp::create(b, firstWarp, k.c32(j)), r),
+                     4, /*invariant=*/false));
+        sums[r] = total;
+      }
+      writer = arith::AndIOp::create(
+          b, writer,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::eq, warp, firstWarp));
+    }
+    for (int64_t r = 0; r < rowsPerWarp; ++r) {
+      Value v = sums[r];
+      Value store = writer;
       if (maskRows)
         store = arith::AndIOp::create(
             b, store,
