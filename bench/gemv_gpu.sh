@@ -20,6 +20,9 @@ check() {  # M K L out_type extra...
   fi
 }
 for s in "7168 16384 1" "4096 7168 8" "7168 2048 4"; do check $s f16 --seed 1; done
+# Few rows (the plan splits K across warps) and a ragged M.
+check 128 16384 1 f16 --seed 5
+check 37 1024 3 f32 --seed 6
 python3 - > "$out/shapes.txt" <<'PY'
 import random
 r = random.Random(2026)
@@ -33,6 +36,12 @@ while read -r m k l i; do
   check "$m" "$k" "$l" "$t" --seed "$i" $extra
 done < "$out/shapes.txt"
 echo "correctness failures: $fails"
+# sm_100a: the B200 cubin of the first contest shape, its resources (ptxas
+# -v) and SASS instruction mix (CUDA 13 cuobjdump reads sm_100a).
+"$run" "$out/g_7168_16384_1_f16.mlir" --target sm_100a --emit=ptx -o "$out/gemv_sm100a.ptx"
+ptxas -arch=sm_100a -v "$out/gemv_sm100a.ptx" -o "$out/gemv_sm100a.cubin" 2>&1 | grep -E "registers|spill"
+cuobjdump -sass "$out/gemv_sm100a.cubin" | grep -oE "^\s+/\*[0-9a-f]+\*/\s+[A-Z0-9_.]+" | awk '{print $2}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -12
+echo "F2FP with E2M1: $(cuobjdump -sass "$out/gemv_sm100a.cubin" | grep -c 'F2FP.*E2M1')"
 python3 "$here/peers.py" | tee "$out/peers.txt"
 for s in "7168 16384 1" "4096 7168 8" "7168 2048 4"; do
   set -- $s

@@ -43,20 +43,45 @@ LogicalResult checkGemvShape(Operation *op, int64_t k) {
   return success();
 }
 
-GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t k) {
+/// Streaming multiprocessors of the targets (H100/H200: 132, B200: 148).
+int64_t getSmCount(GpuTarget target) {
+  return target == GpuTarget::SM100a ? 148 : 132;
+}
+
+GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t m,
+                            int64_t k, int64_t batch) {
+  // Measured on an H200 (docs/performance.md, v5 sweep): long rows
+  // (K >= 8192) run best with 2 rows per warp and 2 steps in flight
+  // (64 % of the copy floor at K = 16384, against 57 % with 1 row per warp);
+  // shorter rows with 8 warps of 1 row and 4 steps (75 % at K = 7168, 55 %
+  // at K = 2048, against 73 % and 46 %).
+  bool longRows = k >= 8192;
+  int64_t warps = longRows ? 4 : 8;
+  int64_t rowsPerWarp = longRows ? 2 : 1;
   int64_t bytesPerThread = target == GpuTarget::SM100a ? 32 : 16;
   int64_t steps = llvm::divideCeil(k / 2 / bytesPerThread, 32);
-  // The software pipeline holds two iterations of loads in registers: 4
-  // steps of 16 bytes on sm_90a, 2 steps of 32 bytes on sm_100a (whose f16
-  // decode also needs more registers per value).
-  int64_t unroll =
-      std::min<int64_t>(target == GpuTarget::SM100a ? 2 : 4, steps);
+  // The software pipeline holds two iterations of loads in registers; the
+  // sm_100a f16 path also needs more registers per value, so it keeps 2.
+  int64_t unroll = std::min<int64_t>(
+      target == GpuTarget::SM100a ? 2 : (longRows ? 2 : 4), steps);
+  // Few rows (small M x L) leave SMs idle: let warps split K so the grid
+  // has about two CTAs per SM. Splitting K costs a shared-memory reduction
+  // and idles lanes on short rows, so it is only used when rows are scarce
+  // (the contest shapes have enough rows; they measured slower split).
+  int64_t kSplit = 1;
+  int64_t rowsPerCta = warps * rowsPerWarp;
+  while (kSplit < warps &&
+         llvm::divideCeil(m, rowsPerCta / kSplit) * batch <
+             2 * getSmCount(target) &&
+         steps / (2 * kSplit) >= 1)
+    kSplit *= 2;
   // Stage B in shared memory when it fits the 48 KiB of static shared
-  // memory with room to spare (see getStagedBBytes).
-  bool stageB = getStagedBBytes(target, k) <= 40 * 1024;
-  return GemvPlanAttr::get(ctx, /*warpsPerCta=*/4, /*rowsPerWarp=*/2,
-                           bytesPerThread, unroll, stageB,
-                           /*prefetch=*/true, /*kSplit=*/1);
+  // memory with room to spare (see getStagedBBytes) and is shared by enough
+  // rows to pay for the CTA-wide decode.
+  bool stageB = getStagedBBytes(target, k) <= 40 * 1024 &&
+                rowsPerCta / kSplit >= 2;
+  return GemvPlanAttr::get(ctx, warps, rowsPerWarp, bytesPerThread, unroll,
+                           stageB, /*prefetch=*/true, kSplit);
 }
 
 struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
@@ -89,7 +114,8 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
                              "scales first";
         return WalkResult::interrupt();
       }
-      int64_t k = getOperandShape(matmul.getA().getType()).k;
+      OperandShape a = getOperandShape(matmul.getA().getType());
+      int64_t k = a.k;
       auto plan = op->getAttrOfType<GemvPlanAttr>(NVFP4Dialect::kPlanAttrName);
       if (!plan && op->hasAttr(NVFP4Dialect::kPlanAttrName)) {
         op->emitOpError() << "expects '" << NVFP4Dialect::kPlanAttrName
@@ -97,7 +123,7 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
         return WalkResult::interrupt();
       }
       if (!plan)
-        plan = chooseGemvPlan(op->getContext(), *gpu, k);
+        plan = chooseGemvPlan(op->getContext(), *gpu, a.rows, a.k, a.batch);
       if (failed(checkGemvShape(op, k)))
         return WalkResult::interrupt();
       op->setAttr(NVFP4Dialect::kPlanAttrName, plan);

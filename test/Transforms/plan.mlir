@@ -2,7 +2,7 @@
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a -verify-diagnostics | FileCheck %s --check-prefix=SM100
 
 // SM90-LABEL: func.func @contest_gemv
-// SM90: nvfp4.scaled_matmul {{.*}} {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 4, stage_b = true>}
+// SM90: nvfp4.scaled_matmul {{.*}} {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 2, stage_b = true>}
 // SM100-LABEL: func.func @contest_gemv
 // B decoded to f16 (2 B/value) plus fp32 scales: 16384 * 2 + 1024 * 4 =
 // 36 KiB fits the 40 KiB staging budget.
@@ -15,11 +15,11 @@ func.func @contest_gemv(%a: memref<1x7168x16384xf4E2M1FN>, %sfa: memref<1x7168x1
 // -----
 
 // A short row: 2048 values are 1024 bytes, 2 steps of 16 bytes per lane, so
-// only 2 steps are kept in flight.
+// only 2 steps are kept in flight; short rows take 8 warps of one row.
 // SM90-LABEL: func.func @short_rows
-// SM90: bytes_per_thread = 16, unroll = 2
+// SM90: warps_per_cta = 8, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, stage_b = true>
 // SM100-LABEL: func.func @short_rows
-// SM100: bytes_per_thread = 32, unroll = 1
+// SM100: warps_per_cta = 8, rows_per_warp = 1, bytes_per_thread = 32, unroll = 1, stage_b = true>
 func.func @short_rows(%a: memref<4x7168x2048xf4E2M1FN>, %sfa: memref<4x7168x128xf8E4M3FN>, %b: memref<4x1x2048xf4E2M1FN>, %sfb: memref<4x1x128xf8E4M3FN>, %c: memref<4x7168x1xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<4x7168x2048xf4E2M1FN>, memref<4x7168x128xf8E4M3FN>, memref<4x1x2048xf4E2M1FN>, memref<4x1x128xf8E4M3FN>) outs(%c : memref<4x7168x1xf16>)
   return
@@ -38,13 +38,24 @@ func.func @user_plan(%a: memref<1x64x1024xf4E2M1FN>, %sfa: memref<1x64x64xf8E4M3
 // -----
 
 // A row too long to stage in shared memory: B stays in registers (the
-// default stage_b = false is not printed).
+// default stage_b = false is not printed). 8 rows are one CTA: the warps
+// split K 4 ways to spread the work over more SMs.
 // SM90-LABEL: func.func @long_row
-// SM90: unroll = 4>}
+// SM90: unroll = 2, k_split = 4>}
 // SM100-LABEL: func.func @long_row
-// SM100: unroll = 2>}
+// SM100: unroll = 2, k_split = 4>}
 func.func @long_row(%a: memref<1x8x65536xf4E2M1FN>, %sfa: memref<1x8x4096xf8E4M3FN>, %b: memref<1x1x65536xf4E2M1FN>, %sfb: memref<1x1x4096xf8E4M3FN>, %c: memref<1x8x1xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x8x65536xf4E2M1FN>, memref<1x8x4096xf8E4M3FN>, memref<1x1x65536xf4E2M1FN>, memref<1x1x4096xf8E4M3FN>) outs(%c : memref<1x8x1xf16>)
+  return
+}
+
+// -----
+
+// 128 rows of a long K make only 16 CTAs of 8 rows: k_split 4 gives 64.
+// SM90-LABEL: func.func @few_rows
+// SM90: warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 2, stage_b = true, k_split = 4>
+func.func @few_rows(%a: memref<1x128x16384xf4E2M1FN>, %sfa: memref<1x128x1024xf8E4M3FN>, %b: memref<1x1x16384xf4E2M1FN>, %sfb: memref<1x1x1024xf8E4M3FN>, %c: memref<1x128x1xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x128x16384xf4E2M1FN>, memref<1x128x1024xf8E4M3FN>, memref<1x1x16384xf4E2M1FN>, memref<1x1x1024xf8E4M3FN>) outs(%c : memref<1x128x1xf16>)
   return
 }
 

@@ -132,3 +132,29 @@ gpu.module @m4 {
     gpu.return
   }
 }
+
+// -----
+
+// k_split = 4: warp w takes row group w / 4 and lane offset (w % 4) * 32 in
+// K; after the shuffle reduction each warp's lane 0 writes its partial to a
+// 4 warps x 1 row x 4 bytes workgroup buffer, a barrier, and the first warp
+// of the group adds the 4 partials in warp order and stores.
+// SM90-LABEL: gpu.func @split
+// SM90-SAME: workgroup(%{{.*}} : memref<16xi8, #gpu.address_space<workgroup>>)
+// SM90: arith.divui %{{.*}}, %{{.*}} : i32
+// SM90: arith.remui %{{.*}}, %{{.*}} : i32
+// SM90: scf.for
+// SM90-COUNT-5: gpu.shuffle xor
+// SM90: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// SM90: gpu.barrier
+// SM90-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// SM90: scf.if
+// SM90: llvm.store %{{.*}} : f16, !llvm.ptr<1>
+gpu.module @m5 {
+  gpu.func @split(%a: memref<64x4096xf4E2M1FN>, %sfa: memref<64x256xf8E4M3FN>, %b: memref<1x4096xf4E2M1FN>, %sfb: memref<1x256xf8E4M3FN>, %c: memref<64x1xf16>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<64x4096xf4E2M1FN>, memref<64x256xf8E4M3FN>, memref<1x4096xf4E2M1FN>, memref<1x256xf8E4M3FN>) outs(%c : memref<64x1xf16>) rows %bx batch %by plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1, k_split = 4>
+    gpu.return
+  }
+}

@@ -277,3 +277,8 @@ func.func private @plan_rows() attributes {plan = #nvfp4.gemv_plan<warps_per_cta
 
 // expected-error @+1 {{expects unroll in [1, 16], but got 17}}
 func.func private @plan_unroll() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 17>}
+
+// -----
+
+// expected-error @+1 {{expects k_split to divide warps_per_cta (4), but got 3}}
+func.func private @plan_split() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, k_split = 3>}
