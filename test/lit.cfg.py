@@ -11,8 +11,8 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "NVFP4"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test"]
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "unit"]
+config.suffixes = [".mlir", ".test", ".c"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "unit", "consumer.cpp"]
 config.substitutions.append(("%python", sys.executable))
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.nvfp4_obj_root, "test")
@@ -23,12 +23,16 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tools = [
     ToolSubst("nvfp4-opt", unresolved="fatal"),
+    ToolSubst("nvfp4-capi-test", unresolved="fatal"),
 ]
 for name in ["nvfp4-run"]:
     if os.path.exists(os.path.join(config.nvfp4_tools_dir, name)):
         tools.append(ToolSubst(name, unresolved="fatal"))
 llvm_config.add_tool_substitutions(tools, [config.nvfp4_tools_dir, config.llvm_tools_dir])
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%nvfp4_obj_root", config.nvfp4_obj_root))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%examples", os.path.join(config.nvfp4_src_root, "examples")))
 
 # ptxas (CUDA toolkit): assemble the PTX our pipeline emits.

@@ -1,0 +1,46 @@
+/*===-- nvfp4-c/NVFP4.h - C API of the nvfp4 compiler -------------*- C -*-===*\
+|*                                                                            *|
+|* Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.  *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* For compilers and bindings that embed nvfp4 through MLIR's C API: register *|
+|* the dialect (and the upstream pieces the pipeline produces) and run the    *|
+|* nvfp4 pipeline on a module, which then holds gpu.binary + gpu.launch_func. *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef NVFP4_C_NVFP4_H
+#define NVFP4_C_NVFP4_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The nvfp4 dialect handle (mlirGetDialectHandle__nvfp4__).
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(NVFP4, nvfp4);
+
+/// Inserts the nvfp4 dialect and every dialect, extension and translation
+/// the nvfp4 pipeline uses into `registry`.
+MLIR_CAPI_EXPORTED void nvfp4RegisterAllDialects(MlirDialectRegistry registry);
+
+/// Registers nvfp4's passes and `nvfp4-pipeline` with the global registry,
+/// so textual pipelines (mlirParsePassPipeline) can name them.
+MLIR_CAPI_EXPORTED void nvfp4RegisterAllPasses(void);
+
+/// Runs the nvfp4 pipeline on `module`: `target` is "sm_100a" or "sm_90a",
+/// `format` is "bin" (cubin, needs ptxas under `toolkit`/bin), "isa" (PTX),
+/// "llvm" or "none". Diagnostics go to the context's handlers.
+MLIR_CAPI_EXPORTED MlirLogicalResult nvfp4RunPipeline(MlirModule module,
+                                                      MlirStringRef target,
+                                                      MlirStringRef format,
+                                                      MlirStringRef toolkit);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NVFP4_C_NVFP4_H */
