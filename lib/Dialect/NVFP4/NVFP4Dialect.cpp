@@ -41,9 +41,10 @@ GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (rowsPerWarp < 1 || rowsPerWarp > 8)
     return emitError() << "expects rows_per_warp in [1, 8], but got "
                        << rowsPerWarp;
-  if (bytesPerThread != 8 && bytesPerThread != 16 && bytesPerThread != 32)
-    return emitError() << "expects bytes_per_thread to be 8, 16 or 32 (one "
-                          "vector load of whole 16-value blocks), but got "
+  if (bytesPerThread != 16 && bytesPerThread != 32)
+    return emitError() << "expects bytes_per_thread to be 16 or 32 (whole "
+                          "16-byte vector loads of whole 16-value blocks), "
+                          "but got "
                        << bytesPerThread;
   if (unroll < 1 || unroll > 16)
     return emitError() << "expects unroll in [1, 16], but got " << unroll;

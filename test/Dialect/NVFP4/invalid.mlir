@@ -260,8 +260,8 @@ func.func @quantize_in_type(%x: memref<4x32xi8>, %q: memref<4x32xf4E2M1FN>, %sf:
 
 // -----
 
-// expected-error @+1 {{expects bytes_per_thread to be 8, 16 or 32 (one vector load of whole 16-value blocks), but got 12}}
-func.func private @plan_bytes() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 12, unroll = 2>}
+// expected-error @+1 {{expects bytes_per_thread to be 16 or 32 (whole 16-byte vector loads of whole 16-value blocks), but got 8}}
+func.func private @plan_bytes() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 8, unroll = 2>}
 
 // -----
 
