@@ -26,6 +26,10 @@ def NVFP4_Dialect : Dialect {
     a grouped GEMM, or a quantization. Their operands are K-major (row-major
     with K innermost). A leading batch dimension is optional where noted.
 
+    The output element type (f16, bf16 or f32) is the element type of the
+    output memref rather than an attribute: the memref must carry it anyway,
+    and an attribute could only repeat it or contradict it.
+
     The ops say *what* is computed; the `nvfp4-plan` pass decides *how*
     (tile sizes, threads, stages, split-K) per target and records it as an
     attribute, which later passes consume and a user may override.
