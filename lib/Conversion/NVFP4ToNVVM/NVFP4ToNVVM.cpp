@@ -391,51 +391,78 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
         return rewriter.notifyMatchFailure(
             op, "stage_b needs the op inside a gpu.func");
       smem = k.workgroupBuffer(func, getStagedBBytes(target, a.k));
-      Value threads = k.c32(plan.getWarpsPerCta() * 32);
-      auto words = scf::ForOp::create(b, tid, k.c32(a.k / 8), threads);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(words.getBody());
-        Value t = arith::ExtUIOp::create(b, k.i64, words.getInductionVar());
-        Value w = k.load(k.i32,
-                         k.offset(bRow, arith::MulIOp::create(b, t, k.c64(4))),
-                         4);
-        SmallVector<Value> parts;
-        if (target == GpuTarget::SM100a) {
-          for (Value pair : decodeWordF16(k, w))
-            parts.push_back(LLVM::BitcastOp::create(b, k.i32, pair));
-        } else {
-          parts = decodeWordSigned(k, w);
+      const int64_t threads = plan.getWarpsPerCta() * 32;
+      // Straight-line code in batches of up to 4 rounds: every load of a
+      // batch is issued before the first decode, so the prologue costs about
+      // one memory latency per batch instead of one per word. Indices past
+      // the end are clamped to the last element, whose decoded value is
+      // then stored twice (harmless) instead of branching.
+      auto staged = [&](int64_t count, auto loadAt, auto decodeStore) {
+        int64_t rounds = llvm::divideCeil(count, threads);
+        for (int64_t first = 0; first < rounds; first += 4) {
+          SmallVector<std::pair<Value, Value>> batch;
+          for (int64_t r = first; r < std::min(rounds, first + 4); ++r) {
+            Value index = arith::AddIOp::create(b, tid, k.c32(r * threads));
+            if ((r + 1) * threads > count)
+              index = arith::MinUIOp::create(b, index, k.c32(count - 1));
+            Value index64 = arith::ExtUIOp::create(b, k.i64, index);
+            batch.push_back({index64, loadAt(index64)});
+          }
+          for (auto [index64, loaded] : batch)
+            decodeStore(index64, loaded);
         }
-        Value packed = vector::FromElementsOp::create(
-            b, VectorType::get({static_cast<int64_t>(parts.size())}, k.i32),
-            parts);
-        int64_t stride = 4 * static_cast<int64_t>(parts.size());
-        LLVM::StoreOp::create(
-            b, packed,
-            k.smemOffset(smem, arith::MulIOp::create(b, t, k.c64(stride))),
-            stride);
-      }
-      auto pairs = scf::ForOp::create(b, tid, k.c32(a.k / 32), threads);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(pairs.getBody());
-        Value p = arith::ExtUIOp::create(b, k.i64, pairs.getInductionVar());
-        Value raw = k.load(k.v2i8,
-                           k.offset(sfbRow, arith::MulIOp::create(
-                                                b, p, k.c64(2))),
-                           2);
-        SmallVector<Value> scales = decodeScales(k, raw, 2);
-        for (Value &v : scales)
-          if (valueScale != 1.0f)
-            v = arith::MulFOp::create(b, v, k.cf32(valueScale));
-        Value packed = vector::FromElementsOp::create(
-            b, VectorType::get({2}, k.f32), scales);
-        Value off = arith::AddIOp::create(
-            b, arith::MulIOp::create(b, p, k.c64(8)),
-            k.c64(valueBytes * a.k));
-        LLVM::StoreOp::create(b, packed, k.smemOffset(smem, off), 8);
-      }
+      };
+      // B values: 16 bytes (32 values, 4 words) per thread and round.
+      staged(
+          a.k / 32,
+          [&](Value q) {
+            return k.load(k.v4i32,
+                          k.offset(bRow, arith::MulIOp::create(b, q, k.c64(16))),
+                          16);
+          },
+          [&](Value q, Value quad) {
+            SmallVector<Value> parts;
+            for (int64_t e = 0; e < 4; ++e) {
+              Value w = k.extract(quad, e);
+              if (target == GpuTarget::SM100a) {
+                for (Value pair : decodeWordF16(k, w))
+                  parts.push_back(LLVM::BitcastOp::create(b, k.i32, pair));
+              } else {
+                llvm::append_range(parts, decodeWordSigned(k, w));
+              }
+            }
+            // 8 (sm_90a) or 16 (sm_100a) words, as 16-byte stores.
+            int64_t bytes = 4 * static_cast<int64_t>(parts.size());
+            Value base = k.smemOffset(
+                smem, arith::MulIOp::create(b, q, k.c64(bytes)));
+            for (size_t v = 0; v < parts.size(); v += 4) {
+              Value packed = vector::FromElementsOp::create(
+                  b, k.v4i32, ArrayRef<Value>(parts).slice(v, 4));
+              LLVM::StoreOp::create(
+                  b, packed,
+                  k.smemOffset(base, k.c64(4 * static_cast<int64_t>(v))), 16);
+            }
+          });
+      // B scales: 4 per thread and round, stored as fp32 (times valueScale).
+      staged(
+          a.k / 64,
+          [&](Value q) {
+            return k.load(VectorType::get({4}, k.i8),
+                          k.offset(sfbRow, arith::MulIOp::create(b, q, k.c64(4))),
+                          4);
+          },
+          [&](Value q, Value raw) {
+            SmallVector<Value> scales = decodeScales(k, raw, 4);
+            for (Value &v : scales)
+              if (valueScale != 1.0f)
+                v = arith::MulFOp::create(b, v, k.cf32(valueScale));
+            Value packed = vector::FromElementsOp::create(
+                b, VectorType::get({4}, k.f32), scales);
+            Value off = arith::AddIOp::create(
+                b, arith::MulIOp::create(b, q, k.c64(16)),
+                k.c64(valueBytes * a.k));
+            LLVM::StoreOp::create(b, packed, k.smemOffset(smem, off), 16);
+          });
       gpu::BarrierOp::create(b);
     }
 

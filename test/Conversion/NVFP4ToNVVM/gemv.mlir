@@ -70,16 +70,18 @@ gpu.module @m2 {
 
 // stage_b: the kernel gains a workgroup buffer (K = 1024 signed bytes plus 64
 // fp32 scales = 1280 bytes on sm_90a; 2048 f16 bytes + 256 = 2304 on
-// sm_100a), filled by a CTA-strided prologue loop, then a barrier; the K loop
+// sm_100a), filled by a straight-line prologue (16-byte loads, each thread's
+// loads issued before its decodes; 32 16-byte quads of B and 16 scale quads
+// over 128 threads: one round, indices clamped), then a barrier; the K loop
 // reads B from shared memory and decodes only A.
 // SM90-LABEL: gpu.func @staged
 // SM90-SAME: workgroup(%[[SMEM:.*]] : memref<1280xi8, #gpu.address_space<workgroup>>)
 // SM90: memref.extract_aligned_pointer_as_index %[[SMEM]]
 // SM90: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
-// SM90: scf.for
-// SM90: llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr<3>
-// SM90: scf.for
-// SM90: llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// SM90: llvm.load %{{.*}} invariant {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// SM90: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// SM90: llvm.load %{{.*}} invariant {alignment = 4 : i64} : !llvm.ptr<1> -> vector<4xi8>
+// SM90: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // SM90: gpu.barrier
 // SM90: scf.for
 // SM90: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
