@@ -70,6 +70,8 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
       every k_split-th 32-chunk span of K; their partial sums meet in shared
       memory. A CTA then covers (warps_per_cta / k_split) * rows_per_warp
       rows, so the grid has k_split times more CTAs.
+    - `row_groups` (default 1): consecutive row groups one CTA computes in a
+      loop, reusing its staged B; the grid has row_groups times fewer CTAs.
 
     Example: `#nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1,
     bytes_per_thread = 16, unroll = 4, stage_b = true>`.
@@ -78,13 +80,14 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
                         "int64_t":$bytes_per_thread, "int64_t":$unroll,
                         DefaultValuedParameter<"bool", "false">:$stage_b,
                         DefaultValuedParameter<"bool", "true">:$prefetch,
-                        DefaultValuedParameter<"int64_t", "1">:$k_split);
+                        DefaultValuedParameter<"int64_t", "1">:$k_split,
+                        DefaultValuedParameter<"int64_t", "1">:$row_groups);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Values of K one warp covers per step.
     int64_t getKPerWarpStep() const { return 32 * getBytesPerThread() * 2; }
-    /// Rows of A one CTA computes.
+    /// Rows of A one CTA computes per row group.
     int64_t getRowsPerCta() const {
       return getWarpsPerCta() / getKSplit() * getRowsPerWarp();
     }

@@ -209,8 +209,9 @@ def NVFP4_GemvTileOp : NVFP4_Op<"gemv_tile"> {
   let description = [{
     The CTA-level form of an `N = 1` `nvfp4.scaled_matmul`, created by
     `nvfp4-tile` inside the outlined `gpu.func`: this CTA computes rows
-    `[row_base, row_base + warps_per_cta * rows_per_warp)` (clipped to M) of
-    batch `batch`, following `plan`. Operands are the whole kernel operands
+    `[row_base, row_base + rows_per_cta * row_groups)` (clipped to M) of
+    batch `batch`, following `plan` (rows_per_cta = warps_per_cta / k_split
+    * rows_per_warp). Operands are the whole kernel operands
     (plain scale layouts); `row_base` and `batch` come from the block ids.
     `convert-nvfp4-to-nvvm` lowers it to warp-level code for its target.
 

@@ -81,7 +81,8 @@ GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t m,
   bool stageB = getStagedBBytes(target, k) <= 40 * 1024 &&
                 rowsPerCta / kSplit >= 2;
   return GemvPlanAttr::get(ctx, warps, rowsPerWarp, bytesPerThread, unroll,
-                           stageB, /*prefetch=*/true, kSplit);
+                           stageB, /*prefetch=*/true, kSplit,
+                           /*rowGroups=*/1);
 }
 
 struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {

@@ -48,7 +48,8 @@ LogicalResult tileGemv(ScaledMatmulOp op, GemvPlanAttr plan,
                        gpu::GPUModuleOp kernels, StringRef kernelName) {
   Location loc = op.getLoc();
   OperandShape a = getOperandShape(op.getA().getType());
-  int64_t rowsPerCta = plan.getRowsPerCta();
+  // A CTA loops over row_groups groups of getRowsPerCta() rows.
+  int64_t rowsPerCta = plan.getRowsPerCta() * plan.getRowGroups();
   int64_t threads = plan.getWarpsPerCta() * 32;
 
   // The kernel: one CTA-level gemv_tile per block.

@@ -1,4 +1,4 @@
-// RUN: nvfp4-opt %s -nvfp4-plan=target=sm_90a -nvfp4-tile=target=sm_90a | FileCheck %s
+// RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_90a -nvfp4-tile=target=sm_90a | FileCheck %s
 
 // 100 rows at 8 rows per CTA (8 warps of one row): 13 CTAs along x, one
 // per batch along y, 256 threads each.
@@ -19,5 +19,17 @@
 // CHECK: nvfp4.gemv_tile ins({{.*}}) outs({{.*}}) rows %[[ROW]] batch %[[BY]] plan #nvfp4.gemv_plan<warps_per_cta = 8, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1, stage_b = true>
 func.func @gemv(%a: memref<2x100x1024xf4E2M1FN>, %sfa: memref<2x100x64xf8E4M3FN>, %b: memref<2x1x1024xf4E2M1FN>, %sfb: memref<2x1x64xf8E4M3FN>, %c: memref<2x100x1xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x100x1024xf4E2M1FN>, memref<2x100x64xf8E4M3FN>, memref<2x1x1024xf4E2M1FN>, memref<2x1x64xf8E4M3FN>) outs(%c : memref<2x100x1xf16>)
+  return
+}
+
+// -----
+
+// row_groups = 4: each CTA covers 4 groups of 8 rows, so 1000 rows need
+// ceil(1000 / 32) = 32 CTAs.
+// CHECK-LABEL: func.func @grouped_rows(
+// CHECK: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: gpu.launch_func @nvfp4_kernels::@grouped_rows_kernel blocks in (%[[C32]],
+func.func @grouped_rows(%a: memref<1x1000x1024xf4E2M1FN>, %sfa: memref<1x1000x64xf8E4M3FN>, %b: memref<1x1x1024xf4E2M1FN>, %sfb: memref<1x1x64xf8E4M3FN>, %c: memref<1x1000x1xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x1000x1024xf4E2M1FN>, memref<1x1000x64xf8E4M3FN>, memref<1x1x1024xf4E2M1FN>, memref<1x1x64xf8E4M3FN>) outs(%c : memref<1x1000x1xf16>) {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 1, stage_b = true, row_groups = 4>}
   return
 }

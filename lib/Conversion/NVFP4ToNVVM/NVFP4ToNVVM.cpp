@@ -245,6 +245,477 @@ SmallVector<Value> decodeScales(KernelBuilder &k, Value raw, int64_t count) {
   return out;
 }
 
+/// Emits the warp-level code of one nvfp4.gemv_tile (see the file comment).
+class GemvEmitter {
+public:
+  GemvEmitter(GemvTileOp op, GpuTarget target, ImplicitLocOpBuilder &b)
+      : op(op), plan(op.getPlan()), target(target), b(b), k(b),
+        a(getOperandShape(op.getA().getType())), m(a.rows),
+        kBytes(a.k / 2), kScales(a.k / 16),
+        bpt(plan.getBytesPerThread()), wordsPerChunk(bpt / 4),
+        blocksPerChunk(bpt / 8), rowsPerWarp(plan.getRowsPerWarp()),
+        unroll(plan.getUnroll()), chunks(kBytes / bpt),
+        kSplit(plan.getKSplit()), lanesPerStep(32 * kSplit),
+        steps(llvm::divideCeil(chunks, lanesPerStep)),
+        outer(llvm::divideCeil(steps, unroll)),
+        maskChunks(outer * unroll * lanesPerStep != chunks),
+        maskRows(m % (plan.getRowsPerCta() * plan.getRowGroups()) != 0),
+        stageB(plan.getStageB()), prefetch(plan.getPrefetch() && outer > 1),
+        valueBytes(target == GpuTarget::SM100a ? 2 : 1),
+        // sm_90a's integer dot products count in units of (2a)(2b): 1/4 of
+        // that is folded into B's (exact) fp32 scales.
+        valueScale(target == GpuTarget::SM90a ? 0.25f : 1.0f),
+        perStep(rowsPerWarp * (wordsPerChunk + 1) +
+                (stageB ? 0 : wordsPerChunk + 1)),
+        scaleType(VectorType::get({blocksPerChunk}, b.getI8Type())) {}
+
+  LogicalResult emit(PatternRewriter &rewriter);
+
+private:
+  /// The rows one warp computes and their A pointers.
+  struct Rows {
+    SmallVector<Value> index, a, sfa;
+  };
+
+  Rows emitRows(Value rowBase);
+  std::pair<Value, Value> chunkAt(Value iter, int64_t u);
+  SmallVector<Value> loadChunk(Value base, Value byteOff, bool streaming);
+  SmallVector<Value> issueGlobalLoads(const Rows &rows, Value iter);
+  void emitStaging();
+  SmallVector<Value> emitKLoop(const Rows &rows, ValueRange firstLoads);
+  void emitStep(ArrayRef<Value> data, Value iter, int64_t u,
+                MutableArrayRef<Value> acc);
+  void emitStore(const Rows &rows, ValueRange acc);
+
+  GemvTileOp op;
+  GemvPlanAttr plan;
+  GpuTarget target;
+  ImplicitLocOpBuilder &b;
+  KernelBuilder k;
+  OperandShape a;
+  const int64_t m, kBytes, kScales, bpt, wordsPerChunk, blocksPerChunk,
+      rowsPerWarp, unroll, chunks, kSplit, lanesPerStep, steps, outer;
+  const bool maskChunks, maskRows, stageB, prefetch;
+  const int64_t valueBytes;
+  const float valueScale;
+  /// Values per step in the flattened global loads (see issueGlobalLoads).
+  const int64_t perStep;
+  Type scaleType;
+
+  Value lane, warp, rowGroup, laneInRow, batch;
+  Value aPtr, sfaPtr, cPtr, bRow, sfbRow;
+  /// Shared memory: staged B (stage_b) and k_split partial sums.
+  Value smem, partial;
+};
+
+GemvEmitter::Rows GemvEmitter::emitRows(Value rowBase) {
+  Rows rows;
+  Value firstRow = arith::AddIOp::create(
+      b, rowBase, arith::MulIOp::create(b, rowGroup, k.c32(rowsPerWarp)));
+  for (int64_t r = 0; r < rowsPerWarp; ++r) {
+    Value row = arith::AddIOp::create(b, firstRow, k.c32(r));
+    rows.index.push_back(row);
+    // Rows past M are clamped for loads (and skipped on store).
+    Value loadRow =
+        maskRows ? arith::MinUIOp::create(b, row, k.c32(m - 1)) : row;
+    Value global = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, batch, k.c64(m)),
+        arith::ExtUIOp::create(b, k.i64, loadRow));
+    rows.a.push_back(
+        k.offset(aPtr, arith::MulIOp::create(b, global, k.c64(kBytes))));
+    rows.sfa.push_back(
+        k.offset(sfaPtr, arith::MulIOp::create(b, global, k.c64(kScales))));
+  }
+  return rows;
+}
+
+/// The chunk a lane reads at step u of outer iteration `iter`, clamped to
+/// chunk 0 past the row end (then `valid` is false).
+std::pair<Value, Value> GemvEmitter::chunkAt(Value iter, int64_t u) {
+  Value step = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, iter, k.c32(unroll)), k.c32(u));
+  Value chunk = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, step, k.c32(lanesPerStep)), laneInRow);
+  Value valid;
+  if (maskChunks) {
+    valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, chunk,
+                                  k.c32(chunks));
+    chunk = arith::SelectOp::create(b, valid, chunk, k.c32(0));
+  }
+  return {arith::ExtUIOp::create(b, k.i64, chunk), valid};
+}
+
+SmallVector<Value> GemvEmitter::loadChunk(Value base, Value byteOff,
+                                          bool streaming) {
+  SmallVector<Value> words;
+  for (int64_t v = 0; v < wordsPerChunk / 4; ++v) {
+    Value address =
+        k.offset(base, arith::AddIOp::create(b, byteOff, k.c64(16 * v)));
+    Value w = streaming ? k.streamLoad(address, 16)
+                        : k.load(k.v4i32, address, 16);
+    for (int64_t e = 0; e < 4; ++e)
+      words.push_back(k.extract(w, e));
+  }
+  return words;
+}
+
+/// Global loads of one outer iteration, flattened: per step, the A words
+/// and A scales of every row, then (unless B is staged) B's words and
+/// scales. They are what the software pipeline carries across iterations.
+SmallVector<Value> GemvEmitter::issueGlobalLoads(const Rows &rows,
+                                                 Value iter) {
+  SmallVector<Value> flat;
+  for (int64_t u = 0; u < unroll; ++u) {
+    Value chunk64 = chunkAt(iter, u).first;
+    Value byteOff = arith::MulIOp::create(b, chunk64, k.c64(bpt));
+    Value scaleOff = arith::MulIOp::create(b, chunk64, k.c64(blocksPerChunk));
+    for (int64_t r = 0; r < rowsPerWarp; ++r) {
+      llvm::append_range(flat, loadChunk(rows.a[r], byteOff, true));
+      Value raw =
+          k.streamLoad(k.offset(rows.sfa[r], scaleOff), blocksPerChunk);
+      flat.push_back(LLVM::BitcastOp::create(b, scaleType, raw));
+    }
+    if (!stageB) {
+      llvm::append_range(flat, loadChunk(bRow, byteOff, false));
+      flat.push_back(
+          k.load(scaleType, k.offset(sfbRow, scaleOff), blocksPerChunk));
+    }
+  }
+  return flat;
+}
+
+/// stage_b: the CTA decodes B once into shared memory, per 8-value word the
+/// representation decodeWordSigned / decodeWordF16 give (8 signed bytes, or
+/// 4 f16x2), then every block's fp32 scale. Straight-line code in batches of
+/// up to 4 rounds: every load of a batch is issued before the first decode,
+/// so the prologue costs about one memory latency per batch. Indices past
+/// the end are clamped to the last element, whose decoded value is then
+/// stored twice (harmless) instead of branching.
+void GemvEmitter::emitStaging() {
+  const int64_t threads = plan.getWarpsPerCta() * 32;
+  Value tid = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, warp, k.c32(32)), lane);
+  auto staged = [&](int64_t count, auto loadAt, auto decodeStore) {
+    int64_t rounds = llvm::divideCeil(count, threads);
+    for (int64_t first = 0; first < rounds; first += 4) {
+      SmallVector<std::pair<Value, Value>> batchLoads;
+      for (int64_t r = first; r < std::min(rounds, first + 4); ++r) {
+        Value index = arith::AddIOp::create(b, tid, k.c32(r * threads));
+        if ((r + 1) * threads > count)
+          index = arith::MinUIOp::create(b, index, k.c32(count - 1));
+        Value index64 = arith::ExtUIOp::create(b, k.i64, index);
+        batchLoads.push_back({index64, loadAt(index64)});
+      }
+      for (auto [index64, loaded] : batchLoads)
+        decodeStore(index64, loaded);
+    }
+  };
+  // B values: 16 bytes (32 values, 4 words) per thread and round.
+  staged(
+      a.k / 32,
+      [&](Value q) {
+        return k.load(k.v4i32,
+                      k.offset(bRow, arith::MulIOp::create(b, q, k.c64(16))),
+                      16);
+      },
+      [&](Value q, Value quad) {
+        SmallVector<Value> parts;
+        for (int64_t e = 0; e < 4; ++e) {
+          Value w = k.extract(quad, e);
+          if (target == GpuTarget::SM100a) {
+            for (Value pair : decodeWordF16(k, w))
+              parts.push_back(LLVM::BitcastOp::create(b, k.i32, pair));
+          } else {
+            llvm::append_range(parts, decodeWordSigned(k, w));
+          }
+        }
+        // 8 (sm_90a) or 16 (sm_100a) words, as 16-byte stores.
+        int64_t bytes = 4 * static_cast<int64_t>(parts.size());
+        Value base =
+            k.smemOffset(smem, arith::MulIOp::create(b, q, k.c64(bytes)));
+        for (size_t v = 0; v < parts.size(); v += 4) {
+          Value packed = vector::FromElementsOp::create(
+              b, k.v4i32, ArrayRef<Value>(parts).slice(v, 4));
+          LLVM::StoreOp::create(
+              b, packed,
+              k.smemOffset(base, k.c64(4 * static_cast<int64_t>(v))), 16);
+        }
+      });
+  // B scales: 4 per thread and round, stored as fp32 (times valueScale).
+  staged(
+      a.k / 64,
+      [&](Value q) {
+        return k.load(VectorType::get({4}, k.i8),
+                      k.offset(sfbRow, arith::MulIOp::create(b, q, k.c64(4))),
+                      4);
+      },
+      [&](Value q, Value raw) {
+        SmallVector<Value> scales = decodeScales(k, raw, 4);
+        for (Value &v : scales)
+          if (valueScale != 1.0f)
+            v = arith::MulFOp::create(b, v, k.cf32(valueScale));
+        Value packed = vector::FromElementsOp::create(
+            b, VectorType::get({4}, k.f32), scales);
+        Value off = arith::AddIOp::create(
+            b, arith::MulIOp::create(b, q, k.c64(16)),
+            k.c64(valueBytes * a.k));
+        LLVM::StoreOp::create(b, packed, k.smemOffset(smem, off), 16);
+      });
+  gpu::BarrierOp::create(b);
+}
+
+/// Decodes and accumulates step u of iteration `iter` from its loaded data.
+void GemvEmitter::emitStep(ArrayRef<Value> data, Value iter, int64_t u,
+                           MutableArrayRef<Value> acc) {
+  auto [chunk64, valid] = chunkAt(iter, u);
+  auto aWords = [&](int64_t r) {
+    return data.slice(r * (wordsPerChunk + 1), wordsPerChunk);
+  };
+  auto aScales = [&](int64_t r) {
+    return data[r * (wordsPerChunk + 1) + wordsPerChunk];
+  };
+  // B once per step, shared by the warp's rows: from shared memory (already
+  // decoded) or from the loaded words.
+  SmallVector<Value> bPrep, sb;
+  if (stageB) {
+    int64_t bytes = 2 * bpt * valueBytes;
+    Value base =
+        k.smemOffset(smem, arith::MulIOp::create(b, chunk64, k.c64(bytes)));
+    for (int64_t v = 0; v < bytes / 16; ++v) {
+      Value w = k.load(k.v4i32, k.smemOffset(base, k.c64(16 * v)), 16,
+                       /*invariant=*/false);
+      for (int64_t e = 0; e < 4; ++e) {
+        Value word = k.extract(w, e);
+        bPrep.push_back(target == GpuTarget::SM100a
+                            ? Value(LLVM::BitcastOp::create(b, k.v2f16, word))
+                            : word);
+      }
+    }
+    Value scaleBase = k.smemOffset(
+        smem, arith::AddIOp::create(
+                  b, arith::MulIOp::create(b, chunk64, k.c64(4 * blocksPerChunk)),
+                  k.c64(valueBytes * a.k)));
+    Value scales = k.load(VectorType::get({blocksPerChunk}, k.f32), scaleBase,
+                          4 * blocksPerChunk, /*invariant=*/false);
+    for (int64_t blk = 0; blk < blocksPerChunk; ++blk)
+      sb.push_back(k.extract(scales, blk));
+  } else {
+    ArrayRef<Value> bData =
+        data.slice(rowsPerWarp * (wordsPerChunk + 1), wordsPerChunk + 1);
+    for (Value w : bData.drop_back())
+      for (Value p : target == GpuTarget::SM100a ? decodeWordF16(k, w)
+                                                 : decodeWordSigned(k, w))
+        bPrep.push_back(p);
+    sb = decodeScales(k, bData.back(), blocksPerChunk);
+    for (Value &v : sb)
+      if (valueScale != 1.0f)
+        v = arith::MulFOp::create(b, v, k.cf32(valueScale));
+  }
+  Value zeroH = arith::ConstantOp::create(
+      b, k.v2f16,
+      DenseElementsAttr::get(cast<ShapedType>(k.v2f16),
+                             b.getF16FloatAttr(0.0).getValue()));
+  for (int64_t r = 0; r < rowsPerWarp; ++r) {
+    SmallVector<Value> sa = decodeScales(k, aScales(r), blocksPerChunk);
+    for (int64_t blk = 0; blk < blocksPerChunk; ++blk) {
+      ArrayRef<Value> aBlock = aWords(r).slice(2 * blk, 2);
+      Value sum;
+      if (target == GpuTarget::SM100a) {
+        // 8 f16x2 FMAs; each half adds 8 products of magnitude <= 36 on a
+        // 0.25 grid, which f16 holds exactly.
+        Value h = zeroH;
+        for (int64_t w = 0; w < 2; ++w) {
+          SmallVector<Value> aPairs = decodeWordF16(k, aBlock[w]);
+          for (int64_t p = 0; p < 4; ++p)
+            h = LLVM::FMAOp::create(b, aPairs[p], bPrep[8 * blk + 4 * w + p],
+                                    h);
+        }
+        sum = arith::AddFOp::create(
+            b, arith::ExtFOp::create(b, k.f32, k.extract(h, 0)),
+            arith::ExtFOp::create(b, k.f32, k.extract(h, 1)));
+      } else {
+        sum = blockDotInt(k, aBlock, ArrayRef<Value>(bPrep).slice(4 * blk, 4));
+      }
+      Value scale = arith::MulFOp::create(b, sa[blk], sb[blk]);
+      Value updated = LLVM::FMAOp::create(b, sum, scale, acc[r]);
+      acc[r] =
+          valid ? arith::SelectOp::create(b, valid, updated, acc[r]) : updated;
+    }
+  }
+}
+
+/// The K loop. Software pipeline (plan.prefetch, with more than one outer
+/// iteration): iteration i issues the global loads of iteration i + 1
+/// before it decodes the data of iteration i, which arrived as a
+/// loop-carried value, so each warp keeps a full iteration of loads in
+/// flight while it computes. The last iteration re-requests its own chunks
+/// (cache hits). `firstLoads` are iteration 0's loads when prefetching.
+SmallVector<Value> GemvEmitter::emitKLoop(const Rows &rows,
+                                          ValueRange firstLoads) {
+  SmallVector<Value> init(rowsPerWarp, k.cf32(0.0f));
+  llvm::append_range(init, firstLoads);
+  auto loop = scf::ForOp::create(b, k.c32(0), k.c32(outer), k.c32(1), init);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value it = loop.getInductionVar();
+  auto iterArgs = loop.getRegionIterArgs();
+  SmallVector<Value> acc(iterArgs.begin(), iterArgs.begin() + rowsPerWarp);
+  SmallVector<Value> current, next;
+  if (prefetch) {
+    current.assign(iterArgs.begin() + rowsPerWarp, iterArgs.end());
+    Value nextIter = arith::MinUIOp::create(
+        b, arith::AddIOp::create(b, it, k.c32(1)), k.c32(outer - 1));
+    next = issueGlobalLoads(rows, nextIter);
+  } else {
+    current = issueGlobalLoads(rows, it);
+  }
+  for (int64_t u = 0; u < unroll; ++u)
+    emitStep(ArrayRef<Value>(current).slice(u * perStep, perStep), it, u,
+             acc);
+  SmallVector<Value> yielded(acc);
+  llvm::append_range(yielded, next);
+  scf::YieldOp::create(b, yielded);
+  b.setInsertionPointAfter(loop);
+  return SmallVector<Value>(loop.getResults().take_front(rowsPerWarp));
+}
+
+/// Warp reduction; with k_split, the warps of a row group then add their
+/// partial sums through shared memory, in warp order (deterministic); then
+/// one lane stores each row (rows past M skipped).
+void GemvEmitter::emitStore(const Rows &rows, ValueRange acc) {
+  Type outType = op.getC().getType().getElementType();
+  int64_t outBytes = outType.getIntOrFloatBitWidth() / 8;
+  Value isLane0 =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, k.c32(0));
+  SmallVector<Value> sums;
+  for (Value v : acc) {
+    for (int32_t off = 16; off >= 1; off /= 2) {
+      auto shuffle = gpu::ShuffleOp::create(b, v, off, /*width=*/32,
+                                            gpu::ShuffleMode::XOR);
+      v = arith::AddFOp::create(b, v, shuffle.getShuffleResult());
+    }
+    sums.push_back(v);
+  }
+  Value writer = isLane0;
+  if (kSplit > 1) {
+    auto slot = [&](Value warpIndex, int64_t r) {
+      Value index = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, warpIndex, k.c32(rowsPerWarp)),
+          k.c32(r));
+      return k.smemOffset(
+          partial, arith::ExtUIOp::create(
+                       b, k.i64, arith::MulIOp::create(b, index, k.c32(4))));
+    };
+    {
+      auto ifOp = scf::IfOp::create(b, isLane0, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      for (int64_t r = 0; r < rowsPerWarp; ++r)
+        LLVM::StoreOp::create(b, sums[r], slot(warp, r), 4);
+    }
+    gpu::BarrierOp::create(b);
+    // The first warp of each group adds the group's partials.
+    Value firstWarp = arith::MulIOp::create(b, rowGroup, k.c32(kSplit));
+    for (int64_t r = 0; r < rowsPerWarp; ++r) {
+      Value total = k.cf32(0.0f);
+      for (int64_t j = 0; j < kSplit; ++j)
+        total = arith::AddFOp::create(
+            b, total,
+            k.load(k.f32,
+                   slot(arith::AddIOp::create(b, firstWarp, k.c32(j)), r), 4,
+                   /*invariant=*/false));
+      sums[r] = total;
+    }
+    // The partials buffer is reused by the CTA's next row group.
+    gpu::BarrierOp::create(b);
+    writer = arith::AndIOp::create(
+        b, writer,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, warp, firstWarp));
+  }
+  for (int64_t r = 0; r < rowsPerWarp; ++r) {
+    Value v = sums[r];
+    Value store = writer;
+    if (maskRows)
+      store = arith::AndIOp::create(
+          b, store,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ult, rows.index[r],
+                                k.c32(m)));
+    Value out = outType.isF32() ? v : arith::TruncFOp::create(b, outType, v);
+    auto ifOp = scf::IfOp::create(b, store, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value global = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, batch, k.c64(m)),
+        arith::ExtUIOp::create(b, k.i64, rows.index[r]));
+    LLVM::StoreOp::create(
+        b, out,
+        k.offset(cPtr, arith::MulIOp::create(b, global, k.c64(outBytes))),
+        outBytes);
+  }
+}
+
+LogicalResult GemvEmitter::emit(PatternRewriter &rewriter) {
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  if ((stageB || kSplit > 1) && !func)
+    return rewriter.notifyMatchFailure(
+        op, "stage_b and k_split need the op inside a gpu.func");
+
+  Value tid = arith::IndexCastUIOp::create(
+      b, k.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+  lane = arith::AndIOp::create(b, tid, k.c32(31));
+  warp = arith::ShRUIOp::create(b, tid, k.c32(5));
+  rowGroup = arith::DivUIOp::create(b, warp, k.c32(kSplit));
+  // This lane's position among the lanes that share the rows.
+  laneInRow = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(
+          b, arith::RemUIOp::create(b, warp, k.c32(kSplit)), k.c32(32)),
+      lane);
+  batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
+  aPtr = k.pointer(op.getA());
+  sfaPtr = k.pointer(op.getSfa());
+  cPtr = k.pointer(op.getC());
+  bRow = k.offset(k.pointer(op.getB()),
+                  arith::MulIOp::create(b, batch, k.c64(kBytes)));
+  sfbRow = k.offset(k.pointer(op.getSfb()),
+                    arith::MulIOp::create(b, batch, k.c64(kScales)));
+  if (stageB)
+    smem = k.workgroupBuffer(func, getStagedBBytes(target, a.k));
+  if (kSplit > 1)
+    partial =
+        k.workgroupBuffer(func, plan.getWarpsPerCta() * rowsPerWarp * 4);
+
+  Value rowBase = arith::IndexCastUIOp::create(b, k.i32, op.getRowBase());
+  const int64_t groups = plan.getRowGroups();
+  if (groups == 1) {
+    // One row group: its first loads go out before the B staging, whose
+    // latency they hide.
+    Rows rows = emitRows(rowBase);
+    SmallVector<Value> first;
+    if (prefetch)
+      first = issueGlobalLoads(rows, k.c32(0));
+    if (stageB)
+      emitStaging();
+    emitStore(rows, emitKLoop(rows, first));
+    return success();
+  }
+  // Several row groups per CTA: B is staged once and reused by each.
+  if (stageB)
+    emitStaging();
+  auto loop = scf::ForOp::create(b, k.c32(0), k.c32(groups), k.c32(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Rows rows = emitRows(arith::AddIOp::create(
+      b, rowBase,
+      arith::MulIOp::create(b, loop.getInductionVar(),
+                            k.c32(plan.getRowsPerCta()))));
+  SmallVector<Value> first;
+  if (prefetch)
+    first = issueGlobalLoads(rows, k.c32(0));
+  emitStore(rows, emitKLoop(rows, first));
+  return success();
+}
+
 struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
   GemvTileLowering(MLIRContext *ctx, GpuTarget target)
       : OpRewritePattern(ctx), target(target) {}
@@ -252,402 +723,9 @@ struct GemvTileLowering : OpRewritePattern<GemvTileOp> {
   LogicalResult matchAndRewrite(GemvTileOp op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    KernelBuilder k(b);
-    GemvPlanAttr plan = op.getPlan();
-    OperandShape a = getOperandShape(op.getA().getType());
-    const int64_t m = a.rows, kBytes = a.k / 2, kScales = a.k / 16;
-    const int64_t bpt = plan.getBytesPerThread();
-    const int64_t wordsPerChunk = bpt / 4, blocksPerChunk = bpt / 8;
-    const int64_t rowsPerWarp = plan.getRowsPerWarp();
-    const int64_t unroll = plan.getUnroll();
-    const int64_t chunks = kBytes / bpt;
-    // k_split warps share rows: together they cover 32 * k_split chunks per
-    // step.
-    const int64_t kSplit = plan.getKSplit();
-    const int64_t lanesPerStep = 32 * kSplit;
-    const int64_t steps = llvm::divideCeil(chunks, lanesPerStep);
-    const int64_t outer = llvm::divideCeil(steps, unroll);
-    const bool maskChunks = outer * unroll * lanesPerStep != chunks;
-    const bool maskRows = m % plan.getRowsPerCta() != 0;
-    // sm_90a's integer dot products count in units of (2a)(2b): 1/4 of that
-    // is folded into B's (exact) fp32 scales.
-    const float valueScale = target == GpuTarget::SM90a ? 0.25f : 1.0f;
-
-    Value tid = arith::IndexCastUIOp::create(
-        b, k.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
-    Value lane = arith::AndIOp::create(b, tid, k.c32(31));
-    Value warp = arith::ShRUIOp::create(b, tid, k.c32(5));
-    Value rowGroup = arith::DivUIOp::create(b, warp, k.c32(kSplit));
-    // This lane's position among the lanes that share the rows.
-    Value laneInRow = arith::AddIOp::create(
-        b,
-        arith::MulIOp::create(
-            b, arith::RemUIOp::create(b, warp, k.c32(kSplit)), k.c32(32)),
-        lane);
-    Value rowBase = arith::IndexCastUIOp::create(b, k.i32, op.getRowBase());
-    Value batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
-    Value firstRow = arith::AddIOp::create(
-        b, rowBase, arith::MulIOp::create(b, rowGroup, k.c32(rowsPerWarp)));
-
-    Value aPtr = k.pointer(op.getA()), sfaPtr = k.pointer(op.getSfa());
-    Value bPtr = k.pointer(op.getB()), sfbPtr = k.pointer(op.getSfb());
-    Value cPtr = k.pointer(op.getC());
-
-    // Row pointers: row index l * M + row, clamped into range for loads.
-    SmallVector<Value> rows, aRow, sfaRow;
-    for (int64_t r = 0; r < rowsPerWarp; ++r) {
-      Value row = arith::AddIOp::create(b, firstRow, k.c32(r));
-      rows.push_back(row);
-      Value loadRow =
-          maskRows ? arith::MinUIOp::create(b, row, k.c32(m - 1)) : row;
-      Value global = arith::AddIOp::create(
-          b, arith::MulIOp::create(b, batch, k.c64(m)),
-          arith::ExtUIOp::create(b, k.i64, loadRow));
-      aRow.push_back(
-          k.offset(aPtr, arith::MulIOp::create(b, global, k.c64(kBytes))));
-      sfaRow.push_back(
-          k.offset(sfaPtr, arith::MulIOp::create(b, global, k.c64(kScales))));
-    }
-    Value bRow = k.offset(bPtr, arith::MulIOp::create(b, batch, k.c64(kBytes)));
-    Value sfbRow =
-        k.offset(sfbPtr, arith::MulIOp::create(b, batch, k.c64(kScales)));
-
-    const bool stageB = plan.getStageB();
-    const int64_t valueBytes = target == GpuTarget::SM100a ? 2 : 1;
-    Value smem;
-    Type scaleType = VectorType::get({blocksPerChunk}, k.i8);
-    auto loadChunk = [&](Value base, Value byteOff, bool streaming) {
-      SmallVector<Value> words;
-      for (int64_t v = 0; v < wordsPerChunk / 4; ++v) {
-        Value address =
-            k.offset(base, arith::AddIOp::create(b, byteOff, k.c64(16 * v)));
-        Value w = streaming ? k.streamLoad(address, 16)
-                            : k.load(k.v4i32, address, 16);
-        for (int64_t e = 0; e < 4; ++e)
-          words.push_back(k.extract(w, e));
-      }
-      return words;
-    };
-
-    // The chunk a lane reads at step u of outer iteration `iter`, clamped to
-    // chunk 0 past the row end (then `valid` is false).
-    auto chunkAt = [&](Value iter, int64_t u) -> std::pair<Value, Value> {
-      Value step = arith::AddIOp::create(
-          b, arith::MulIOp::create(b, iter, k.c32(unroll)), k.c32(u));
-      Value chunk = arith::AddIOp::create(
-          b, arith::MulIOp::create(b, step, k.c32(lanesPerStep)), laneInRow);
-      Value valid;
-      if (maskChunks) {
-        valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, chunk,
-                                      k.c32(chunks));
-        chunk = arith::SelectOp::create(b, valid, chunk, k.c32(0));
-      }
-      return {arith::ExtUIOp::create(b, k.i64, chunk), valid};
-    };
-
-    // Global loads of one outer iteration, flattened: per step, the A words
-    // and A scales of every row, then (unless B is staged) B's words and
-    // scales. They are what the software pipeline carries across iterations.
-    const int64_t perStep =
-        rowsPerWarp * (wordsPerChunk + 1) + (stageB ? 0 : wordsPerChunk + 1);
-    auto issueGlobalLoads = [&](Value iter) {
-      SmallVector<Value> flat;
-      for (int64_t u = 0; u < unroll; ++u) {
-        Value chunk64 = chunkAt(iter, u).first;
-        Value byteOff = arith::MulIOp::create(b, chunk64, k.c64(bpt));
-        Value scaleOff =
-            arith::MulIOp::create(b, chunk64, k.c64(blocksPerChunk));
-        for (int64_t r = 0; r < rowsPerWarp; ++r) {
-          llvm::append_range(flat, loadChunk(aRow[r], byteOff, true));
-          Value raw = k.streamLoad(k.offset(sfaRow[r], scaleOff),
-                                   blocksPerChunk);
-          flat.push_back(LLVM::BitcastOp::create(b, scaleType, raw));
-        }
-        if (!stageB) {
-          llvm::append_range(flat, loadChunk(bRow, byteOff, false));
-          flat.push_back(
-              k.load(scaleType, k.offset(sfbRow, scaleOff), blocksPerChunk));
-        }
-      }
-      return flat;
-    };
-
-    // Software pipeline (plan.prefetch, with more than one outer iteration):
-    // iteration i issues the global loads of iteration i + 1 before it
-    // decodes the data of iteration i, which arrived as a loop-carried value,
-    // so each warp keeps a full iteration of loads in flight while it
-    // computes. The last iteration re-requests its own chunks (cache hits).
-    const bool prefetch = plan.getPrefetch() && outer > 1;
-    SmallVector<Value> init(rowsPerWarp, k.cf32(0.0f));
-    if (prefetch)
-      llvm::append_range(init, issueGlobalLoads(k.c32(0)));
-    // stage_b (after the first loads are in flight, so their latency hides
-    // the staging): the CTA decodes B once into shared memory: per 8-value word,
-    // the same representation decodeWordSigned / decodeWordF16 give (8
-    // signed bytes, or 4 f16x2), then every block's fp32 scale.
-    if (stageB) {
-      auto func = op->getParentOfType<gpu::GPUFuncOp>();
-      if (!func)
-        return rewriter.notifyMatchFailure(
-            op, "stage_b needs the op inside a gpu.func");
-      smem = k.workgroupBuffer(func, getStagedBBytes(target, a.k));
-      const int64_t threads = plan.getWarpsPerCta() * 32;
-      // Straight-line code in batches of up to 4 rounds: every load of a
-      // batch is issued before the first decode, so the prologue costs about
-      // one memory latency per batch instead of one per word. Indices past
-      // the end are clamped to the last element, whose decoded value is
-      // then stored twice (harmless) instead of branching.
-      auto staged = [&](int64_t count, auto loadAt, auto decodeStore) {
-        int64_t rounds = llvm::divideCeil(count, threads);
-        for (int64_t first = 0; first < rounds; first += 4) {
-          SmallVector<std::pair<Value, Value>> batch;
-          for (int64_t r = first; r < std::min(rounds, first + 4); ++r) {
-            Value index = arith::AddIOp::create(b, tid, k.c32(r * threads));
-            if ((r + 1) * threads > count)
-              index = arith::MinUIOp::create(b, index, k.c32(count - 1));
-            Value index64 = arith::ExtUIOp::create(b, k.i64, index);
-            batch.push_back({index64, loadAt(index64)});
-          }
-          for (auto [index64, loaded] : batch)
-            decodeStore(index64, loaded);
-        }
-      };
-      // B values: 16 bytes (32 values, 4 words) per thread and round.
-      staged(
-          a.k / 32,
-          [&](Value q) {
-            return k.load(k.v4i32,
-                          k.offset(bRow, arith::MulIOp::create(b, q, k.c64(16))),
-                          16);
-          },
-          [&](Value q, Value quad) {
-            SmallVector<Value> parts;
-            for (int64_t e = 0; e < 4; ++e) {
-              Value w = k.extract(quad, e);
-              if (target == GpuTarget::SM100a) {
-                for (Value pair : decodeWordF16(k, w))
-                  parts.push_back(LLVM::BitcastOp::create(b, k.i32, pair));
-              } else {
-                llvm::append_range(parts, decodeWordSigned(k, w));
-              }
-            }
-            // 8 (sm_90a) or 16 (sm_100a) words, as 16-byte stores.
-            int64_t bytes = 4 * static_cast<int64_t>(parts.size());
-            Value base = k.smemOffset(
-                smem, arith::MulIOp::create(b, q, k.c64(bytes)));
-            for (size_t v = 0; v < parts.size(); v += 4) {
-              Value packed = vector::FromElementsOp::create(
-                  b, k.v4i32, ArrayRef<Value>(parts).slice(v, 4));
-              LLVM::StoreOp::create(
-                  b, packed,
-                  k.smemOffset(base, k.c64(4 * static_cast<int64_t>(v))), 16);
-            }
-          });
-      // B scales: 4 per thread and round, stored as fp32 (times valueScale).
-      staged(
-          a.k / 64,
-          [&](Value q) {
-            return k.load(VectorType::get({4}, k.i8),
-                          k.offset(sfbRow, arith::MulIOp::create(b, q, k.c64(4))),
-                          4);
-          },
-          [&](Value q, Value raw) {
-            SmallVector<Value> scales = decodeScales(k, raw, 4);
-            for (Value &v : scales)
-              if (valueScale != 1.0f)
-                v = arith::MulFOp::create(b, v, k.cf32(valueScale));
-            Value packed = vector::FromElementsOp::create(
-                b, VectorType::get({4}, k.f32), scales);
-            Value off = arith::AddIOp::create(
-                b, arith::MulIOp::create(b, q, k.c64(16)),
-                k.c64(valueBytes * a.k));
-            LLVM::StoreOp::create(b, packed, k.smemOffset(smem, off), 16);
-          });
-      gpu::BarrierOp::create(b);
-    }
-
-    auto loop = scf::ForOp::create(b, k.c32(0), k.c32(outer), k.c32(1), init);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value it = loop.getInductionVar();
-      auto iterArgs = loop.getRegionIterArgs();
-      SmallVector<Value> acc(iterArgs.begin(), iterArgs.begin() + rowsPerWarp);
-      SmallVector<Value> current, next;
-      if (prefetch) {
-        current.assign(iterArgs.begin() + rowsPerWarp, iterArgs.end());
-        Value nextIter = arith::MinUIOp::create(
-            b, arith::AddIOp::create(b, it, k.c32(1)), k.c32(outer - 1));
-        next = issueGlobalLoads(nextIter);
-      } else {
-        current = issueGlobalLoads(it);
-      }
-
-      Value zeroH = arith::ConstantOp::create(
-          b, k.v2f16, DenseElementsAttr::get(cast<ShapedType>(k.v2f16),
-                                             b.getF16FloatAttr(0.0).getValue()));
-      for (int64_t u = 0; u < unroll; ++u) {
-        auto [chunk64, valid] = chunkAt(it, u);
-        ArrayRef<Value> data = ArrayRef<Value>(current).slice(u * perStep,
-                                                             perStep);
-        auto aWords = [&](int64_t r) {
-          return data.slice(r * (wordsPerChunk + 1), wordsPerChunk);
-        };
-        auto aScales = [&](int64_t r) {
-          return data[r * (wordsPerChunk + 1) + wordsPerChunk];
-        };
-        // B once per step, shared by the warp's rows: from shared memory
-        // (already decoded) or from the loaded words.
-        SmallVector<Value> bPrep, sb;
-        if (stageB) {
-          int64_t bytes = 2 * bpt * valueBytes;
-          Value base = k.smemOffset(
-              smem, arith::MulIOp::create(b, chunk64, k.c64(bytes)));
-          for (int64_t v = 0; v < bytes / 16; ++v) {
-            Value w = k.load(k.v4i32, k.smemOffset(base, k.c64(16 * v)), 16,
-                             /*invariant=*/false);
-            for (int64_t e = 0; e < 4; ++e) {
-              Value word = k.extract(w, e);
-              bPrep.push_back(
-                  target == GpuTarget::SM100a
-                      ? Value(LLVM::BitcastOp::create(b, k.v2f16, word))
-                      : word);
-            }
-          }
-          Value scaleBase = k.smemOffset(
-              smem, arith::AddIOp::create(
-                        b,
-                        arith::MulIOp::create(
-                            b, chunk64, k.c64(4 * blocksPerChunk)),
-                        k.c64(valueBytes * a.k)));
-          Value scales = k.load(VectorType::get({blocksPerChunk}, k.f32),
-                                scaleBase, 4 * blocksPerChunk,
-                                /*invariant=*/false);
-          for (int64_t blk = 0; blk < blocksPerChunk; ++blk)
-            sb.push_back(k.extract(scales, blk));
-        } else {
-          ArrayRef<Value> bData = data.slice(
-              rowsPerWarp * (wordsPerChunk + 1), wordsPerChunk + 1);
-          for (Value w : bData.drop_back())
-            for (Value p : target == GpuTarget::SM100a
-                               ? decodeWordF16(k, w)
-                               : decodeWordSigned(k, w))
-              bPrep.push_back(p);
-          sb = decodeScales(k, bData.back(), blocksPerChunk);
-          for (Value &v : sb)
-            if (valueScale != 1.0f)
-              v = arith::MulFOp::create(b, v, k.cf32(valueScale));
-        }
-        for (int64_t r = 0; r < rowsPerWarp; ++r) {
-          SmallVector<Value> sa = decodeScales(k, aScales(r), blocksPerChunk);
-          for (int64_t blk = 0; blk < blocksPerChunk; ++blk) {
-            ArrayRef<Value> aBlock = aWords(r).slice(2 * blk, 2);
-            Value sum;
-            if (target == GpuTarget::SM100a) {
-              // 8 f16x2 FMAs; each half adds 8 products of magnitude <= 36
-              // on a 0.25 grid, which f16 holds exactly.
-              Value h = zeroH;
-              for (int64_t w = 0; w < 2; ++w) {
-                SmallVector<Value> aPairs = decodeWordF16(k, aBlock[w]);
-                for (int64_t p = 0; p < 4; ++p)
-                  h = LLVM::FMAOp::create(b, aPairs[p],
-                                          bPrep[8 * blk + 4 * w + p], h);
-              }
-              sum = arith::AddFOp::create(
-                  b, arith::ExtFOp::create(b, k.f32, k.extract(h, 0)),
-                  arith::ExtFOp::create(b, k.f32, k.extract(h, 1)));
-            } else {
-              sum = blockDotInt(
-                  k, aBlock, ArrayRef<Value>(bPrep).slice(4 * blk, 4));
-            }
-            Value scale = arith::MulFOp::create(b, sa[blk], sb[blk]);
-            Value updated = LLVM::FMAOp::create(b, sum, scale, acc[r]);
-            acc[r] = valid ? arith::SelectOp::create(b, valid, updated, acc[r])
-                           : updated;
-          }
-        }
-      }
-      SmallVector<Value> yielded(acc);
-      llvm::append_range(yielded, next);
-      scf::YieldOp::create(b, yielded);
-    }
-
-    // Warp reduction; with k_split, the warps of a row group then add their
-    // partial sums through shared memory, in warp order (deterministic).
-    Type outType = op.getC().getType().getElementType();
-    int64_t outBytes = outType.getIntOrFloatBitWidth() / 8;
-    Value isLane0 =
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, k.c32(0));
-    SmallVector<Value> sums;
-    for (int64_t r = 0; r < rowsPerWarp; ++r) {
-      Value v = loop.getResult(r);
-      for (int32_t off = 16; off >= 1; off /= 2) {
-        auto shuffle = gpu::ShuffleOp::create(b, v, off, /*width=*/32,
-                                              gpu::ShuffleMode::XOR);
-        v = arith::AddFOp::create(b, v, shuffle.getShuffleResult());
-      }
-      sums.push_back(v);
-    }
-    Value writer = isLane0;
-    if (kSplit > 1) {
-      auto func = op->getParentOfType<gpu::GPUFuncOp>();
-      if (!func)
-        return rewriter.notifyMatchFailure(
-            op, "k_split needs the op inside a gpu.func");
-      Value partial =
-          k.workgroupBuffer(func, plan.getWarpsPerCta() * rowsPerWarp * 4);
-      auto slot = [&](Value warpIndex, int64_t r) {
-        Value index = arith::AddIOp::create(
-            b, arith::MulIOp::create(b, warpIndex, k.c32(rowsPerWarp)),
-            k.c32(r));
-        return k.smemOffset(
-            partial, arith::ExtUIOp::create(
-                         b, k.i64, arith::MulIOp::create(b, index, k.c32(4))));
-      };
-      {
-        auto ifOp = scf::IfOp::create(b, isLane0, /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(ifOp.thenBlock());
-        for (int64_t r = 0; r < rowsPerWarp; ++r)
-          LLVM::StoreOp::create(b, sums[r], slot(warp, r), 4);
-      }
-      gpu::BarrierOp::create(b);
-      // The first warp of each group adds the group's partials.
-      Value firstWarp = arith::MulIOp::create(b, rowGroup, k.c32(kSplit));
-      for (int64_t r = 0; r < rowsPerWarp; ++r) {
-        Value total = k.cf32(0.0f);
-        for (int64_t j = 0; j < kSplit; ++j)
-          total = arith::AddFOp::create(
-              b, total,
-              k.load(k.f32,
-                     slot(arith::AddIOp::create(b, firstWarp, k.c32(j)), r),
-                     4, /*invariant=*/false));
-        sums[r] = total;
-      }
-      writer = arith::AndIOp::create(
-          b, writer,
-          arith::CmpIOp::create(b, arith::CmpIPredicate::eq, warp, firstWarp));
-    }
-    for (int64_t r = 0; r < rowsPerWarp; ++r) {
-      Value v = sums[r];
-      Value store = writer;
-      if (maskRows)
-        store = arith::AndIOp::create(
-            b, store,
-            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, rows[r],
-                                  k.c32(m)));
-      Value out = outType.isF32() ? v : arith::TruncFOp::create(b, outType, v);
-      auto ifOp = scf::IfOp::create(b, store, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      Value global = arith::AddIOp::create(
-          b, arith::MulIOp::create(b, batch, k.c64(m)),
-          arith::ExtUIOp::create(b, k.i64, rows[r]));
-      LLVM::StoreOp::create(
-          b, out,
-          k.offset(cPtr, arith::MulIOp::create(b, global, k.c64(outBytes))),
-          outBytes);
-    }
+    GemvEmitter emitter(op, target, b);
+    if (failed(emitter.emit(rewriter)))
+      return failure();
     rewriter.eraseOp(op);
     return success();
   }

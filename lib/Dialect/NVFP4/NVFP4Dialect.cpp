@@ -34,7 +34,7 @@ LogicalResult
 GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      int64_t warpsPerCta, int64_t rowsPerWarp,
                      int64_t bytesPerThread, int64_t unroll, bool, bool,
-                     int64_t kSplit) {
+                     int64_t kSplit, int64_t rowGroups) {
   if (warpsPerCta < 1 || warpsPerCta > 32)
     return emitError() << "expects warps_per_cta in [1, 32], but got "
                        << warpsPerCta;
@@ -48,6 +48,8 @@ GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << bytesPerThread;
   if (unroll < 1 || unroll > 16)
     return emitError() << "expects unroll in [1, 16], but got " << unroll;
+  if (rowGroups < 1)
+    return emitError() << "expects row_groups >= 1, but got " << rowGroups;
   if (kSplit < 1 || warpsPerCta % kSplit != 0)
     return emitError() << "expects k_split to divide warps_per_cta ("
                        << warpsPerCta << "), but got " << kSplit;

@@ -160,3 +160,25 @@ gpu.module @m5 {
     gpu.return
   }
 }
+
+// -----
+
+// row_groups = 3: B is staged once, then the CTA loops over 3 row groups,
+// each with its own K loop and stores.
+// SM90-LABEL: gpu.func @groups
+// SM90: gpu.barrier
+// SM90: scf.for %[[G:.*]] = %{{.*}} to %{{.*}} step
+// SM90: arith.muli %[[G]], %{{.*}} : i32
+// SM90: scf.for
+// SM90: nvvm.dot.accumulate.4way
+// SM90: scf.yield
+// SM90: gpu.shuffle xor
+// SM90: llvm.store %{{.*}} : f16, !llvm.ptr<1>
+gpu.module @m6 {
+  gpu.func @groups(%a: memref<96x1024xf4E2M1FN>, %sfa: memref<96x64xf8E4M3FN>, %b: memref<1x1024xf4E2M1FN>, %sfb: memref<1x64xf8E4M3FN>, %c: memref<96x1xf16>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<96x1024xf4E2M1FN>, memref<96x64xf8E4M3FN>, memref<1x1024xf4E2M1FN>, memref<1x64xf8E4M3FN>) outs(%c : memref<96x1xf16>) rows %bx batch %by plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 1, stage_b = true, row_groups = 3>
+    gpu.return
+  }
+}

@@ -282,3 +282,8 @@ func.func private @plan_unroll() attributes {plan = #nvfp4.gemv_plan<warps_per_c
 
 // expected-error @+1 {{expects k_split to divide warps_per_cta (4), but got 3}}
 func.func private @plan_split() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, k_split = 3>}
+
+// -----
+
+// expected-error @+1 {{expects row_groups >= 1, but got 0}}
+func.func private @plan_groups() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, row_groups = 0>}
