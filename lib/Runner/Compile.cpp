@@ -31,6 +31,11 @@ FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
                                                    StringRef target,
                                                    StringRef format,
                                                    StringRef toolkit) {
+  // Only the entry is compiled: other functions of the file (which may hold
+  // ops that have no kernel for this target) are not its concern.
+  for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (fn.getSymName() != entry)
+      fn.erase();
   PassManager pm(module.getContext());
   NVFP4PipelineOptions options;
   options.target = target.str();

@@ -18,9 +18,9 @@
 
 // Several functions and no --entry; then an unknown entry.
 // RUN: not nvfp4-run %s 2>&1 | FileCheck %s --check-prefix=AMBIGUOUS
-// AMBIGUOUS: nvfp4-run: error: '{{.*}}bad-input.mlir' defines several functions (@gemv, @not_nvfp4); pick one with --entry
+// AMBIGUOUS: nvfp4-run: error: '{{.*}}bad-input.mlir' defines several functions (@gemv, @k96, @gemm, @not_nvfp4); pick one with --entry
 // RUN: not nvfp4-run %s --entry nope 2>&1 | FileCheck %s --check-prefix=ENTRY
-// ENTRY: nvfp4-run: error: no function @nope in '{{.*}}bad-input.mlir' (functions: @gemv, @not_nvfp4)
+// ENTRY: nvfp4-run: error: no function @nope in '{{.*}}bad-input.mlir' (functions: @gemv, @k96, @gemm, @not_nvfp4)
 
 // An entry that is not made of nvfp4 ops.
 // RUN: not nvfp4-run %s --entry not_nvfp4 2>&1 | FileCheck %s --check-prefix=NOTNVFP4
@@ -50,6 +50,24 @@
 // RUN: not nvfp4-run %s --entry gemv --inputs %t/text.npy,%t/a.npy,%t/a.npy,%t/a.npy 2>&1 | FileCheck %s --check-prefix=MAGIC
 // MAGIC: nvfp4-run: error: input #0 (argument #0): {{.*}}text.npy
 
+// An unsupported target is rejected with the list of supported ones.
+// RUN: not nvfp4-run %s --entry gemv --target sm_80 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: nvfp4-run: error: unsupported target 'sm_80'; supported targets: sm_100a, sm_90a
+
+// A shape the GEMV kernels cannot handle is reported when planning, before
+// anything runs (K = 96 is a multiple of 16 but not of 64).
+// RUN: not nvfp4-run %s --entry k96 --target sm_90a 2>&1 | FileCheck %s --check-prefix=PLAN
+// PLAN: error: 'nvfp4.scaled_matmul' op cannot be planned as a GEMV: the GEMV kernels need K % 64 == 0 (whole 64-value chunks per load), but K = 96
+// PLAN: nvfp4-run: error: cannot compile @k96 for sm_90a (diagnostics above)
+
+// An op with no GPU kernel yet is an error on the GPU path, not a fallback.
+// RUN: not nvfp4-run %s --entry gemm --target sm_100a 2>&1 | FileCheck %s --check-prefix=NOKERNEL
+// NOKERNEL: error: 'nvfp4.scaled_matmul' op has no sm_100a kernel yet: nvfp4 lowers only the batched GEMV (scaled_matmul with N = 1) to the GPU
+
+// An unknown --emit stage.
+// RUN: not nvfp4-run %s --entry gemv --emit=sass 2>&1 | FileCheck %s --check-prefix=EMIT
+// EMIT: nvfp4-run: error: --emit must be one of mlir, llvm, ptx, cubin; got 'sass'
+
 // An out-of-range option.
 // RUN: not nvfp4-run %s --entry gemv --max-scale-code 127 2>&1 | FileCheck %s --check-prefix=SCALE
 // SCALE: nvfp4-run: error: --max-scale-code must be at most 126
@@ -58,6 +76,20 @@ func.func @gemv(%a: memref<1x128x256xf4E2M1FN>, %sfa: memref<1x128x16xf8E4M3FN>,
                 %b: memref<1x1x256xf4E2M1FN>, %sfb: memref<1x1x16xf8E4M3FN>,
                 %c: memref<1x128x1xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x128x256xf4E2M1FN>, memref<1x128x16xf8E4M3FN>, memref<1x1x256xf4E2M1FN>, memref<1x1x16xf8E4M3FN>) outs(%c : memref<1x128x1xf16>)
+  return
+}
+
+func.func @k96(%a: memref<1x8x96xf4E2M1FN>, %sfa: memref<1x8x6xf8E4M3FN>,
+               %b: memref<1x1x96xf4E2M1FN>, %sfb: memref<1x1x6xf8E4M3FN>,
+               %c: memref<1x8x1xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x8x96xf4E2M1FN>, memref<1x8x6xf8E4M3FN>, memref<1x1x96xf4E2M1FN>, memref<1x1x6xf8E4M3FN>) outs(%c : memref<1x8x1xf16>)
+  return
+}
+
+func.func @gemm(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>,
+                %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>,
+                %c: memref<128x64xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>)
   return
 }
 

@@ -41,7 +41,8 @@ struct CompiledEntry {
 
 /// Runs the nvfp4 pipeline in place on `module` for `target` ("sm_100a" or
 /// "sm_90a") producing `format` ("bin", "isa", "llvm", or "none"), then reads
-/// off the launches of `entry`. Diagnostics go to the context's handler.
+/// off the launches of `entry`. Functions other than `entry` are removed
+/// first. Diagnostics go to the context's handler.
 FailureOr<CompiledEntry> compileEntry(ModuleOp module, StringRef entry,
                                       StringRef target, StringRef format,
                                       StringRef toolkit);
