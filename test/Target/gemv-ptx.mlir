@@ -36,3 +36,16 @@ func.func @gemv(%a: memref<1x7168x16384xf4E2M1FN>, %sfa: memref<1x7168x1024xf8E4
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x7168x16384xf4E2M1FN>, memref<1x7168x1024xf8E4M3FN>, memref<1x1x16384xf4E2M1FN>, memref<1x1x1024xf8E4M3FN>) outs(%c : memref<1x7168x1xf16>)
   return
 }
+
+// Every stage nvfp4-run can emit.
+// RUN: nvfp4-run %s --emit=mlir --target sm_90a | FileCheck %s --check-prefix=EMIT-MLIR
+// EMIT-MLIR: gpu.launch_func @nvfp4_kernels::@gemv_kernel
+// EMIT-MLIR: gpu.module @nvfp4_kernels
+// EMIT-MLIR: llvm.func @gemv_kernel
+// RUN: nvfp4-run %s --emit=llvm --target sm_100a | FileCheck %s --check-prefix=EMIT-LLVM
+// EMIT-LLVM: target triple = "nvptx64-nvidia-cuda"
+// EMIT-LLVM: define ptx_kernel void @gemv_kernel(
+// EMIT-LLVM: @llvm.nvvm.e2m1x2.to.f16x2.rn
+// RUN: %if ptxas %{ nvfp4-run %s --emit=cubin --target sm_100a --cuda-path %cuda_root -o %t.cubin %}
+// RUN: %if ptxas %{ od -A n -c -N 4 %t.cubin | FileCheck %s --check-prefix=ELF %}
+// ELF: 177   E   L   F

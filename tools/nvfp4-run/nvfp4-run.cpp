@@ -33,6 +33,9 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -243,10 +246,20 @@ int main(int argc, char **argv) {
     auto out = openOutputFile(emitFile, &error);
     if (!out)
       return fail("cannot write '" + emitFile + "': " + error);
-    if (format == "none")
+    if (format == "none") {
       compiled->print(out->os());
-    else
+    } else if (format == "llvm") {
+      // gpu-module-to-binary stores LLVM bitcode; print it as text.
+      llvm::LLVMContext llvmContext;
+      auto llvmModule = llvm::parseBitcodeFile(
+          llvm::MemoryBufferRef(kernels->image, "nvfp4_kernels"), llvmContext);
+      if (!llvmModule)
+        return fail("cannot read the LLVM bitcode of the kernels: " +
+                    llvm::toString(llvmModule.takeError()));
+      (*llvmModule)->print(out->os(), nullptr);
+    } else {
       out->os() << kernels->image;
+    }
     out->keep();
     return 0;
   }
