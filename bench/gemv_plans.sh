@@ -9,7 +9,7 @@ for plan in "$@"; do
     set -- $s
     f="$out/p_$1_$2_$3_${plan// /_}.mlir"
     python3 "$here/gen_gemv.py" $1 $2 $3 f16 $plan > "$f"
-    printf 'plan %-12s M=%-5s K=%-6s L=%s  ' "$plan" $1 $2 $3
-    "$run" "$f" --bench --iters 200 | grep -o 'median.*' | cut -d';' -f1,3
+    printf "plan %-18s M=%-5s K=%-6s L=%s  " "$plan" $1 $2 $3
+    "$run" "$f" --bench --iters 100 | grep -o 'bench.*' | sed -e 's/.*: \([0-9.]* us per launch\).*= \([0-9.]*% of floor\)/\1, \2/'
   done
 done

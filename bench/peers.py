@@ -3,8 +3,9 @@
 
 For each contest shape: the device copy rate (bytes read + written) and
 cuBLAS fp16 batched GEMV (torch.matmul) on weights already dequantized to
-fp16, timed with CUDA events over rotating buffer sets larger than L2,
-median of 100 launches. Prints one line per shape: shape, cuBLAS us.
+fp16, timed with CUDA events over rotating buffer sets larger than L2, both
+as single launches (median of 100) and back to back (median of 20 batches of
+10): the two timings nvfp4-run --bench reports.
 """
 import sys
 
@@ -13,17 +14,20 @@ import torch
 SHAPES = [(7168, 16384, 1), (4096, 7168, 8), (7168, 2048, 4)]
 
 
-def median_us(fn, sets, iters=100):
+def median_us(fn, sets, iters=100, batch=1):
+    """Median over `iters` event pairs; each pair times `batch` back-to-back
+    calls (rotating buffer sets) and the time is divided by `batch`."""
     for i in range(2 * len(sets)):
         fn(*sets[i % len(sets)])
     times = []
     for i in range(iters):
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record()
-        fn(*sets[i % len(sets)])
+        for j in range(batch):
+            fn(*sets[(i * batch + j) % len(sets)])
         e.record()
         e.synchronize()
-        times.append(s.elapsed_time(e) * 1000.0)
+        times.append(s.elapsed_time(e) * 1000.0 / batch)
     times.sort()
     return times[len(times) // 2]
 
@@ -45,8 +49,10 @@ def main():
             w = torch.randn(l, m, k, device=dev, dtype=torch.float16)
             x = torch.randn(l, k, 1, device=dev, dtype=torch.float16)
             sets.append((w, x))
-        us = median_us(lambda w, x: torch.matmul(w, x), sets)
-        print(f"cublas_fp16 M={m} K={k} L={l}: {us:.2f} us")
+        alone = median_us(lambda w, x: torch.matmul(w, x), sets)
+        b2b = median_us(lambda w, x: torch.matmul(w, x), sets, iters=20, batch=10)
+        print(f"cublas_fp16 M={m} K={k} L={l}: {b2b:.2f} us back to back, "
+              f"{alone:.2f} us launched alone")
         del sets
         torch.cuda.empty_cache()
 
