@@ -4,7 +4,8 @@
 # (a) correctness: the three contest shapes and 24 random (M, K, L), random
 #     bit patterns, scales over zero, subnormals and normals (and the full
 #     finite e4m3 range with f32 output); (b) the device copy floor and
-#     cuBLAS fp16 GEMV through PyTorch; (c) ours with --bench. Prints a table.
+#     cuBLAS fp16 GEMV through PyTorch; (c) ours with --bench; (d) the
+#     sm_100a cubin's resources and SASS mix. Prints a table last.
 set -uo pipefail
 run="$1"; out="${2:-/tmp/nvfp4-bench}"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -43,7 +44,11 @@ ptxas -arch=sm_100a -v "$out/gemv_sm100a.ptx" -o "$out/gemv_sm100a.cubin" 2>&1 |
 cuobjdump -sass "$out/gemv_sm100a.cubin" | grep -oE "^\s+/\*[0-9a-f]+\*/\s+[A-Z0-9_.]+" | awk '{print $2}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -12
 echo "F2FP with E2M1: $(cuobjdump -sass "$out/gemv_sm100a.cubin" | grep -c 'F2FP.*E2M1')"
 python3 "$here/peers.py" | tee "$out/peers.txt"
+: > "$out/ours.txt"
 for s in "7168 16384 1" "4096 7168 8" "7168 2048 4"; do
   set -- $s
-  "$run" "$out/g_$1_$2_$3_f16.mlir" --bench --iters 200 | tee -a "$out/ours.txt"
+  # Name the entry after the shape so the table can match it with cuBLAS.
+  sed -e "s/@gemv(/@gemv_$1_$2_$3(/" "$out/g_$1_$2_$3_f16.mlir" > "$out/b_$1_$2_$3.mlir"
+  "$run" "$out/b_$1_$2_$3.mlir" --bench --iters 200 | tee -a "$out/ours.txt"
 done
+python3 "$here/table.py" "$out/peers.txt" "$out/ours.txt"
