@@ -16,7 +16,6 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
@@ -37,8 +36,7 @@ using namespace mlir;
 void mlir::nvfp4::registerAllDialects(DialectRegistry &registry) {
   registry.insert<nvfp4::NVFP4Dialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect,
-                  gpu::GPUDialect, LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, NVVM::NVVMDialect, scf::SCFDialect,
+                  gpu::GPUDialect, LLVM::LLVMDialect, memref::MemRefDialect, NVVM::NVVMDialect, scf::SCFDialect,
                   vector::VectorDialect>();
   // convert-gpu-to-nvvm lowers the other dialects inside a gpu.module
   // through their ConvertToLLVMPatternInterface extensions.
@@ -46,7 +44,6 @@ void mlir::nvfp4::registerAllDialects(DialectRegistry &registry) {
   cf::registerConvertControlFlowToLLVMInterface(registry);
   registerConvertFuncToLLVMInterface(registry);
   index::registerConvertIndexToLLVMInterface(registry);
-  registerConvertMathToLLVMInterface(registry);
   registerConvertMemRefToLLVMInterface(registry);
   registerConvertNVVMToLLVMInterface(registry);
   ub::registerConvertUBToLLVMInterface(registry);

@@ -53,7 +53,8 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
   let summary = "How a batched GEMV (N = 1 scaled_matmul) is mapped to the GPU";
   let description = [{
     Chosen by `nvfp4-plan` per target and shape; a user or an autotuner may
-    write it in the IR instead, and the plan pass then only checks it.
+    write it in the IR instead, and the plan pass keeps it (checking the
+    shape's K % 64 and the plan's shared-memory budget).
 
     - `warps_per_cta`: warps in a CTA; each warp owns `rows_per_warp` rows.
     - `rows_per_warp`: rows of A one warp reduces together; the decoded B
@@ -85,8 +86,6 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Values of K one warp covers per step.
-    int64_t getKPerWarpStep() const { return 32 * getBytesPerThread() * 2; }
     /// Rows of A one CTA computes per row group.
     int64_t getRowsPerCta() const {
       return getWarpsPerCta() / getKSplit() * getRowsPerWarp();

@@ -13,13 +13,16 @@ include "mlir/Pass/PassBase.td"
 def NVFP4PlanPass : Pass<"nvfp4-plan", "ModuleOp"> {
   let summary = "Choose a kernel strategy for every nvfp4 op and target";
   let description = [{
-    Attaches an `nvfp4.plan` attribute to every nvfp4 op: how many warps per
-    CTA, rows per warp, bytes per thread and steps in flight for the GEMV
-    kernel. A plan already present (written by a user or an autotuner) is
-    kept and only checked. Shapes the target's kernels cannot handle are
-    reported here, before any code is generated (e.g. the GEMV kernels need
-    K % 64 == 0). Ops with no kernel yet on the target are an error, never a
-    silent fallback.
+    Attaches an `nvfp4.plan` attribute (`#nvfp4.gemv_plan`) to every batched
+    GEMV (`nvfp4.scaled_matmul` with N = 1): warps per CTA, rows per warp,
+    bytes per lane and step, steps in flight, whether B is staged in shared
+    memory, the software pipeline, k_split and row_groups (see the
+    attribute). A plan already present (written by a user or an autotuner)
+    is kept; its shape constraints and shared-memory budget are checked.
+    Shapes the target's kernels cannot handle are reported here, before any
+    code is generated (the GEMV kernels need K % 64 == 0 and plain scales).
+    Other nvfp4 ops have no GPU kernel yet: an error, never a silent
+    fallback.
 
     Before:
     ```mlir
@@ -29,7 +32,8 @@ def NVFP4PlanPass : Pass<"nvfp4-plan", "ModuleOp"> {
     After (`target=sm_90a`):
     ```mlir
     nvfp4.scaled_matmul ins(...) outs(...) {nvfp4.plan = #nvfp4.gemv_plan<
-        warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 4>}
+        warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16,
+        unroll = 2, stage_b = true>}
     ```
   }];
   let options = [
@@ -42,10 +46,10 @@ def NVFP4PlanPass : Pass<"nvfp4-plan", "ModuleOp"> {
 def NVFP4TilePass : Pass<"nvfp4-tile", "ModuleOp"> {
   let summary = "Map planned nvfp4 ops onto a CTA grid in an outlined gpu.func";
   let description = [{
-    Every planned GEMV becomes a `gpu.func` kernel in the `gpu.module`
-    `@nvfp4_kernels` (created with an `#nvvm.target` for `target`) whose body
-    derives its tile from the block ids (x: groups of rows, y: the batch) and
-    runs one CTA-level `nvfp4.gemv_tile`. The host op is replaced by a
+    Every planned GEMV becomes a `gpu.func` kernel `@<function>_kernel` in
+    the `gpu.module` `@nvfp4_kernels` (created with an `#nvvm.target` for
+    `target`) whose body derives its tile from the block ids (x: the CTA's
+    rows, y: the batch) and runs one CTA-level `nvfp4.gemv_tile`. The host op is replaced by a
     `gpu.launch_func` with the grid and block sizes of the plan.
 
     Before:
@@ -56,13 +60,13 @@ def NVFP4TilePass : Pass<"nvfp4-tile", "ModuleOp"> {
     After:
     ```mlir
     gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
-      gpu.func @gemv_0(%a: memref<...>, ...) kernel {
+      gpu.func @gemv_kernel(%a: memref<...>, ...) kernel {
         %bx = gpu.block_id x
         ...
         nvfp4.gemv_tile ins(...) outs(...) rows %row batch %l plan #nvfp4.gemv_plan<...>
     }
     func.func @gemv(...) {
-      gpu.launch_func @nvfp4_kernels::@gemv_0 blocks in (%c896, %c1, %c1)
+      gpu.launch_func @nvfp4_kernels::@gemv_kernel blocks in (%c896, %c1, %c1)
           threads in (%c128, %c1, %c1) args(%a : memref<...>, ...)
     ```
   }];
@@ -77,17 +81,22 @@ def NVFP4TilePass : Pass<"nvfp4-tile", "ModuleOp"> {
 def ConvertNVFP4ToNVVMPass : Pass<"convert-nvfp4-to-nvvm"> {
   let summary = "Lower CTA-level nvfp4 ops to NVVM, LLVM, arith and scf";
   let description = [{
-    Lowers `nvfp4.gemv_tile` to warp-level code: 16-byte read-only
-    (`ld.global.nc.v4`) loads of A, decoding to f16x2, f16x2 FMAs inside
-    each 16-value block (exact: each half adds 8 products of at most 36),
-    one fp32 FMA per block with the product of the two e4m3 scales (decoded
-    with `cvt.rn.f16x2.e4m3x2`), and a warp-shuffle reduction.
+    Lowers `nvfp4.gemv_tile` to warp-level code following its plan: lanes
+    stream A with 16-byte `ld.global.nc.L1::no_allocate` loads (the next
+    iteration's loads issued before the current one's math: a software
+    pipeline), B is decoded once per CTA into shared memory (`stage_b`) or
+    per step, each 16-value block's dot product is computed exactly, one
+    fp32 FMA per block applies `sfa * sfb` (decoded with
+    `cvt.rn.f16x2.e4m3x2`), and a warp-shuffle reduction (plus a
+    shared-memory one with `k_split`) ends each row.
 
     - `target=sm_100a`: values decode with `nvvm.convert.f4x2.to.f16x2`
-      (`cvt.rn.f16x2.e2m1x2`).
-    - `target=sm_90a`: that instruction does not exist; each 32-bit word of
-      8 values decodes with shifts and masks into f16 bit patterns that are
-      the true value times 2^-14, and the 2^14 is folded into the fp32 scale.
+      (`cvt.rn.f16x2.e2m1x2`); 8 f16x2 FMAs make a block's dot product
+      (exact: each half adds 8 products of magnitude <= 36).
+    - `target=sm_90a`: that instruction does not exist; `nvvm.prmt` looks up
+      twice the e2m1 magnitudes (small integers) 4 at a time, and
+      `nvvm.dot.accumulate.4way` (dp4a) makes the block's dot product in
+      int32; the factor 1/4 is folded into B's fp32 scales.
 
     Before:
     ```mlir
@@ -95,9 +104,9 @@ def ConvertNVFP4ToNVVMPass : Pass<"convert-nvfp4-to-nvvm"> {
     ```
     After (sm_100a, abridged):
     ```mlir
-    %w = llvm.load %p invariant {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-    %h = nvvm.convert.f4x2.to.f16x2 %byte : i8 (f4E2M1FN) -> vector<2xf16>
-    %acc = math.fma %h, %hb, %acc : vector<2xf16>
+    %w = llvm.inline_asm has_side_effects "ld.global.nc.L1::no_allocate.v4.u32 ..."
+    %h = nvvm.convert.f4x2.to.f16x2 %byte : i8(f4E2M1FN) -> vector<2xf16>
+    %acc = llvm.intr.fma(%h, %hb, %acc) : (vector<2xf16>, ...) -> vector<2xf16>
     %r, %ok = gpu.shuffle xor %sum, %c16, %c32 : f32
     ```
   }];
@@ -106,7 +115,7 @@ def ConvertNVFP4ToNVVMPass : Pass<"convert-nvfp4-to-nvvm"> {
            "GPU target: sm_100a (B200) or sm_90a (H100/H200)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
-                           "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::vector::VectorDialect",
                            "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::memref::MemRefDialect"];
 }

@@ -13,17 +13,24 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::nvfp4;
 
 static FailureOr<unsigned> constantDim(Value v, gpu::LaunchFuncOp op) {
-  APInt value;
   auto cst = v.getDefiningOp<arith::ConstantIndexOp>();
   if (!cst) {
     op.emitError() << "nvfp4-run launches grids of constant size only";
     return failure();
   }
-  return static_cast<unsigned>(cst.value());
+  int64_t value = cst.value();
+  if (value < 1 || value > std::numeric_limits<int32_t>::max()) {
+    op.emitError() << "grid or block dimension " << value
+                   << " is outside [1, 2^31 - 1]";
+    return failure();
+  }
+  return static_cast<unsigned>(value);
 }
 
 FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,

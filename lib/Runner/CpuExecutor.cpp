@@ -159,7 +159,12 @@ LogicalResult mlir::nvfp4::executeOnCpu(func::FuncOp entry,
         llvm::TypeSwitch<Operation *, LogicalResult>(&op)
             .Case<ScaledMatmulOp, ScaledDualMatmulOp, GroupedMatmulOp,
                   QuantizeOp>([&](auto concrete) { return run(concrete, get); })
-            .Default([](Operation *) { return success(); });
+            .Case<func::ReturnOp>([](auto) { return success(); })
+            .Default([](Operation *other) {
+              return other->emitError()
+                     << "the CPU reference cannot execute '"
+                     << other->getName() << "'";
+            });
     if (failed(result))
       return failure();
   }

@@ -20,8 +20,7 @@ namespace {
 using CUresult = int;
 using CUdevice = int;
 using Handle = void *;
-constexpr int kAttrCcMajor = 75, kAttrCcMinor = 76, kAttrSmCount = 16,
-              kAttrL2Bytes = 38;
+constexpr int kAttrCcMajor = 75, kAttrCcMinor = 76, kAttrL2Bytes = 38;
 } // namespace
 
 struct CudaDriver::Api {
@@ -30,6 +29,9 @@ struct CudaDriver::Api {
   CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
   CUresult (*cuDeviceGetName)(char *, int, CUdevice);
   CUresult (*cuDevicePrimaryCtxRetain)(Handle *, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
+  CUresult (*cuModuleUnload)(Handle);
+  CUresult (*cuEventDestroy)(Handle);
   CUresult (*cuCtxSetCurrent)(Handle);
   CUresult (*cuModuleLoadData)(Handle *, const void *);
   CUresult (*cuModuleGetFunction)(Handle *, Handle, const char *);
@@ -85,6 +87,9 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string &error) {
   bind(a.cuDeviceGetAttribute, "cuDeviceGetAttribute");
   bind(a.cuDeviceGetName, "cuDeviceGetName");
   bind(a.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+  bind(a.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
+  bind(a.cuModuleUnload, "cuModuleUnload");
+  bind(a.cuEventDestroy, "cuEventDestroy_v2");
   bind(a.cuCtxSetCurrent, "cuCtxSetCurrent");
   bind(a.cuModuleLoadData, "cuModuleLoadData");
   bind(a.cuModuleGetFunction, "cuModuleGetFunction");
@@ -103,7 +108,7 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string &error) {
   bind(a.cuGetErrorString, "cuGetErrorString");
   if (!ok)
     return nullptr;
-  CUdevice dev;
+  CUdevice &dev = d->device;
   char name[256] = {0};
   int l2 = 0;
   if (!d->check(a.cuInit(0), "cuInit", error) ||
@@ -111,8 +116,6 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string &error) {
       !d->check(a.cuDeviceGetAttribute(&d->ccMajor, kAttrCcMajor, dev),
                 "cuDeviceGetAttribute", error) ||
       !d->check(a.cuDeviceGetAttribute(&d->ccMinor, kAttrCcMinor, dev),
-                "cuDeviceGetAttribute", error) ||
-      !d->check(a.cuDeviceGetAttribute(&d->sms, kAttrSmCount, dev),
                 "cuDeviceGetAttribute", error) ||
       !d->check(a.cuDeviceGetAttribute(&l2, kAttrL2Bytes, dev),
                 "cuDeviceGetAttribute", error) ||
@@ -130,9 +133,19 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string &error) {
 }
 
 CudaDriver::~CudaDriver() {
-  if (api)
+  if (api && context) {
     for (DevicePtr p : allocations)
       api->cuMemFree(p);
+    if (startEvent)
+      api->cuEventDestroy(startEvent);
+    if (stopEvent)
+      api->cuEventDestroy(stopEvent);
+    if (module)
+      api->cuModuleUnload(module);
+    api->cuDevicePrimaryCtxRelease(device);
+  }
+  if (library)
+    dlclose(library);
 }
 
 std::string CudaDriver::archName() const {
@@ -176,9 +189,9 @@ bool CudaDriver::launch(const std::string &kernel, const unsigned grid[3],
                         const unsigned block[3],
                         const std::vector<DevicePtr> &args,
                         std::string &error) {
-  Handle fn = nullptr;
-  if (!check(api->cuModuleGetFunction(&fn, module, kernel.c_str()),
-             ("cuModuleGetFunction(" + kernel + ")").c_str(), error))
+  Handle &fn = functions[kernel];
+  if (!fn && !check(api->cuModuleGetFunction(&fn, module, kernel.c_str()),
+                    ("cuModuleGetFunction(" + kernel + ")").c_str(), error))
     return false;
   std::vector<DevicePtr> values(args);
   std::vector<void *> params;

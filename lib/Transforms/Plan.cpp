@@ -6,15 +6,18 @@
 //
 // The GEMV is memory bound: the plan's job is to keep enough bytes in flight
 // per SM to saturate DRAM, while the decode work per byte stays below the
-// integer throughput (the binding limit on Hopper, which decodes in software).
+// integer throughput (Hopper decodes in software).
 //
-// - bytes_per_thread: 16 on sm_90a (one ld.global.nc.v4.u32); 32 on sm_100a,
-//   which keeps two 16-byte loads per step and halves the loop overhead.
-// - rows_per_warp: 2, so each decoded B fragment serves two rows of A.
-// - warps_per_cta: 4 (128 threads), 8 rows per CTA: thousands of CTAs for the
-//   contest shapes, so every SM gets many.
-// - unroll: up to 4 steps of loads issued before the first is used, limited
-//   by the steps a row has.
+// - Long rows (K >= 8192): 4 warps x 2 rows per CTA, 2 steps in flight;
+//   shorter rows: 8 warps x 1 row, 4 steps (sm_100a: 2). Fitted to H200
+//   measurements (docs/performance.md).
+// - bytes_per_thread: 16 on sm_90a (one 16-byte load per step); 32 on
+//   sm_100a (two, fewer loop iterations).
+// - stage_b when the decoded B row fits 40 KiB of shared memory and at least
+//   2 rows share it; prefetch (software pipeline) always.
+// - k_split only when the grid would have fewer than 2 CTAs per SM.
+// - A plan written in the IR is kept; its shape constraints (K % 64) and
+//   shared-memory budget (48 KiB) are checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +33,18 @@ using namespace mlir;
 using namespace mlir::nvfp4;
 
 namespace {
+
+/// Static shared memory a CTA may use.
+constexpr int64_t kSharedMemoryLimit = 48 * 1024;
+
+/// Shared memory a GEMV plan needs: the staged B row and the k_split
+/// partial sums.
+int64_t getPlanSharedBytes(GpuTarget target, GemvPlanAttr plan, int64_t k) {
+  int64_t bytes = plan.getStageB() ? getStagedBBytes(target, k) : 0;
+  if (plan.getKSplit() > 1)
+    bytes += plan.getWarpsPerCta() * plan.getRowsPerWarp() * 4;
+  return bytes;
+}
 
 /// Checks the GEMV kernel's own constraints; reports on `op`.
 LogicalResult checkGemvShape(Operation *op, int64_t k) {
@@ -127,6 +142,14 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
         plan = chooseGemvPlan(op->getContext(), *gpu, a.rows, a.k, a.batch);
       if (failed(checkGemvShape(op, k)))
         return WalkResult::interrupt();
+      int64_t shared = getPlanSharedBytes(*gpu, plan, k);
+      if (shared > kSharedMemoryLimit) {
+        op->emitOpError() << "has a plan that needs " << shared
+                          << " bytes of shared memory (stage_b for K = " << k
+                          << "), more than the " << kSharedMemoryLimit
+                          << " a CTA can have statically; use stage_b = false";
+        return WalkResult::interrupt();
+      }
       op->setAttr(NVFP4Dialect::kPlanAttrName, plan);
       return WalkResult::advance();
     });

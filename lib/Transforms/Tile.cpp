@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Each planned GEMV is outlined into a kernel of the gpu.module
-// @nvfp4_kernels: block id x picks a group of warps_per_cta * rows_per_warp
-// rows, block id y the batch; the body is one CTA-level nvfp4.gemv_tile. The
+// @nvfp4_kernels: block id x picks the CTA's rows (row_groups groups of
+// warps_per_cta / k_split * rows_per_warp rows), block id y the batch; the body is one CTA-level nvfp4.gemv_tile. The
 // host op becomes a gpu.launch_func, so the host side stays standard MLIR
 // that an embedding compiler lowers with its own runtime.
 //
@@ -45,7 +45,8 @@ gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module, GpuTarget target) {
 }
 
 LogicalResult tileGemv(ScaledMatmulOp op, GemvPlanAttr plan,
-                       gpu::GPUModuleOp kernels, StringRef kernelName) {
+                       gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                       StringRef kernelName) {
   Location loc = op.getLoc();
   OperandShape a = getOperandShape(op.getA().getType());
   // A CTA loops over row_groups groups of getRowsPerCta() rows.
@@ -60,7 +61,7 @@ LogicalResult tileGemv(ScaledMatmulOp op, GemvPlanAttr plan,
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
   kernel.setKnownBlockSizeAttr(
       kb.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
-  SymbolTable(kernels).insert(kernel);
+  symbols.insert(kernel);
   Block &body = kernel.getBody().front();
   kb.setInsertionPointToStart(&body);
   Value bx = gpu::BlockIdOp::create(kb, loc, gpu::Dimension::x);
@@ -130,7 +131,7 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
       std::string name = base;
       for (int i = 1; symbols.lookup(name); ++i)
         name = base + "_" + std::to_string(i);
-      if (failed(tileGemv(op, plan, kernels, name)))
+      if (failed(tileGemv(op, plan, kernels, symbols, name)))
         return signalPassFailure();
     }
   }

@@ -61,6 +61,17 @@ func.func @few_rows(%a: memref<1x128x16384xf4E2M1FN>, %sfa: memref<1x128x1024xf8
 
 // -----
 
+// A user plan that stages a 65536-value B row (81920 bytes on sm_90a: 1 byte
+// per value + 4 per scale; 147456 on sm_100a: f16 values) exceeds the 48 KiB
+// of static shared memory.
+func.func @too_much_shared(%a: memref<1x8x65536xf4E2M1FN>, %sfa: memref<1x8x4096xf8E4M3FN>, %b: memref<1x1x65536xf4E2M1FN>, %sfb: memref<1x1x4096xf8E4M3FN>, %c: memref<1x8x1xf16>) {
+  // expected-error @+1 {{bytes of shared memory (stage_b for K = 65536), more than the 49152 a CTA can have statically; use stage_b = false}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x8x65536xf4E2M1FN>, memref<1x8x4096xf8E4M3FN>, memref<1x1x65536xf4E2M1FN>, memref<1x1x4096xf8E4M3FN>) outs(%c : memref<1x8x1xf16>) {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 2, stage_b = true>}
+  return
+}
+
+// -----
+
 func.func @k_not_64(%a: memref<1x64x96xf4E2M1FN>, %sfa: memref<1x64x6xf8E4M3FN>, %b: memref<1x1x96xf4E2M1FN>, %sfb: memref<1x1x6xf8E4M3FN>, %c: memref<1x64x1xf16>) {
   // expected-error @+1 {{cannot be planned as a GEMV: the GEMV kernels need K % 64 == 0 (whole 64-value chunks per load), but K = 96}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x64x96xf4E2M1FN>, memref<1x64x6xf8E4M3FN>, memref<1x1x96xf4E2M1FN>, memref<1x1x6xf8E4M3FN>) outs(%c : memref<1x64x1xf16>)

@@ -33,3 +33,17 @@ func.func @grouped_rows(%a: memref<1x1000x1024xf4E2M1FN>, %sfa: memref<1x1000x64
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x1000x1024xf4E2M1FN>, memref<1x1000x64xf8E4M3FN>, memref<1x1x1024xf4E2M1FN>, memref<1x1x64xf8E4M3FN>) outs(%c : memref<1x1000x1xf16>) {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 1, stage_b = true, row_groups = 4>}
   return
 }
+
+// -----
+
+// Two GEMVs in one function get two kernels with distinct names.
+// CHECK-LABEL: func.func @two(
+// CHECK: gpu.launch_func @nvfp4_kernels::@two_kernel
+// CHECK: gpu.launch_func @nvfp4_kernels::@two_kernel_1
+// CHECK: gpu.func @two_kernel(
+// CHECK: gpu.func @two_kernel_1(
+func.func @two(%a: memref<64x1024xf4E2M1FN>, %sfa: memref<64x64xf8E4M3FN>, %b: memref<1x1024xf4E2M1FN>, %sfb: memref<1x64xf8E4M3FN>, %c: memref<64x1xf16>, %d: memref<64x1xf32>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x1024xf4E2M1FN>, memref<64x64xf8E4M3FN>, memref<1x1024xf4E2M1FN>, memref<1x64xf8E4M3FN>) outs(%c : memref<64x1xf16>)
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x1024xf4E2M1FN>, memref<64x64xf8E4M3FN>, memref<1x1024xf4E2M1FN>, memref<1x64xf8E4M3FN>) outs(%d : memref<64x1xf32>)
+  return
+}

@@ -32,7 +32,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -45,7 +44,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <chrono>
@@ -206,15 +204,19 @@ int main(int argc, char **argv) {
   if (emit.empty())
     gpu = CudaDriver::open(driverError);
   std::string target = targetName;
-  if (target.empty())
+  if (target.empty()) {
+    if (gpu && !parseGpuTarget(gpu->archName()))
+      return fail("the GPU is " + gpu->archName() + " (" +
+                  gpu->deviceName() +
+                  "), which nvfp4 does not target; supported targets: " +
+                  supportedGpuTargets() +
+                  " (name one with --target to compile for it and run the "
+                  "CPU reference)");
     target = gpu ? gpu->archName() : "sm_100a";
+  }
   if (!parseGpuTarget(target))
     return fail("unsupported target '" + target +
                 "'; supported targets: " + supportedGpuTargets());
-  if (gpu && gpu->archName() != target && targetName.getNumOccurrences() == 0)
-    return fail("the GPU is " + gpu->archName() + " (" + gpu->deviceName() +
-                "), which nvfp4 does not target; supported targets: " +
-                supportedGpuTargets());
 
   // Compile a copy of the module (the original stays for the CPU reference).
   std::string ptxas = cudaPath + "/bin/ptxas";

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,7 +37,6 @@ public:
   std::string archName() const;
   std::string deviceName() const { return name; }
   int64_t l2Bytes() const { return l2; }
-  int smCount() const { return sms; }
 
   /// Loads a cubin or PTX image; kernels are then found by name.
   bool loadModule(const std::string &image, std::string &error);
@@ -76,8 +76,10 @@ private:
   void *context = nullptr;
   void *module = nullptr;
   void *startEvent = nullptr, *stopEvent = nullptr;
+  /// Kernel handles by name, looked up once (not inside timed loops).
+  std::map<std::string, void *> functions;
   std::vector<DevicePtr> allocations;
-  int ccMajor = 0, ccMinor = 0, sms = 0;
+  int device = 0, ccMajor = 0, ccMinor = 0;
   int64_t l2 = 0;
   std::string name;
 };

@@ -4,12 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The GEMV CTA: each warp owns rows_per_warp rows; lane j of a warp handles
-// the bytes_per_thread-byte chunks j, j + 32, ... of every row, so a warp
-// reads whole 512- or 1024-byte spans of a row per step (coalesced). Per
-// outer iteration a thread first issues all its loads for `unroll` steps
-// (A for every row, B, and the scales), then decodes and multiplies. Per
-// 16-value block the dot product is computed exactly, then
+// The GEMV CTA: each warp owns rows_per_warp rows (with k_split, k_split
+// warps share them); lane j of a warp handles the bytes_per_thread-byte
+// chunks j, j + 32, ... of every row, so a warp reads whole 512- or
+// 1024-byte spans of a row per step (coalesced). An outer iteration covers
+// `unroll` steps; with prefetch, it issues the A (and unstaged B) loads of
+// the next iteration before decoding the current one's (a software
+// pipeline). With stage_b, B is decoded once per CTA into shared memory
+// first. Per 16-value block the dot product is computed exactly, then
 //
 //   acc (f32) += block_dot * (sfa * sfb)          one fp32 FMA per block
 //
@@ -45,13 +47,12 @@ namespace {
 /// Small typed helpers over an ImplicitLocOpBuilder.
 struct KernelBuilder {
   ImplicitLocOpBuilder &b;
-  Type i8, i16, i32, i64, f16, f32, v2f16, v2i8, v4i32, ptr;
+  Type i8, i16, i32, i64, f16, f32, v2f16, v4i32, ptr;
 
   explicit KernelBuilder(ImplicitLocOpBuilder &b)
       : b(b), i8(b.getI8Type()), i16(b.getI16Type()), i32(b.getI32Type()),
         i64(b.getI64Type()), f16(b.getF16Type()), f32(b.getF32Type()),
-        v2f16(VectorType::get({2}, f16)), v2i8(VectorType::get({2}, i8)),
-        v4i32(VectorType::get({4}, i32)),
+        v2f16(VectorType::get({2}, f16)), v4i32(VectorType::get({4}, i32)),
         ptr(LLVM::LLVMPointerType::get(b.getContext(), /*global*/ 1)) {}
 
   Value extract(Value vector, int64_t i) {
@@ -119,18 +120,29 @@ struct KernelBuilder {
     return vec;
   }
 
-  /// Adds a `bytes`-byte workgroup (shared-memory) buffer to `func` and
-  /// returns its address as a !llvm.ptr<3>.
-  Value workgroupBuffer(gpu::GPUFuncOp func, int64_t bytes) {
+  /// A `bytes`-byte, 16-byte aligned shared-memory buffer, as an internal
+  /// addrspace(3) global of the enclosing gpu.module (the form workgroup
+  /// attributions take after lowering, but with the alignment the 16-byte
+  /// vector accesses need); returns its address as a !llvm.ptr<3>.
+  Value sharedBuffer(RewriterBase &rewriter, Operation *op, StringRef name,
+                     int64_t bytes) {
     MLIRContext *ctx = b.getContext();
-    auto type = MemRefType::get(
-        {bytes}, i8, MemRefLayoutAttrInterface(),
-        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-    Value buffer = func.addWorkgroupAttribution(type, b.getLoc());
-    Value address = arith::IndexCastUIOp::create(
-        b, i64, memref::ExtractAlignedPointerAsIndexOp::create(b, buffer));
-    return LLVM::IntToPtrOp::create(
-        b, LLVM::LLVMPointerType::get(ctx, /*shared*/ 3), address);
+    auto module = op->getParentOfType<gpu::GPUModuleOp>();
+    SymbolTable symbols(module);
+    std::string unique = name.str();
+    for (int i = 0; symbols.lookup(unique); ++i)
+      unique = name.str() + "_" + std::to_string(i);
+    auto arrayType = LLVM::LLVMArrayType::get(i8, bytes);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      LLVM::GlobalOp::create(rewriter, b.getLoc(), arrayType,
+                             /*isConstant=*/false, LLVM::Linkage::Internal,
+                             unique, Attribute(), /*alignment=*/16,
+                             /*addrSpace=*/3);
+    }
+    return LLVM::AddressOfOp::create(
+        b, LLVM::LLVMPointerType::get(ctx, /*shared*/ 3), unique);
   }
 
   Value smemOffset(Value base, Value bytes) {
@@ -655,10 +667,9 @@ void GemvEmitter::emitStore(const Rows &rows, ValueRange acc) {
 }
 
 LogicalResult GemvEmitter::emit(PatternRewriter &rewriter) {
-  auto func = op->getParentOfType<gpu::GPUFuncOp>();
-  if ((stageB || kSplit > 1) && !func)
+  if ((stageB || kSplit > 1) && !op->getParentOfType<gpu::GPUModuleOp>())
     return rewriter.notifyMatchFailure(
-        op, "stage_b and k_split need the op inside a gpu.func");
+        op, "stage_b and k_split need the op inside a gpu.module");
 
   Value tid = arith::IndexCastUIOp::create(
       b, k.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
@@ -680,10 +691,11 @@ LogicalResult GemvEmitter::emit(PatternRewriter &rewriter) {
   sfbRow = k.offset(k.pointer(op.getSfb()),
                     arith::MulIOp::create(b, batch, k.c64(kScales)));
   if (stageB)
-    smem = k.workgroupBuffer(func, getStagedBBytes(target, a.k));
+    smem = k.sharedBuffer(rewriter, op, "__nvfp4_staged_b",
+                          getStagedBBytes(target, a.k));
   if (kSplit > 1)
-    partial =
-        k.workgroupBuffer(func, plan.getWarpsPerCta() * rowsPerWarp * 4);
+    partial = k.sharedBuffer(rewriter, op, "__nvfp4_partials",
+                             plan.getWarpsPerCta() * rowsPerWarp * 4);
 
   Value rowBase = arith::IndexCastUIOp::create(b, k.i32, op.getRowBase());
   const int64_t groups = plan.getRowGroups();

@@ -6,8 +6,9 @@
 //
 // Every constraint of the op definitions is checked here with a message that
 // names the operand, the expected shape (with its symbolic form) and what was
-// found. Constraints of one particular lowering (K % 64 for the GEMV kernels,
-// K % 256 for the tcgen05 GEMM) are not checked here: nvfp4-plan reports them.
+// found. Constraints of one particular lowering (K % 64 for the GEMV kernels)
+// are not checked on the kernel-level ops: nvfp4-plan reports them. The
+// CTA-level gemv_tile, which only exists for that lowering, checks them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -337,11 +338,10 @@ LogicalResult GemvTileOp::verify() {
       failed(verifyScales(op, "sfb", getSfb().getType(), ScaleLayout::Plain, 1,
                           "N", a.k, a.batched, a.batch)))
     return failure();
-  if ((a.k / 2) % getPlan().getBytesPerThread() != 0)
-    return emitOpError() << "expects the row's " << a.k / 2
-                         << " packed bytes to split into whole "
-                         << getPlan().getBytesPerThread()
-                         << "-byte chunks (bytes_per_thread)";
+  if (a.k % 64 != 0)
+    return emitOpError() << "expects K (" << a.k
+                         << ") to be a multiple of 64, the GEMV kernels' "
+                            "load granule";
   return verifyOutput(op, getC().getType(), outputShape(a, 1),
                       a.batched ? "([L, M, N])" : "([M, N])");
 }

@@ -2,9 +2,9 @@
 // RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm=target=sm_90a | FileCheck %s --check-prefix=SM90
 
 // One step of 16 bytes per lane, one row per warp: A streamed with 16-byte
-// ld.global.nc.L1::no_allocate, B with 16-byte read-only loads, scales decoded as e4m3 pairs, values decoded (sm_100a:
-// cvt e2m1x2; sm_90a: masks and shifts into f16 bit patterns), 16 f16x2 FMAs
-// (2 blocks x 8), one f32 FMA per block, a 5-step butterfly reduction.
+// ld.global.nc.L1::no_allocate, B with 16-byte read-only loads, scales
+// decoded as e4m3 pairs; sm_100a: values decoded with cvt e2m1x2, 16 f16x2
+// FMAs (2 blocks x 8), one f32 FMA per block, a 5-step butterfly reduction.
 // SM100-LABEL: gpu.func @k
 // SM100-NOT: nvfp4.gemv_tile
 // SM100: scf.for
@@ -68,16 +68,16 @@ gpu.module @m2 {
 
 // -----
 
-// stage_b: the kernel gains a workgroup buffer (K = 1024 signed bytes plus 64
-// fp32 scales = 1280 bytes on sm_90a; 2048 f16 bytes + 256 = 2304 on
-// sm_100a), filled by a straight-line prologue (16-byte loads, each thread's
+// stage_b: the gpu.module gains a 16-byte aligned shared-memory buffer
+// (K = 1024 signed bytes plus 64 fp32 scales = 1280 bytes on sm_90a; 2048
+// f16 bytes + 256 = 2304 on sm_100a), filled by a straight-line prologue (16-byte loads, each thread's
 // loads issued before its decodes; 32 16-byte quads of B and 16 scale quads
 // over 128 threads: one round, indices clamped), then a barrier; the K loop
 // reads B from shared memory and decodes only A.
+// SM90-LABEL: gpu.module @m3
+// SM90: llvm.mlir.global internal @__nvfp4_staged_b() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1280 x i8>
 // SM90-LABEL: gpu.func @staged
-// SM90-SAME: workgroup(%[[SMEM:.*]] : memref<1280xi8, #gpu.address_space<workgroup>>)
-// SM90: memref.extract_aligned_pointer_as_index %[[SMEM]]
-// SM90: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// SM90: llvm.mlir.addressof @__nvfp4_staged_b : !llvm.ptr<3>
 // SM90: llvm.load %{{.*}} invariant {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // SM90: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // SM90: llvm.load %{{.*}} invariant {alignment = 4 : i64} : !llvm.ptr<1> -> vector<4xi8>
@@ -86,8 +86,9 @@ gpu.module @m2 {
 // SM90: scf.for
 // SM90: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
 // SM90: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// SM100-LABEL: gpu.module @m3
+// SM100: llvm.mlir.global internal @__nvfp4_staged_b() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2304 x i8>
 // SM100-LABEL: gpu.func @staged
-// SM100-SAME: workgroup(%{{.*}} : memref<2304xi8, #gpu.address_space<workgroup>>)
 // SM100: nvvm.convert.f4x2.to.f16x2
 // SM100: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // SM100: gpu.barrier
@@ -139,12 +140,14 @@ gpu.module @m4 {
 
 // k_split = 4: warp w takes row group w / 4 and lane offset (w % 4) * 32 in
 // K; after the shuffle reduction each warp's lane 0 writes its partial to a
-// 4 warps x 1 row x 4 bytes workgroup buffer, a barrier, and the first warp
-// of the group adds the 4 partials in warp order and stores.
+// 4 warps x 1 row x 4 bytes shared buffer, a barrier, and the first warp of
+// the group adds the 4 partials in warp order and stores.
+// SM90-LABEL: gpu.module @m5
+// SM90: llvm.mlir.global internal @__nvfp4_partials() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
 // SM90-LABEL: gpu.func @split
-// SM90-SAME: workgroup(%{{.*}} : memref<16xi8, #gpu.address_space<workgroup>>)
 // SM90: arith.divui %{{.*}}, %{{.*}} : i32
 // SM90: arith.remui %{{.*}}, %{{.*}} : i32
+// SM90: llvm.mlir.addressof @__nvfp4_partials : !llvm.ptr<3>
 // SM90: scf.for
 // SM90-COUNT-5: gpu.shuffle xor
 // SM90: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>

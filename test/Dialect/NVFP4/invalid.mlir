@@ -287,3 +287,19 @@ func.func private @plan_split() attributes {plan = #nvfp4.gemv_plan<warps_per_ct
 
 // expected-error @+1 {{expects row_groups >= 1, but got 0}}
 func.func private @plan_groups() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, row_groups = 0>}
+
+// -----
+
+func.func @tile_k(%a: memref<1x8x96xf4E2M1FN>, %sfa: memref<1x8x6xf8E4M3FN>, %b: memref<1x1x96xf4E2M1FN>, %sfb: memref<1x1x6xf8E4M3FN>, %c: memref<1x8x1xf16>, %row: index, %l: index) {
+  // expected-error @+1 {{expects K (96) to be a multiple of 64, the GEMV kernels' load granule}}
+  nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<1x8x96xf4E2M1FN>, memref<1x8x6xf8E4M3FN>, memref<1x1x96xf4E2M1FN>, memref<1x1x6xf8E4M3FN>) outs(%c : memref<1x8x1xf16>) rows %row batch %l plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1>
+  return
+}
+
+// -----
+
+func.func @tile_n(%a: memref<1x8x64xf4E2M1FN>, %sfa: memref<1x8x4xf8E4M3FN>, %b: memref<1x2x64xf4E2M1FN>, %sfb: memref<1x2x4xf8E4M3FN>, %c: memref<1x8x2xf16>, %row: index, %l: index) {
+  // expected-error @+1 {{expects 'b' to hold one row (N = 1), but got 2}}
+  nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<1x8x64xf4E2M1FN>, memref<1x8x4xf8E4M3FN>, memref<1x2x64xf4E2M1FN>, memref<1x2x4xf8E4M3FN>) outs(%c : memref<1x8x2xf16>) rows %row batch %l plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1>
+  return
+}
