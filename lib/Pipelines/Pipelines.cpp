@@ -42,7 +42,9 @@ void mlir::nvfp4::buildNVFP4PassPipeline(OpPassManager &pm,
     return;
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
-  binary.toolkitPath = options.toolkit;
+  // Only ptxas (format=bin) needs the toolkit; PTX and LLVM IR do not.
+  if (options.format == "bin")
+    binary.toolkitPath = options.toolkit;
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 

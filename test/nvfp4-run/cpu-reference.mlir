@@ -18,6 +18,13 @@
 // RUN: %python %S/Inputs/npy_tool.py dump %t/cn.npy | FileCheck %s --check-prefix=NEG
 // NEG: distinct: -2048.0{{$}}
 
+// Without a GPU of the target, nvfp4-run still compiles for it: to a cubin
+// when ptxas is there, to PTX (what the driver would assemble) when not.
+// RUN: nvfp4-run %s --target sm_100a --cuda-path %t/no-cuda | FileCheck %s --check-prefix=NOPTXAS
+// NOPTXAS: compiled for sm_100a: {{[0-9]+}}-byte ptx)
+// RUN: %if ptxas %{ nvfp4-run %s --target sm_100a --cuda-path %cuda_root | FileCheck %s --check-prefix=CUBIN %}
+// CUBIN: compiled for sm_100a: {{[0-9]+}}-byte cubin)
+
 // Random inputs are reproducible for a seed and differ between seeds.
 // RUN: nvfp4-run %s --seed 7 | sed -e 's/[0-9.]* ms$//' > %t/s7a.txt
 // RUN: nvfp4-run %s --seed 7 | sed -e 's/[0-9.]* ms$//' > %t/s7b.txt

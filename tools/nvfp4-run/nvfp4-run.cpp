@@ -150,6 +150,8 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   registerAllPasses();
   MLIRContext context(registry);
+  // Diagnostics name the op and location; a dump of the op is noise here.
+  context.printOpOnDiagnostic(false);
   context.loadAllAvailableDialects();
 
   std::string errorMessage;
