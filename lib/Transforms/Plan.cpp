@@ -65,20 +65,24 @@ int64_t getSmCount(GpuTarget target) {
 
 GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t m,
                             int64_t k, int64_t batch) {
-  // Measured on an H200 (docs/performance.md, v5 sweep): long rows
-  // (K >= 8192) run best with 2 rows per warp and 2 steps in flight
-  // (64 % of the copy floor at K = 16384, against 57 % with 1 row per warp);
-  // shorter rows with 8 warps of 1 row and 4 steps (75 % at K = 7168, 55 %
-  // at K = 2048, against 73 % and 46 %).
-  bool longRows = k >= 8192;
-  int64_t warps = longRows ? 4 : 8;
-  int64_t rowsPerWarp = longRows ? 2 : 1;
+  // Fitted to H200 sweeps (docs/performance.md, v9 and v11, back-to-back
+  // timing): long rows (K >= 8192) run best with 4 warps x 2 rows and 2
+  // steps in flight (79 % of the copy floor at K = 16384); mid rows with
+  // 8 warps x 1 row and 4 steps (91 % at K = 7168); short rows (K <= 4096,
+  // at most 4 steps per lane) with 4 warps x 4 rows and 1 step per
+  // iteration, so the software pipeline still has iterations to overlap
+  // (69 % at K = 2048 against 63 % for 8 x 1).
   int64_t bytesPerThread = target == GpuTarget::SM100a ? 32 : 16;
   int64_t steps = llvm::divideCeil(k / 2 / bytesPerThread, 32);
+  bool longRows = k >= 8192, shortRows = k <= 4096;
+  int64_t warps = longRows || shortRows ? 4 : 8;
+  int64_t rowsPerWarp = longRows ? 2 : shortRows ? 4 : 1;
   // The software pipeline holds two iterations of loads in registers; the
-  // sm_100a f16 path also needs more registers per value, so it keeps 2.
-  int64_t unroll = std::min<int64_t>(
-      target == GpuTarget::SM100a ? 2 : (longRows ? 2 : 4), steps);
+  // sm_100a f16 path also needs more registers per value, so it keeps <= 2.
+  int64_t unroll = shortRows ? 1 : longRows ? 2 : 4;
+  if (target == GpuTarget::SM100a)
+    unroll = std::min<int64_t>(unroll, 2);
+  unroll = std::min(unroll, steps);
   // Few rows (small M x L) leave SMs idle: let warps split K so the grid
   // has about two CTAs per SM. Splitting K costs a shared-memory reduction
   // and idles lanes on short rows, so it is only used when rows are scarce
