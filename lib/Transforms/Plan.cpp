@@ -8,8 +8,9 @@
 // per SM to saturate DRAM, while the decode work per byte stays below the
 // integer throughput (Hopper decodes in software).
 //
-// - Long rows (K >= 8192): 4 warps x 2 rows per CTA, 2 steps in flight;
-//   shorter rows: 8 warps x 1 row, 4 steps (sm_100a: 2). Fitted to H200
+// - Long rows (K >= 8192): 4 warps x 2 rows per CTA, 2 steps per
+//   iteration; mid rows: 8 warps x 1 row, 4 steps; short rows (K <= 4096):
+//   4 warps x 4 rows, 1 step (sm_100a: at most 2). Fitted to H200
 //   measurements (docs/performance.md).
 // - bytes_per_thread: 16 on sm_90a (one 16-byte load per step); 32 on
 //   sm_100a (two, fewer loop iterations).
