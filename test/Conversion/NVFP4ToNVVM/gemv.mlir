@@ -57,6 +57,20 @@ gpu.module @m {
 // SM100: arith.cmpi ult, {{.*}}, %{{.*}} : i32
 // SM100: arith.select
 // SM100: scf.if
+// The same masking on sm_90a: the masked step's accumulator update is a
+// select between the new and the old value; the store is guarded by the row
+// bound (20 rows).
+// SM90-LABEL: gpu.func @ragged
+// SM90: %[[LAST:.*]] = arith.constant 19 : i32
+// SM90: arith.minui %{{.*}}, %[[LAST]] : i32
+// SM90: scf.for
+// SM90: arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// SM90: %[[NEW:.*]] = llvm.intr.fma
+// SM90: arith.select %{{.*}}, %[[NEW]], %{{.*}} : f32
+// SM90: %[[ROWS:.*]] = arith.constant 20 : i32
+// SM90: arith.cmpi ult, %{{.*}}, %[[ROWS]] : i32
+// SM90: scf.if
+// SM90: llvm.store %{{.*}} : bf16, !llvm.ptr<1>
 gpu.module @m2 {
   gpu.func @ragged(%a: memref<20x1536xf4E2M1FN>, %sfa: memref<20x96xf8E4M3FN>, %b: memref<1x1536xf4E2M1FN>, %sfb: memref<1x96xf8E4M3FN>, %c: memref<20x1xbf16>) kernel {
     %bx = gpu.block_id x
@@ -117,6 +131,11 @@ gpu.module @m3 {
 // SM90-COUNT-2: llvm.inline_asm has_side_effects {{.*}}ld.global.nc.L1::no_allocate.v4.u32
 // SM90: nvvm.dot.accumulate.4way
 // SM90: scf.yield
+// SM100-LABEL: gpu.func @pipelined
+// SM100-COUNT-2: llvm.inline_asm has_side_effects {{.*}}ld.global.nc.L1::no_allocate.v4.u32
+// SM100: scf.for
+// SM100: arith.minui
+// SM100: nvvm.convert.f4x2.to.f16x2
 // The unpipelined plan loads inside the loop only.
 // SM90-LABEL: gpu.func @unpipelined
 // SM90: scf.for
