@@ -14,6 +14,8 @@
 
 #include "nvfp4/Reference/Formats.h"
 
+#include "FormatDefinitions.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -43,20 +45,12 @@ float fromBits(uint32_t b) {
   return x;
 }
 
-/// Hand-written E2M1 table, indexed by the 4-bit code.
-const float kE2M1Table[16] = {0.0f,  0.5f,  1.0f,  1.5f,  2.0f,  3.0f,
-                              4.0f,  6.0f,  -0.0f, -0.5f, -1.0f, -1.5f,
-                              -2.0f, -3.0f, -4.0f, -6.0f};
-
-/// E4M3 value from the format definition (NaN for 0x7F / 0xFF).
-double e4m3Definition(int code) {
-  int s = code >> 7, e = (code >> 3) & 15, m = code & 7;
-  if (e == 15 && m == 7)
-    return std::nan("");
-  double mag = e == 0 ? std::ldexp(double(m), -9)
-                      : std::ldexp(1.0 + m / 8.0, e - 7);
-  return s ? -mag : mag;
+/// The hand-written E2M1 table (FormatDefinitions.h) as floats.
+float kE2M1Table(int code) {
+  return static_cast<float>(nvfp4::test::kE2M1Values[code]);
 }
+
+using nvfp4::test::e4m3Definition;
 
 /// Brute-force nearest code among the non-negative codes [0, maxCode] of a
 /// format whose value table is `values`, ties to the even code, saturating
@@ -87,7 +81,7 @@ std::vector<double> positiveE4M3Values() {
 std::vector<double> positiveE2M1Values() {
   std::vector<double> v;
   for (int c = 0; c < 8; ++c)
-    v.push_back(kE2M1Table[c]);
+    v.push_back(kE2M1Table(c));
   return v;
 }
 
@@ -136,14 +130,14 @@ std::vector<float> probesAround(const std::vector<double> &values) {
 TEST(E2M1, DecodeAllCodesMatchTable) {
   for (int c = 0; c < 16; ++c) {
     float v = decodeE2M1(uint8_t(c));
-    EXPECT_EQ(v, kE2M1Table[c]) << "code " << c;
+    EXPECT_EQ(v, kE2M1Table(c)) << "code " << c;
     EXPECT_EQ(std::signbit(v), c >= 8) << "sign of code " << c;
   }
 }
 
 TEST(E2M1, DecodeIgnoresHighBits) {
   for (int c = 0; c < 256; ++c)
-    EXPECT_EQ(bitsOf(decodeE2M1(uint8_t(c))), bitsOf(kE2M1Table[c & 15]))
+    EXPECT_EQ(bitsOf(decodeE2M1(uint8_t(c))), bitsOf(kE2M1Table(c & 15)))
         << "byte " << c;
 }
 

@@ -16,6 +16,8 @@
 #include "nvfp4/Reference/Layout.h"
 #include "nvfp4/Reference/Ops.h"
 
+#include "FormatDefinitions.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,19 +31,9 @@ using namespace nvfp4::ref;
 
 namespace {
 
-/// E2M1 values written out by hand.
-const double kE2M1[16] = {0, 0.5, 1, 1.5, 2, 3, 4, 6,
-                          -0.0, -0.5, -1, -1.5, -2, -3, -4, -6};
-
+const auto &kE2M1 = nvfp4::test::kE2M1Values;
 /// E4M3 value from the format definition (NaN codes give NaN).
-double e4m3(int code) {
-  int s = code >> 7, e = (code >> 3) & 15, m = code & 7;
-  if (e == 15 && m == 7)
-    return std::nan("");
-  double mag = e == 0 ? std::ldexp(double(m), -9)
-                      : std::ldexp(1.0 + m / 8.0, e - 7);
-  return s ? -mag : mag;
-}
+inline double e4m3(int code) { return nvfp4::test::e4m3Definition(code); }
 
 /// e4m3(code) for every code, tabulated once for speed.
 const std::vector<double> &e4m3Table() {

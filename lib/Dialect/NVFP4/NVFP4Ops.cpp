@@ -153,6 +153,21 @@ LogicalResult verifyRank2or3(Operation *op, StringRef name, MemRefType type,
   return success();
 }
 
+/// The checks every A-times-B op starts with: dense operands, A of rank 2 or
+/// 3, B like A (rank, batch, K) and K a multiple of 16. Returns A's shape.
+FailureOr<OperandShape> verifyProductOperands(Operation *op,
+                                              ArrayRef<StringRef> names,
+                                              MemRefType aType, StringRef bName,
+                                              MemRefType bType) {
+  if (failed(verifyDenseOperands(op, names)) ||
+      failed(verifyRank2or3(op, "a", aType, "M")))
+    return failure();
+  OperandShape a = getOperandShape(aType);
+  if (failed(verifyLikeA(op, bName, bType, a)) || failed(verifyK(op, a.k)))
+    return failure();
+  return a;
+}
+
 SmallVector<int64_t> outputShape(const OperandShape &a, int64_t n) {
   SmallVector<int64_t> shape;
   if (a.batched)
@@ -169,15 +184,12 @@ SmallVector<int64_t> outputShape(const OperandShape &a, int64_t n) {
 
 LogicalResult ScaledMatmulOp::verify() {
   Operation *op = getOperation();
-  if (failed(verifyDenseOperands(op, {"a", "sfa", "b", "sfb", "c"})))
+  FailureOr<OperandShape> shape =
+      verifyProductOperands(op, {"a", "sfa", "b", "sfb", "c"},
+                            getA().getType(), "b", getB().getType());
+  if (failed(shape))
     return failure();
-  MemRefType aType = getA().getType();
-  if (failed(verifyRank2or3(op, "a", aType, "M")))
-    return failure();
-  OperandShape a = getOperandShape(aType);
-  if (failed(verifyLikeA(op, "b", getB().getType(), a)) ||
-      failed(verifyK(op, a.k)))
-    return failure();
+  const OperandShape &a = *shape;
   int64_t n = getOperandShape(getB().getType()).rows;
   if (failed(verifyScales(op, "sfa", getSfa().getType(), getSfaLayout(),
                           a.rows, "M", a.k, a.batched, a.batch)) ||
@@ -194,16 +206,12 @@ LogicalResult ScaledMatmulOp::verify() {
 
 LogicalResult ScaledDualMatmulOp::verify() {
   Operation *op = getOperation();
-  if (failed(verifyDenseOperands(
-          op, {"a", "sfa", "b1", "sfb1", "b2", "sfb2", "c"})))
+  FailureOr<OperandShape> shape = verifyProductOperands(
+      op, {"a", "sfa", "b1", "sfb1", "b2", "sfb2", "c"}, getA().getType(),
+      "b1", getB1().getType());
+  if (failed(shape))
     return failure();
-  MemRefType aType = getA().getType();
-  if (failed(verifyRank2or3(op, "a", aType, "M")))
-    return failure();
-  OperandShape a = getOperandShape(aType);
-  if (failed(verifyLikeA(op, "b1", getB1().getType(), a)) ||
-      failed(verifyK(op, a.k)))
-    return failure();
+  const OperandShape &a = *shape;
   if (getB1().getType().getShape() != getB2().getType().getShape())
     return emitOpError() << "expects 'b1' and 'b2' to have the same shape, "
                             "but got "
@@ -321,15 +329,12 @@ LogicalResult QuantizeOp::verify() {
 
 LogicalResult GemvTileOp::verify() {
   Operation *op = getOperation();
-  if (failed(verifyDenseOperands(op, {"a", "sfa", "b", "sfb", "c"})))
+  FailureOr<OperandShape> shape =
+      verifyProductOperands(op, {"a", "sfa", "b", "sfb", "c"},
+                            getA().getType(), "b", getB().getType());
+  if (failed(shape))
     return failure();
-  MemRefType aType = getA().getType();
-  if (failed(verifyRank2or3(op, "a", aType, "M")))
-    return failure();
-  OperandShape a = getOperandShape(aType);
-  if (failed(verifyLikeA(op, "b", getB().getType(), a)) ||
-      failed(verifyK(op, a.k)))
-    return failure();
+  const OperandShape &a = *shape;
   if (getOperandShape(getB().getType()).rows != 1)
     return emitOpError() << "expects 'b' to hold one row (N = 1), but got "
                          << getOperandShape(getB().getType()).rows;
