@@ -88,6 +88,11 @@ static cl::opt<std::string>
          cl::desc("Print one stage instead of running: mlir (after the "
                   "pipeline, before serialization), llvm, ptx, or cubin"),
          cl::cat(runCategory));
+static cl::opt<bool>
+    cpuOnly("cpu", cl::desc("Run only the CPU reference: no compilation, no "
+                            "GPU (every nvfp4 op, including those without a "
+                            "GPU kernel yet)"),
+            cl::cat(runCategory));
 static cl::opt<std::string> emitFile("o", cl::desc("Output file for --emit"),
                                      cl::init("-"), cl::cat(runCategory));
 static cl::opt<bool> bench("bench",
@@ -142,6 +147,9 @@ int main(int argc, char **argv) {
       argc, argv,
       "nvfp4-run: compile an nvfp4 kernel, run it, check it against the CPU "
       "reference\n");
+  if (cpuOnly && !emit.empty())
+    return fail("--cpu runs the CPU reference only; it cannot --emit a "
+                "compiled stage");
   if (maxScaleCode > 0x7E)
     return fail("--max-scale-code must be at most 126 (0x7E, the largest "
                 "finite e4m3 code)");
@@ -201,9 +209,9 @@ int main(int argc, char **argv) {
   }
 
   // Target: the GPU's own by default, sm_100a without one.
-  std::string driverError;
+  std::string driverError = "--cpu";
   std::unique_ptr<CudaDriver> gpu;
-  if (emit.empty())
+  if (emit.empty() && !cpuOnly)
     gpu = CudaDriver::open(driverError);
   std::string target = targetName;
   if (target.empty()) {
@@ -240,12 +248,32 @@ int main(int argc, char **argv) {
   if (format == "bin" && !havePtxas)
     return fail("--emit=cubin needs ptxas, not found at '" + ptxas +
                 "' (set --cuda-path)");
+  // Without a GPU and without --target, compiling is informative only: an
+  // entry the pipeline cannot lower yet (an op with no GPU kernel) still
+  // runs on the CPU reference, and why it was not compiled is noted.
+  const bool compileOptional =
+      !gpu && targetName.getNumOccurrences() == 0 && emit.empty();
   OwningOpRef<ModuleOp> compiled = module->clone();
-  FailureOr<CompiledEntry> kernels = compileEntry(
-      *compiled, entry->getSymName(), target, format, cudaPath);
-  if (failed(kernels))
-    return fail("cannot compile @" + entry->getSymName() + " for " + target +
-                " (diagnostics above)");
+  FailureOr<CompiledEntry> kernels = failure();
+  std::string notCompiled;
+  if (!cpuOnly) {
+    std::optional<ScopedDiagnosticHandler> collect;
+    if (compileOptional)
+      collect.emplace(&context, [&](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error && notCompiled.empty())
+          notCompiled = diag.str();
+        return success();
+      });
+    kernels = compileEntry(*compiled, entry->getSymName(), target, format,
+                           cudaPath);
+    if (failed(kernels) && !compileOptional)
+      return fail("cannot compile @" + entry->getSymName() + " for " +
+                  target + " (diagnostics above)");
+    if (failed(kernels))
+      llvm::errs() << "nvfp4-run: note: @" << entry->getSymName()
+                   << " not compiled for " << target << ": " << notCompiled
+                   << "; running the CPU reference\n";
+  }
   if (!emit.empty()) {
     std::string error;
     auto out = openOutputFile(emitFile, &error);
@@ -282,12 +310,17 @@ int main(int argc, char **argv) {
   std::string checkLine, benchLine;
   bool ranOnGpu = gpu && gpu->archName() == target;
   if (!ranOnGpu) {
+    std::string compiledNote =
+        succeeded(kernels)
+            ? "compiled for " + target + ": " +
+                  std::to_string(kernels->image.size()) + "-byte " +
+                  (format == "bin" ? "cubin" : "ptx")
+            : cpuOnly ? std::string("not compiled")
+                      : "not compiled for " + target;
     where = "cpu-reference (" +
             (gpu ? "the GPU is " + gpu->archName() + ", not " + target
                  : driverError) +
-            "; compiled for " + target + ": " +
-            std::to_string(kernels->image.size()) + "-byte " +
-            (format == "bin" ? "cubin" : "ptx") + ")";
+            "; " + compiledNote + ")";
     args = reference;
   } else {
     std::string error;

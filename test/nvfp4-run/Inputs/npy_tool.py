@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Tiny .npy writer/reader for the nvfp4-run tests (no numpy needed).
 
-  npy_tool.py fill PATH DESCR SHAPE BYTE   # every byte of the data = BYTE
+  npy_tool.py fill PATH DESCR SHAPE BYTE[,BYTE...]
+                                           # data split in equal parts, part i
+                                           # filled with BYTE i
+  npy_tool.py fillf32 PATH SHAPE VALUE     # float32 array of VALUE
   npy_tool.py dump PATH                    # prints descr, shape, values
   npy_tool.py raw PATH TEXT                # writes TEXT as the whole file
 """
@@ -27,12 +30,23 @@ def itemsize(descr):
 def main():
     cmd = sys.argv[1]
     if cmd == "fill":
-        path, descr, shape, byte = sys.argv[2:6]
+        path, descr, shape, fills = sys.argv[2:6]
         dims = [int(d) for d in shape.split("x")]
         n = 1
         for d in dims:
             n *= d
-        write(path, descr, dims, bytes([int(byte, 0)]) * (n * itemsize(descr)))
+        parts = [int(b, 0) for b in fills.split(",")]
+        total = n * itemsize(descr)
+        assert total % len(parts) == 0, "parts must divide the data"
+        data = b"".join(bytes([b]) * (total // len(parts)) for b in parts)
+        write(path, descr, dims, data)
+    elif cmd == "fillf32":
+        path, shape, value = sys.argv[2:5]
+        dims = [int(d) for d in shape.split("x")]
+        n = 1
+        for d in dims:
+            n *= d
+        write(path, "<f4", dims, struct.pack("<f", float(value)) * n)
     elif cmd == "dump":
         raw = open(sys.argv[2], "rb").read()
         hlen = struct.unpack("<H", raw[8:10])[0]

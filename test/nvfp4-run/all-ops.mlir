@@ -1,0 +1,65 @@
+// nvfp4-run executes every nvfp4 op on the CPU reference, with --cpu or
+// when no GPU is used; known inputs give known outputs.
+// RUN: rm -rf %t && mkdir -p %t
+
+// Dual: a = 1, b1 = 1, b2 = 2 (e2m1 0x2 / 0x4), scales 1 (e4m3 0x38),
+// K = 32: silu(32) * 64 = 2048 (silu(32) is 32 in fp32).
+// RUN: %python %S/Inputs/npy_tool.py fill %t/a.npy '|u1' 8x16 0x22
+// RUN: %python %S/Inputs/npy_tool.py fill %t/sa.npy '|u1' 8x2 0x38
+// RUN: %python %S/Inputs/npy_tool.py fill %t/b1.npy '|u1' 4x16 0x22
+// RUN: %python %S/Inputs/npy_tool.py fill %t/b2.npy '|u1' 4x16 0x44
+// RUN: %python %S/Inputs/npy_tool.py fill %t/sb.npy '|u1' 4x2 0x38
+// RUN: nvfp4-run %s --entry dual --cpu --inputs %t/a.npy,%t/sa.npy,%t/b1.npy,%t/sb.npy,%t/b2.npy,%t/sb.npy --output %t/dual.npy | FileCheck %s --check-prefix=DUAL
+// RUN: %python %S/Inputs/npy_tool.py dump %t/dual.npy | FileCheck %s --check-prefix=DUAL-VALUES
+// DUAL: nvfp4-run: @dual nvfp4.scaled_dual_matmul on cpu-reference (--cpu; not compiled)
+// DUAL-VALUES: distinct: 2048.0{{$}}
+
+// Grouped: group 0 (3 rows) uses B = 1, group 1 (5 rows) B = -1 (0xA).
+// RUN: %python %S/Inputs/npy_tool.py fill %t/gb.npy '|u1' 2x2x16 0x22,0xAA
+// RUN: %python %S/Inputs/npy_tool.py fill %t/gsb.npy '|u1' 2x2x2 0x38
+// RUN: nvfp4-run %s --entry grouped --inputs %t/a.npy,%t/sa.npy,%t/gb.npy,%t/gsb.npy --output %t/grouped.npy
+// RUN: %python %S/Inputs/npy_tool.py dump %t/grouped.npy | FileCheck %s --check-prefix=GROUPED
+// GROUPED: values: 32.0 32.0 32.0 32.0 32.0 32.0 -32.0 -32.0
+// GROUPED: distinct: -32.0 32.0{{$}}
+
+// Quantize: x = 3.0 everywhere (f32 0x40400000): amax/6 = 0.5 is exact in
+// e4m3 (0x30), so q = 3.0 / 0.5 = 6 (e2m1 0x7, two per byte 0x77).
+// RUN: %python %S/Inputs/npy_tool.py fillf32 %t/x.npy 8x32 3.0
+// RUN: nvfp4-run %s --entry quantize --cpu --inputs %t/x.npy --output %t/q.npy,%t/sf.npy
+// RUN: %python %S/Inputs/npy_tool.py dump %t/q.npy | FileCheck %s --check-prefix=Q
+// RUN: %python %S/Inputs/npy_tool.py dump %t/sf.npy | FileCheck %s --check-prefix=SF
+// Q: descr=|u1 shape=(8, 16) n=128
+// Q: distinct: 119{{$}}
+// SF: descr=|u1 shape=(8, 2) n=16
+// SF: distinct: 48{{$}}
+
+// --cpu and --emit exclude each other.
+// RUN: not nvfp4-run %s --entry dual --cpu --emit=ptx 2>&1 | FileCheck %s --check-prefix=CPUEMIT
+// CPUEMIT: nvfp4-run: error: --cpu runs the CPU reference only; it cannot --emit a compiled stage
+
+// The bundled examples run.
+// RUN: nvfp4-run %examples/dual_small.mlir --cpu | FileCheck %s --check-prefix=EXAMPLE
+// RUN: nvfp4-run %examples/grouped_small.mlir --cpu | FileCheck %s --check-prefix=EXAMPLE
+// RUN: nvfp4-run %examples/quantize_small.mlir --cpu | FileCheck %s --check-prefix=EXAMPLE
+// EXAMPLE: on cpu-reference (--cpu; not compiled)
+
+func.func @dual(%a: memref<8x32xf4E2M1FN>, %sfa: memref<8x2xf8E4M3FN>,
+                %b1: memref<4x32xf4E2M1FN>, %sfb1: memref<4x2xf8E4M3FN>,
+                %b2: memref<4x32xf4E2M1FN>, %sfb2: memref<4x2xf8E4M3FN>,
+                %c: memref<8x4xf16>) {
+  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<8x32xf4E2M1FN>, memref<8x2xf8E4M3FN>, memref<4x32xf4E2M1FN>, memref<4x2xf8E4M3FN>, memref<4x32xf4E2M1FN>, memref<4x2xf8E4M3FN>) outs(%c : memref<8x4xf16>)
+  return
+}
+
+func.func @grouped(%a: memref<8x32xf4E2M1FN>, %sfa: memref<8x2xf8E4M3FN>,
+                   %b: memref<2x2x32xf4E2M1FN>, %sfb: memref<2x2x2xf8E4M3FN>,
+                   %c: memref<8x2xf16>) {
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<8x32xf4E2M1FN>, memref<8x2xf8E4M3FN>, memref<2x2x32xf4E2M1FN>, memref<2x2x2xf8E4M3FN>) outs(%c : memref<8x2xf16>) {group_sizes = array<i64: 3, 5>}
+  return
+}
+
+func.func @quantize(%x: memref<8x32xf32>, %q: memref<8x32xf4E2M1FN>,
+                    %sf: memref<8x2xf8E4M3FN>) {
+  nvfp4.quantize ins(%x : memref<8x32xf32>) outs(%q, %sf : memref<8x32xf4E2M1FN>, memref<8x2xf8E4M3FN>)
+  return
+}
