@@ -44,6 +44,4 @@ if ptxas:
     config.substitutions.append(("%ptxas", ptxas))
     config.substitutions.append(("%cuda_root", os.path.dirname(os.path.dirname(ptxas))))
 
-# A usable NVIDIA GPU: the GPU integration tests run only where one answers.
-if os.environ.get("NVFP4_GPU_TESTS", "") == "1":
-    config.available_features.add("gpu")
+# GPU integration tests are their own suite: test/Integration/GPU/lit.cfg.py.

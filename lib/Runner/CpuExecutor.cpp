@@ -42,31 +42,43 @@ struct Operands {
                            s.k, toRef(layout)};
 }
 
-LogicalResult run(ScaledMatmulOp op, const Operands &get) {
-  OperandShape a = getOperandShape(op.getA().getType());
-  int64_t n = getOperandShape(op.getB().getType()).rows;
-  std::vector<float> c(static_cast<size_t>(a.batch * a.rows * n));
+/// Runs `perBatch(l, out)` for every batch of an L x M x N product, then
+/// stores the fp32 results into `c`.
+template <typename Fn>
+LogicalResult runBatched(const OperandShape &a, int64_t n, HostBuffer &c,
+                         Fn perBatch) {
+  std::vector<float> out(static_cast<size_t>(a.batch * a.rows * n));
   for (int64_t l = 0; l < a.batch; ++l)
-    ::nvfp4::ref::scaledMatmul(
-        matrixAt(get(op.getA()), get(op.getSfa()), op.getSfaLayout(), l),
-        matrixAt(get(op.getB()), get(op.getSfb()), op.getSfbLayout(), l),
-        c.data() + l * a.rows * n);
-  get(op.getC()).fromFloats(c);
+    perBatch(l, out.data() + l * a.rows * n);
+  c.fromFloats(out);
   return success();
 }
 
+LogicalResult run(ScaledMatmulOp op, const Operands &get) {
+  return runBatched(
+      getOperandShape(op.getA().getType()),
+      getOperandShape(op.getB().getType()).rows, get(op.getC()),
+      [&](int64_t l, float *out) {
+        ::nvfp4::ref::scaledMatmul(
+            matrixAt(get(op.getA()), get(op.getSfa()), op.getSfaLayout(), l),
+            matrixAt(get(op.getB()), get(op.getSfb()), op.getSfbLayout(), l),
+            out);
+      });
+}
+
 LogicalResult run(ScaledDualMatmulOp op, const Operands &get) {
-  OperandShape a = getOperandShape(op.getA().getType());
-  int64_t n = getOperandShape(op.getB1().getType()).rows;
-  std::vector<float> c(static_cast<size_t>(a.batch * a.rows * n));
-  for (int64_t l = 0; l < a.batch; ++l)
-    ::nvfp4::ref::scaledDualMatmul(
-        matrixAt(get(op.getA()), get(op.getSfa()), op.getSfaLayout(), l),
-        matrixAt(get(op.getB1()), get(op.getSfb1()), op.getSfbLayout(), l),
-        matrixAt(get(op.getB2()), get(op.getSfb2()), op.getSfbLayout(), l),
-        c.data() + l * a.rows * n);
-  get(op.getC()).fromFloats(c);
-  return success();
+  return runBatched(
+      getOperandShape(op.getA().getType()),
+      getOperandShape(op.getB1().getType()).rows, get(op.getC()),
+      [&](int64_t l, float *out) {
+        ::nvfp4::ref::scaledDualMatmul(
+            matrixAt(get(op.getA()), get(op.getSfa()), op.getSfaLayout(), l),
+            matrixAt(get(op.getB1()), get(op.getSfb1()), op.getSfbLayout(),
+                     l),
+            matrixAt(get(op.getB2()), get(op.getSfb2()), op.getSfbLayout(),
+                     l),
+            out);
+      });
 }
 
 LogicalResult run(GroupedMatmulOp op, const Operands &get) {
