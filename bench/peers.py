@@ -6,6 +6,12 @@ cuBLAS fp16 batched GEMV (torch.matmul) on weights already dequantized to
 fp16, timed with CUDA events over rotating buffer sets larger than L2, both
 as single launches (median of 100) and back to back (median of 20 batches of
 10): the two timings nvfp4-run --bench reports.
+
+Also, per shape, the floor at that size: the copy floor is measured on a
+1 GiB copy, where ramp-up and drain are amortized; a 10-30 us kernel pays
+them once. A plain read of the same bytes (torch.sum over float32) and a
+device copy moving the same bytes (half read, half written), back to back
+over rotating buffers, show how close any kernel of that size gets.
 """
 import sys
 
@@ -55,6 +61,20 @@ def main():
               f"{alone:.2f} us launched alone")
         del sets
         torch.cuda.empty_cache()
+        # Our kernel's bytes: A and its scales, B and its scales, f16 C.
+        nbytes = l * m * k // 2 + l * m * k // 16 + l * k // 2 + l * k // 16 + l * m * 2
+        words = nbytes // 4
+        nsets = max(2, min(16, (3 * l2) // nbytes + 1))
+        reads = [(torch.rand(words, device=dev),) for _ in range(nsets)]
+        read_us = median_us(lambda x: torch.sum(x), reads, iters=20, batch=10)
+        del reads
+        copies = [(torch.rand(words // 2, device=dev), torch.empty(words // 2, device=dev))
+                  for _ in range(nsets)]
+        copy_size_us = median_us(lambda a, b: b.copy_(a), copies, iters=20, batch=10)
+        del copies
+        torch.cuda.empty_cache()
+        print(f"size_floor M={m} K={k} L={l}: {nbytes} bytes; read {read_us:.2f} us, "
+              f"copy {copy_size_us:.2f} us back to back")
 
 
 if __name__ == "__main__":

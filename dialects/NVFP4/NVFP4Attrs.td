@@ -73,6 +73,14 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
       rows, so the grid has k_split times more CTAs.
     - `row_groups` (default 1): consecutive row groups one CTA computes in a
       loop, reusing its staged B; the grid has row_groups times fewer CTAs.
+      The software pipeline runs across the groups' boundaries.
+    - `stages` (default 0): 0 keeps A's in-flight loads in registers (the
+      prefetch above). N >= 2 streams A through a ring of N shared-memory
+      slots per warp instead: lane 0 fills a slot with bulk copies
+      (`cp.async.bulk`, the TMA engine) of one outer iteration of the
+      warp's rows (values and scales) and an mbarrier tracks their bytes, so
+      N - 1 iterations are in flight without holding registers. Needs
+      `stage_b`, `k_split = 1`, and rows that are whole iterations long.
 
     Example: `#nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1,
     bytes_per_thread = 16, unroll = 4, stage_b = true>`.
@@ -82,13 +90,27 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
                         DefaultValuedParameter<"bool", "false">:$stage_b,
                         DefaultValuedParameter<"bool", "true">:$prefetch,
                         DefaultValuedParameter<"int64_t", "1">:$k_split,
-                        DefaultValuedParameter<"int64_t", "1">:$row_groups);
+                        DefaultValuedParameter<"int64_t", "1">:$row_groups,
+                        DefaultValuedParameter<"int64_t", "0">:$stages);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Rows of A one CTA computes per row group.
     int64_t getRowsPerCta() const {
       return getWarpsPerCta() / getKSplit() * getRowsPerWarp();
+    }
+    /// Packed fp4 bytes of one row that one outer iteration of a warp covers.
+    int64_t getIterationBytes() const {
+      return 32 * getKSplit() * getBytesPerThread() * getUnroll();
+    }
+    /// stages > 0: bytes of one ring slot (values and scales of the warp's
+    /// rows for one outer iteration) and of the CTA's whole ring with its
+    /// 8-byte mbarriers.
+    int64_t getRingSlotBytes() const {
+      return getRowsPerWarp() * (getIterationBytes() + getIterationBytes() / 8);
+    }
+    int64_t getRingBytes() const {
+      return getWarpsPerCta() * getStages() * (getRingSlotBytes() + 8);
     }
   }];
 }

@@ -38,24 +38,33 @@ namespace {
 /// Static shared memory a CTA may use.
 constexpr int64_t kSharedMemoryLimit = 48 * 1024;
 
-/// Shared memory a GEMV plan needs: the staged B row and the k_split
-/// partial sums.
+/// Shared memory a GEMV plan needs: the staged B row, the k_split partial
+/// sums, and the A ring with its mbarriers.
 int64_t getPlanSharedBytes(GpuTarget target, GemvPlanAttr plan, int64_t k) {
   int64_t bytes = plan.getStageB() ? getStagedBBytes(target, k) : 0;
   if (plan.getKSplit() > 1)
     bytes += plan.getWarpsPerCta() * plan.getRowsPerWarp() * 4;
+  if (plan.getStages() > 0)
+    bytes += plan.getRingBytes();
   return bytes;
 }
 
 /// Checks the GEMV kernel's own constraints; reports on `op`.
-LogicalResult checkGemvShape(Operation *op, int64_t k) {
+LogicalResult checkGemvShape(Operation *op, int64_t k, GemvPlanAttr plan) {
   if (k % 64 != 0)
     return op->emitOpError()
            << "cannot be planned as a GEMV: the GEMV kernels need K % 64 == "
               "0 (whole 64-value chunks per load), but K = "
            << k;
   // K % 64 == 0 makes a row a whole number of 8-, 16- and 32-byte chunks,
-  // so every bytes_per_thread the attribute allows fits.
+  // so every bytes_per_thread the attribute allows fits. The ring copies
+  // whole iterations of a row (and their scales, 16-byte aligned).
+  if (plan.getStages() > 0 && (k / 2) % plan.getIterationBytes() != 0)
+    return op->emitOpError()
+           << "has a plan with stages = " << plan.getStages()
+           << " whose ring slots hold " << plan.getIterationBytes()
+           << " bytes of each row, which do not divide a row of K = " << k
+           << " (" << k / 2 << " bytes); use stages = 0 or a smaller unroll";
   return success();
 }
 
@@ -102,7 +111,7 @@ GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t m,
                 rowsPerCta / kSplit >= 2;
   return GemvPlanAttr::get(ctx, warps, rowsPerWarp, bytesPerThread, unroll,
                            stageB, /*prefetch=*/true, kSplit,
-                           /*rowGroups=*/1);
+                           /*rowGroups=*/1, /*stages=*/0);
 }
 
 struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
@@ -145,14 +154,16 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
       }
       if (!plan)
         plan = chooseGemvPlan(op->getContext(), *gpu, a.rows, a.k, a.batch);
-      if (failed(checkGemvShape(op, k)))
+      if (failed(checkGemvShape(op, k, plan)))
         return WalkResult::interrupt();
       int64_t shared = getPlanSharedBytes(*gpu, plan, k);
       if (shared > kSharedMemoryLimit) {
         op->emitOpError() << "has a plan that needs " << shared
                           << " bytes of shared memory (stage_b for K = " << k
+                          << (plan.getStages() ? ", the A ring" : "")
                           << "), more than the " << kSharedMemoryLimit
-                          << " a CTA can have statically; use stage_b = false";
+                          << " a CTA can have statically; use stage_b = false"
+                          << (plan.getStages() ? " or fewer stages" : "");
         return WalkResult::interrupt();
       }
       op->setAttr(NVFP4Dialect::kPlanAttrName, plan);

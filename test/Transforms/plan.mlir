@@ -85,6 +85,26 @@ func.func @too_much_shared(%a: memref<1x8x65536xf4E2M1FN>, %sfa: memref<1x8x4096
 
 // -----
 
+// The A ring needs rows of whole slots: 32 lanes x 16 bytes x 2 steps = 1024
+// bytes, and K = 3072 has 1536-byte rows.
+func.func @ring_rows(%a: memref<1x64x3072xf4E2M1FN>, %sfa: memref<1x64x192xf8E4M3FN>, %b: memref<1x1x3072xf4E2M1FN>, %sfb: memref<1x1x192xf8E4M3FN>, %c: memref<1x64x1xf16>) {
+  // expected-error @+1 {{has a plan with stages = 4 whose ring slots hold 1024 bytes of each row, which do not divide a row of K = 3072 (1536 bytes); use stages = 0 or a smaller unroll}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x64x3072xf4E2M1FN>, memref<1x64x192xf8E4M3FN>, memref<1x1x3072xf4E2M1FN>, memref<1x1x192xf8E4M3FN>) outs(%c : memref<1x64x1xf16>) {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 2, stage_b = true, stages = 4>}
+  return
+}
+
+// -----
+
+// The ring counts toward the static shared memory: 8 warps x 8 slots x
+// (4 rows x 1152 bytes + an 8-byte mbarrier) = 295424 bytes.
+func.func @ring_too_big(%a: memref<1x64x16384xf4E2M1FN>, %sfa: memref<1x64x1024xf8E4M3FN>, %b: memref<1x1x16384xf4E2M1FN>, %sfb: memref<1x1x1024xf8E4M3FN>, %c: memref<1x64x1xf16>) {
+  // expected-error @+1 {{bytes of shared memory (stage_b for K = 16384, the A ring), more than the 49152 a CTA can have statically; use stage_b = false or fewer stages}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x64x16384xf4E2M1FN>, memref<1x64x1024xf8E4M3FN>, memref<1x1x16384xf4E2M1FN>, memref<1x1x1024xf8E4M3FN>) outs(%c : memref<1x64x1xf16>) {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 8, rows_per_warp = 4, bytes_per_thread = 16, unroll = 2, stage_b = true, stages = 8>}
+  return
+}
+
+// -----
+
 func.func @k_not_64(%a: memref<1x64x96xf4E2M1FN>, %sfa: memref<1x64x6xf8E4M3FN>, %b: memref<1x1x96xf4E2M1FN>, %sfb: memref<1x1x6xf8E4M3FN>, %c: memref<1x64x1xf16>) {
   // expected-error @+1 {{cannot be planned as a GEMV: the GEMV kernels need K % 64 == 0 (whole 64-value chunks per load), but K = 96}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x64x96xf4E2M1FN>, memref<1x64x6xf8E4M3FN>, memref<1x1x96xf4E2M1FN>, memref<1x1x6xf8E4M3FN>) outs(%c : memref<1x64x1xf16>)

@@ -257,6 +257,13 @@ SmallVector<Value> decodeScales(KernelBuilder &k, Value raw, int64_t count) {
   return out;
 }
 
+/// The two arrays stage_b copies into shared memory.
+enum class Staged { Values, Scales };
+/// Rounds of staging loads issued together.
+constexpr int64_t kStagingBatchRounds = 4;
+/// Suspend-time hint of the ring's mbarrier waits, in nanoseconds.
+constexpr int64_t kRingWaitTicks = 0x989680;
+
 /// Emits the warp-level code of one nvfp4.gemv_tile (see the file comment).
 class GemvEmitter {
 public:
@@ -272,7 +279,9 @@ public:
         outer(llvm::divideCeil(steps, unroll)),
         maskChunks(outer * unroll * lanesPerStep != chunks),
         maskRows(m % (plan.getRowsPerCta() * plan.getRowGroups()) != 0),
-        stageB(plan.getStageB()), prefetch(plan.getPrefetch() && outer > 1),
+        stageB(plan.getStageB()), groups(plan.getRowGroups()),
+        prefetch(plan.getPrefetch() && groups * outer > 1),
+        stages(plan.getStages()),
         valueBytes(target == GpuTarget::SM100a ? 2 : 1),
         // sm_90a's integer dot products count in units of (2a)(2b): 1/4 of
         // that is folded into B's (exact) fp32 scales.
@@ -289,12 +298,26 @@ private:
     SmallVector<Value> index, a, sfa;
   };
 
+  /// Loads of one staging batch: (element index, loaded value) pairs.
+  using StagingBatch = SmallVector<std::pair<Value, Value>>;
+
   Rows emitRows(Value rowBase);
+  Rows emitGroupRows(Value group);
   std::pair<Value, Value> chunkAt(Value iter, int64_t u);
   SmallVector<Value> loadChunk(Value base, Value byteOff, bool streaming);
   SmallVector<Value> issueGlobalLoads(const Rows &rows, Value iter);
-  void emitStaging();
-  SmallVector<Value> emitKLoop(const Rows &rows, ValueRange firstLoads);
+  int64_t stagedCount(Staged what) const {
+    return what == Staged::Values ? a.k / 32 : a.k / 64;
+  }
+  StagingBatch issueStaging(Staged what, int64_t firstRound);
+  void finishStaging(StagingBatch firstValues, StagingBatch firstScales);
+  void emitKLoop(const Rows &rows0, ValueRange firstLoads);
+  std::pair<Value, Value> splitFlat(Value flat);
+  void issueRingCopies(Value flat);
+  Value ringSlot(Value slot);
+  Value ringBarrier(Value slot);
+  SmallVector<Value> readRingSlot(Value slot);
+  void emitRingLoop();
   void emitStep(ArrayRef<Value> data, Value iter, int64_t u,
                 MutableArrayRef<Value> acc);
   void emitStore(const Rows &rows, ValueRange acc);
@@ -307,17 +330,23 @@ private:
   OperandShape a;
   const int64_t m, kBytes, kScales, bpt, wordsPerChunk, blocksPerChunk,
       rowsPerWarp, unroll, chunks, kSplit, lanesPerStep, steps, outer;
-  const bool maskChunks, maskRows, stageB, prefetch;
+  const bool maskChunks, maskRows, stageB;
+  const int64_t groups;
+  const bool prefetch;
+  /// Shared-memory ring slots per warp (0: the register pipeline).
+  const int64_t stages;
   const int64_t valueBytes;
   const float valueScale;
   /// Values per step in the flattened global loads (see issueGlobalLoads).
   const int64_t perStep;
   Type scaleType;
 
-  Value lane, warp, rowGroup, laneInRow, batch;
+  Value lane, warp, rowGroup, laneInRow, batch, rowBase;
   Value aPtr, sfaPtr, cPtr, bRow, sfbRow;
-  /// Shared memory: staged B (stage_b) and k_split partial sums.
-  Value smem, partial;
+  /// Shared memory: staged B (stage_b) and k_split partial sums; this
+  /// warp's ring slots and their mbarriers (stages > 0).
+  Value smem, partial, warpRing, warpBars;
+  Value isLane0;
 };
 
 GemvEmitter::Rows GemvEmitter::emitRows(Value rowBase) {
@@ -339,6 +368,13 @@ GemvEmitter::Rows GemvEmitter::emitRows(Value rowBase) {
         k.offset(sfaPtr, arith::MulIOp::create(b, global, k.c64(kScales))));
   }
   return rows;
+}
+
+/// The rows of row group `group` (an i32) of the CTA.
+GemvEmitter::Rows GemvEmitter::emitGroupRows(Value group) {
+  return emitRows(arith::AddIOp::create(
+      b, rowBase,
+      arith::MulIOp::create(b, group, k.c32(plan.getRowsPerCta()))));
 }
 
 /// The chunk a lane reads at step u of outer iteration `iter`, clamped to
@@ -398,81 +434,92 @@ SmallVector<Value> GemvEmitter::issueGlobalLoads(const Rows &rows,
 
 /// stage_b: the CTA decodes B once into shared memory, per 8-value word the
 /// representation decodeWordSigned / decodeWordF16 give (8 signed bytes, or
-/// 4 f16x2), then every block's fp32 scale. Straight-line code in batches of
-/// up to 4 rounds: every load of a batch is issued before the first decode,
-/// so the prologue costs about one memory latency per batch. Indices past
-/// the end are clamped to the last element, whose decoded value is then
-/// stored twice (harmless) instead of branching.
-void GemvEmitter::emitStaging() {
+/// 4 f16x2), then every block's fp32 scale. Two arrays are staged: B's
+/// values (16 bytes, 32 values, per thread and round) and its scales (4 per
+/// thread and round). Straight-line code in batches of up to 4 rounds: every
+/// load of a batch is issued before the first decode, so each batch costs
+/// about one memory latency. The first batch of each array is issued before
+/// the A prefetch (see emit), so B's few bytes are not queued
+/// behind the whole CTA's first A requests. Indices past the end are clamped
+/// to the last element, whose decoded value is then stored twice (harmless)
+/// instead of branching.
+GemvEmitter::StagingBatch GemvEmitter::issueStaging(Staged what,
+                                                     int64_t firstRound) {
   const int64_t threads = plan.getWarpsPerCta() * 32;
   Value tid = arith::AddIOp::create(
       b, arith::MulIOp::create(b, warp, k.c32(32)), lane);
-  auto staged = [&](int64_t count, auto loadAt, auto decodeStore) {
-    int64_t rounds = llvm::divideCeil(count, threads);
-    for (int64_t first = 0; first < rounds; first += 4) {
-      SmallVector<std::pair<Value, Value>> batchLoads;
-      for (int64_t r = first; r < std::min(rounds, first + 4); ++r) {
-        Value index = arith::AddIOp::create(b, tid, k.c32(r * threads));
-        if ((r + 1) * threads > count)
-          index = arith::MinUIOp::create(b, index, k.c32(count - 1));
-        Value index64 = arith::ExtUIOp::create(b, k.i64, index);
-        batchLoads.push_back({index64, loadAt(index64)});
+  int64_t count = stagedCount(what);
+  int64_t rounds = llvm::divideCeil(count, threads);
+  StagingBatch loads;
+  for (int64_t r = firstRound;
+       r < std::min(rounds, firstRound + kStagingBatchRounds); ++r) {
+    Value index = arith::AddIOp::create(b, tid, k.c32(r * threads));
+    if ((r + 1) * threads > count)
+      index = arith::MinUIOp::create(b, index, k.c32(count - 1));
+    Value q = arith::ExtUIOp::create(b, k.i64, index);
+    Value loaded =
+        what == Staged::Values
+            ? k.load(k.v4i32,
+                     k.offset(bRow, arith::MulIOp::create(b, q, k.c64(16))),
+                     16)
+            : k.load(VectorType::get({4}, k.i8),
+                     k.offset(sfbRow, arith::MulIOp::create(b, q, k.c64(4))),
+                     4);
+    loads.push_back({q, loaded});
+  }
+  return loads;
+}
+
+void GemvEmitter::finishStaging(StagingBatch firstValues,
+                                StagingBatch firstScales) {
+  auto storeValues = [&](Value q, Value quad) {
+    SmallVector<Value> parts;
+    for (int64_t e = 0; e < 4; ++e) {
+      Value w = k.extract(quad, e);
+      if (target == GpuTarget::SM100a) {
+        for (Value pair : decodeWordF16(k, w))
+          parts.push_back(LLVM::BitcastOp::create(b, k.i32, pair));
+      } else {
+        llvm::append_range(parts, decodeWordSigned(k, w));
       }
-      for (auto [index64, loaded] : batchLoads)
-        decodeStore(index64, loaded);
+    }
+    // 8 (sm_90a) or 16 (sm_100a) words, as 16-byte stores.
+    int64_t bytes = 4 * static_cast<int64_t>(parts.size());
+    Value base = k.smemOffset(smem, arith::MulIOp::create(b, q, k.c64(bytes)));
+    for (size_t v = 0; v < parts.size(); v += 4) {
+      Value packed = vector::FromElementsOp::create(
+          b, k.v4i32, ArrayRef<Value>(parts).slice(v, 4));
+      LLVM::StoreOp::create(
+          b, packed, k.smemOffset(base, k.c64(4 * static_cast<int64_t>(v))),
+          16);
     }
   };
-  // B values: 16 bytes (32 values, 4 words) per thread and round.
-  staged(
-      a.k / 32,
-      [&](Value q) {
-        return k.load(k.v4i32,
-                      k.offset(bRow, arith::MulIOp::create(b, q, k.c64(16))),
-                      16);
-      },
-      [&](Value q, Value quad) {
-        SmallVector<Value> parts;
-        for (int64_t e = 0; e < 4; ++e) {
-          Value w = k.extract(quad, e);
-          if (target == GpuTarget::SM100a) {
-            for (Value pair : decodeWordF16(k, w))
-              parts.push_back(LLVM::BitcastOp::create(b, k.i32, pair));
-          } else {
-            llvm::append_range(parts, decodeWordSigned(k, w));
-          }
-        }
-        // 8 (sm_90a) or 16 (sm_100a) words, as 16-byte stores.
-        int64_t bytes = 4 * static_cast<int64_t>(parts.size());
-        Value base =
-            k.smemOffset(smem, arith::MulIOp::create(b, q, k.c64(bytes)));
-        for (size_t v = 0; v < parts.size(); v += 4) {
-          Value packed = vector::FromElementsOp::create(
-              b, k.v4i32, ArrayRef<Value>(parts).slice(v, 4));
-          LLVM::StoreOp::create(
-              b, packed,
-              k.smemOffset(base, k.c64(4 * static_cast<int64_t>(v))), 16);
-        }
-      });
-  // B scales: 4 per thread and round, stored as fp32 (times valueScale).
-  staged(
-      a.k / 64,
-      [&](Value q) {
-        return k.load(VectorType::get({4}, k.i8),
-                      k.offset(sfbRow, arith::MulIOp::create(b, q, k.c64(4))),
-                      4);
-      },
-      [&](Value q, Value raw) {
-        SmallVector<Value> scales = decodeScales(k, raw, 4);
-        for (Value &v : scales)
-          if (valueScale != 1.0f)
-            v = arith::MulFOp::create(b, v, k.cf32(valueScale));
-        Value packed = vector::FromElementsOp::create(
-            b, VectorType::get({4}, k.f32), scales);
-        Value off = arith::AddIOp::create(
-            b, arith::MulIOp::create(b, q, k.c64(16)),
-            k.c64(valueBytes * a.k));
-        LLVM::StoreOp::create(b, packed, k.smemOffset(smem, off), 16);
-      });
+  // Scales are stored as fp32 (times valueScale), after the values.
+  auto storeScales = [&](Value q, Value raw) {
+    SmallVector<Value> scales = decodeScales(k, raw, 4);
+    for (Value &v : scales)
+      if (valueScale != 1.0f)
+        v = arith::MulFOp::create(b, v, k.cf32(valueScale));
+    Value packed = vector::FromElementsOp::create(
+        b, VectorType::get({4}, k.f32), scales);
+    Value off = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, q, k.c64(16)), k.c64(valueBytes * a.k));
+    LLVM::StoreOp::create(b, packed, k.smemOffset(smem, off), 16);
+  };
+  const int64_t threads = plan.getWarpsPerCta() * 32;
+  for (Staged what : {Staged::Values, Staged::Scales}) {
+    int64_t rounds = llvm::divideCeil(stagedCount(what), threads);
+    StagingBatch batch = what == Staged::Values ? std::move(firstValues)
+                                                : std::move(firstScales);
+    for (int64_t next = kStagingBatchRounds;; next += kStagingBatchRounds) {
+      for (auto [q, loaded] : batch)
+        what == Staged::Values ? storeValues(q, loaded)
+                               : storeScales(q, loaded);
+      if (next >= rounds)
+        break;
+      batch = issueStaging(what, next);
+    }
+  }
   gpu::BarrierOp::create(b);
 }
 
@@ -556,39 +603,204 @@ void GemvEmitter::emitStep(ArrayRef<Value> data, Value iter, int64_t u,
   }
 }
 
-/// The K loop. Software pipeline (plan.prefetch, with more than one outer
-/// iteration): iteration i issues the global loads of iteration i + 1
-/// before it decodes the data of iteration i, which arrived as a
-/// loop-carried value, so each warp keeps a full iteration of loads in
-/// flight while it computes. The last iteration re-requests its own chunks
-/// (cache hits). `firstLoads` are iteration 0's loads when prefetching.
-SmallVector<Value> GemvEmitter::emitKLoop(const Rows &rows,
-                                          ValueRange firstLoads) {
+/// (row group, outer iteration) of a flattened iteration index; the group
+/// is null with one row group.
+std::pair<Value, Value> GemvEmitter::splitFlat(Value flat) {
+  if (groups == 1)
+    return {Value(), flat};
+  if (outer == 1)
+    return {flat, k.c32(0)};
+  return {arith::DivUIOp::create(b, flat, k.c32(outer)),
+          arith::RemUIOp::create(b, flat, k.c32(outer))};
+}
+
+/// The K loop, flattened over the CTA's row groups: iteration t covers
+/// outer iteration t % outer of row group t / outer. Software pipeline
+/// (plan.prefetch): iteration t issues the global loads of iteration t + 1
+/// (the next row group's first chunks at a group's end) before it decodes
+/// the data of iteration t, which arrived as a loop-carried value, so each
+/// warp keeps a full iteration of loads in flight while it computes, across
+/// row boundaries too. The last iteration re-requests its own chunks (cache
+/// hits). `firstLoads` are iteration 0's loads when prefetching; `rows0`
+/// are the first group's rows. A group's rows are reduced and stored after
+/// its last iteration.
+void GemvEmitter::emitKLoop(const Rows &rows0, ValueRange firstLoads) {
+  const int64_t total = groups * outer;
   SmallVector<Value> init(rowsPerWarp, k.cf32(0.0f));
   llvm::append_range(init, firstLoads);
-  auto loop = scf::ForOp::create(b, k.c32(0), k.c32(outer), k.c32(1), init);
+  auto loop = scf::ForOp::create(b, k.c32(0), k.c32(total), k.c32(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    auto iterArgs = loop.getRegionIterArgs();
+    SmallVector<Value> acc(iterArgs.begin(), iterArgs.begin() + rowsPerWarp);
+    auto rowsOf = [&](Value group) {
+      return groups == 1 ? rows0 : emitGroupRows(group);
+    };
+    auto [group, it] = splitFlat(t);
+    Rows rows = rowsOf(group);
+    SmallVector<Value> current, next;
+    if (prefetch) {
+      current.assign(iterArgs.begin() + rowsPerWarp, iterArgs.end());
+      auto [nextGroup, nextIt] = splitFlat(arith::MinUIOp::create(
+          b, arith::AddIOp::create(b, t, k.c32(1)), k.c32(total - 1)));
+      next = issueGlobalLoads(rowsOf(nextGroup), nextIt);
+    } else {
+      current = issueGlobalLoads(rows, it);
+    }
+    for (int64_t u = 0; u < unroll; ++u)
+      emitStep(ArrayRef<Value>(current).slice(u * perStep, perStep), it, u,
+               acc);
+    if (groups > 1) {
+      // A group's last iteration: store its rows, restart from zero.
+      Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, it,
+                                         k.c32(outer - 1));
+      auto ifOp = scf::IfOp::create(b, TypeRange(ValueRange(acc)), last,
+                                    /*withElseRegion=*/true);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      emitStore(rows, acc);
+      scf::YieldOp::create(
+          b, SmallVector<Value>(rowsPerWarp, k.cf32(0.0f)));
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, acc);
+      b.setInsertionPointAfter(ifOp);
+      acc.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+    }
+    SmallVector<Value> yielded(acc);
+    llvm::append_range(yielded, next);
+    scf::YieldOp::create(b, yielded);
+  }
+  if (groups == 1)
+    emitStore(rows0, loop.getResults().take_front(rowsPerWarp));
+}
+
+/// stages > 0: the shared-memory A ring. Each warp owns `stages` slots of
+/// getRingSlotBytes() (its rows' values for one outer iteration, then their
+/// scales) and one mbarrier per slot. Lane 0 fills slot t % stages with
+/// iteration t's bulk copies (cp.async.bulk completing on the slot's
+/// mbarrier with the bytes as its transaction count); every lane waits on
+/// the barrier's phase parity (t / stages) % 2, reads its 16-byte pieces
+/// (consecutive lanes, conflict-free) and decodes as in the register
+/// pipeline. At the top of iteration t, after a warp barrier (every lane
+/// has read slot (t - 1) % stages), lane 0 refills that slot with
+/// iteration t + stages - 1, so stages - 1 iterations stay in flight.
+void GemvEmitter::issueRingCopies(Value flat) {
+  Value slot = arith::RemUIOp::create(b, flat, k.c32(stages));
+  auto [group, it] = splitFlat(flat);
+  Rows rows = groups == 1 ? emitRows(rowBase) : emitGroupRows(group);
+  Value bar = ringBarrier(slot);
+  const int64_t iterBytes = plan.getIterationBytes();
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, Type(), bar, k.c32(plan.getRingSlotBytes()),
+      NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
+      b.getBoolAttr(false), Value());
+  Value it64 = arith::ExtUIOp::create(b, k.i64, it);
+  Value aOff = arith::MulIOp::create(b, it64, k.c64(iterBytes));
+  Value sOff = arith::MulIOp::create(b, it64, k.c64(iterBytes / 8));
+  Value base = ringSlot(slot);
+  for (int64_t r = 0; r < rowsPerWarp; ++r) {
+    NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+        b, k.smemOffset(base, k.c64(r * iterBytes)), k.offset(rows.a[r], aOff),
+        bar, k.c32(iterBytes), Value(), Value());
+    NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+        b,
+        k.smemOffset(base,
+                     k.c64(rowsPerWarp * iterBytes + r * (iterBytes / 8))),
+        k.offset(rows.sfa[r], sOff), bar, k.c32(iterBytes / 8), Value(),
+        Value());
+  }
+}
+
+Value GemvEmitter::ringSlot(Value slot) {
+  return k.smemOffset(
+      warpRing, arith::ExtUIOp::create(
+                    b, k.i64,
+                    arith::MulIOp::create(b, slot,
+                                          k.c32(plan.getRingSlotBytes()))));
+}
+
+Value GemvEmitter::ringBarrier(Value slot) {
+  return k.smemOffset(
+      warpBars,
+      arith::ExtUIOp::create(b, k.i64,
+                             arith::MulIOp::create(b, slot, k.c32(8))));
+}
+
+/// The loads of iteration `it` from its ring slot, laid out as
+/// issueGlobalLoads lays out its registers (per step, per row: the A words,
+/// then the A scales).
+SmallVector<Value> GemvEmitter::readRingSlot(Value slot) {
+  const int64_t iterBytes = plan.getIterationBytes();
+  Value base = ringSlot(slot);
+  Value lane64 = arith::ExtUIOp::create(b, k.i64, lane);
+  SmallVector<Value> flat;
+  for (int64_t u = 0; u < unroll; ++u) {
+    Value piece = arith::AddIOp::create(b, lane64, k.c64(32 * u));
+    Value aOff = arith::MulIOp::create(b, piece, k.c64(bpt));
+    Value sOff = arith::MulIOp::create(b, piece, k.c64(blocksPerChunk));
+    for (int64_t r = 0; r < rowsPerWarp; ++r) {
+      Value rowBase = k.smemOffset(base, k.c64(r * iterBytes));
+      for (int64_t v = 0; v < wordsPerChunk / 4; ++v) {
+        Value w = k.load(k.v4i32,
+                         k.smemOffset(rowBase, arith::AddIOp::create(
+                                                   b, aOff, k.c64(16 * v))),
+                         16, /*invariant=*/false);
+        for (int64_t e = 0; e < 4; ++e)
+          flat.push_back(k.extract(w, e));
+      }
+      Value scales = k.smemOffset(
+          base, k.c64(rowsPerWarp * iterBytes + r * (iterBytes / 8)));
+      flat.push_back(k.load(scaleType, k.smemOffset(scales, sOff),
+                            blocksPerChunk, /*invariant=*/false));
+    }
+  }
+  return flat;
+}
+
+/// The K loop of the ring (see issueRingCopies); its prologue (barrier
+/// initialization and the first stages - 1 fills) is in emit.
+void GemvEmitter::emitRingLoop() {
+  const int64_t total = groups * outer;
+  SmallVector<Value> init(rowsPerWarp, k.cf32(0.0f));
+  auto loop = scf::ForOp::create(b, k.c32(0), k.c32(total), k.c32(1), init);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  Value it = loop.getInductionVar();
-  auto iterArgs = loop.getRegionIterArgs();
-  SmallVector<Value> acc(iterArgs.begin(), iterArgs.begin() + rowsPerWarp);
-  SmallVector<Value> current, next;
-  if (prefetch) {
-    current.assign(iterArgs.begin() + rowsPerWarp, iterArgs.end());
-    Value nextIter = arith::MinUIOp::create(
-        b, arith::AddIOp::create(b, it, k.c32(1)), k.c32(outer - 1));
-    next = issueGlobalLoads(rows, nextIter);
-  } else {
-    current = issueGlobalLoads(rows, it);
+  Value t = loop.getInductionVar();
+  SmallVector<Value> acc(loop.getRegionIterArgs());
+  NVVM::SyncWarpOp::create(b, k.c32(-1));
+  Value refill = arith::AddIOp::create(b, t, k.c32(stages - 1));
+  Value issue = arith::AndIOp::create(
+      b, isLane0,
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, refill,
+                            k.c32(total)));
+  {
+    auto ifOp = scf::IfOp::create(b, issue, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    issueRingCopies(refill);
   }
+  Value slot = arith::RemUIOp::create(b, t, k.c32(stages));
+  Value parity = arith::AndIOp::create(
+      b, arith::DivUIOp::create(b, t, k.c32(stages)), k.c32(1));
+  NVVM::MBarrierTryWaitParityOp::create(b, ringBarrier(slot), parity,
+                                        k.c32(kRingWaitTicks));
+  SmallVector<Value> data = readRingSlot(slot);
+  auto [group, it] = splitFlat(t);
   for (int64_t u = 0; u < unroll; ++u)
-    emitStep(ArrayRef<Value>(current).slice(u * perStep, perStep), it, u,
-             acc);
-  SmallVector<Value> yielded(acc);
-  llvm::append_range(yielded, next);
-  scf::YieldOp::create(b, yielded);
-  b.setInsertionPointAfter(loop);
-  return SmallVector<Value>(loop.getResults().take_front(rowsPerWarp));
+    emitStep(ArrayRef<Value>(data).slice(u * perStep, perStep), it, u, acc);
+  Rows rows = groups == 1 ? emitRows(rowBase) : emitGroupRows(group);
+  Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, it,
+                                     k.c32(outer - 1));
+  auto ifOp = scf::IfOp::create(b, TypeRange(ValueRange(acc)), last,
+                                /*withElseRegion=*/true);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  emitStore(rows, acc);
+  scf::YieldOp::create(b, SmallVector<Value>(rowsPerWarp, k.cf32(0.0f)));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, acc);
+  b.setInsertionPointAfter(ifOp);
+  scf::YieldOp::create(b, ifOp.getResults());
 }
 
 /// Warp reduction; with k_split, the warps of a row group then add their
@@ -597,8 +809,6 @@ SmallVector<Value> GemvEmitter::emitKLoop(const Rows &rows,
 void GemvEmitter::emitStore(const Rows &rows, ValueRange acc) {
   Type outType = op.getC().getType().getElementType();
   int64_t outBytes = outType.getIntOrFloatBitWidth() / 8;
-  Value isLane0 =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, k.c32(0));
   SmallVector<Value> sums;
   for (Value v : acc) {
     for (int32_t off = 16; off >= 1; off /= 2) {
@@ -697,34 +907,53 @@ LogicalResult GemvEmitter::emit(PatternRewriter &rewriter) {
     partial = k.sharedBuffer(rewriter, op, "__nvfp4_partials",
                              plan.getWarpsPerCta() * rowsPerWarp * 4);
 
-  Value rowBase = arith::IndexCastUIOp::create(b, k.i32, op.getRowBase());
-  const int64_t groups = plan.getRowGroups();
-  if (groups == 1) {
-    // One row group: its first loads go out before the B staging, whose
-    // latency they hide.
-    Rows rows = emitRows(rowBase);
-    SmallVector<Value> first;
-    if (prefetch)
-      first = issueGlobalLoads(rows, k.c32(0));
-    if (stageB)
-      emitStaging();
-    emitStore(rows, emitKLoop(rows, first));
+  rowBase = arith::IndexCastUIOp::create(b, k.i32, op.getRowBase());
+  isLane0 = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, k.c32(0));
+  if (stages > 0) {
+    // The ring: lane 0 initializes this warp's barriers and starts the
+    // first stages - 1 fills, B is staged meanwhile (its CTA barrier also
+    // publishes the initialized mbarriers to the warp's other lanes).
+    const int64_t warps = plan.getWarpsPerCta();
+    Value ring = k.sharedBuffer(rewriter, op, "__nvfp4_ring",
+                                warps * stages * plan.getRingSlotBytes());
+    Value bars =
+        k.sharedBuffer(rewriter, op, "__nvfp4_ring_bars", warps * stages * 8);
+    Value warp64 = arith::ExtUIOp::create(b, k.i64, warp);
+    warpRing = k.smemOffset(
+        ring, arith::MulIOp::create(
+                  b, warp64, k.c64(stages * plan.getRingSlotBytes())));
+    warpBars = k.smemOffset(
+        bars, arith::MulIOp::create(b, warp64, k.c64(stages * 8)));
+    {
+      auto ifOp = scf::IfOp::create(b, isLane0, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      for (int64_t s = 0; s < stages; ++s)
+        NVVM::MBarrierInitOp::create(b, ringBarrier(k.c32(s)), k.c32(1),
+                                     Value());
+      NVVM::FenceMbarrierInitOp::create(b);
+      for (int64_t j = 0; j < std::min(stages - 1, groups * outer); ++j)
+        issueRingCopies(k.c32(j));
+    }
+    finishStaging(issueStaging(Staged::Values, 0),
+                  issueStaging(Staged::Scales, 0));
+    emitRingLoop();
     return success();
   }
-  // Several row groups per CTA: B is staged once and reused by each.
-  if (stageB)
-    emitStaging();
-  auto loop = scf::ForOp::create(b, k.c32(0), k.c32(groups), k.c32(1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Rows rows = emitRows(arith::AddIOp::create(
-      b, rowBase,
-      arith::MulIOp::create(b, loop.getInductionVar(),
-                            k.c32(plan.getRowsPerCta()))));
+  Rows rows0 = emitRows(rowBase);
+  // Start order: B's first staging loads (few bytes, wanted first), the
+  // first A loads (whose latency the staging hides), then B's decode.
+  StagingBatch values, scales;
+  if (stageB) {
+    values = issueStaging(Staged::Values, 0);
+    scales = issueStaging(Staged::Scales, 0);
+  }
   SmallVector<Value> first;
   if (prefetch)
-    first = issueGlobalLoads(rows, k.c32(0));
-  emitStore(rows, emitKLoop(rows, first));
+    first = issueGlobalLoads(rows0, k.c32(0));
+  if (stageB)
+    finishStaging(std::move(values), std::move(scales));
+  emitKLoop(rows0, first);
   return success();
 }
 

@@ -33,8 +33,9 @@ void NVFP4Dialect::initialize() {
 LogicalResult
 GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      int64_t warpsPerCta, int64_t rowsPerWarp,
-                     int64_t bytesPerThread, int64_t unroll, bool, bool,
-                     int64_t kSplit, int64_t rowGroups) {
+                     int64_t bytesPerThread, int64_t unroll, bool stageB,
+                     bool, int64_t kSplit, int64_t rowGroups,
+                     int64_t stages) {
   if (warpsPerCta < 1 || warpsPerCta > 32)
     return emitError() << "expects warps_per_cta in [1, 32], but got "
                        << warpsPerCta;
@@ -53,5 +54,15 @@ GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (kSplit < 1 || warpsPerCta % kSplit != 0)
     return emitError() << "expects k_split to divide warps_per_cta ("
                        << warpsPerCta << "), but got " << kSplit;
+  if (stages != 0 && (stages < 2 || stages > 8))
+    return emitError() << "expects stages to be 0 (register pipeline) or in "
+                          "[2, 8] (shared-memory ring), but got "
+                       << stages;
+  if (stages != 0 && !stageB)
+    return emitError() << "expects stage_b = true with stages = " << stages
+                       << " (the ring streams A only)";
+  if (stages != 0 && kSplit != 1)
+    return emitError() << "expects k_split = 1 with stages = " << stages
+                       << ", but got " << kSplit;
   return success();
 }

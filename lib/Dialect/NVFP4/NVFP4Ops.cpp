@@ -347,6 +347,13 @@ LogicalResult GemvTileOp::verify() {
     return emitOpError() << "expects K (" << a.k
                          << ") to be a multiple of 64, the GEMV kernels' "
                             "load granule";
+  GemvPlanAttr plan = getPlan();
+  if (plan.getStages() != 0 && (a.k / 2) % plan.getIterationBytes() != 0)
+    return emitOpError() << "expects rows of whole ring slots with stages = "
+                         << plan.getStages() << ": K / 2 (" << a.k / 2
+                         << " bytes) must be a multiple of "
+                         << plan.getIterationBytes()
+                         << " (32 * bytes_per_thread * unroll)";
   return verifyOutput(op, getC().getType(), outputShape(a, 1),
                       a.batched ? "([L, M, N])" : "([M, N])");
 }

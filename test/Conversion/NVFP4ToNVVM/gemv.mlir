@@ -84,17 +84,17 @@ gpu.module @m2 {
 
 // stage_b: the gpu.module gains a 16-byte aligned shared-memory buffer
 // (K = 1024 signed bytes plus 64 fp32 scales = 1280 bytes on sm_90a; 2048
-// f16 bytes + 256 = 2304 on sm_100a), filled by a straight-line prologue (16-byte loads, each thread's
-// loads issued before its decodes; 32 16-byte quads of B and 16 scale quads
-// over 128 threads: one round, indices clamped), then a barrier; the K loop
-// reads B from shared memory and decodes only A.
+// f16 bytes + 256 = 2304 on sm_100a), filled by a straight-line prologue
+// (32 16-byte quads of B and 16 scale quads over 128 threads: one round,
+// indices clamped), then a barrier; the K loop reads B from shared memory
+// and decodes only A.
 // SM90-LABEL: gpu.module @m3
 // SM90: llvm.mlir.global internal @__nvfp4_staged_b() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1280 x i8>
 // SM90-LABEL: gpu.func @staged
 // SM90: llvm.mlir.addressof @__nvfp4_staged_b : !llvm.ptr<3>
 // SM90: llvm.load %{{.*}} invariant {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// SM90: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // SM90: llvm.load %{{.*}} invariant {alignment = 4 : i64} : !llvm.ptr<1> -> vector<4xi8>
+// SM90: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // SM90: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // SM90: gpu.barrier
 // SM90: scf.for
@@ -185,22 +185,35 @@ gpu.module @m5 {
 
 // -----
 
-// row_groups = 3: B is staged once, then the CTA loops over 3 row groups,
-// each with its own K loop and stores.
+// row_groups = 3: B is staged once, then one loop runs over the 3 row
+// groups' 2 iterations each (K = 2048: 1024 bytes a row, 512 per step of a
+// warp), prefetching across group boundaries: iteration t is group t / 2,
+// iteration t % 2; the next iteration's group and rows are computed for its
+// loads. At a group's last iteration its rows are reduced and stored, and
+// the accumulators restart from zero. The prologue issues B's staging
+// loads first, then the first A loads, then decodes B.
 // SM90-LABEL: gpu.func @groups
+// SM90: llvm.load %{{.*}} invariant {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// SM90: ld.global.nc.L1::no_allocate.v4.u32
+// SM90: nvvm.prmt
 // SM90: gpu.barrier
-// SM90: scf.for %[[G:.*]] = %{{.*}} to %{{.*}} step
-// SM90: arith.muli %[[G]], %{{.*}} : i32
-// SM90: scf.for
+// SM90: %[[C6:.*]] = arith.constant 6 : i32
+// SM90: scf.for %[[T:.*]] = %{{.*}} to %[[C6]] step
+// SM90-DAG: arith.divui %[[T]], %{{.*}} : i32
+// SM90-DAG: arith.remui %[[T]], %{{.*}} : i32
 // SM90: nvvm.dot.accumulate.4way
-// SM90: scf.yield
+// SM90: %[[LAST:.*]] = arith.cmpi eq
+// SM90: scf.if %[[LAST]] -> (f32, f32)
 // SM90: gpu.shuffle xor
 // SM90: llvm.store %{{.*}} : f16, !llvm.ptr<1>
+// SM90: scf.yield %{{.*}}, %{{.*}} : f32, f32
+// SM90: } else {
+// SM90: scf.yield
 gpu.module @m6 {
-  gpu.func @groups(%a: memref<96x1024xf4E2M1FN>, %sfa: memref<96x64xf8E4M3FN>, %b: memref<1x1024xf4E2M1FN>, %sfb: memref<1x64xf8E4M3FN>, %c: memref<96x1xf16>) kernel {
+  gpu.func @groups(%a: memref<96x2048xf4E2M1FN>, %sfa: memref<96x128xf8E4M3FN>, %b: memref<1x2048xf4E2M1FN>, %sfb: memref<1x128xf8E4M3FN>, %c: memref<96x1xf16>) kernel {
     %bx = gpu.block_id x
     %by = gpu.block_id y
-    nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<96x1024xf4E2M1FN>, memref<96x64xf8E4M3FN>, memref<1x1024xf4E2M1FN>, memref<1x64xf8E4M3FN>) outs(%c : memref<96x1xf16>) rows %bx batch %by plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 1, stage_b = true, row_groups = 3>
+    nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<96x2048xf4E2M1FN>, memref<96x128xf8E4M3FN>, memref<1x2048xf4E2M1FN>, memref<1x128xf8E4M3FN>) outs(%c : memref<96x1xf16>) rows %bx batch %by plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 1, stage_b = true, row_groups = 3>
     gpu.return
   }
 }

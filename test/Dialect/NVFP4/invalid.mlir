@@ -290,6 +290,29 @@ func.func private @plan_groups() attributes {plan = #nvfp4.gemv_plan<warps_per_c
 
 // -----
 
+// expected-error @+1 {{expects stages to be 0 (register pipeline) or in [2, 8] (shared-memory ring), but got 1}}
+func.func private @plan_stages() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, stage_b = true, stages = 1>}
+
+// -----
+
+// expected-error @+1 {{expects stage_b = true with stages = 3 (the ring streams A only)}}
+func.func private @plan_stages_b() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, stages = 3>}
+
+// -----
+
+// expected-error @+1 {{expects k_split = 1 with stages = 3, but got 2}}
+func.func private @plan_stages_split() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, stage_b = true, k_split = 2, stages = 3>}
+
+// -----
+
+func.func @tile_ring(%a: memref<1x8x3072xf4E2M1FN>, %sfa: memref<1x8x192xf8E4M3FN>, %b: memref<1x1x3072xf4E2M1FN>, %sfb: memref<1x1x192xf8E4M3FN>, %c: memref<1x8x1xf16>, %row: index, %l: index) {
+  // expected-error @+1 {{expects rows of whole ring slots with stages = 3: K / 2 (1536 bytes) must be a multiple of 1024 (32 * bytes_per_thread * unroll)}}
+  nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<1x8x3072xf4E2M1FN>, memref<1x8x192xf8E4M3FN>, memref<1x1x3072xf4E2M1FN>, memref<1x1x192xf8E4M3FN>) outs(%c : memref<1x8x1xf16>) rows %row batch %l plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, stage_b = true, stages = 3>
+  return
+}
+
+// -----
+
 func.func @tile_k(%a: memref<1x8x96xf4E2M1FN>, %sfa: memref<1x8x6xf8E4M3FN>, %b: memref<1x1x96xf4E2M1FN>, %sfb: memref<1x1x6xf8E4M3FN>, %c: memref<1x8x1xf16>, %row: index, %l: index) {
   // expected-error @+1 {{expects K (96) to be a multiple of 64, the GEMV kernels' load granule}}
   nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<1x8x96xf4E2M1FN>, memref<1x8x6xf8E4M3FN>, memref<1x1x96xf4E2M1FN>, memref<1x1x6xf8E4M3FN>) outs(%c : memref<1x8x1xf16>) rows %row batch %l plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1>
