@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes an nvfp4 batched-GEMV entry function for (M, K, L).
 
-  gen_gemv.py M K L [out_type [W R BYTES UNROLL [STAGE_B [K_SPLIT [ROW_GROUPS [PREFETCH [STAGES]]]]]]] > gemv.mlir
+  gen_gemv.py M K L [out_type [W R BYTES UNROLL [STAGE_B [K_SPLIT [ROW_GROUPS [PREFETCH [STAGES [DISTANCE]]]]]]]] > gemv.mlir
 
 With W R BYTES UNROLL the op carries that #nvfp4.gemv_plan, which nvfp4-plan
 keeps: the hook an autotuner uses.
@@ -19,12 +19,13 @@ def gemv(m, k, l, out="f16", plan=None):
             f"  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : {a}, {sfa}, {b}, {sfb}) outs(%c : {c})"
             + (" {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = %s, rows_per_warp = %s, "
                "bytes_per_thread = %s, unroll = %s, stage_b = %s, k_split = %s, "
-               "row_groups = %s, prefetch = %s, stages = %s>}"
+               "row_groups = %s, prefetch = %s, stages = %s, prefetch_distance = %s>}"
                % (tuple(plan[:4]) + (plan[4] if len(plan) > 4 else "false",
                                      plan[5] if len(plan) > 5 else "1",
                                      plan[6] if len(plan) > 6 else "1",
                                      plan[7] if len(plan) > 7 else "true",
-                                     plan[8] if len(plan) > 8 else "0"))
+                                     plan[8] if len(plan) > 8 else "0",
+                                     plan[9] if len(plan) > 9 else "1"))
                if plan else "") + "\n"
             f"  return\n}}\n")
 
@@ -32,5 +33,5 @@ def gemv(m, k, l, out="f16", plan=None):
 if __name__ == "__main__":
     m, k, l = (int(x) for x in sys.argv[1:4])
     out = sys.argv[4] if len(sys.argv) > 4 else "f16"
-    plan = sys.argv[5:14] if len(sys.argv) > 8 else None
+    plan = sys.argv[5:15] if len(sys.argv) > 8 else None
     print(gemv(m, k, l, out, plan), end="")

@@ -66,7 +66,10 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
       shared memory before the K loop, instead of every warp decoding its B
       fragment every step (every warp of a CTA reads the same B chunks).
     - `prefetch` (default true): software-pipeline the K loop, issuing the
-      next iteration's global loads before the current iteration's math.
+      global loads of iteration i + `prefetch_distance` before the math of
+      iteration i.
+    - `prefetch_distance` (default 1): iterations whose loads are in flight,
+      held in registers, while one is computed (1 to 4).
     - `k_split` (default 1): warps that share a group of rows, each taking
       every k_split-th 32-chunk span of K; their partial sums meet in shared
       memory. A CTA then covers (warps_per_cta / k_split) * rows_per_warp
@@ -91,7 +94,8 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
                         DefaultValuedParameter<"bool", "true">:$prefetch,
                         DefaultValuedParameter<"int64_t", "1">:$k_split,
                         DefaultValuedParameter<"int64_t", "1">:$row_groups,
-                        DefaultValuedParameter<"int64_t", "0">:$stages);
+                        DefaultValuedParameter<"int64_t", "0">:$stages,
+                        DefaultValuedParameter<"int64_t", "1">:$prefetch_distance);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

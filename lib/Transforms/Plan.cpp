@@ -75,23 +75,26 @@ int64_t getSmCount(GpuTarget target) {
 
 GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t m,
                             int64_t k, int64_t batch) {
-  // Fitted to H200 sweeps (docs/performance.md, v9 and v11, back-to-back
+  // Fitted to H200 sweeps (docs/performance.md, v9 to v12, back-to-back
   // timing): long rows (K >= 8192) run best with 4 warps x 2 rows and 2
-  // steps in flight (79 % of the copy floor at K = 16384); mid rows with
-  // 8 warps x 1 row and 4 steps (91 % at K = 7168); short rows (K <= 4096,
-  // at most 4 steps per lane) with 4 warps x 4 rows and 1 step per
-  // iteration, so the software pipeline still has iterations to overlap
-  // (69 % at K = 2048 against 63 % for 8 x 1).
+  // steps per iteration, one iteration in flight (80 % of the copy floor at
+  // K = 16384: more registers cost the CTAs the one wave needs); mid rows
+  // with 8 warps x 1 row, 1 step per iteration and 3 iterations in flight
+  // (96 % at K = 7168); short rows (K <= 4096, at most 4 steps per lane)
+  // with 4 warps x 2 rows and 1 step per iteration, so the software
+  // pipeline still has iterations to overlap (70 % at K = 2048).
   int64_t bytesPerThread = target == GpuTarget::SM100a ? 32 : 16;
   int64_t steps = llvm::divideCeil(k / 2 / bytesPerThread, 32);
   bool longRows = k >= 8192, shortRows = k <= 4096;
   int64_t warps = longRows || shortRows ? 4 : 8;
-  int64_t rowsPerWarp = longRows ? 2 : shortRows ? 4 : 1;
-  // The software pipeline holds two iterations of loads in registers; the
-  // sm_100a f16 path also needs more registers per value, so it keeps <= 2.
-  int64_t unroll = shortRows ? 1 : longRows ? 2 : 4;
-  if (target == GpuTarget::SM100a)
-    unroll = std::min<int64_t>(unroll, 2);
+  int64_t rowsPerWarp = longRows || shortRows ? 2 : 1;
+  int64_t unroll = longRows ? 2 : 1;
+  int64_t distance = longRows || shortRows ? 1 : 3;
+  // The sm_100a f16 path needs more registers per value (and twice the
+  // bytes per step): mid rows keep 2 steps and one iteration in flight, the
+  // same bytes in flight as sm_90a's. (Not measured: no B200 here.)
+  if (target == GpuTarget::SM100a && !longRows && !shortRows)
+    unroll = 2, distance = 1;
   unroll = std::min(unroll, steps);
   // Few rows (small M x L) leave SMs idle: let warps split K so the grid
   // has about two CTAs per SM. Splitting K costs a shared-memory reduction
@@ -111,7 +114,7 @@ GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t m,
                 rowsPerCta / kSplit >= 2;
   return GemvPlanAttr::get(ctx, warps, rowsPerWarp, bytesPerThread, unroll,
                            stageB, /*prefetch=*/true, kSplit,
-                           /*rowGroups=*/1, /*stages=*/0);
+                           /*rowGroups=*/1, /*stages=*/0, distance);
 }
 
 struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {

@@ -15,12 +15,12 @@ func.func @contest_gemv(%a: memref<1x7168x16384xf4E2M1FN>, %sfa: memref<1x7168x1
 // -----
 
 // A short row: 2048 values are 1024 bytes, 2 steps of 16 bytes per lane;
-// short rows take 4 warps of 4 rows and one step per iteration, so the
+// short rows take 4 warps of 2 rows and one step per iteration, so the
 // software pipeline has 2 iterations to overlap.
 // SM90-LABEL: func.func @short_rows
-// SM90: warps_per_cta = 4, rows_per_warp = 4, bytes_per_thread = 16, unroll = 1, stage_b = true>
+// SM90: warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 1, stage_b = true>
 // SM100-LABEL: func.func @short_rows
-// SM100: warps_per_cta = 4, rows_per_warp = 4, bytes_per_thread = 32, unroll = 1, stage_b = true>
+// SM100: warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 32, unroll = 1, stage_b = true>
 
 func.func @short_rows(%a: memref<4x7168x2048xf4E2M1FN>, %sfa: memref<4x7168x128xf8E4M3FN>, %b: memref<4x1x2048xf4E2M1FN>, %sfb: memref<4x1x128xf8E4M3FN>, %c: memref<4x7168x1xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<4x7168x2048xf4E2M1FN>, memref<4x7168x128xf8E4M3FN>, memref<4x1x2048xf4E2M1FN>, memref<4x1x128xf8E4M3FN>) outs(%c : memref<4x7168x1xf16>)
@@ -30,9 +30,12 @@ func.func @short_rows(%a: memref<4x7168x2048xf4E2M1FN>, %sfa: memref<4x7168x128x
 // -----
 
 // A mid-length row (K = 7168, 7 steps of 16 bytes): 8 warps of one row,
-// 4 steps per iteration.
+// 1 step per iteration, 3 iterations in flight; sm_100a (32 bytes a step)
+// keeps 2 steps per iteration and 1 in flight.
 // SM90-LABEL: func.func @mid_rows
-// SM90: warps_per_cta = 8, rows_per_warp = 1, bytes_per_thread = 16, unroll = 4, stage_b = true>
+// SM90: warps_per_cta = 8, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1, stage_b = true, prefetch_distance = 3>
+// SM100-LABEL: func.func @mid_rows
+// SM100: warps_per_cta = 8, rows_per_warp = 1, bytes_per_thread = 32, unroll = 2, stage_b = true>
 func.func @mid_rows(%a: memref<8x4096x7168xf4E2M1FN>, %sfa: memref<8x4096x448xf8E4M3FN>, %b: memref<8x1x7168xf4E2M1FN>, %sfb: memref<8x1x448xf8E4M3FN>, %c: memref<8x4096x1xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<8x4096x7168xf4E2M1FN>, memref<8x4096x448xf8E4M3FN>, memref<8x1x7168xf4E2M1FN>, memref<8x1x448xf8E4M3FN>) outs(%c : memref<8x4096x1xf16>)
   return

@@ -1,22 +1,22 @@
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_90a -nvfp4-tile=target=sm_90a | FileCheck %s
 
-// 100 rows at 16 rows per CTA (4 warps of 4 rows): 7 CTAs along x, one
+// 100 rows at 8 rows per CTA (4 warps of 2 rows): 13 CTAs along x, one
 // per batch along y, 128 threads each.
 // CHECK: module attributes {gpu.container_module}
 // CHECK-LABEL: func.func @gemv(
-// CHECK-DAG: %[[C7:.*]] = arith.constant 7 : index
+// CHECK-DAG: %[[C13:.*]] = arith.constant 13 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
-// CHECK: gpu.launch_func @nvfp4_kernels::@gemv_kernel blocks in (%[[C7]], %[[C2]], %[[C1]]) threads in (%[[C128]], %[[C1]], %[[C1]]) args(%arg0 : memref<2x100x1024xf4E2M1FN>, %arg1 : {{.*}}, %arg2 : {{.*}}, %arg3 : {{.*}}, %arg4 : memref<2x100x1xf16>)
+// CHECK: gpu.launch_func @nvfp4_kernels::@gemv_kernel blocks in (%[[C13]], %[[C2]], %[[C1]]) threads in (%[[C128]], %[[C1]], %[[C1]]) args(%arg0 : memref<2x100x1024xf4E2M1FN>, %arg1 : {{.*}}, %arg2 : {{.*}}, %arg3 : {{.*}}, %arg4 : memref<2x100x1xf16>)
 // CHECK-NOT: nvfp4.scaled_matmul
 // CHECK: gpu.module @nvfp4_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx88">]
 // CHECK: gpu.func @gemv_kernel({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK: %[[BX:.*]] = gpu.block_id x
 // CHECK: %[[BY:.*]] = gpu.block_id y
-// CHECK: %[[C16:.*]] = arith.constant 16 : index
-// CHECK: %[[ROW:.*]] = arith.muli %[[BX]], %[[C16]] : index
-// CHECK: nvfp4.gemv_tile ins({{.*}}) outs({{.*}}) rows %[[ROW]] batch %[[BY]] plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 4, bytes_per_thread = 16, unroll = 1, stage_b = true>
+// CHECK: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[ROW:.*]] = arith.muli %[[BX]], %[[C8]] : index
+// CHECK: nvfp4.gemv_tile ins({{.*}}) outs({{.*}}) rows %[[ROW]] batch %[[BY]] plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 2, bytes_per_thread = 16, unroll = 1, stage_b = true>
 func.func @gemv(%a: memref<2x100x1024xf4E2M1FN>, %sfa: memref<2x100x64xf8E4M3FN>, %b: memref<2x1x1024xf4E2M1FN>, %sfb: memref<2x1x64xf8E4M3FN>, %c: memref<2x100x1xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x100x1024xf4E2M1FN>, memref<2x100x64xf8E4M3FN>, memref<2x1x1024xf4E2M1FN>, memref<2x1x64xf8E4M3FN>) outs(%c : memref<2x100x1xf16>)
   return

@@ -281,6 +281,9 @@ public:
         maskRows(m % (plan.getRowsPerCta() * plan.getRowGroups()) != 0),
         stageB(plan.getStageB()), groups(plan.getRowGroups()),
         prefetch(plan.getPrefetch() && groups * outer > 1),
+        distance(prefetch ? std::min(plan.getPrefetchDistance(),
+                                     groups * outer - 1)
+                          : 0),
         stages(plan.getStages()),
         valueBytes(target == GpuTarget::SM100a ? 2 : 1),
         // sm_90a's integer dot products count in units of (2a)(2b): 1/4 of
@@ -313,6 +316,7 @@ private:
   void finishStaging(StagingBatch firstValues, StagingBatch firstScales);
   void emitKLoop(const Rows &rows0, ValueRange firstLoads);
   std::pair<Value, Value> splitFlat(Value flat);
+  SmallVector<Value> issueIterationLoads(const Rows &rows0, Value flat);
   void issueRingCopies(Value flat);
   Value ringSlot(Value slot);
   Value ringBarrier(Value slot);
@@ -333,6 +337,8 @@ private:
   const bool maskChunks, maskRows, stageB;
   const int64_t groups;
   const bool prefetch;
+  /// Iterations of loads in flight ahead of the one computed (prefetch).
+  const int64_t distance;
   /// Shared-memory ring slots per warp (0: the register pipeline).
   const int64_t stages;
   const int64_t valueBytes;
@@ -616,16 +622,17 @@ std::pair<Value, Value> GemvEmitter::splitFlat(Value flat) {
 
 /// The K loop, flattened over the CTA's row groups: iteration t covers
 /// outer iteration t % outer of row group t / outer. Software pipeline
-/// (plan.prefetch): iteration t issues the global loads of iteration t + 1
-/// (the next row group's first chunks at a group's end) before it decodes
-/// the data of iteration t, which arrived as a loop-carried value, so each
-/// warp keeps a full iteration of loads in flight while it computes, across
-/// row boundaries too. The last iteration re-requests its own chunks (cache
-/// hits). `firstLoads` are iteration 0's loads when prefetching; `rows0`
-/// are the first group's rows. A group's rows are reduced and stored after
-/// its last iteration.
+/// (plan.prefetch): iteration t issues the global loads of iteration
+/// t + distance (the next row group's chunks near a group's end) before it
+/// decodes the data of iteration t, which arrived as a loop-carried value,
+/// so each warp keeps `distance` iterations of loads in flight while it
+/// computes, across row boundaries too. The last iterations re-request the
+/// last iteration's chunks (cache hits). `firstLoads` are the loads of
+/// iterations 0 .. distance - 1; `rows0` are the first group's rows. A
+/// group's rows are reduced and stored after its last iteration.
 void GemvEmitter::emitKLoop(const Rows &rows0, ValueRange firstLoads) {
   const int64_t total = groups * outer;
+  const int64_t perIteration = unroll * perStep;
   SmallVector<Value> init(rowsPerWarp, k.cf32(0.0f));
   llvm::append_range(init, firstLoads);
   auto loop = scf::ForOp::create(b, k.c32(0), k.c32(total), k.c32(1), init);
@@ -635,17 +642,17 @@ void GemvEmitter::emitKLoop(const Rows &rows0, ValueRange firstLoads) {
     Value t = loop.getInductionVar();
     auto iterArgs = loop.getRegionIterArgs();
     SmallVector<Value> acc(iterArgs.begin(), iterArgs.begin() + rowsPerWarp);
-    auto rowsOf = [&](Value group) {
-      return groups == 1 ? rows0 : emitGroupRows(group);
-    };
     auto [group, it] = splitFlat(t);
-    Rows rows = rowsOf(group);
-    SmallVector<Value> current, next;
+    Rows rows = groups == 1 ? rows0 : emitGroupRows(group);
+    SmallVector<Value> current, later, next;
     if (prefetch) {
-      current.assign(iterArgs.begin() + rowsPerWarp, iterArgs.end());
-      auto [nextGroup, nextIt] = splitFlat(arith::MinUIOp::create(
-          b, arith::AddIOp::create(b, t, k.c32(1)), k.c32(total - 1)));
-      next = issueGlobalLoads(rowsOf(nextGroup), nextIt);
+      auto inFlight = iterArgs.drop_front(rowsPerWarp);
+      current.assign(inFlight.begin(), inFlight.begin() + perIteration);
+      later.assign(inFlight.begin() + perIteration, inFlight.end());
+      next = issueIterationLoads(
+          rows0, arith::MinUIOp::create(
+                     b, arith::AddIOp::create(b, t, k.c32(distance)),
+                     k.c32(total - 1)));
     } else {
       current = issueGlobalLoads(rows, it);
     }
@@ -668,11 +675,19 @@ void GemvEmitter::emitKLoop(const Rows &rows0, ValueRange firstLoads) {
       acc.assign(ifOp.getResults().begin(), ifOp.getResults().end());
     }
     SmallVector<Value> yielded(acc);
+    llvm::append_range(yielded, later);
     llvm::append_range(yielded, next);
     scf::YieldOp::create(b, yielded);
   }
   if (groups == 1)
     emitStore(rows0, loop.getResults().take_front(rowsPerWarp));
+}
+
+/// The global loads of flattened iteration `flat` (its row group's rows).
+SmallVector<Value> GemvEmitter::issueIterationLoads(const Rows &rows0,
+                                                    Value flat) {
+  auto [group, it] = splitFlat(flat);
+  return issueGlobalLoads(groups == 1 ? rows0 : emitGroupRows(group), it);
 }
 
 /// stages > 0: the shared-memory A ring. Each warp owns `stages` slots of
@@ -949,8 +964,8 @@ LogicalResult GemvEmitter::emit(PatternRewriter &rewriter) {
     scales = issueStaging(Staged::Scales, 0);
   }
   SmallVector<Value> first;
-  if (prefetch)
-    first = issueGlobalLoads(rows0, k.c32(0));
+  for (int64_t j = 0; j < distance; ++j)
+    llvm::append_range(first, issueIterationLoads(rows0, k.c32(j)));
   if (stageB)
     finishStaging(std::move(values), std::move(scales));
   emitKLoop(rows0, first);

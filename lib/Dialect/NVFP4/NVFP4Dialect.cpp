@@ -35,7 +35,7 @@ GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      int64_t warpsPerCta, int64_t rowsPerWarp,
                      int64_t bytesPerThread, int64_t unroll, bool stageB,
                      bool, int64_t kSplit, int64_t rowGroups,
-                     int64_t stages) {
+                     int64_t stages, int64_t prefetchDistance) {
   if (warpsPerCta < 1 || warpsPerCta > 32)
     return emitError() << "expects warps_per_cta in [1, 32], but got "
                        << warpsPerCta;
@@ -54,6 +54,9 @@ GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (kSplit < 1 || warpsPerCta % kSplit != 0)
     return emitError() << "expects k_split to divide warps_per_cta ("
                        << warpsPerCta << "), but got " << kSplit;
+  if (prefetchDistance < 1 || prefetchDistance > 4)
+    return emitError() << "expects prefetch_distance in [1, 4], but got "
+                       << prefetchDistance;
   if (stages != 0 && (stages < 2 || stages > 8))
     return emitError() << "expects stages to be 0 (register pipeline) or in "
                           "[2, 8] (shared-memory ring), but got "

@@ -217,3 +217,29 @@ gpu.module @m6 {
     gpu.return
   }
 }
+
+// -----
+
+// prefetch_distance = 3: K = 4096 is 2048 bytes a row, 4 iterations of one
+// 16-byte step per lane. The prologue issues iterations 0, 1 and 2 (one
+// 16-byte load of A and a 2-byte scale load each); the loop carries the
+// three iterations in flight (4 words + scales each) besides the
+// accumulator, issues iteration min(t + 3, 3), and yields the two younger
+// iterations ahead of the new one.
+// SM90-LABEL: gpu.func @distance
+// SM90-COUNT-3: ld.global.nc.L1::no_allocate.v4.u32
+// SM90: gpu.barrier
+// SM90: scf.for %[[T:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[I0:[^ ]*]] = %{{[^ ]*}}, %{{.*}}) -> (f32, i32, i32, i32, i32, vector<2xi8>, i32, i32, i32, i32, vector<2xi8>, i32, i32, i32, i32, vector<2xi8>)
+// SM90: %[[AHEAD:.*]] = arith.addi %[[T]], %{{.*}} : i32
+// SM90: arith.minui %[[AHEAD]]
+// SM90: ld.global.nc.L1::no_allocate.v4.u32
+// SM90: nvvm.dot.accumulate.4way %{{.*}}, %{{.*}}
+// SM90: scf.yield
+gpu.module @m8 {
+  gpu.func @distance(%a: memref<64x4096xf4E2M1FN>, %sfa: memref<64x256xf8E4M3FN>, %b: memref<1x4096xf4E2M1FN>, %sfb: memref<1x256xf8E4M3FN>, %c: memref<64x1xf16>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<64x4096xf4E2M1FN>, memref<64x256xf8E4M3FN>, memref<1x4096xf4E2M1FN>, memref<1x256xf8E4M3FN>) outs(%c : memref<64x1xf16>) rows %bx batch %by plan #nvfp4.gemv_plan<warps_per_cta = 8, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1, stage_b = true, prefetch_distance = 3>
+    gpu.return
+  }
+}

@@ -290,6 +290,11 @@ func.func private @plan_groups() attributes {plan = #nvfp4.gemv_plan<warps_per_c
 
 // -----
 
+// expected-error @+1 {{expects prefetch_distance in [1, 4], but got 5}}
+func.func private @plan_distance() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1, prefetch_distance = 5>}
+
+// -----
+
 // expected-error @+1 {{expects stages to be 0 (register pipeline) or in [2, 8] (shared-memory ring), but got 1}}
 func.func private @plan_stages() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, stage_b = true, stages = 1>}
 
