@@ -8,10 +8,13 @@
 // warps share them); lane j of a warp handles the bytes_per_thread-byte
 // chunks j, j + 32, ... of every row, so a warp reads whole 512- or
 // 1024-byte spans of a row per step (coalesced). An outer iteration covers
-// `unroll` steps; with prefetch, it issues the A (and unstaged B) loads of
-// the next iteration before decoding the current one's (a software
-// pipeline). With stage_b, B is decoded once per CTA into shared memory
-// first. Per 16-value block the dot product is computed exactly, then
+// `unroll` steps; with prefetch, iteration t issues the A (and unstaged B)
+// loads of iteration t + prefetch_distance before decoding its own (a
+// software pipeline, run across the CTA's row groups). With stage_b, B is
+// decoded once per CTA into shared memory first. With stages, A streams
+// through a per-warp shared-memory ring of bulk copies instead of registers
+// (see issueRingCopies). Per 16-value block the dot product is computed
+// exactly, then
 //
 //   acc (f32) += block_dot * (sfa * sfb)          one fp32 FMA per block
 //
