@@ -20,6 +20,8 @@ config.suffixes = [".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.environ.get(
     "NVFP4_GPU_TEST_OUT", os.path.join("/tmp", "nvfp4-gpu-tests"))
+# lit records test times there even when every test is unsupported.
+os.makedirs(config.test_exec_root, exist_ok=True)
 
 repo = os.path.abspath(os.path.join(config.test_source_root, "..", "..", ".."))
 run = os.environ.get("NVFP4_RUN", "")
