@@ -69,7 +69,7 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
       global loads of iteration i + `prefetch_distance` before the math of
       iteration i.
     - `prefetch_distance` (default 1): iterations whose loads are in flight,
-      held in registers, while one is computed (1 to 4).
+      held in registers, while one is computed (1 to 4; needs `prefetch`).
     - `k_split` (default 1): warps that share a group of rows, each taking
       every k_split-th 32-chunk span of K; their partial sums meet in shared
       memory. A CTA then covers (warps_per_cta / k_split) * rows_per_warp
@@ -83,7 +83,9 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
       (`cp.async.bulk`, the TMA engine) of one outer iteration of the
       warp's rows (values and scales) and an mbarrier tracks their bytes, so
       N - 1 iterations are in flight without holding registers. Needs
-      `stage_b`, `k_split = 1`, and rows that are whole iterations long.
+      `stage_b`, `k_split = 1`, rows that are whole iterations long, and A
+      and its scales 16-byte aligned (bulk copies); the ring is its own
+      pipeline, so `prefetch` and `prefetch_distance` keep their defaults.
 
     Example: `#nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1,
     bytes_per_thread = 16, unroll = 4, stage_b = true>`.
@@ -114,7 +116,8 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
       return getRowsPerWarp() * (getIterationBytes() + getIterationBytes() / 8);
     }
     int64_t getRingBytes() const {
-      return getWarpsPerCta() * getStages() * (getRingSlotBytes() + 8);
+      int64_t slots = getWarpsPerCta() * getStages();
+      return slots * getRingSlotBytes() + (slots * 8 + 15) / 16 * 16;
     }
   }];
 }

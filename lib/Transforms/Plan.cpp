@@ -9,9 +9,11 @@
 // integer throughput (Hopper decodes in software).
 //
 // - Long rows (K >= 8192): 4 warps x 2 rows per CTA, 2 steps per
-//   iteration; mid rows: 8 warps x 1 row, 4 steps; short rows (K <= 4096):
-//   4 warps x 4 rows, 1 step (sm_100a: at most 2). Fitted to H200
-//   measurements (docs/performance.md).
+//   iteration; mid rows: 8 warps x 1 row, 1 step, 3 iterations in flight
+//   (sm_100a: 2 steps, 1 in flight); short rows (K <= 4096): 4 warps x
+//   2 rows, 1 step. Fitted to H200 measurements (docs/performance.md).
+// - The shared-memory A ring (stages) is never chosen: it measured slower
+//   on the H200 (performance.md, v13); a user plan may ask for it.
 // - bytes_per_thread: 16 on sm_90a (one 16-byte load per step); 32 on
 //   sm_100a (two, fewer loop iterations).
 // - stage_b when the decoded B row fits 40 KiB of shared memory and at least
@@ -39,11 +41,11 @@ namespace {
 constexpr int64_t kSharedMemoryLimit = 48 * 1024;
 
 /// Shared memory a GEMV plan needs: the staged B row, the k_split partial
-/// sums, and the A ring with its mbarriers.
+/// sums, the A ring and its mbarriers; each buffer is 16-byte aligned.
 int64_t getPlanSharedBytes(GpuTarget target, GemvPlanAttr plan, int64_t k) {
-  int64_t bytes = plan.getStageB() ? getStagedBBytes(target, k) : 0;
+  int64_t bytes = plan.getStageB() ? llvm::alignTo(getStagedBBytes(target, k), 16) : 0;
   if (plan.getKSplit() > 1)
-    bytes += plan.getWarpsPerCta() * plan.getRowsPerWarp() * 4;
+    bytes += llvm::alignTo(plan.getWarpsPerCta() * plan.getRowsPerWarp() * 4, 16);
   if (plan.getStages() > 0)
     bytes += plan.getRingBytes();
   return bytes;

@@ -630,7 +630,7 @@ std::pair<Value, Value> GemvEmitter::splitFlat(Value flat) {
 /// decodes the data of iteration t, which arrived as a loop-carried value,
 /// so each warp keeps `distance` iterations of loads in flight while it
 /// computes, across row boundaries too. The last iterations re-request the
-/// last iteration's chunks (cache hits). `firstLoads` are the loads of
+/// last iteration's chunks (L2 hits: A bypasses L1). `firstLoads` are the loads of
 /// iterations 0 .. distance - 1; `rows0` are the first group's rows. A
 /// group's rows are reduced and stored after its last iteration.
 void GemvEmitter::emitKLoop(const Rows &rows0, ValueRange firstLoads) {
@@ -698,11 +698,13 @@ SmallVector<Value> GemvEmitter::issueIterationLoads(const Rows &rows0,
 /// scales) and one mbarrier per slot. Lane 0 fills slot t % stages with
 /// iteration t's bulk copies (cp.async.bulk completing on the slot's
 /// mbarrier with the bytes as its transaction count); every lane waits on
-/// the barrier's phase parity (t / stages) % 2, reads its 16-byte pieces
-/// (consecutive lanes, conflict-free) and decodes as in the register
-/// pipeline. At the top of iteration t, after a warp barrier (every lane
-/// has read slot (t - 1) % stages), lane 0 refills that slot with
-/// iteration t + stages - 1, so stages - 1 iterations stay in flight.
+/// the barrier's phase parity (t / stages) % 2, reads its pieces
+/// (bytes_per_thread apart: conflict-free for 16 bytes, 2-way for 32) and
+/// decodes as in the register pipeline. At the top of iteration t, after a
+/// warp barrier (every lane has read slot (t - 1) % stages), lane 0 orders
+/// those generic reads before the async proxy's writes (fence.proxy.async)
+/// and refills that slot with iteration t + stages - 1, so stages - 1
+/// iterations stay in flight.
 void GemvEmitter::issueRingCopies(Value flat) {
   Value slot = arith::RemUIOp::create(b, flat, k.c32(stages));
   auto [group, it] = splitFlat(flat);
@@ -745,7 +747,7 @@ Value GemvEmitter::ringBarrier(Value slot) {
                              arith::MulIOp::create(b, slot, k.c32(8))));
 }
 
-/// The loads of iteration `it` from its ring slot, laid out as
+/// The current iteration's data from ring slot `slot`, laid out as
 /// issueGlobalLoads lays out its registers (per step, per row: the A words,
 /// then the A scales).
 SmallVector<Value> GemvEmitter::readRingSlot(Value slot) {
@@ -796,6 +798,9 @@ void GemvEmitter::emitRingLoop() {
     auto ifOp = scf::IfOp::create(b, issue, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
+    NVVM::FenceProxyOp::create(
+        b, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
     issueRingCopies(refill);
   }
   Value slot = arith::RemUIOp::create(b, t, k.c32(stages));
@@ -953,8 +958,9 @@ LogicalResult GemvEmitter::emit(PatternRewriter &rewriter) {
       for (int64_t j = 0; j < std::min(stages - 1, groups * outer); ++j)
         issueRingCopies(k.c32(j));
     }
-    finishStaging(issueStaging(Staged::Values, 0),
-                  issueStaging(Staged::Scales, 0));
+    StagingBatch values = issueStaging(Staged::Values, 0);
+    StagingBatch scales = issueStaging(Staged::Scales, 0);
+    finishStaging(std::move(values), std::move(scales));
     emitRingLoop();
     return success();
   }

@@ -34,7 +34,7 @@ LogicalResult
 GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      int64_t warpsPerCta, int64_t rowsPerWarp,
                      int64_t bytesPerThread, int64_t unroll, bool stageB,
-                     bool, int64_t kSplit, int64_t rowGroups,
+                     bool prefetch, int64_t kSplit, int64_t rowGroups,
                      int64_t stages, int64_t prefetchDistance) {
   if (warpsPerCta < 1 || warpsPerCta > 32)
     return emitError() << "expects warps_per_cta in [1, 32], but got "
@@ -67,5 +67,14 @@ GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (stages != 0 && kSplit != 1)
     return emitError() << "expects k_split = 1 with stages = " << stages
                        << ", but got " << kSplit;
+  if (prefetchDistance != 1 && (!prefetch || stages != 0))
+    return emitError() << "expects prefetch_distance = 1 (unused) with "
+                       << (stages ? "the shared-memory ring (stages = " +
+                                        std::to_string(stages) + ")"
+                                  : std::string("prefetch = false"))
+                       << ", but got " << prefetchDistance;
+  if (!prefetch && stages != 0)
+    return emitError() << "expects prefetch = true with stages = " << stages
+                       << " (the ring is a software pipeline)";
   return success();
 }

@@ -30,6 +30,7 @@
 // CHECK: gpu.barrier
 // The loop: 4 iterations. A warp barrier (every lane has read the slot
 // about to be refilled), lane 0 refills slot (t + 2) % 3 while t + 2 < 4,
+// after a proxy fence (those generic reads before the copies' async writes);
 // every lane waits on slot t % 3's phase parity (t / 3) % 2, then reads its
 // 16-byte pieces from shared memory (no global loads of A in the loop).
 // CHECK: %[[C4:.*]] = arith.constant 4 : i32
@@ -38,6 +39,7 @@
 // CHECK: %[[NEXT:.*]] = arith.addi %[[T]], %{{.*}} : i32
 // CHECK: arith.cmpi ult, %[[NEXT]]
 // CHECK: scf.if
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: arith.remui %[[NEXT]]
 // CHECK: nvvm.mbarrier.arrive.expect_tx
 // CHECK-COUNT-4: nvvm.cp.async.bulk.shared.cluster.global

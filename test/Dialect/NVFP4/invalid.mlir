@@ -295,6 +295,21 @@ func.func private @plan_distance() attributes {plan = #nvfp4.gemv_plan<warps_per
 
 // -----
 
+// expected-error @+1 {{expects prefetch_distance = 1 (unused) with prefetch = false, but got 2}}
+func.func private @plan_distance_unused() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1, prefetch = false, prefetch_distance = 2>}
+
+// -----
+
+// expected-error @+1 {{expects prefetch_distance = 1 (unused) with the shared-memory ring (stages = 3), but got 2}}
+func.func private @plan_distance_ring() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1, stage_b = true, stages = 3, prefetch_distance = 2>}
+
+// -----
+
+// expected-error @+1 {{expects prefetch = true with stages = 3 (the ring is a software pipeline)}}
+func.func private @plan_ring_no_prefetch() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1, stage_b = true, prefetch = false, stages = 3>}
+
+// -----
+
 // expected-error @+1 {{expects stages to be 0 (register pipeline) or in [2, 8] (shared-memory ring), but got 1}}
 func.func private @plan_stages() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, stage_b = true, stages = 1>}
 
