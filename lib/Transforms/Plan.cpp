@@ -105,7 +105,8 @@ GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t m,
   int64_t kSplit = 1;
   int64_t rowsPerCta = warps * rowsPerWarp;
   while (kSplit < warps &&
-         llvm::divideCeil(m, rowsPerCta / kSplit) * batch <
+         static_cast<int64_t>(llvm::divideCeil(m, rowsPerCta / kSplit)) *
+                 batch <
              2 * getSmCount(target) &&
          steps / (2 * kSplit) >= 1)
     kSplit *= 2;
