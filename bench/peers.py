@@ -38,6 +38,11 @@ def median_us(fn, sets, iters=100, batch=1):
     return times[len(times) // 2]
 
 
+def buffer_sets(nbytes, l2):
+    """Rotating buffer sets of `nbytes` each that together exceed L2 3x."""
+    return max(2, min(16, (3 * l2) // nbytes + 1))
+
+
 def main():
     dev = torch.device("cuda")
     l2 = torch.cuda.get_device_properties(dev).L2_cache_size
@@ -49,7 +54,7 @@ def main():
     del src, dst
     for m, k, l in SHAPES:
         w_bytes = l * m * k * 2
-        nsets = max(2, min(16, (3 * l2) // w_bytes + 1))
+        nsets = buffer_sets(w_bytes, l2)
         sets = []
         for _ in range(nsets):
             w = torch.randn(l, m, k, device=dev, dtype=torch.float16)
@@ -64,7 +69,7 @@ def main():
         # Our kernel's bytes: A and its scales, B and its scales, f16 C.
         nbytes = l * m * k // 2 + l * m * k // 16 + l * k // 2 + l * k // 16 + l * m * 2
         words = nbytes // 4
-        nsets = max(2, min(16, (3 * l2) // nbytes + 1))
+        nsets = buffer_sets(nbytes, l2)
         reads = [(torch.rand(words, device=dev),) for _ in range(nsets)]
         read_us = median_us(lambda x: torch.sum(x), reads, iters=20, batch=10)
         del reads

@@ -308,7 +308,7 @@ private:
   using StagingBatch = SmallVector<std::pair<Value, Value>>;
 
   Rows emitRows(Value rowBase);
-  Rows emitGroupRows(Value group);
+  Rows rowsOf(Value group);
   std::pair<Value, Value> chunkAt(Value iter, int64_t u);
   SmallVector<Value> loadChunk(Value base, Value byteOff, bool streaming);
   SmallVector<Value> issueGlobalLoads(const Rows &rows, Value iter);
@@ -317,9 +317,11 @@ private:
   }
   StagingBatch issueStaging(Staged what, int64_t firstRound);
   void finishStaging(StagingBatch firstValues, StagingBatch firstScales);
-  void emitKLoop(const Rows &rows0, ValueRange firstLoads);
+  void emitKLoop(ValueRange firstLoads);
   std::pair<Value, Value> splitFlat(Value flat);
-  SmallVector<Value> issueIterationLoads(const Rows &rows0, Value flat);
+  SmallVector<Value> issueIterationLoads(Value flat);
+  SmallVector<Value> storeAtGroupEnd(const Rows &rows, Value it,
+                                     ValueRange acc);
   void issueRingCopies(Value flat);
   Value ringSlot(Value slot);
   Value ringBarrier(Value slot);
@@ -350,7 +352,9 @@ private:
   const int64_t perStep;
   Type scaleType;
 
-  Value lane, warp, rowGroup, laneInRow, batch, rowBase;
+  Value tid, lane, warp, rowGroup, laneInRow, batch, rowBase;
+  /// The rows of the CTA's first (or only) row group.
+  Rows rows0;
   Value aPtr, sfaPtr, cPtr, bRow, sfbRow;
   /// Shared memory: staged B (stage_b) and k_split partial sums; this
   /// warp's ring slots and their mbarriers (stages > 0).
@@ -379,8 +383,11 @@ GemvEmitter::Rows GemvEmitter::emitRows(Value rowBase) {
   return rows;
 }
 
-/// The rows of row group `group` (an i32) of the CTA.
-GemvEmitter::Rows GemvEmitter::emitGroupRows(Value group) {
+/// The rows of row group `group` (an i32) of the CTA; a null group (one
+/// row group) is the first.
+GemvEmitter::Rows GemvEmitter::rowsOf(Value group) {
+  if (!group)
+    return rows0;
   return emitRows(arith::AddIOp::create(
       b, rowBase,
       arith::MulIOp::create(b, group, k.c32(plan.getRowsPerCta()))));
@@ -455,8 +462,6 @@ SmallVector<Value> GemvEmitter::issueGlobalLoads(const Rows &rows,
 GemvEmitter::StagingBatch GemvEmitter::issueStaging(Staged what,
                                                      int64_t firstRound) {
   const int64_t threads = plan.getWarpsPerCta() * 32;
-  Value tid = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, warp, k.c32(32)), lane);
   int64_t count = stagedCount(what);
   int64_t rounds = llvm::divideCeil(count, threads);
   StagingBatch loads;
@@ -631,9 +636,9 @@ std::pair<Value, Value> GemvEmitter::splitFlat(Value flat) {
 /// so each warp keeps `distance` iterations of loads in flight while it
 /// computes, across row boundaries too. The last iterations re-request the
 /// last iteration's chunks (L2 hits: A bypasses L1). `firstLoads` are the loads of
-/// iterations 0 .. distance - 1; `rows0` are the first group's rows. A
-/// group's rows are reduced and stored after its last iteration.
-void GemvEmitter::emitKLoop(const Rows &rows0, ValueRange firstLoads) {
+/// iterations 0 .. distance - 1. A group's rows are reduced and stored
+/// after its last iteration.
+void GemvEmitter::emitKLoop(ValueRange firstLoads) {
   const int64_t total = groups * outer;
   const int64_t perIteration = unroll * perStep;
   SmallVector<Value> init(rowsPerWarp, k.cf32(0.0f));
@@ -646,14 +651,13 @@ void GemvEmitter::emitKLoop(const Rows &rows0, ValueRange firstLoads) {
     auto iterArgs = loop.getRegionIterArgs();
     SmallVector<Value> acc(iterArgs.begin(), iterArgs.begin() + rowsPerWarp);
     auto [group, it] = splitFlat(t);
-    Rows rows = groups == 1 ? rows0 : emitGroupRows(group);
+    Rows rows = rowsOf(group);
     SmallVector<Value> current, later, next;
     if (prefetch) {
       auto inFlight = iterArgs.drop_front(rowsPerWarp);
       current.assign(inFlight.begin(), inFlight.begin() + perIteration);
       later.assign(inFlight.begin() + perIteration, inFlight.end());
-      next = issueIterationLoads(
-          rows0, arith::MinUIOp::create(
+      next = issueIterationLoads(arith::MinUIOp::create(
                      b, arith::AddIOp::create(b, t, k.c32(distance)),
                      k.c32(total - 1)));
     } else {
@@ -662,21 +666,8 @@ void GemvEmitter::emitKLoop(const Rows &rows0, ValueRange firstLoads) {
     for (int64_t u = 0; u < unroll; ++u)
       emitStep(ArrayRef<Value>(current).slice(u * perStep, perStep), it, u,
                acc);
-    if (groups > 1) {
-      // A group's last iteration: store its rows, restart from zero.
-      Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, it,
-                                         k.c32(outer - 1));
-      auto ifOp = scf::IfOp::create(b, TypeRange(ValueRange(acc)), last,
-                                    /*withElseRegion=*/true);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      emitStore(rows, acc);
-      scf::YieldOp::create(
-          b, SmallVector<Value>(rowsPerWarp, k.cf32(0.0f)));
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      scf::YieldOp::create(b, acc);
-      b.setInsertionPointAfter(ifOp);
-      acc.assign(ifOp.getResults().begin(), ifOp.getResults().end());
-    }
+    if (groups > 1)
+      acc = storeAtGroupEnd(rows, it, acc);
     SmallVector<Value> yielded(acc);
     llvm::append_range(yielded, later);
     llvm::append_range(yielded, next);
@@ -687,10 +678,27 @@ void GemvEmitter::emitKLoop(const Rows &rows0, ValueRange firstLoads) {
 }
 
 /// The global loads of flattened iteration `flat` (its row group's rows).
-SmallVector<Value> GemvEmitter::issueIterationLoads(const Rows &rows0,
-                                                    Value flat) {
+SmallVector<Value> GemvEmitter::issueIterationLoads(Value flat) {
   auto [group, it] = splitFlat(flat);
-  return issueGlobalLoads(groups == 1 ? rows0 : emitGroupRows(group), it);
+  return issueGlobalLoads(rowsOf(group), it);
+}
+
+/// After outer iteration `it` of a row group: at the group's last one, its
+/// rows are reduced and stored and the accumulators restart from zero.
+/// Returns the accumulators to carry on.
+SmallVector<Value> GemvEmitter::storeAtGroupEnd(const Rows &rows, Value it,
+                                                ValueRange acc) {
+  Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, it,
+                                     k.c32(outer - 1));
+  auto ifOp = scf::IfOp::create(b, TypeRange(acc), last,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  emitStore(rows, acc);
+  scf::YieldOp::create(b, SmallVector<Value>(rowsPerWarp, k.cf32(0.0f)));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, acc);
+  return SmallVector<Value>(ifOp.getResults());
 }
 
 /// stages > 0: the shared-memory A ring. Each warp owns `stages` slots of
@@ -708,7 +716,7 @@ SmallVector<Value> GemvEmitter::issueIterationLoads(const Rows &rows0,
 void GemvEmitter::issueRingCopies(Value flat) {
   Value slot = arith::RemUIOp::create(b, flat, k.c32(stages));
   auto [group, it] = splitFlat(flat);
-  Rows rows = groups == 1 ? emitRows(rowBase) : emitGroupRows(group);
+  Rows rows = rowsOf(group);
   Value bar = ringBarrier(slot);
   const int64_t iterBytes = plan.getIterationBytes();
   NVVM::MBarrierArriveExpectTxOp::create(
@@ -812,18 +820,7 @@ void GemvEmitter::emitRingLoop() {
   auto [group, it] = splitFlat(t);
   for (int64_t u = 0; u < unroll; ++u)
     emitStep(ArrayRef<Value>(data).slice(u * perStep, perStep), it, u, acc);
-  Rows rows = groups == 1 ? emitRows(rowBase) : emitGroupRows(group);
-  Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, it,
-                                     k.c32(outer - 1));
-  auto ifOp = scf::IfOp::create(b, TypeRange(ValueRange(acc)), last,
-                                /*withElseRegion=*/true);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  emitStore(rows, acc);
-  scf::YieldOp::create(b, SmallVector<Value>(rowsPerWarp, k.cf32(0.0f)));
-  b.setInsertionPointToStart(ifOp.elseBlock());
-  scf::YieldOp::create(b, acc);
-  b.setInsertionPointAfter(ifOp);
-  scf::YieldOp::create(b, ifOp.getResults());
+  scf::YieldOp::create(b, storeAtGroupEnd(rowsOf(group), it, acc));
 }
 
 /// Warp reduction; with k_split, the warps of a row group then add their
@@ -904,7 +901,7 @@ LogicalResult GemvEmitter::emit(PatternRewriter &rewriter) {
     return rewriter.notifyMatchFailure(
         op, "stage_b and k_split need the op inside a gpu.module");
 
-  Value tid = arith::IndexCastUIOp::create(
+  tid = arith::IndexCastUIOp::create(
       b, k.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
   lane = arith::AndIOp::create(b, tid, k.c32(31));
   warp = arith::ShRUIOp::create(b, tid, k.c32(5));
@@ -931,6 +928,7 @@ LogicalResult GemvEmitter::emit(PatternRewriter &rewriter) {
                              plan.getWarpsPerCta() * rowsPerWarp * 4);
 
   rowBase = arith::IndexCastUIOp::create(b, k.i32, op.getRowBase());
+  rows0 = emitRows(rowBase);
   isLane0 = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, k.c32(0));
   if (stages > 0) {
     // The ring: lane 0 initializes this warp's barriers and starts the
@@ -964,7 +962,6 @@ LogicalResult GemvEmitter::emit(PatternRewriter &rewriter) {
     emitRingLoop();
     return success();
   }
-  Rows rows0 = emitRows(rowBase);
   // Start order: B's first staging loads (few bytes, wanted first), the
   // first A loads (whose latency the staging hides), then B's decode.
   StagingBatch values, scales;
@@ -974,10 +971,10 @@ LogicalResult GemvEmitter::emit(PatternRewriter &rewriter) {
   }
   SmallVector<Value> first;
   for (int64_t j = 0; j < distance; ++j)
-    llvm::append_range(first, issueIterationLoads(rows0, k.c32(j)));
+    llvm::append_range(first, issueIterationLoads(k.c32(j)));
   if (stageB)
     finishStaging(std::move(values), std::move(scales));
-  emitKLoop(rows0, first);
+  emitKLoop(first);
   return success();
 }
 
