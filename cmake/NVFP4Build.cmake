@@ -9,6 +9,23 @@
 
 set(MLIR_LINK_MLIR_DYLIB ${NVFP4_LINK_MLIR_DYLIB})
 
+include(GNUInstallDirs)
+
+# nvfp4_public_headers(target)
+#
+# The include directories a user of `target` needs, as target properties, so
+# that linking an exported nvfp4:: target is enough: ours (source and
+# generated headers in the build tree, include/ once installed); MLIR's and
+# LLVM's are added by nvfp4Config.cmake from the MLIR package it finds.
+function(nvfp4_public_headers name)
+  target_include_directories(${name} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
+    $<BUILD_INTERFACE:${LLVM_INCLUDE_DIRS}>
+    $<BUILD_INTERFACE:${MLIR_INCLUDE_DIRS}>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+endfunction()
+
 # nvfp4_add_library(name src... [DEPENDS tgt...] [MLIR_LIBS lib...]
 #                   [LINK_LIBS lib...])
 #
@@ -18,6 +35,7 @@ set(MLIR_LINK_MLIR_DYLIB ${NVFP4_LINK_MLIR_DYLIB})
 function(nvfp4_add_library name)
   cmake_parse_arguments(ARG "" "" "DEPENDS;MLIR_LIBS;LINK_LIBS" ${ARGN})
   add_library(${name} STATIC ${ARG_UNPARSED_ARGUMENTS})
+  nvfp4_public_headers(${name})
   if(ARG_DEPENDS)
     add_dependencies(${name} ${ARG_DEPENDS})
   endif()

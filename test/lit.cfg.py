@@ -33,6 +33,7 @@ config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "I
 config.substitutions.append(("%nvfp4_obj_root", config.nvfp4_obj_root))
 config.substitutions.append(("%cxx", config.cxx_compiler))
 config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%nvfp4_src_root", config.nvfp4_src_root))
 config.substitutions.append(("%examples", os.path.join(config.nvfp4_src_root, "examples")))
 
 # ptxas (CUDA toolkit): assemble the PTX our pipeline emits.

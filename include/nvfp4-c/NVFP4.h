@@ -33,11 +33,22 @@ MLIR_CAPI_EXPORTED void nvfp4RegisterAllPasses(void);
 
 /// Runs the nvfp4 pipeline on `module`: `target` is "sm_100a" or "sm_90a",
 /// `format` is "bin" (cubin, needs ptxas under `toolkit`/bin), "isa" (PTX),
-/// "llvm" or "none". Diagnostics go to the context's handlers.
+/// "llvm" or "none". Diagnostics go to the context's handlers. Fails on
+/// invalid options and on any error diagnostic emitted during the run.
 MLIR_CAPI_EXPORTED MlirLogicalResult nvfp4RunPipeline(MlirModule module,
                                                       MlirStringRef target,
                                                       MlirStringRef format,
                                                       MlirStringRef toolkit);
+
+/// After a successful nvfp4RunPipeline with a format other than "none":
+/// the kernel image of the module's `gpu.binary @nvfp4_kernels` (cubin
+/// bytes, PTX text or LLVM bitcode) in `object`, and its format ("bin",
+/// "isa", "llvm", "offload", "fatbin") in `format`. Both point into the
+/// module's attributes and live as long as its context. Fails when the
+/// module holds no such binary.
+MLIR_CAPI_EXPORTED MlirLogicalResult nvfp4GetKernelBinary(MlirModule module,
+                                                          MlirStringRef *object,
+                                                          MlirStringRef *format);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,7 @@
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Pass/PassManager.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(NVFP4, nvfp4,
                                       mlir::nvfp4::NVFP4Dialect)
@@ -28,12 +28,38 @@ void nvfp4RegisterAllPasses(void) { mlir::nvfp4::registerAllPasses(); }
 MlirLogicalResult nvfp4RunPipeline(MlirModule module, MlirStringRef target,
                                    MlirStringRef format,
                                    MlirStringRef toolkit) {
-  mlir::ModuleOp op = unwrap(module);
-  mlir::PassManager pm(op->getContext());
   mlir::nvfp4::NVFP4PipelineOptions options;
   options.target = unwrap(target).str();
   options.format = unwrap(format).str();
   options.toolkit = unwrap(toolkit).str();
-  mlir::nvfp4::buildNVFP4PassPipeline(pm, options);
-  return wrap(pm.run(op));
+  return wrap(mlir::nvfp4::runNVFP4Pipeline(unwrap(module), options));
+}
+
+MlirLogicalResult nvfp4GetKernelBinary(MlirModule module,
+                                       MlirStringRef *object,
+                                       MlirStringRef *format) {
+  auto binary =
+      unwrap(module).lookupSymbol<mlir::gpu::BinaryOp>("nvfp4_kernels");
+  if (!binary || binary.getObjects().size() != 1)
+    return mlirLogicalResultFailure();
+  auto obj = llvm::cast<mlir::gpu::ObjectAttr>(binary.getObjects()[0]);
+  *object = wrap(obj.getObject().getValue());
+  // The pipeline's own names for the formats (its `format` option).
+  llvm::StringRef name;
+  switch (obj.getFormat()) {
+  case mlir::gpu::CompilationTarget::Assembly:
+    name = "isa";
+    break;
+  case mlir::gpu::CompilationTarget::Binary:
+    name = "bin";
+    break;
+  case mlir::gpu::CompilationTarget::Offload:
+    name = "llvm";
+    break;
+  case mlir::gpu::CompilationTarget::Fatbin:
+    name = "fatbin";
+    break;
+  }
+  *format = wrap(name);
+  return mlirLogicalResultSuccess();
 }

@@ -6,13 +6,15 @@
 
 #include "nvfp4/Pipelines/Pipelines.h"
 
+#include "nvfp4/Target/Target.h"
 #include "nvfp4/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -20,8 +22,25 @@
 using namespace mlir;
 using namespace mlir::nvfp4;
 
-void mlir::nvfp4::buildNVFP4PassPipeline(OpPassManager &pm,
-                                         const NVFP4PipelineOptions &options) {
+LogicalResult mlir::nvfp4::verifyNVFP4PipelineOptions(
+    const NVFP4PipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  if (!parseGpuTarget(options.target))
+    return errorHandler("nvfp4-pipeline: unsupported target '" +
+                        options.target + "'; supported targets: " +
+                        supportedGpuTargets());
+  std::string error =
+      checkSerializationOptions(options.format, options.toolkit);
+  if (!error.empty())
+    return errorHandler("nvfp4-pipeline: " + error);
+  return success();
+}
+
+LogicalResult mlir::nvfp4::buildNVFP4PassPipeline(
+    OpPassManager &pm, const NVFP4PipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  if (failed(verifyNVFP4PipelineOptions(options, errorHandler)))
+    return failure();
   pm.addPass(createNVFP4PlanPass({options.target}));
   pm.addPass(createNVFP4TilePass({options.target}));
 
@@ -43,19 +62,41 @@ void mlir::nvfp4::buildNVFP4PassPipeline(OpPassManager &pm,
   kernels.addPass(createReconcileUnrealizedCastsPass());
 
   if (options.format == "none")
-    return;
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = options.format;
-  // Only ptxas (format=bin) needs the toolkit; PTX and LLVM IR do not.
-  if (options.format == "bin")
-    binary.toolkitPath = options.toolkit;
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+    return success();
+  pm.addPass(createNVFP4SerializePass({options.format, options.toolkit}));
+  return success();
+}
+
+LogicalResult mlir::nvfp4::runNVFP4Pipeline(ModuleOp module,
+                                            const NVFP4PipelineOptions &options) {
+  PassManager pm(module.getContext());
+  if (failed(buildNVFP4PassPipeline(pm, options, [&](const Twine &message) {
+        return module.emitError(message);
+      })))
+    return failure();
+  // Any error diagnostic fails the run, whether or not the pass that
+  // emitted it signalled failure.
+  bool sawError = false;
+  ScopedDiagnosticHandler watch(module.getContext(), [&](Diagnostic &diag) {
+    sawError |= diag.getSeverity() == DiagnosticSeverity::Error;
+    return failure(); // Let the caller's handler report it.
+  });
+  return failure(failed(pm.run(module)) || sawError);
 }
 
 void mlir::nvfp4::registerNVFP4Pipelines() {
-  PassPipelineRegistration<NVFP4PipelineOptions>(
+  registerPassPipeline(
       "nvfp4-pipeline",
       "Lower nvfp4 ops to gpu.binary + gpu.launch_func for sm_100a or "
       "sm_90a (plan, tile, convert-nvfp4-to-nvvm, GPU-to-NVVM, serialize)",
-      buildNVFP4PassPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        NVFP4PipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        return buildNVFP4PassPipeline(pm, options, errorHandler);
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(NVFP4PipelineOptions());
+      });
 }

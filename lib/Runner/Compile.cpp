@@ -6,13 +6,20 @@
 
 #include "nvfp4/Runner/Compile.h"
 
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Pass/PassManager.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 
+#include <chrono>
 #include <limits>
 
 using namespace mlir;
@@ -33,23 +40,104 @@ static FailureOr<unsigned> constantDim(Value v, gpu::LaunchFuncOp op) {
   return static_cast<unsigned>(value);
 }
 
+llvm::StringMap<PtxasReport> mlir::nvfp4::parsePtxasReport(StringRef log) {
+  llvm::StringMap<PtxasReport> reports;
+  llvm::Regex function("Function properties for ([A-Za-z0-9_$.]+)");
+  llvm::Regex compiling("Compiling entry function '([A-Za-z0-9_$.]+)'");
+  llvm::Regex frame("([0-9]+) bytes stack frame, ([0-9]+) bytes spill "
+                    "stores, ([0-9]+) bytes spill loads");
+  llvm::Regex used("Used ([0-9]+) registers");
+  llvm::Regex smem("([0-9]+) bytes smem");
+  std::string current;
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  for (StringRef line : lines) {
+    SmallVector<StringRef, 4> m;
+    if (compiling.match(line, &m) || function.match(line, &m)) {
+      current = m[1].str();
+      continue;
+    }
+    if (current.empty())
+      continue;
+    PtxasReport &r = reports[current];
+    if (frame.match(line, &m)) {
+      m[1].getAsInteger(10, r.stackBytes);
+      m[2].getAsInteger(10, r.spillStoreBytes);
+      m[3].getAsInteger(10, r.spillLoadBytes);
+    }
+    if (used.match(line, &m))
+      m[1].getAsInteger(10, r.registers);
+    if (line.contains("Used") && smem.match(line, &m))
+      m[1].getAsInteger(10, r.sharedBytes);
+    else if (line.contains("Used") && r.sharedBytes < 0)
+      r.sharedBytes = 0;
+  }
+  return reports;
+}
+
+/// Assembles `ptx` for `chip` with `ptxas -v`; the cubin goes to `cubin`,
+/// the report to `log`.
+static LogicalResult assemble(ModuleOp module, StringRef ptx, StringRef chip,
+                              StringRef toolkit, std::string &cubin,
+                              std::string &log) {
+  std::string ptxas = (toolkit + "/bin/ptxas").str();
+  SmallString<128> in, out, report;
+  if (llvm::sys::fs::createTemporaryFile("nvfp4", "ptx", in) ||
+      llvm::sys::fs::createTemporaryFile("nvfp4", "cubin", out) ||
+      llvm::sys::fs::createTemporaryFile("nvfp4", "log", report))
+    return module.emitError() << "cannot create temporary files for ptxas";
+  llvm::scope_exit cleanup([&] {
+    llvm::sys::fs::remove(in);
+    llvm::sys::fs::remove(out);
+    llvm::sys::fs::remove(report);
+  });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(in, ec);
+    if (ec)
+      return module.emitError() << "cannot write '" << in << "': "
+                                << ec.message();
+    os << ptx;
+  }
+  std::string arch = ("-arch=" + chip).str();
+  SmallVector<StringRef> argv = {ptxas, arch, "-v", in, "-o", out};
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(report),
+                                          StringRef(report)};
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, argv, std::nullopt, redirects, 0,
+                                     0, &error);
+  auto readFile = [](StringRef path) {
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+    return buffer ? (*buffer)->getBuffer().str() : std::string();
+  };
+  log = readFile(report);
+  if (rc != 0)
+    return module.emitError()
+           << "ptxas failed (" << (error.empty() ? "exit " + std::to_string(rc) : error)
+           << "): " << StringRef(log).trim();
+  cubin = readFile(out);
+  if (cubin.empty())
+    return module.emitError() << "ptxas produced no cubin";
+  return success();
+}
+
 FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
                                                    StringRef entry,
                                                    StringRef target,
                                                    StringRef format,
                                                    StringRef toolkit) {
+  auto start = std::chrono::steady_clock::now();
   // Only the entry is compiled: other functions of the file (which may hold
   // ops that have no kernel for this target) are not its concern.
   for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
     if (fn.getSymName() != entry)
       fn.erase();
-  PassManager pm(module.getContext());
   NVFP4PipelineOptions options;
   options.target = target.str();
-  options.format = format.str();
+  // Cubins: stop at PTX and run ptxas here, with -v for the report.
+  options.format = format == "bin" ? "isa" : format.str();
   options.toolkit = toolkit.str();
-  buildNVFP4PassPipeline(pm, options);
-  if (failed(pm.run(module)))
+  if (failed(runNVFP4Pipeline(module, options)))
     return failure();
 
   CompiledEntry result;
@@ -63,6 +151,15 @@ FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
     }
     auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
     result.image = object.getObject().getValue().str();
+    if (format == "bin") {
+      std::string cubin, log;
+      auto nvvm = cast<NVVM::NVVMTargetAttr>(object.getTarget());
+      if (failed(assemble(module, result.image, nvvm.getChip(), toolkit, cubin,
+                          log)))
+        return failure();
+      result.image = std::move(cubin);
+      result.ptxas = parsePtxasReport(log);
+    }
   }
   auto fn = module.lookupSymbol<func::FuncOp>(entry);
   if (!fn)
@@ -87,10 +184,17 @@ FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
       }
       k.argIndices.push_back(arg.getArgNumber());
     }
+    if (Attribute plan = launch->getAttr(NVFP4Dialect::kPlanAttrName)) {
+      llvm::raw_string_ostream os(k.plan);
+      plan.print(os);
+    }
     result.launches.push_back(std::move(k));
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
+  result.compileSeconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - start)
+                              .count();
   return result;
 }

@@ -9,6 +9,7 @@
 #include "nvfp4/Reference/Formats.h"
 #include "nvfp4/Support/Npy.h"
 
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -30,6 +31,20 @@ static std::string shapeToString(ArrayRef<int64_t> shape) {
   for (size_t i = 0; i < shape.size(); ++i)
     s += (i ? ", " : "") + std::to_string(shape[i]);
   return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+std::optional<uint64_t> HostBuffer::checkedStorageBytes(MemRefType type) {
+  if (!type.hasStaticShape())
+    return std::nullopt;
+  Type e = type.getElementType();
+  uint64_t bits = isa<Float4E2M1FNType>(e) ? 4 : e.getIntOrFloatBitWidth();
+  uint64_t total = bits;
+  for (int64_t d : type.getShape()) {
+    if (d < 0 || (d != 0 && total > UINT64_MAX / static_cast<uint64_t>(d)))
+      return std::nullopt;
+    total *= static_cast<uint64_t>(d);
+  }
+  return (total + 7) / 8;
 }
 
 int64_t HostBuffer::storageBytes(MemRefType type) {

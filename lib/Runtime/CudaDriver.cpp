@@ -16,11 +16,15 @@
 
 using namespace mlir::nvfp4;
 
+
 namespace {
 using CUresult = int;
 using CUdevice = int;
 using Handle = void *;
 constexpr int kAttrCcMajor = 75, kAttrCcMinor = 76, kAttrL2Bytes = 38;
+// CUfunction_attribute values (cuda.h).
+constexpr int kFuncMaxThreads = 0, kFuncSharedBytes = 1, kFuncLocalBytes = 3,
+              kFuncNumRegs = 4;
 } // namespace
 
 struct CudaDriver::Api {
@@ -35,6 +39,7 @@ struct CudaDriver::Api {
   CUresult (*cuCtxSetCurrent)(Handle);
   CUresult (*cuModuleLoadData)(Handle *, const void *);
   CUresult (*cuModuleGetFunction)(Handle *, Handle, const char *);
+  CUresult (*cuFuncGetAttribute)(int *, int, Handle);
   CUresult (*cuMemAlloc)(DevicePtr *, size_t);
   CUresult (*cuMemFree)(DevicePtr);
   CUresult (*cuMemcpyHtoD)(DevicePtr, const void *, size_t);
@@ -93,6 +98,7 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string &error) {
   bind(a.cuCtxSetCurrent, "cuCtxSetCurrent");
   bind(a.cuModuleLoadData, "cuModuleLoadData");
   bind(a.cuModuleGetFunction, "cuModuleGetFunction");
+  bind(a.cuFuncGetAttribute, "cuFuncGetAttribute");
   bind(a.cuMemAlloc, "cuMemAlloc_v2");
   bind(a.cuMemFree, "cuMemFree_v2");
   bind(a.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
@@ -154,6 +160,10 @@ std::string CudaDriver::archName() const {
 }
 
 bool CudaDriver::loadModule(const std::string &image, std::string &error) {
+  functions.clear();
+  if (module)
+    api->cuModuleUnload(module);
+  module = nullptr;
   return check(api->cuModuleLoadData(&module, image.c_str()),
                "cuModuleLoadData", error);
 }
@@ -185,13 +195,45 @@ bool CudaDriver::memset(DevicePtr dst, uint8_t value, size_t bytes,
   return check(api->cuMemsetD8(dst, value, bytes), "cuMemsetD8", error);
 }
 
+bool CudaDriver::function(const std::string &kernel, Handle &fn,
+                          std::string &error) {
+  Handle &cached = functions[kernel];
+  if (!cached &&
+      !check(api->cuModuleGetFunction(&cached, module, kernel.c_str()),
+             ("cuModuleGetFunction(" + kernel + ")").c_str(), error))
+    return false;
+  fn = cached;
+  return true;
+}
+
+bool CudaDriver::kernelResources(const std::string &kernel,
+                                 KernelResources &resources,
+                                 std::string &error) {
+  Handle fn = nullptr;
+  int regs = 0, shared = 0, local = 0, threads = 0;
+  if (!function(kernel, fn, error) ||
+      !check(api->cuFuncGetAttribute(&regs, kFuncNumRegs, fn),
+             "cuFuncGetAttribute", error) ||
+      !check(api->cuFuncGetAttribute(&shared, kFuncSharedBytes, fn),
+             "cuFuncGetAttribute", error) ||
+      !check(api->cuFuncGetAttribute(&local, kFuncLocalBytes, fn),
+             "cuFuncGetAttribute", error) ||
+      !check(api->cuFuncGetAttribute(&threads, kFuncMaxThreads, fn),
+             "cuFuncGetAttribute", error))
+    return false;
+  resources.registers = regs;
+  resources.staticSharedBytes = shared;
+  resources.localBytes = local;
+  resources.maxThreadsPerBlock = threads;
+  return true;
+}
+
 bool CudaDriver::launch(const std::string &kernel, const unsigned grid[3],
                         const unsigned block[3],
                         const std::vector<DevicePtr> &args,
                         std::string &error) {
-  Handle &fn = functions[kernel];
-  if (!fn && !check(api->cuModuleGetFunction(&fn, module, kernel.c_str()),
-                    ("cuModuleGetFunction(" + kernel + ")").c_str(), error))
+  Handle fn = nullptr;
+  if (!function(kernel, fn, error))
     return false;
   std::vector<DevicePtr> values(args);
   std::vector<void *> params;

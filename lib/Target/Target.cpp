@@ -7,6 +7,7 @@
 #include "nvfp4/Target/Target.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -31,4 +32,20 @@ StringRef mlir::nvfp4::getPtxFeatures(GpuTarget) { return "+ptx88"; }
 int64_t mlir::nvfp4::getStagedBBytes(GpuTarget target, int64_t k) {
   int64_t valueBytes = target == GpuTarget::SM100a ? 2 : 1;
   return k * valueBytes + (k / 16) * 4;
+}
+
+std::string mlir::nvfp4::checkSerializationOptions(StringRef format,
+                                                   StringRef toolkit) {
+  if (format != "isa" && format != "bin" && format != "llvm" &&
+      format != "none")
+    return "unknown format '" + format.str() +
+           "'; expected isa (PTX), bin (cubin), llvm (LLVM IR) or none";
+  if (format != "bin")
+    return "";
+  std::string ptxas = (toolkit + "/bin/ptxas").str();
+  if (!llvm::sys::fs::can_execute(ptxas))
+    return "format=bin needs ptxas, but '" + ptxas +
+           "' is not an executable; set toolkit= to a CUDA toolkit root or "
+           "use format=isa";
+  return "";
 }

@@ -82,9 +82,11 @@ LogicalResult tileGemv(ScaledMatmulOp op, GemvPlanAttr plan,
   gpu::KernelDim3 grid{idx(llvm::divideCeil(a.rows, rowsPerCta)),
                        idx(a.batch), one};
   gpu::KernelDim3 block{idx(threads), one, one};
-  gpu::LaunchFuncOp::create(hb, loc, kernel, grid, block,
-                            /*dynamicSharedMemorySize=*/Value(),
-                            op->getOperands());
+  auto launch = gpu::LaunchFuncOp::create(hb, loc, kernel, grid, block,
+                                          /*dynamicSharedMemorySize=*/Value(),
+                                          op->getOperands());
+  // The plan stays readable on the host side (nvfp4-run prints it).
+  launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
   op.erase();
   return success();
 }

@@ -6,7 +6,8 @@
 //
 // nvfp4-run file.mlir [--entry NAME] [--seed N] [--inputs a.npy,...]
 //                     [--output out.npy,...] [--target sm_90a|sm_100a]
-//                     [--bench] [--emit=mlir|llvm|ptx|cubin -o FILE]
+//                     [--bench] [--require-gpu] [--save-inputs DIR]
+//                     [--emit=mlir|llvm|ptx|cubin -o FILE] [--probe-gpu]
 //
 // Parses the file, finds the entry function, makes its inputs (seeded random
 // data over all bit patterns, or .npy files in argument order), compiles it
@@ -14,18 +15,24 @@
 // CUDA Driver API when the GPU is that target, checks the result against the
 // CPU reference (|out - ref| <= 1e-3 + 1e-3 |ref|), optionally times it, and
 // writes the outputs as .npy. Without a GPU (or driver) it compiles for the
-// target and runs the CPU reference. Every failure is reported as
-// `nvfp4-run: error: ...` with a non-zero exit.
+// target and runs the CPU reference, unless --require-gpu or --bench says
+// that only a GPU run will do. Every failure is reported as
+// `nvfp4-run: error: ...` with a non-zero exit. The work is in lib/Runner
+// (compile, run on a Device, check, time); this file parses options and
+// prints.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/InitAll.h"
-#include "nvfp4/Reference/Compare.h"
+#include "nvfp4/Runner/Check.h"
 #include "nvfp4/Runner/Compile.h"
 #include "nvfp4/Runner/CpuExecutor.h"
-#include "nvfp4/Runtime/CudaDriver.h"
-#include "nvfp4/Target/Target.h"
+#include "nvfp4/Runner/DeviceRun.h"
 #include "nvfp4/Runner/HostBuffer.h"
+#include "nvfp4/Runtime/CudaDriver.h"
+#include "nvfp4/Support/Nesting.h"
+#include "nvfp4/Target/Target.h"
+#include "nvfp4/Version.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -44,8 +51,11 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Process.h"
 
 #include <algorithm>
+#include <limits>
 #include <chrono>
 #include <cmath>
 
@@ -106,6 +116,31 @@ static cl::opt<unsigned> iters("iters", cl::desc("Timed launches for --bench"),
 static cl::opt<std::string>
     cudaPath("cuda-path", cl::desc("CUDA toolkit root holding bin/ptxas"),
              cl::init("/usr/local/cuda"), cl::cat(runCategory));
+static cl::opt<bool> requireGpu(
+    "require-gpu",
+    cl::desc("Fail unless the kernels ran on the GPU and were checked "
+             "against the CPU reference (GPU tests and benchmarks use it)"),
+    cl::cat(runCategory));
+static cl::opt<bool> probeGpu(
+    "probe-gpu",
+    cl::desc("Print the GPU the CUDA driver reports ('gpu: sm_90a NVIDIA "
+             "H200') and exit 0 when nvfp4 targets it, else say why and "
+             "exit 1"),
+    cl::cat(runCategory));
+static cl::opt<std::string> saveInputs(
+    "save-inputs",
+    cl::desc("Write the inputs (random or loaded) to DIR/input<i>.npy, in "
+             "argument order, so a run can be repeated with --inputs"),
+    cl::value_desc("DIR"), cl::cat(runCategory));
+static cl::opt<int64_t> perturbOutput(
+    "perturb-output",
+    cl::desc("Testing only: change this flat element of the first output "
+             "after the kernels ran, to show that the check catches it"),
+    cl::init(-1), cl::Hidden, cl::cat(runCategory));
+
+/// Host memory the run may allocate for its buffers (the inputs, the
+/// outputs, and a reference copy of each).
+static constexpr uint64_t kHostBufferLimit = uint64_t(64) << 30;
 
 static int fail(const Twine &message) {
   llvm::errs() << "nvfp4-run: error: " << message << "\n";
@@ -140,19 +175,148 @@ static FailureOr<func::FuncOp> findEntry(ModuleOp module) {
   return failure();
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
+/// Writes `image` to the --emit destination; refuses binary to a terminal.
+static int emitImage(const CompiledEntry &kernels, StringRef format,
+                     ModuleOp compiled) {
+  if (format == "bin" && emitFile == "-" &&
+      llvm::sys::Process::StandardOutIsDisplayed())
+    return fail("--emit=cubin writes binary data; refusing to write it to a "
+                "terminal (use -o FILE or a redirection)");
+  std::string error;
+  auto out = openOutputFile(emitFile, &error);
+  if (!out)
+    return fail("cannot write '" + emitFile + "': " + error);
+  if (format == "none") {
+    compiled->print(out->os());
+  } else if (format == "llvm") {
+    // gpu-module-to-binary stores LLVM bitcode; print it as text.
+    llvm::LLVMContext llvmContext;
+    auto llvmModule = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(kernels.image, "nvfp4_kernels"), llvmContext);
+    if (!llvmModule)
+      return fail("cannot read the LLVM bitcode of the kernels: " +
+                  llvm::toString(llvmModule.takeError()));
+    (*llvmModule)->print(out->os(), nullptr);
+  } else {
+    out->os() << kernels.image;
+  }
+  out->keep();
+  return 0;
+}
+
+/// One line per compiled kernel: what a kernel author checks first.
+static void printKernels(const CompiledEntry &kernels, StringRef target,
+                         Device *device) {
+  llvm::outs() << llvm::formatv(
+      "nvfp4-run: compiled for {0} in {1:f3} s ({2} kernel{3}, {4})\n", target,
+      kernels.compileSeconds, kernels.launches.size(),
+      kernels.launches.size() == 1 ? "" : "s",
+      kernels.format == "bin" ? "cubin" : kernels.format);
+  for (const KernelLaunch &k : kernels.launches) {
+    std::string line = llvm::formatv(
+        "nvfp4-run: kernel @{0}: grid ({1}, {2}, {3}), block ({4}, {5}, {6})",
+        k.kernel, k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1],
+        k.block[2]);
+    auto it = kernels.ptxas.find(k.kernel);
+    if (it != kernels.ptxas.end()) {
+      const PtxasReport &r = it->second;
+      line += llvm::formatv("; ptxas: {0} registers, {1} bytes smem, {2} "
+                            "bytes stack, {3} bytes spill stores, {4} bytes "
+                            "spill loads",
+                            r.registers, r.sharedBytes, r.stackBytes,
+                            r.spillStoreBytes, r.spillLoadBytes);
+    }
+    KernelResources res;
+    std::string error;
+    if (device && device->kernelResources(k.kernel, res, error))
+      line += llvm::formatv("; driver: {0} registers, {1} bytes static smem, "
+                            "{2} bytes local",
+                            res.registers, res.staticSharedBytes,
+                            res.localBytes);
+    if (!k.plan.empty())
+      line += "; plan " + k.plan;
+    llvm::outs() << line << "\n";
+  }
+}
+
+/// A fingerprint of one output for the summary line.
+static std::string fingerprint(const HostBuffer &out) {
+  Type e = out.type.getElementType();
+  if (e.isF16() || e.isBF16() || e.isF32()) {
+    double sum = 0, absMax = 0;
+    int64_t nonFinite = 0;
+    for (float v : out.toFloats()) {
+      if (!std::isfinite(v)) {
+        ++nonFinite;
+        continue;
+      }
+      sum += v;
+      absMax = std::max(absMax, std::fabs(static_cast<double>(v)));
+    }
+    return llvm::formatv("sum={0:e6} absmax={1:e6} nonfinite={2}", sum,
+                         absMax, nonFinite)
+        .str();
+  }
+  uint64_t hash = 1469598103934665603ull;
+  for (uint8_t b : out.bytes)
+    hash = (hash ^ b) * 1099511628211ull;
+  return llvm::formatv("fnv1a={0:x16}", hash).str();
+}
+
+static int run(int argc, char **argv) {
   cl::HideUnrelatedOptions(runCategory);
+  cl::AddExtraVersionPrinter([](raw_ostream &os) {
+    os << "nvfp4 " << NVFP4_VERSION_STRING << " (commit "
+       << NVFP4_GIT_COMMIT << ")\n";
+  });
   cl::ParseCommandLineOptions(
       argc, argv,
       "nvfp4-run: compile an nvfp4 kernel, run it, check it against the CPU "
       "reference\n");
+
+  if (probeGpu) {
+    std::string error;
+    std::unique_ptr<CudaDriver> gpu = CudaDriver::open(error);
+    if (!gpu) {
+      llvm::outs() << "no gpu: " << error << "\n";
+      return 1;
+    }
+    llvm::outs() << "gpu: " << gpu->archName() << " " << gpu->deviceName()
+                 << "\n";
+    if (!parseGpuTarget(gpu->archName())) {
+      llvm::outs() << "nvfp4 does not target " << gpu->archName()
+                   << "; supported targets: " << supportedGpuTargets()
+                   << "\n";
+      return 1;
+    }
+    return 0;
+  }
+  // Option combinations that cannot do what they say.
   if (cpuOnly && !emit.empty())
     return fail("--cpu runs the CPU reference only; it cannot --emit a "
                 "compiled stage");
+  if (cpuOnly && (bench || requireGpu))
+    return fail(Twine("--cpu runs the CPU reference only; it cannot ") +
+                (bench ? "--bench" : "--require-gpu"));
+  if (!emit.empty() && (bench || requireGpu))
+    return fail(Twine("--emit prints a compiled stage and runs nothing; it "
+                      "cannot be combined with ") +
+                (bench ? "--bench" : "--require-gpu"));
+  if (emitFile.getNumOccurrences() && emit.empty())
+    return fail("-o names the file for --emit; without --emit nothing is "
+                "written to it (outputs go to --output)");
+  if (iters == 0)
+    return fail("--iters must be at least 1");
   if (maxScaleCode > 0x7E)
     return fail("--max-scale-code must be at most 126 (0x7E, the largest "
                 "finite e4m3 code)");
+  // `--entry @name` names the function as IR spells it.
+  if (StringRef(entryName).starts_with("@"))
+    entryName = entryName.substr(1);
+  for (std::string &file : inputFiles)
+    file = StringRef(file).trim().str();
+  for (std::string &file : outputFiles)
+    file = StringRef(file).trim().str();
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -166,6 +330,9 @@ int main(int argc, char **argv) {
   auto file = openInputFile(inputFile, &errorMessage);
   if (!file)
     return fail("cannot read '" + inputFile + "': " + errorMessage);
+  if (std::optional<std::string> deep =
+          checkNestingDepth(file->getBuffer()))
+    return fail("cannot parse '" + inputFile + "': " + *deep);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
@@ -180,11 +347,6 @@ int main(int argc, char **argv) {
   FailureOr<EntrySignature> sig = analyzeEntry(*entry);
   if (failed(sig))
     return fail("cannot run @" + entry->getSymName() + " (diagnostics above)");
-
-  // Buffers for every argument: inputs from .npy files or seeded random data.
-  SmallVector<HostBuffer> args;
-  for (Type type : entry->getArgumentTypes())
-    args.emplace_back(cast<MemRefType>(type));
   if (!inputFiles.empty() && inputFiles.size() != sig->inputs.size())
     return fail("@" + entry->getSymName() + " reads " +
                 Twine(sig->inputs.size()) + " input arguments, but --inputs "
@@ -194,19 +356,6 @@ int main(int argc, char **argv) {
                 Twine(sig->outputs.size()) +
                 " output arguments, but --output names " +
                 Twine(outputFiles.size()) + " files");
-  RandomOptions random;
-  random.seed = seed;
-  random.maxScaleCode = static_cast<uint8_t>(maxScaleCode);
-  for (auto [i, argIndex] : llvm::enumerate(sig->inputs)) {
-    if (inputFiles.empty()) {
-      args[argIndex].fillRandom(random, argIndex);
-      continue;
-    }
-    std::string error;
-    if (!args[argIndex].loadNpy(inputFiles[i], error))
-      return fail("input #" + Twine(i) + " (argument #" + Twine(argIndex) +
-                  "): " + error);
-  }
 
   // Target: the GPU's own by default, sm_100a without one.
   std::string driverError = "--cpu";
@@ -227,6 +376,35 @@ int main(int argc, char **argv) {
   if (!parseGpuTarget(target))
     return fail("unsupported target '" + target +
                 "'; supported targets: " + supportedGpuTargets());
+  const bool onGpu = gpu && gpu->archName() == target;
+  if ((bench || requireGpu) && !onGpu)
+    return fail(Twine(bench ? "--bench" : "--require-gpu") +
+                " needs a " + target + " GPU to run the kernels on, but " +
+                (gpu ? "the GPU is " + gpu->archName() + " (" +
+                           gpu->deviceName() + ")"
+                     : driverError));
+
+  // Host memory for the arguments (and the reference's copies), checked
+  // before anything is allocated: --emit allocates none.
+  uint64_t hostBytes = 0;
+  for (Type type : entry->getArgumentTypes()) {
+    std::optional<uint64_t> bytes =
+        HostBuffer::checkedStorageBytes(cast<MemRefType>(type));
+    constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+    hostBytes = !bytes || *bytes > (kMax - hostBytes) / 2
+                    ? kMax
+                    : hostBytes + 2 * *bytes;
+  }
+  if (emit.empty() && hostBytes > kHostBufferLimit)
+    return fail(
+        "@" + entry->getSymName() + " would need " +
+        (hostBytes == std::numeric_limits<uint64_t>::max()
+             ? std::string("more than 2^64")
+             : std::to_string(hostBytes)) +
+        " bytes of host memory for its arguments and their reference "
+        "copies, more than nvfp4-run's limit of " +
+        std::to_string(kHostBufferLimit) +
+        " bytes; compile it with --emit instead");
 
   // Compile a copy of the module (the original stays for the CPU reference).
   std::string ptxas = cudaPath + "/bin/ptxas";
@@ -260,7 +438,8 @@ int main(int argc, char **argv) {
     std::optional<ScopedDiagnosticHandler> collect;
     if (compileOptional)
       collect.emplace(&context, [&](Diagnostic &diag) {
-        if (diag.getSeverity() == DiagnosticSeverity::Error && notCompiled.empty())
+        if (diag.getSeverity() == DiagnosticSeverity::Error &&
+            notCompiled.empty())
           notCompiled = diag.str();
         return success();
       });
@@ -274,27 +453,40 @@ int main(int argc, char **argv) {
                    << " not compiled for " << target << ": " << notCompiled
                    << "; running the CPU reference\n";
   }
-  if (!emit.empty()) {
-    std::string error;
-    auto out = openOutputFile(emitFile, &error);
-    if (!out)
-      return fail("cannot write '" + emitFile + "': " + error);
-    if (format == "none") {
-      compiled->print(out->os());
-    } else if (format == "llvm") {
-      // gpu-module-to-binary stores LLVM bitcode; print it as text.
-      llvm::LLVMContext llvmContext;
-      auto llvmModule = llvm::parseBitcodeFile(
-          llvm::MemoryBufferRef(kernels->image, "nvfp4_kernels"), llvmContext);
-      if (!llvmModule)
-        return fail("cannot read the LLVM bitcode of the kernels: " +
-                    llvm::toString(llvmModule.takeError()));
-      (*llvmModule)->print(out->os(), nullptr);
-    } else {
-      out->os() << kernels->image;
+  if (!emit.empty())
+    return emitImage(*kernels, format, *compiled);
+
+  // Buffers for every argument: inputs from .npy files or seeded random data.
+  SmallVector<HostBuffer> args;
+  for (Type type : entry->getArgumentTypes())
+    args.emplace_back(cast<MemRefType>(type));
+  RandomOptions random;
+  random.seed = seed;
+  random.maxScaleCode = static_cast<uint8_t>(maxScaleCode);
+  for (auto [i, argIndex] : llvm::enumerate(sig->inputs)) {
+    if (inputFiles.empty()) {
+      args[argIndex].fillRandom(random, argIndex);
+      continue;
     }
-    out->keep();
-    return 0;
+    std::string error;
+    if (!args[argIndex].loadNpy(inputFiles[i], error))
+      return fail("input #" + Twine(i) + " (argument #" + Twine(argIndex) +
+                  "): " + error);
+  }
+  if (!saveInputs.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(saveInputs))
+      return fail("cannot create '" + saveInputs + "': " + ec.message());
+    std::string names;
+    for (auto [i, argIndex] : llvm::enumerate(sig->inputs)) {
+      std::string path = saveInputs + "/input" + std::to_string(i) + ".npy";
+      std::string error;
+      if (!args[argIndex].saveNpy(path, error))
+        return fail("cannot save input #" + Twine(i) + ": " + error);
+      names += (names.empty() ? "" : ",") + path;
+    }
+    llvm::errs() << "nvfp4-run: note: inputs saved; repeat this run with "
+                    "--inputs "
+                 << names << "\n";
   }
 
   // The CPU reference is the ground truth (and the result without a GPU).
@@ -306,10 +498,10 @@ int main(int argc, char **argv) {
                   std::chrono::steady_clock::now() - start)
                   .count();
 
-  std::string where = "cpu-reference";
-  std::string checkLine, benchLine;
-  bool ranOnGpu = gpu && gpu->archName() == target;
-  if (!ranOnGpu) {
+  std::string where;
+  std::string checkLine;
+  SmallVector<OutputCheck> checks;
+  if (!onGpu) {
     std::string compiledNote =
         succeeded(kernels)
             ? "compiled for " + target + ": " +
@@ -322,168 +514,62 @@ int main(int argc, char **argv) {
                  : driverError) +
             "; " + compiledNote + ")";
     args = reference;
+    for (unsigned o : sig->outputs) {
+      OutputCheck check;
+      check.argIndex = o;
+      check.values = args[o].type.getNumElements();
+      countNonFinite(args[o], check);
+      checks.push_back(check);
+    }
+    if (succeeded(kernels))
+      printKernels(*kernels, target, nullptr);
   } else {
     std::string error;
-    auto gpuFail = [&](const std::string &what) {
-      return fail("on the GPU: " + what);
-    };
-    if (!gpu->loadModule(kernels->image, error))
-      return gpuFail(error);
-    // Device copies of every argument; outputs poisoned with 0xFF (NaN in
-    // every float format) so an element the kernel skips cannot pass.
-    std::vector<DevicePtr> device(args.size());
-    for (auto [i, buffer] : llvm::enumerate(args)) {
-      if (!gpu->alloc(buffer.bytes.size(), device[i], error) ||
-          !gpu->copyToDevice(device[i], buffer.bytes.data(),
-                             buffer.bytes.size(), error))
-        return gpuFail(error);
-    }
-    for (unsigned o : sig->outputs)
-      if (!gpu->memset(device[o], 0xFF, args[o].bytes.size(), error))
-        return gpuFail(error);
-    auto launchAll = [&](const std::vector<DevicePtr> &ptrs) {
-      for (const KernelLaunch &k : kernels->launches) {
-        std::vector<DevicePtr> params;
-        for (unsigned a : k.argIndices)
-          params.push_back(ptrs[a]);
-        if (!gpu->launch(k.kernel, k.grid, k.block, params, error))
-          return false;
-      }
-      return true;
-    };
-    if (!launchAll(device) || !gpu->synchronize(error))
-      return gpuFail(error);
-    for (unsigned o : sig->outputs)
-      if (!gpu->copyToHost(args[o].bytes.data(), device[o],
-                           args[o].bytes.size(), error))
-        return gpuFail(error);
-    // Check every output against the reference: the contest's rule
-    // |out - ref| <= 1e-3 + 1e-3 |ref|, plus the bound on fp32
-    // accumulation-order differences (which only matters when large
-    // partial sums cancel), plus one output ulp for bf16, whose rounding
-    // step (2^-8 relative) exceeds the rule's 1e-3.
-    FailureOr<SmallVector<std::vector<float>>> bounds =
-        accumulationBounds(*entry, args, *sig);
-    if (failed(bounds))
+    DeviceRunOptions options;
+    if (perturbOutput >= 0)
+      options.perturbElement = perturbOutput;
+    if (!runOnDevice(*gpu, *kernels, *sig, args, options, error))
+      return fail("on the GPU: " + error);
+    printKernels(*kernels, target, gpu.get());
+    FailureOr<SmallVector<OutputCheck>> checked =
+        checkOutputs(*entry, args, reference, *sig);
+    if (failed(checked))
       return fail("the CPU reference failed on @" + entry->getSymName());
-    for (auto [oi, o] : llvm::enumerate(sig->outputs)) {
-      Type e = args[o].type.getElementType();
-      if (!(e.isF16() || e.isBF16() || e.isF32())) {
-        if (args[o].bytes != reference[o].bytes)
-          return fail("GPU result of argument #" + Twine(o) +
-                      " differs from the CPU reference");
-        continue;
-      }
-      std::vector<float> got = args[o].toFloats();
-      std::vector<float> want = reference[o].toFloats();
-      std::vector<float> extra = (*bounds)[oi];
-      extra.resize(got.size(), 0.0f);
-      if (e.isBF16())
-        for (size_t i = 0; i < extra.size(); ++i)
-          extra[i] += std::fabs(want[i]) * 0x1p-7f;
-      ::nvfp4::ref::CompareResult cmp = ::nvfp4::ref::compareOutputs(
-          got.data(), want.data(), static_cast<int64_t>(got.size()), 1e-3,
-          1e-3, extra.data());
-      if (cmp.mismatches)
-        return fail(llvm::formatv(
-            "GPU result of argument #{0} differs from the CPU reference in "
-            "{1} of {2} values; first at index {3}: got {4}, want {5}, "
-            "allowed difference {6} (1e-3 + 1e-3 |ref| + fp32 "
-            "accumulation bound{7})",
-            o, cmp.mismatches, got.size(), cmp.firstBad, cmp.firstGot,
-            cmp.firstWant, cmp.firstAllowed,
-            e.isBF16() ? " + 1 bf16 ulp" : ""));
-      checkLine += llvm::formatv("; check OK: {0} values, max abs err {1:e2}, "
-                                 "max rel err {2:e2}, {3} within the widened "
-                                 "tolerance only",
-                                 got.size(), cmp.maxAbsErr, cmp.maxRelErr,
-                                 cmp.widened)
+    checks = std::move(*checked);
+    for (const OutputCheck &check : checks) {
+      if (check.mismatches)
+        return fail("GPU result of " +
+                    describeMismatch(args[check.argIndex], check));
+      checkLine += llvm::formatv("; check OK (#{0}): {1} values, max abs err "
+                                 "{2:e2}, max rel err {3:e2}, {4} within the "
+                                 "widened tolerance only",
+                                 check.argIndex, check.values,
+                                 check.maxAbsErr, check.maxRelErr,
+                                 check.widened)
                        .str();
     }
     where = "gpu " + target + " (" + gpu->deviceName() + ")";
+  }
+  for (const OutputCheck &check : checks) {
+    std::string warning = describeNonFinite(args[check.argIndex], check);
+    if (!warning.empty())
+      llvm::errs() << "nvfp4-run: warning: " << warning << "\n";
+  }
 
-    if (bench) {
-      // Bytes the kernel must move: every input once, every output once.
-      size_t inBytes = 0, allBytes = 0;
-      for (unsigned i : sig->inputs)
-        inBytes += args[i].bytes.size();
-      allBytes = inBytes;
-      for (unsigned o : sig->outputs)
-        allBytes += args[o].bytes.size();
-      // Rotate over enough copies of the arguments to exceed L2 twice.
-      size_t sets = std::clamp<size_t>(
-          (2 * static_cast<size_t>(gpu->l2Bytes()) + allBytes - 1) / allBytes +
-              1,
-          2, 64);
-      std::vector<std::vector<DevicePtr>> copies(sets, device);
-      for (size_t s = 1; s < sets; ++s)
-        for (size_t i = 0; i < args.size(); ++i)
-          if (!gpu->alloc(args[i].bytes.size(), copies[s][i], error) ||
-              !gpu->copyOnDevice(copies[s][i], device[i],
-                                 args[i].bytes.size(), error))
-            return gpuFail(error);
-      // The floor: a device-to-device copy of 1 GiB, bytes read + written.
-      const size_t copyBytes = size_t(1) << 30;
-      DevicePtr src, dst;
-      float copyMs = 0;
-      if (!gpu->alloc(copyBytes, src, error) ||
-          !gpu->alloc(copyBytes, dst, error) ||
-          !gpu->copyOnDevice(dst, src, copyBytes, error) ||
-          !gpu->time(
-              [&] {
-                for (int r = 0; r < 5; ++r)
-                  if (!gpu->copyOnDevice(dst, src, copyBytes, error))
-                    return false;
-                return true;
-              },
-              copyMs, error))
-        return gpuFail(error);
-      double copyTBs = 5.0 * 2.0 * copyBytes / (copyMs * 1e-3) / 1e12;
-      for (size_t w = 0; w < 2 * sets; ++w)
-        if (!launchAll(copies[w % sets]))
-          return gpuFail(error);
-      // Two timings, both over rotating buffer sets: (a) each launch between
-      // its own pair of events (includes the launch latency, which is
-      // several microseconds for short kernels), and (b) batches of
-      // back-to-back launches, one event pair per batch, divided by the
-      // batch size: the kernel's throughput as a caller issuing a stream of
-      // them sees it. The floor comparison uses (b).
-      std::vector<float> single, batched;
-      for (unsigned r = 0; r < iters; ++r) {
-        float t = 0;
-        if (!gpu->time([&] { return launchAll(copies[r % sets]); }, t, error))
-          return gpuFail(error);
-        single.push_back(t * 1000.0f);
-      }
-      const unsigned batch = 10;
-      for (unsigned r = 0; r < std::max(5u, iters / batch); ++r) {
-        float t = 0;
-        if (!gpu->time(
-                [&] {
-                  for (unsigned i = 0; i < batch; ++i)
-                    if (!launchAll(copies[(r * batch + i) % sets]))
-                      return false;
-                  return true;
-                },
-                t, error))
-          return gpuFail(error);
-        batched.push_back(t * 1000.0f / batch);
-      }
-      auto median = [](std::vector<float> &v) {
-        std::sort(v.begin(), v.end());
-        return static_cast<double>(v[v.size() / 2]);
-      };
-      double singleUs = median(single), batchedUs = median(batched);
-      double floorUs = allBytes / (copyTBs * 1e12) * 1e6;
-      benchLine = llvm::formatv(
-          "nvfp4-run: bench @{0} on {1}: {2:f2} us per launch back to back "
-          "(median of {3} batches of {4}), {5:f2} us launched alone (median "
-          "of {6}); {7} buffer sets; {8:f0} GB/s; floor {9:f2} us ({10} "
-          "bytes at the measured copy rate {11:f2} TB/s) = {12:f1}% of floor",
-          entry->getSymName(), target, batchedUs, batched.size(), batch,
-          singleUs, single.size(), sets, allBytes / batchedUs * 1e-3, floorUs,
-          allBytes, copyTBs, 100.0 * floorUs / batchedUs);
-    }
+  std::string benchLine;
+  if (bench) {
+    BenchResult b;
+    std::string error;
+    if (!benchmarkOnDevice(*gpu, *kernels, *sig, args, iters, b, error))
+      return fail("on the GPU: " + error);
+    benchLine = llvm::formatv(
+        "nvfp4-run: bench @{0} on {1}: {2:f2} us per launch back to back "
+        "(median of {3} batches of {4}), {5:f2} us launched alone (median "
+        "of {6}); {7} buffer sets; {8:f0} GB/s; floor {9:f2} us ({10} "
+        "bytes at the measured copy rate {11:f2} TB/s) = {12:f1}% of floor",
+        entry->getSymName(), target, b.backToBackUs, b.batches, b.batchSize,
+        b.aloneUs, b.singles, b.bufferSets, b.bytes / b.backToBackUs * 1e-3,
+        b.floorUs, b.bytes, b.copyTBs, 100.0 * b.floorUs / b.backToBackUs);
   }
 
   for (auto [i, argIndex] : llvm::enumerate(sig->outputs)) {
@@ -494,44 +580,29 @@ int main(int argc, char **argv) {
       return fail("output #" + Twine(i) + ": " + error);
   }
 
-  // One-line summary: what ran, where, and a fingerprint of the first output.
-  HostBuffer &out = args[sig->outputs.front()];
-  std::string fingerprint;
-  Type outElem = out.type.getElementType();
-  if (outElem.isF16() || outElem.isBF16() || outElem.isF32()) {
-    std::vector<float> values = out.toFloats();
-    double sum = 0, absMax = 0;
-    int64_t nonFinite = 0;
-    for (float v : values) {
-      if (!std::isfinite(v)) {
-        ++nonFinite;
-        continue;
-      }
-      sum += v;
-      absMax = std::max(absMax, std::fabs(static_cast<double>(v)));
-    }
-    fingerprint = llvm::formatv("sum={0:e6} absmax={1:e6} nonfinite={2}", sum,
-                                absMax, nonFinite)
-                      .str();
-  } else {
-    uint64_t hash = 1469598103934665603ull;
-    for (uint8_t b : out.bytes)
-      hash = (hash ^ b) * 1099511628211ull;
-    fingerprint = llvm::formatv("fnv1a={0:x16}", hash).str();
-  }
+  // One-line summary: what ran, where, and a fingerprint of every output.
+  std::string outputs;
+  for (unsigned o : sig->outputs)
+    outputs += (outputs.empty() ? "" : "; ") + ("#" + Twine(o) + " ").str() +
+               typeToString(args[o].type) + " " + fingerprint(args[o]);
   std::string kernelNames;
   for (Operation &op : entry->getBody().front())
     if (!isa<func::ReturnOp>(op))
       kernelNames +=
           (kernelNames.empty() ? "" : "+") + op.getName().getStringRef().str();
   llvm::outs() << llvm::formatv(
-      "nvfp4-run: @{0} {1} on {7}: {2} inputs ({3}), output {4} "
-      "{5}{8}; cpu reference {6:f2} ms\n",
-      entry->getSymName(), kernelNames, sig->inputs.size(),
+      "nvfp4-run: @{0} {1} on {2}: {3} inputs ({4}), output{5} {6}{7}; cpu "
+      "reference {8:f2} ms\n",
+      entry->getSymName(), kernelNames, where, sig->inputs.size(),
       inputFiles.empty() ? "random, seed " + std::to_string(seed)
                          : std::string("npy"),
-      typeToString(out.type), fingerprint, ms, where, checkLine);
+      sig->outputs.size() == 1 ? "" : "s", outputs, checkLine, ms);
   if (!benchLine.empty())
     llvm::outs() << benchLine << "\n";
   return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  return run(argc, argv);
 }

@@ -14,8 +14,11 @@
 #define NVFP4_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace mlir {
+class ModuleOp;
 class OpPassManager;
 } // namespace mlir
 
@@ -40,11 +43,26 @@ struct NVFP4PipelineOptions
       llvm::cl::init("/usr/local/cuda")};
 };
 
+/// Checks the options: a supported target, a known format, and for
+/// format=bin an executable `toolkit`/bin/ptxas. Reports through
+/// `errorHandler` and returns its result.
+LogicalResult verifyNVFP4PipelineOptions(
+    const NVFP4PipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler);
+
 /// Adds plan -> tile -> convert-nvfp4-to-nvvm -> upstream GPU-to-NVVM
-/// lowering -> gpu-module-to-binary to `pm` (which must run on a
-/// builtin.module).
-void buildNVFP4PassPipeline(OpPassManager &pm,
-                            const NVFP4PipelineOptions &options);
+/// lowering -> nvfp4-serialize (gpu-module-to-binary) to `pm` (which must
+/// run on a builtin.module). Invalid options are reported through
+/// `errorHandler` and nothing is added.
+LogicalResult buildNVFP4PassPipeline(
+    OpPassManager &pm, const NVFP4PipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler);
+
+/// Builds the pipeline and runs it on `module`. Fails on invalid options
+/// (reported on the module), on a failed pass, and on any error diagnostic
+/// emitted during the run, even by a pass that did not signal failure.
+LogicalResult runNVFP4Pipeline(ModuleOp module,
+                               const NVFP4PipelineOptions &options);
 
 /// Registers `--nvfp4-pipeline` with the pass registry.
 void registerNVFP4Pipelines();

@@ -16,6 +16,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <string>
 
@@ -28,6 +29,16 @@ struct KernelLaunch {
   unsigned block[3];
   /// Entry-argument index of each kernel parameter.
   SmallVector<unsigned> argIndices;
+  /// The plan nvfp4-tile recorded on the launch, as IR text (paste it back
+  /// as `nvfp4.plan = ...` on the op to reproduce it), or "".
+  std::string plan;
+};
+
+/// What `ptxas -v` reported for one kernel (-1: not reported).
+struct PtxasReport {
+  int registers = -1;
+  int64_t sharedBytes = -1, stackBytes = -1, spillStoreBytes = -1,
+          spillLoadBytes = -1;
 };
 
 /// A compiled entry function.
@@ -37,12 +48,21 @@ struct CompiledEntry {
   std::string image;
   std::string format;
   SmallVector<KernelLaunch> launches;
+  /// Wall-clock seconds of the pipeline and, for cubins, of ptxas.
+  double compileSeconds = 0;
+  /// format "bin": ptxas's report per kernel name.
+  llvm::StringMap<PtxasReport> ptxas;
 };
+
+/// Parses the output of `ptxas -v` into a report per kernel.
+llvm::StringMap<PtxasReport> parsePtxasReport(StringRef log);
 
 /// Runs the nvfp4 pipeline in place on `module` for `target` ("sm_100a" or
 /// "sm_90a") producing `format` ("bin", "isa", "llvm", or "none"), then reads
 /// off the launches of `entry`. Functions other than `entry` are removed
-/// first. Diagnostics go to the context's handler.
+/// first. For "bin" the pipeline stops at PTX and ptxas (under
+/// `toolkit`/bin) assembles it with -v, whose report is kept. Diagnostics go
+/// to the context's handler; any error diagnostic fails the compilation.
 FailureOr<CompiledEntry> compileEntry(ModuleOp module, StringRef entry,
                                       StringRef target, StringRef format,
                                       StringRef toolkit);

@@ -23,6 +23,7 @@
 #include "mlir/Support/LLVM.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,10 @@ struct HostBuffer {
   /// Allocates zeroed storage for `type` (which must be static).
   explicit HostBuffer(MemRefType type);
 
-  /// Storage size in bytes of a static memref of `type`.
+  /// Storage size in bytes of a static memref of `type`, or nullopt when
+  /// the shape is dynamic or the size does not fit 64 bits.
+  static std::optional<uint64_t> checkedStorageBytes(MemRefType type);
+  /// Storage size in bytes of a static memref of `type` (which must fit).
   static int64_t storageBytes(MemRefType type);
   /// The .npy descriptor and shape that hold `type`.
   static std::string npyDescr(MemRefType type);

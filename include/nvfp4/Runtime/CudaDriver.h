@@ -13,8 +13,8 @@
 #ifndef NVFP4_RUNTIME_CUDADRIVER_H
 #define NVFP4_RUNTIME_CUDADRIVER_H
 
-#include <cstddef>
-#include <cstdint>
+#include "nvfp4/Runtime/Device.h"
+
 #include <map>
 #include <memory>
 #include <string>
@@ -22,53 +22,44 @@
 
 namespace mlir::nvfp4 {
 
-/// A device pointer.
-using DevicePtr = uint64_t;
-
-/// One CUDA device with a current context, a loaded module and its kernels.
-class CudaDriver {
+/// Device 0 through the CUDA Driver API (libcuda.so.1, opened at run time).
+class CudaDriver final : public Device {
 public:
   /// Opens the driver and device 0. On failure returns null and says why in
   /// `error` (no libcuda, no device, driver error).
   static std::unique_ptr<CudaDriver> open(std::string &error);
-  ~CudaDriver();
+  ~CudaDriver() override;
 
-  /// "sm_90a" for compute capability 9.0, "sm_100a" for 10.0, etc.
-  std::string archName() const;
-  std::string deviceName() const { return name; }
-  int64_t l2Bytes() const { return l2; }
+  std::string archName() const override;
+  std::string deviceName() const override { return name; }
+  int64_t l2Bytes() const override { return l2; }
 
-  /// Loads a cubin or PTX image; kernels are then found by name.
-  bool loadModule(const std::string &image, std::string &error);
-  /// Allocates `bytes` of device memory.
-  bool alloc(size_t bytes, DevicePtr &ptr, std::string &error);
+  bool loadModule(const std::string &image, std::string &error) override;
+  bool kernelResources(const std::string &kernel, KernelResources &resources,
+                       std::string &error) override;
+  bool alloc(size_t bytes, DevicePtr &ptr, std::string &error) override;
   bool copyToDevice(DevicePtr dst, const void *src, size_t bytes,
-                    std::string &error);
-  bool copyToHost(void *dst, DevicePtr src, size_t bytes, std::string &error);
+                    std::string &error) override;
+  bool copyToHost(void *dst, DevicePtr src, size_t bytes,
+                  std::string &error) override;
   bool copyOnDevice(DevicePtr dst, DevicePtr src, size_t bytes,
-                    std::string &error);
-  bool memset(DevicePtr dst, uint8_t value, size_t bytes, std::string &error);
-  /// Launches `kernel` with one pointer parameter per entry of `args`.
+                    std::string &error) override;
+  bool memset(DevicePtr dst, uint8_t value, size_t bytes,
+              std::string &error) override;
   bool launch(const std::string &kernel, const unsigned grid[3],
               const unsigned block[3], const std::vector<DevicePtr> &args,
-              std::string &error);
-  bool synchronize(std::string &error);
+              std::string &error) override;
+  bool synchronize(std::string &error) override;
 
-  /// Event-based timing of `body` (which enqueues work), in milliseconds.
-  template <typename Fn>
-  bool time(Fn body, float &ms, std::string &error) {
-    if (!recordStart(error))
-      return false;
-    if (!body())
-      return false;
-    return recordStop(ms, error);
-  }
+protected:
+  bool recordStart(std::string &error) override;
+  bool recordStop(float &ms, std::string &error) override;
 
 private:
   CudaDriver() = default;
-  bool recordStart(std::string &error);
-  bool recordStop(float &ms, std::string &error);
   bool check(int result, const char *what, std::string &error) const;
+  /// The kernel's handle, looked up once (not inside timed loops).
+  bool function(const std::string &kernel, void *&fn, std::string &error);
 
   struct Api;
   std::unique_ptr<Api> api;
@@ -76,7 +67,6 @@ private:
   void *context = nullptr;
   void *module = nullptr;
   void *startEvent = nullptr, *stopEvent = nullptr;
-  /// Kernel handles by name, looked up once (not inside timed loops).
   std::map<std::string, void *> functions;
   std::vector<DevicePtr> allocations;
   int device = 0, ccMajor = 0, ccMinor = 0;

@@ -36,6 +36,11 @@ StringRef getPtxFeatures(GpuTarget target);
 /// 16-value block adds its fp32 scale.
 int64_t getStagedBBytes(GpuTarget target, int64_t k);
 
+/// Checks the serialization options of the pipeline: `format` is isa, bin,
+/// llvm (or none: no serialization), and for bin `toolkit`/bin/ptxas is an
+/// executable. Returns "" when they are valid, else what is wrong.
+std::string checkSerializationOptions(StringRef format, StringRef toolkit);
+
 } // namespace mlir::nvfp4
 
 #endif // NVFP4_TARGET_TARGET_H

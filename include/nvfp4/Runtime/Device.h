@@ -1,0 +1,84 @@
+//===- Device.h - what the runner needs from a GPU -------------*- C++ -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The runner (lib/Runner) launches, checks and times kernels through this
+// interface. CudaDriver implements it with the CUDA Driver API; unit tests
+// implement it on host memory, so the runner's logic (poisoning, checking,
+// the report) is tested on machines without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_RUNTIME_DEVICE_H
+#define NVFP4_RUNTIME_DEVICE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::nvfp4 {
+
+using DevicePtr = uint64_t;
+
+/// What the loaded image says about one kernel (-1: unknown).
+struct KernelResources {
+  int registers = -1;
+  int64_t staticSharedBytes = -1;
+  /// Local memory per thread: register spills and stack.
+  int64_t localBytes = -1;
+  int maxThreadsPerBlock = -1;
+};
+
+class Device {
+public:
+  virtual ~Device() = default;
+
+  /// "sm_90a" for compute capability 9.0, "sm_100a" for 10.0, etc.
+  virtual std::string archName() const = 0;
+  virtual std::string deviceName() const = 0;
+  virtual int64_t l2Bytes() const = 0;
+
+  /// Loads a cubin or PTX image; kernels are then found by name.
+  virtual bool loadModule(const std::string &image, std::string &error) = 0;
+  virtual bool kernelResources(const std::string &kernel,
+                               KernelResources &resources,
+                               std::string &error) = 0;
+  /// Allocates `bytes` of device memory (freed with the device).
+  virtual bool alloc(size_t bytes, DevicePtr &ptr, std::string &error) = 0;
+  virtual bool copyToDevice(DevicePtr dst, const void *src, size_t bytes,
+                            std::string &error) = 0;
+  virtual bool copyToHost(void *dst, DevicePtr src, size_t bytes,
+                          std::string &error) = 0;
+  virtual bool copyOnDevice(DevicePtr dst, DevicePtr src, size_t bytes,
+                            std::string &error) = 0;
+  virtual bool memset(DevicePtr dst, uint8_t value, size_t bytes,
+                      std::string &error) = 0;
+  /// Launches `kernel` with one pointer parameter per entry of `args`.
+  virtual bool launch(const std::string &kernel, const unsigned grid[3],
+                      const unsigned block[3],
+                      const std::vector<DevicePtr> &args,
+                      std::string &error) = 0;
+  /// Waits for the launched work; reports a failed kernel.
+  virtual bool synchronize(std::string &error) = 0;
+
+  /// Event-based timing of `body` (which enqueues work), in milliseconds.
+  template <typename Fn>
+  bool time(Fn body, float &ms, std::string &error) {
+    if (!recordStart(error))
+      return false;
+    if (!body())
+      return false;
+    return recordStop(ms, error);
+  }
+
+protected:
+  virtual bool recordStart(std::string &error) = 0;
+  virtual bool recordStop(float &ms, std::string &error) = 0;
+};
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_RUNTIME_DEVICE_H

@@ -1,0 +1,225 @@
+//===- DeviceRun.cpp - run and time a compiled entry on a device -----------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Runner/DeviceRun.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+bool isFloat(const HostBuffer &buffer) {
+  Type e = buffer.type.getElementType();
+  return e.isF16() || e.isBF16() || e.isF32();
+}
+
+/// Launches every kernel of the entry on one set of argument pointers.
+bool launchAll(Device &device, const CompiledEntry &kernels,
+               const std::vector<DevicePtr> &ptrs, std::string &error) {
+  for (const KernelLaunch &k : kernels.launches) {
+    std::vector<DevicePtr> params;
+    for (unsigned a : k.argIndices)
+      params.push_back(ptrs[a]);
+    if (!device.launch(k.kernel, k.grid, k.block, params, error))
+      return false;
+  }
+  return true;
+}
+
+/// Uploads `args` into fresh allocations.
+bool upload(Device &device, ArrayRef<HostBuffer> args,
+            std::vector<DevicePtr> &ptrs, std::string &error) {
+  ptrs.assign(args.size(), 0);
+  for (auto [i, buffer] : llvm::enumerate(args))
+    if (!device.alloc(buffer.bytes.size(), ptrs[i], error) ||
+        !device.copyToDevice(ptrs[i], buffer.bytes.data(), buffer.bytes.size(),
+                             error))
+      return false;
+  return true;
+}
+
+/// Poisons the outputs with `poison`, runs, and reads the outputs back.
+bool runPoisoned(Device &device, const CompiledEntry &kernels,
+                 const EntrySignature &signature,
+                 const std::vector<DevicePtr> &ptrs,
+                 MutableArrayRef<HostBuffer> args, uint8_t poison,
+                 std::string &error) {
+  for (unsigned o : signature.outputs)
+    if (!device.memset(ptrs[o], poison, args[o].bytes.size(), error))
+      return false;
+  if (!launchAll(device, kernels, ptrs, error) || !device.synchronize(error))
+    return false;
+  for (unsigned o : signature.outputs)
+    if (!device.copyToHost(args[o].bytes.data(), ptrs[o], args[o].bytes.size(),
+                           error))
+      return false;
+  return true;
+}
+
+void perturb(HostBuffer &output, int64_t element) {
+  if (!isFloat(output)) {
+    output.bytes[element] ^= 0x01;
+    return;
+  }
+  std::vector<float> values = output.toFloats();
+  float &v = values[element];
+  v = std::isfinite(v) ? v * 2.0f + 1.0f : 0.0f;
+  output.fromFloats(values);
+}
+
+} // namespace
+
+bool mlir::nvfp4::runOnDevice(Device &device, const CompiledEntry &kernels,
+                              const EntrySignature &signature,
+                              MutableArrayRef<HostBuffer> args,
+                              const DeviceRunOptions &options,
+                              std::string &error) {
+  if (!device.loadModule(kernels.image, error))
+    return false;
+  std::vector<DevicePtr> ptrs;
+  if (!upload(device, args, ptrs, error))
+    return false;
+  bool allFloat = llvm::all_of(signature.outputs,
+                               [&](unsigned o) { return isFloat(args[o]); });
+  if (!allFloat) {
+    // No value is unproducible: a run poisoned with 0x00 first, then the
+    // 0xFF run below; any byte that differs was not written.
+    if (!runPoisoned(device, kernels, signature, ptrs, args, 0x00, error))
+      return false;
+  }
+  SmallVector<std::vector<uint8_t>> first;
+  for (unsigned o : signature.outputs)
+    first.push_back(args[o].bytes);
+  if (!runPoisoned(device, kernels, signature, ptrs, args, 0xFF, error))
+    return false;
+  if (!allFloat) {
+    for (auto [oi, o] : llvm::enumerate(signature.outputs)) {
+      if (isFloat(args[o]))
+        continue;
+      const std::vector<uint8_t> &a = first[oi], &b = args[o].bytes;
+      int64_t unwritten = 0, firstByte = -1;
+      for (size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i] && unwritten++ == 0)
+          firstByte = static_cast<int64_t>(i);
+      if (unwritten) {
+        error = "the kernels did not write " + std::to_string(unwritten) +
+                " of the " + std::to_string(a.size()) +
+                " bytes of argument #" + std::to_string(o) +
+                " (they kept the poison of each run); the first is byte " +
+                std::to_string(firstByte);
+        return false;
+      }
+    }
+  }
+  if (options.perturbElement) {
+    HostBuffer &out = args[signature.outputs.front()];
+    int64_t n = isFloat(out) ? out.type.getNumElements()
+                             : static_cast<int64_t>(out.bytes.size());
+    if (*options.perturbElement < 0 || *options.perturbElement >= n) {
+      error = "the element to perturb (" +
+              std::to_string(*options.perturbElement) +
+              ") is outside the first output (" + std::to_string(n) +
+              " elements)";
+      return false;
+    }
+    perturb(out, *options.perturbElement);
+  }
+  return true;
+}
+
+bool mlir::nvfp4::benchmarkOnDevice(Device &device,
+                                    const CompiledEntry &kernels,
+                                    const EntrySignature &signature,
+                                    ArrayRef<HostBuffer> args, unsigned iters,
+                                    BenchResult &result, std::string &error) {
+  if (iters == 0) {
+    error = "the benchmark needs at least one timed launch";
+    return false;
+  }
+  size_t allBytes = 0;
+  for (unsigned i : signature.inputs)
+    allBytes += args[i].bytes.size();
+  for (unsigned o : signature.outputs)
+    allBytes += args[o].bytes.size();
+  allBytes = std::max<size_t>(allBytes, 1);
+  // Rotate over enough copies of the arguments to exceed L2 twice.
+  size_t sets = std::clamp<size_t>(
+      (2 * static_cast<size_t>(device.l2Bytes()) + allBytes - 1) / allBytes + 1,
+      2, 64);
+  std::vector<std::vector<DevicePtr>> copies(sets);
+  for (size_t s = 0; s < sets; ++s)
+    if (!upload(device, args, copies[s], error))
+      return false;
+  // The floor: a device-to-device copy of 1 GiB, bytes read + written.
+  const size_t copyBytes = size_t(1) << 30;
+  DevicePtr src, dst;
+  float copyMs = 0;
+  if (!device.alloc(copyBytes, src, error) ||
+      !device.alloc(copyBytes, dst, error) ||
+      !device.copyOnDevice(dst, src, copyBytes, error) ||
+      !device.time(
+          [&] {
+            for (int r = 0; r < 5; ++r)
+              if (!device.copyOnDevice(dst, src, copyBytes, error))
+                return false;
+            return true;
+          },
+          copyMs, error))
+    return false;
+  // Warm-up over every set.
+  for (size_t w = 0; w < 2 * sets; ++w)
+    if (!launchAll(device, kernels, copies[w % sets], error))
+      return false;
+  // Two timings, both over rotating buffer sets: (a) each launch between
+  // its own pair of events (includes the launch latency, several
+  // microseconds for short kernels), and (b) batches of back-to-back
+  // launches, one event pair per batch, divided by the batch size: the
+  // kernel's throughput as a caller issuing a stream of them sees it. The
+  // floor comparison uses (b).
+  std::vector<float> single, batched;
+  for (unsigned r = 0; r < iters; ++r) {
+    float t = 0;
+    if (!device.time(
+            [&] { return launchAll(device, kernels, copies[r % sets], error); },
+            t, error))
+      return false;
+    single.push_back(t * 1000.0f);
+  }
+  const unsigned batch = 10;
+  for (unsigned r = 0; r < std::max(5u, iters / batch); ++r) {
+    float t = 0;
+    if (!device.time(
+            [&] {
+              for (unsigned i = 0; i < batch; ++i)
+                if (!launchAll(device, kernels, copies[(r * batch + i) % sets],
+                               error))
+                  return false;
+              return true;
+            },
+            t, error))
+      return false;
+    batched.push_back(t * 1000.0f / batch);
+  }
+  if (!device.synchronize(error))
+    return false;
+  auto median = [](std::vector<float> &v) {
+    std::sort(v.begin(), v.end());
+    return static_cast<double>(v[v.size() / 2]);
+  };
+  result.backToBackUs = median(batched);
+  result.aloneUs = median(single);
+  result.batches = batched.size();
+  result.batchSize = batch;
+  result.singles = single.size();
+  result.bufferSets = sets;
+  result.bytes = allBytes;
+  result.copyTBs = 5.0 * 2.0 * copyBytes / (copyMs * 1e-3) / 1e12;
+  result.floorUs = allBytes / (result.copyTBs * 1e12) * 1e6;
+  return true;
+}
