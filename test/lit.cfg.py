@@ -25,9 +25,14 @@ tools = [
     ToolSubst("nvfp4-opt", unresolved="fatal"),
     ToolSubst("nvfp4-capi-test", unresolved="fatal"),
 ]
-for name in ["nvfp4-run"]:
-    if os.path.exists(os.path.join(config.nvfp4_tools_dir, name)):
-        tools.append(ToolSubst(name, unresolved="fatal"))
+run = os.path.join(config.nvfp4_tools_dir, "nvfp4-run")
+if os.path.exists(run):
+    tools.append(ToolSubst("nvfp4-run", unresolved="fatal"))
+    # Tests of what happens without a GPU run only where there is none.
+    import subprocess
+    probe = subprocess.run([run, "--probe-gpu"], capture_output=True)
+    if probe.returncode != 0:
+        config.available_features.add("no-gpu")
 llvm_config.add_tool_substitutions(tools, [config.nvfp4_tools_dir, config.llvm_tools_dir])
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%nvfp4_obj_root", config.nvfp4_obj_root))

@@ -105,6 +105,12 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
     int64_t getRowsPerCta() const {
       return getWarpsPerCta() / getKSplit() * getRowsPerWarp();
     }
+    /// The launch grid's x dimension for `rows` rows per batch: one CTA per
+    /// row_groups groups of rows.
+    int64_t getGridX(int64_t rows) const {
+      return (rows + getRowsPerCta() * getRowGroups() - 1) /
+             (getRowsPerCta() * getRowGroups());
+    }
     /// Packed fp4 bytes of one row that one outer iteration of a warp covers.
     int64_t getIterationBytes() const {
       return 32 * getKSplit() * getBytesPerThread() * getUnroll();

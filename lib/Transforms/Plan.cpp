@@ -51,8 +51,22 @@ int64_t getPlanSharedBytes(GpuTarget target, GemvPlanAttr plan, int64_t k) {
   return bytes;
 }
 
+/// CUDA's grid limits: x up to 2^31 - 1 CTAs, y and z up to 65535.
+constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1, kMaxGridY = 65535;
+
 /// Checks the GEMV kernel's own constraints; reports on `op`.
-LogicalResult checkGemvShape(Operation *op, int64_t k, GemvPlanAttr plan) {
+LogicalResult checkGemvShape(Operation *op, const OperandShape &a,
+                             GemvPlanAttr plan) {
+  int64_t k = a.k;
+  if (plan.getGridX(a.rows) > kMaxGridX)
+    return op->emitOpError()
+           << "has a plan whose grid needs " << plan.getGridX(a.rows)
+           << " CTAs in x, more than CUDA's limit of " << kMaxGridX;
+  if (a.batch > kMaxGridY)
+    return op->emitOpError()
+           << "cannot be launched as one GEMV: its batch (L = " << a.batch
+           << ") is the grid's y dimension, which CUDA limits to "
+           << kMaxGridY << " CTAs; split the batch";
   if (k % 64 != 0)
     return op->emitOpError()
            << "cannot be planned as a GEMV: the GEMV kernels need K % 64 == "
@@ -152,6 +166,15 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
       }
       OperandShape a = getOperandShape(matmul.getA().getType());
       int64_t k = a.k;
+      // Rows and K chunks are 32-bit indices in the kernel (addresses are
+      // 64-bit products of them).
+      if (k > kMaxGridX || a.rows > kMaxGridX) {
+        op->emitOpError() << "cannot be planned as a GEMV: the kernels "
+                             "index rows and K in 32 bits, so M and K must "
+                             "be below 2^31, but M = "
+                          << a.rows << " and K = " << k;
+        return WalkResult::interrupt();
+      }
       auto plan = op->getAttrOfType<GemvPlanAttr>(NVFP4Dialect::kPlanAttrName);
       if (!plan && op->hasAttr(NVFP4Dialect::kPlanAttrName)) {
         op->emitOpError() << "expects '" << NVFP4Dialect::kPlanAttrName
@@ -160,7 +183,7 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
       }
       if (!plan)
         plan = chooseGemvPlan(op->getContext(), *gpu, a.rows, a.k, a.batch);
-      if (failed(checkGemvShape(op, k, plan)))
+      if (failed(checkGemvShape(op, a, plan)))
         return WalkResult::interrupt();
       int64_t shared = getPlanSharedBytes(*gpu, plan, k);
       if (shared > kSharedMemoryLimit) {

@@ -79,7 +79,7 @@ LogicalResult tileGemv(ScaledMatmulOp op, GemvPlanAttr plan,
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
   Value one = idx(1);
-  gpu::KernelDim3 grid{idx(llvm::divideCeil(a.rows, rowsPerCta)),
+  gpu::KernelDim3 grid{idx(plan.getGridX(a.rows)),
                        idx(a.batch), one};
   gpu::KernelDim3 block{idx(threads), one, one};
   auto launch = gpu::LaunchFuncOp::create(hb, loc, kernel, grid, block,

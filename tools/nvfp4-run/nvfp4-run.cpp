@@ -65,7 +65,7 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory runCategory("nvfp4-run options");
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
-                                      cl::Required, cl::cat(runCategory));
+                                      cl::cat(runCategory));
 static cl::opt<std::string>
     entryName("entry", cl::desc("Entry function (default: the only public "
                                 "function with a body)"),
@@ -291,6 +291,9 @@ static int run(int argc, char **argv) {
     }
     return 0;
   }
+  if (inputFile.empty())
+    return fail("no input file; usage: nvfp4-run file.mlir [options] "
+                "(--help lists them)");
   // Option combinations that cannot do what they say.
   if (cpuOnly && !emit.empty())
     return fail("--cpu runs the CPU reference only; it cannot --emit a "

@@ -30,6 +30,9 @@ void NVFP4Dialect::initialize() {
       >();
 }
 
+/// See GemvPlanAttr::verify.
+static constexpr int64_t kMaxGemvBytesInFlight = 2048;
+
 LogicalResult
 GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      int64_t warpsPerCta, int64_t rowsPerWarp,
@@ -73,6 +76,18 @@ GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                         std::to_string(stages) + ")"
                                   : std::string("prefetch = false"))
                        << ", but got " << prefetchDistance;
+  // The A bytes a thread holds in registers: the iteration being computed
+  // and the prefetch_distance iterations in flight. Beyond 2048 bytes (512
+  // registers, twice the register file) a plan can only spill, and its
+  // unrolled code takes seconds to compile.
+  int64_t inFlight = rowsPerWarp * unroll * bytesPerThread *
+                     (prefetch && stages == 0 ? prefetchDistance + 1 : 1);
+  if (inFlight > kMaxGemvBytesInFlight)
+    return emitError() << "expects rows_per_warp x unroll x bytes_per_thread "
+                          "x (prefetch_distance + 1), the A bytes a thread "
+                          "holds in registers, to be at most "
+                       << kMaxGemvBytesInFlight << " (twice the register "
+                       << "file), but got " << inFlight;
   if (!prefetch && stages != 0)
     return emitError() << "expects prefetch = true with stages = " << stages
                        << " (the ring is a software pipeline)";

@@ -78,6 +78,12 @@ LogicalResult verifyDenseOperands(Operation *op, ArrayRef<StringRef> names) {
     if (!type.hasStaticShape())
       return op->emitOpError() << "expects '" << name
                                << "' to have a static shape, but got " << type;
+    if (llvm::is_contained(type.getShape(), 0))
+      return op->emitOpError()
+             << "expects every dimension of '" << name
+             << "' to be at least 1 (an empty problem has nothing to "
+                "compute or launch), but got "
+             << type;
     if (!type.getLayout().isIdentity())
       return op->emitOpError()
              << "expects '" << name

@@ -346,3 +346,42 @@ func.func @tile_n(%a: memref<1x8x64xf4E2M1FN>, %sfa: memref<1x8x4xf8E4M3FN>, %b:
   nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<1x8x64xf4E2M1FN>, memref<1x8x4xf8E4M3FN>, memref<1x2x64xf4E2M1FN>, memref<1x2x4xf8E4M3FN>) outs(%c : memref<1x8x2xf16>) rows %row batch %l plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1>
   return
 }
+
+// -----
+
+// Zero-sized dimensions: nothing to compute or launch.
+func.func @zero_k(%a: memref<1x8x0xf4E2M1FN>, %sfa: memref<1x8x0xf8E4M3FN>, %b: memref<1x1x0xf4E2M1FN>, %sfb: memref<1x1x0xf8E4M3FN>, %c: memref<1x8x1xf16>) {
+  // expected-error @+1 {{expects every dimension of 'a' to be at least 1 (an empty problem has nothing to compute or launch), but got 'memref<1x8x0xf4E2M1FN>'}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x8x0xf4E2M1FN>, memref<1x8x0xf8E4M3FN>, memref<1x1x0xf4E2M1FN>, memref<1x1x0xf8E4M3FN>) outs(%c : memref<1x8x1xf16>)
+  return
+}
+
+// -----
+
+func.func @zero_m(%a: memref<1x0x64xf4E2M1FN>, %sfa: memref<1x0x4xf8E4M3FN>, %b: memref<1x1x64xf4E2M1FN>, %sfb: memref<1x1x4xf8E4M3FN>, %c: memref<1x0x1xf16>) {
+  // expected-error @+1 {{expects every dimension of 'a' to be at least 1}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x0x64xf4E2M1FN>, memref<1x0x4xf8E4M3FN>, memref<1x1x64xf4E2M1FN>, memref<1x1x4xf8E4M3FN>) outs(%c : memref<1x0x1xf16>)
+  return
+}
+
+// -----
+
+func.func @zero_l(%a: memref<0x8x64xf4E2M1FN>, %sfa: memref<0x8x4xf8E4M3FN>, %b: memref<0x1x64xf4E2M1FN>, %sfb: memref<0x1x4xf8E4M3FN>, %c: memref<0x8x1xf16>) {
+  // expected-error @+1 {{expects every dimension of 'a' to be at least 1}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<0x8x64xf4E2M1FN>, memref<0x8x4xf8E4M3FN>, memref<0x1x64xf4E2M1FN>, memref<0x1x4xf8E4M3FN>) outs(%c : memref<0x8x1xf16>)
+  return
+}
+
+// -----
+
+func.func @zero_n(%a: memref<8x64xf4E2M1FN>, %sfa: memref<8x4xf8E4M3FN>, %b: memref<0x64xf4E2M1FN>, %sfb: memref<0x4xf8E4M3FN>, %c: memref<8x0xf16>) {
+  // expected-error @+1 {{expects every dimension of 'b' to be at least 1}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<8x64xf4E2M1FN>, memref<8x4xf8E4M3FN>, memref<0x64xf4E2M1FN>, memref<0x4xf8E4M3FN>) outs(%c : memref<8x0xf16>)
+  return
+}
+
+// -----
+
+// A plan that can only spill (and takes seconds to compile) is not a plan.
+// expected-error @+1 {{expects rows_per_warp x unroll x bytes_per_thread x (prefetch_distance + 1), the A bytes a thread holds in registers, to be at most 2048 (twice the register file), but got 8192}}
+func.func private @plan_in_flight() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 8, bytes_per_thread = 32, unroll = 16, stage_b = true, row_groups = 2>}

@@ -1,0 +1,19 @@
+// Shapes whose GEMV grid CUDA cannot launch, or whose rows the kernels
+// cannot index, are rejected when planning, with the limit named.
+// RUN: nvfp4-opt %s -split-input-file -verify-diagnostics -nvfp4-plan=target=sm_90a
+
+// The batch is the grid's y dimension (at most 65535).
+func.func @batch(%a: memref<70000x8x64xf4E2M1FN>, %sfa: memref<70000x8x4xf8E4M3FN>, %b: memref<70000x1x64xf4E2M1FN>, %sfb: memref<70000x1x4xf8E4M3FN>, %c: memref<70000x8x1xf16>) {
+  // expected-error @+1 {{cannot be launched as one GEMV: its batch (L = 70000) is the grid's y dimension, which CUDA limits to 65535 CTAs; split the batch}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<70000x8x64xf4E2M1FN>, memref<70000x8x4xf8E4M3FN>, memref<70000x1x64xf4E2M1FN>, memref<70000x1x4xf8E4M3FN>) outs(%c : memref<70000x8x1xf16>)
+  return
+}
+
+// -----
+
+// Rows are 32-bit indices in the kernels.
+func.func @rows(%a: memref<4294967296x64xf4E2M1FN>, %sfa: memref<4294967296x4xf8E4M3FN>, %b: memref<1x64xf4E2M1FN>, %sfb: memref<1x4xf8E4M3FN>, %c: memref<4294967296x1xf16>) {
+  // expected-error @+1 {{cannot be planned as a GEMV: the kernels index rows and K in 32 bits, so M and K must be below 2^31, but M = 4294967296 and K = 64}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<4294967296x64xf4E2M1FN>, memref<4294967296x4xf8E4M3FN>, memref<1x64xf4E2M1FN>, memref<1x4xf8E4M3FN>) outs(%c : memref<4294967296x1xf16>)
+  return
+}
