@@ -66,4 +66,6 @@ void mlir::nvfp4::registerAllPasses() {
   registerConvertGpuOpsToNVVMOpsPass();
   registerReconcileUnrealizedCastsPass();
   registerGpuModuleToBinaryPass();
+  // An embedder's host lowering of the result (test/Pipelines).
+  registerGpuToLLVMConversionPass();
 }

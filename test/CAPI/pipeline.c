@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *kModule =
     "func.func @gemv(%a: memref<1x64x1024xf4E2M1FN>, %sfa: "
@@ -59,6 +60,34 @@ int main(void) {
   printf("sm_80: %s\n", mlirLogicalResultIsSuccess(r) ? "success" : "failure");
   mlirModuleDestroy(bad);
 
+  /* Invalid options fail before anything runs: an unknown format, and a
+     cubin without ptxas. */
+  // CHECK: nvfp4-pipeline: unknown format 'ptx'
+  // CHECK: format=ptx: failure
+  bad = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
+  r = nvfp4RunPipeline(bad, mlirStringRefCreateFromCString("sm_90a"),
+                       mlirStringRefCreateFromCString("ptx"),
+                       mlirStringRefCreateFromCString("/usr/local/cuda"));
+  fflush(stderr);
+  printf("format=ptx: %s\n",
+         mlirLogicalResultIsSuccess(r) ? "success" : "failure");
+  // CHECK: format=bin needs ptxas, but '/nonexistent/bin/ptxas' is not an executable
+  // CHECK: toolkit=/nonexistent: failure
+  r = nvfp4RunPipeline(bad, mlirStringRefCreateFromCString("sm_90a"),
+                       mlirStringRefCreateFromCString("bin"),
+                       mlirStringRefCreateFromCString("/nonexistent"));
+  fflush(stderr);
+  printf("toolkit=/nonexistent: %s\n",
+         mlirLogicalResultIsSuccess(r) ? "success" : "failure");
+  /* No binary in a module the pipeline did not serialize. */
+  MlirStringRef image, format;
+  // CHECK: no binary: failure
+  printf("no binary: %s\n",
+         mlirLogicalResultIsSuccess(nvfp4GetKernelBinary(bad, &image, &format))
+             ? "success"
+             : "failure");
+  mlirModuleDestroy(bad);
+
   /* The real pipeline to PTX. */
   r = nvfp4RunPipeline(module, mlirStringRefCreateFromCString("sm_100a"),
                        mlirStringRefCreateFromCString("isa"),
@@ -66,6 +95,13 @@ int main(void) {
   // CHECK: sm_100a: success
   printf("sm_100a: %s\n",
          mlirLogicalResultIsSuccess(r) ? "success" : "failure");
+  /* The kernel image, without any other MLIR library. */
+  // CHECK: binary: success, format isa, PTX for sm_100a
+  r = nvfp4GetKernelBinary(module, &image, &format);
+  printf("binary: %s, format %.*s, PTX for %s\n",
+         mlirLogicalResultIsSuccess(r) ? "success" : "failure",
+         (int)format.length, format.data,
+         strstr(image.data, ".target sm_100a") ? "sm_100a" : "?");
   // CHECK: gpu.launch_func @nvfp4_kernels::@gemv_kernel
   // CHECK: gpu.binary @nvfp4_kernels
   // CHECK-SAME: cvt.rn.f16x2.e2m1x2

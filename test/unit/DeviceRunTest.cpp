@@ -1,0 +1,317 @@
+//===- DeviceRunTest.cpp - the runner's device logic on a host device ------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// runOnDevice and checkOutputs driven through a Device whose memory is host
+// memory and whose "kernel" is a callback: what a kernel that skips an
+// element, writes a wrong value, or writes non-finite values looks like to
+// the runner, without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/InitAll.h"
+#include "nvfp4/Runner/Check.h"
+#include "nvfp4/Runner/Compile.h"
+#include "nvfp4/Runner/DeviceRun.h"
+#include "nvfp4/Support/Nesting.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+/// A device on host memory: pointers are keys of `memory`; a launch calls
+/// `kernel` with the argument buffers.
+class HostDevice final : public Device {
+public:
+  using Kernel = std::function<void(std::vector<std::vector<uint8_t> *> &)>;
+  Kernel kernel;
+  int launches = 0;
+
+  std::string archName() const override { return "sm_90a"; }
+  std::string deviceName() const override { return "host"; }
+  int64_t l2Bytes() const override { return 1 << 20; }
+  bool loadModule(const std::string &, std::string &) override { return true; }
+  bool kernelResources(const std::string &, KernelResources &,
+                       std::string &) override {
+    return true;
+  }
+  bool alloc(size_t bytes, DevicePtr &ptr, std::string &) override {
+    ptr = next++;
+    memory[ptr].resize(bytes);
+    return true;
+  }
+  bool copyToDevice(DevicePtr dst, const void *src, size_t bytes,
+                    std::string &) override {
+    std::memcpy(memory[dst].data(), src, bytes);
+    return true;
+  }
+  bool copyToHost(void *dst, DevicePtr src, size_t bytes,
+                  std::string &) override {
+    std::memcpy(dst, memory[src].data(), bytes);
+    return true;
+  }
+  bool copyOnDevice(DevicePtr dst, DevicePtr src, size_t bytes,
+                    std::string &) override {
+    std::memcpy(memory[dst].data(), memory[src].data(), bytes);
+    return true;
+  }
+  bool memset(DevicePtr dst, uint8_t value, size_t bytes,
+              std::string &) override {
+    std::memset(memory[dst].data(), value, bytes);
+    return true;
+  }
+  bool launch(const std::string &, const unsigned[3], const unsigned[3],
+              const std::vector<DevicePtr> &args, std::string &) override {
+    std::vector<std::vector<uint8_t> *> buffers;
+    for (DevicePtr p : args)
+      buffers.push_back(&memory[p]);
+    ++launches;
+    kernel(buffers);
+    return true;
+  }
+  bool synchronize(std::string &) override { return true; }
+
+protected:
+  bool recordStart(std::string &) override { return true; }
+  bool recordStop(float &ms, std::string &) override {
+    ms = 1.0f;
+    return true;
+  }
+
+private:
+  std::map<DevicePtr, std::vector<uint8_t>> memory;
+  DevicePtr next = 1;
+};
+
+constexpr const char *kGemv = R"mlir(
+func.func @gemv(%a: memref<4x64xf4E2M1FN>, %sfa: memref<4x4xf8E4M3FN>,
+                %b: memref<1x64xf4E2M1FN>, %sfb: memref<1x4xf8E4M3FN>,
+                %c: memref<4x1xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<4x64xf4E2M1FN>, memref<4x4xf8E4M3FN>, memref<1x64xf4E2M1FN>, memref<1x4xf8E4M3FN>) outs(%c : memref<4x1xf16>)
+  return
+}
+)mlir";
+
+constexpr const char *kQuantize = R"mlir(
+func.func @q(%x: memref<2x32xf32>, %q: memref<2x32xf4E2M1FN>, %sf: memref<2x2xf8E4M3FN>) {
+  nvfp4.quantize ins(%x : memref<2x32xf32>) outs(%q, %sf : memref<2x32xf4E2M1FN>, memref<2x2xf8E4M3FN>)
+  return
+}
+)mlir";
+
+class DeviceRunTest : public ::testing::Test {
+protected:
+  DeviceRunTest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    context = std::make_unique<MLIRContext>(registry);
+    context->loadAllAvailableDialects();
+  }
+
+  /// Parses `source`, fills random inputs, runs the CPU reference.
+  void setUp(const char *source) {
+    module = parseSourceString<ModuleOp>(source, context.get());
+    ASSERT_TRUE(module);
+    entry = *module->getOps<func::FuncOp>().begin();
+    FailureOr<EntrySignature> s = analyzeEntry(entry);
+    ASSERT_TRUE(succeeded(s));
+    sig = *s;
+    for (Type t : entry.getArgumentTypes())
+      args.emplace_back(cast<MemRefType>(t));
+    RandomOptions random;
+    for (unsigned i : sig.inputs)
+      args[i].fillRandom(random, i);
+    reference = args;
+    ASSERT_TRUE(succeeded(executeOnCpu(entry, reference)));
+    kernels.launches.push_back({"k", {1, 1, 1}, {32, 1, 1}, {}, ""});
+    for (unsigned i = 0; i < args.size(); ++i)
+      kernels.launches.back().argIndices.push_back(i);
+  }
+
+  /// A kernel that writes the reference's outputs, then lets `tamper`
+  /// change them.
+  void correctKernel(std::function<void(std::vector<uint8_t> &)> tamper = {}) {
+    device.kernel = [this, tamper](std::vector<std::vector<uint8_t> *> &b) {
+      for (unsigned o : sig.outputs) {
+        std::vector<uint8_t> out = reference[o].bytes;
+        if (tamper)
+          tamper(out);
+        // Bytes the tamper marked 0xAB are "not written".
+        for (size_t i = 0; i < out.size(); ++i)
+          if (out[i] != 0xAB || reference[o].bytes[i] == 0xAB)
+            (*b[o])[i] = out[i];
+      }
+    };
+  }
+
+  std::unique_ptr<MLIRContext> context;
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp entry;
+  EntrySignature sig;
+  SmallVector<HostBuffer> args, reference;
+  CompiledEntry kernels;
+  HostDevice device;
+};
+
+TEST_F(DeviceRunTest, CorrectKernelPasses) {
+  setUp(kGemv);
+  correctKernel();
+  std::string error;
+  ASSERT_TRUE(runOnDevice(device, kernels, sig, args, {}, error)) << error;
+  auto checks = checkOutputs(entry, args, reference, sig);
+  ASSERT_TRUE(succeeded(checks));
+  EXPECT_EQ((*checks)[0].mismatches, 0);
+  EXPECT_EQ(device.launches, 1) << "float outputs need one poisoned run";
+}
+
+TEST_F(DeviceRunTest, SkippedFloatElementIsCaughtAsNaN) {
+  setUp(kGemv);
+  // Element [2, 0] (bytes 4 and 5 of the f16 output) is never written.
+  correctKernel([](std::vector<uint8_t> &out) { out[4] = out[5] = 0xAB; });
+  std::string error;
+  ASSERT_TRUE(runOnDevice(device, kernels, sig, args, {}, error)) << error;
+  auto checks = checkOutputs(entry, args, reference, sig);
+  ASSERT_TRUE(succeeded(checks));
+  const OutputCheck &c = (*checks)[0];
+  EXPECT_EQ(c.mismatches, 1);
+  EXPECT_EQ(c.firstBad, 2);
+  EXPECT_TRUE(std::isnan(c.got)) << "the poison is NaN";
+  std::string message = describeMismatch(args[c.argIndex], c);
+  EXPECT_NE(message.find("first at [2, 0] (flat index 2): got nan"),
+            std::string::npos)
+      << message;
+}
+
+TEST_F(DeviceRunTest, PerturbedElementIsReportedWithIndexAndValues) {
+  setUp(kGemv);
+  correctKernel();
+  std::string error;
+  DeviceRunOptions options;
+  options.perturbElement = 3;
+  ASSERT_TRUE(runOnDevice(device, kernels, sig, args, options, error));
+  auto checks = checkOutputs(entry, args, reference, sig);
+  ASSERT_TRUE(succeeded(checks));
+  const OutputCheck &c = (*checks)[0];
+  EXPECT_EQ(c.mismatches, 1);
+  EXPECT_EQ(c.firstBad, 3);
+  EXPECT_EQ(c.got, c.want * 2 + 1);
+  options.perturbElement = 4;
+  EXPECT_FALSE(runOnDevice(device, kernels, sig, args, options, error));
+  EXPECT_NE(error.find("outside the first output (4 elements)"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(DeviceRunTest, PackedOutputsRunTwiceAndUnwrittenBytesFail) {
+  setUp(kQuantize);
+  correctKernel();
+  std::string error;
+  ASSERT_TRUE(runOnDevice(device, kernels, sig, args, {}, error)) << error;
+  EXPECT_EQ(device.launches, 2) << "0x00 then 0xFF poison";
+  auto checks = checkOutputs(entry, args, reference, sig);
+  ASSERT_TRUE(succeeded(checks));
+  EXPECT_EQ((*checks)[0].mismatches, 0);
+  EXPECT_FALSE((*checks)[0].isFloat);
+
+  // A kernel that never writes byte 5 of the packed values: whatever the
+  // byte's true value, one of the two poisons exposes it.
+  correctKernel([](std::vector<uint8_t> &out) {
+    if (out.size() == 32)
+      out[5] = 0xAB;
+  });
+  EXPECT_FALSE(runOnDevice(device, kernels, sig, args, {}, error));
+  EXPECT_NE(error.find("did not write 1 of the 32 bytes of argument #1"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(DeviceRunTest, NonFiniteValuesAreCountedAndLocated) {
+  setUp(kGemv);
+  HostBuffer out = reference[4];
+  std::vector<float> v = out.toFloats();
+  v[1] = INFINITY;
+  v[3] = -INFINITY;
+  out.fromFloats(v);
+  OutputCheck check;
+  check.argIndex = 4;
+  check.values = 4;
+  countNonFinite(out, check);
+  EXPECT_EQ(check.nonFinite, 2);
+  EXPECT_EQ(check.firstNonFinite, 1);
+  EXPECT_EQ(describeNonFinite(out, check),
+            "argument #4 holds 2 non-finite values of 4 (50.0%); the first "
+            "at [1, 0] is INF");
+}
+
+TEST(RunnerSupportTest, FormatIndex) {
+  MLIRContext ctx;
+  auto type = MemRefType::get({2, 3, 4}, Float16Type::get(&ctx));
+  EXPECT_EQ(formatIndex(type, 0), "[0, 0, 0]");
+  EXPECT_EQ(formatIndex(type, 23), "[1, 2, 3]");
+  EXPECT_EQ(formatIndex(type, 13), "[1, 0, 1]");
+}
+
+TEST(RunnerSupportTest, CheckedStorageBytes) {
+  MLIRContext ctx;
+  auto fp4 = Float4E2M1FNType::get(&ctx);
+  EXPECT_EQ(HostBuffer::checkedStorageBytes(MemRefType::get({3, 64}, fp4)),
+            std::optional<uint64_t>(96));
+  EXPECT_EQ(HostBuffer::checkedStorageBytes(
+                MemRefType::get({INT64_MAX, 64}, fp4)),
+            std::nullopt);
+  EXPECT_EQ(HostBuffer::checkedStorageBytes(MemRefType::get(
+                {int64_t(1) << 40, int64_t(1) << 30}, Float32Type::get(&ctx))),
+            std::nullopt);
+}
+
+TEST(RunnerSupportTest, PtxasReport) {
+  const char *log =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'gemv_kernel' for 'sm_90a'\n"
+      "ptxas info    : Function properties for gemv_kernel\n"
+      "    8 bytes stack frame, 4 bytes spill stores, 12 bytes spill loads\n"
+      "ptxas info    : Used 40 registers, used 1 barriers, 2304 bytes smem, "
+      "400 bytes cmem[0]\n"
+      "ptxas info    : Compiling entry function 'other' for 'sm_90a'\n"
+      "ptxas info    : Function properties for other\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 8 registers, 380 bytes cmem[0]\n";
+  llvm::StringMap<PtxasReport> r = parsePtxasReport(log);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r["gemv_kernel"].registers, 40);
+  EXPECT_EQ(r["gemv_kernel"].sharedBytes, 2304);
+  EXPECT_EQ(r["gemv_kernel"].stackBytes, 8);
+  EXPECT_EQ(r["gemv_kernel"].spillStoreBytes, 4);
+  EXPECT_EQ(r["gemv_kernel"].spillLoadBytes, 12);
+  EXPECT_EQ(r["other"].registers, 8);
+  EXPECT_EQ(r["other"].sharedBytes, 0);
+}
+
+TEST(RunnerSupportTest, NestingDepth) {
+  std::string ok = "func.func @f(%a: memref<4xf32>) -> (i32) { \"[[[[\" }";
+  EXPECT_FALSE(checkNestingDepth(ok, 3));
+  std::string deep = "module {\n" + std::string(300, '[') + std::string(300, ']') + "}";
+  std::optional<std::string> message = checkNestingDepth(deep);
+  ASSERT_TRUE(message);
+  EXPECT_NE(message->find("more than 256 levels deep (at line 2)"),
+            std::string::npos)
+      << *message;
+  // Brackets inside comments do not count.
+  EXPECT_FALSE(checkNestingDepth("// " + std::string(300, '{'), 256));
+}
+
+} // namespace
