@@ -14,7 +14,7 @@ fails=0
 check() {  # M K L out_type extra...
   local m=$1 k=$2 l=$3 t=$4; shift 4
   python3 "$here/gen_gemv.py" "$m" "$k" "$l" "$t" > "$out/g_${m}_${k}_${l}_$t.mlir"
-  if ! "$run" "$out/g_${m}_${k}_${l}_$t.mlir" "$@" > "$out/r.txt" 2>&1; then
+  if ! "$run" "$out/g_${m}_${k}_${l}_$t.mlir" --require-gpu "$@" > "$out/r.txt" 2>&1; then
     fails=$((fails + 1)); echo "FAIL M=$m K=$k L=$l $t $*"; cat "$out/r.txt"
   else
     echo "ok M=$m K=$k L=$l $t $* :: $(grep -o 'check OK.*' "$out/r.txt")"
@@ -49,6 +49,6 @@ for s in "7168 16384 1" "4096 7168 8" "7168 2048 4"; do
   set -- $s
   # Name the entry after the shape so the table can match it with cuBLAS.
   sed -e "s/@gemv(/@gemv_$1_$2_$3(/" "$out/g_$1_$2_$3_f16.mlir" > "$out/b_$1_$2_$3.mlir"
-  "$run" "$out/b_$1_$2_$3.mlir" --bench --iters 200 | tee -a "$out/ours.txt"
+  "$run" "$out/b_$1_$2_$3.mlir" --require-gpu --bench --iters 200 | tee -a "$out/ours.txt"
 done
 python3 "$here/table.py" "$out/peers.txt" "$out/ours.txt"

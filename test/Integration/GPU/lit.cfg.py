@@ -3,9 +3,16 @@
 # non-zero when the GPU result differs from the CPU reference), so they need
 # neither FileCheck nor an LLVM install on the GPU machine.
 #
+# Every run uses --require-gpu: nvfp4-run exits non-zero unless the kernels
+# ran on the GPU and were checked, so these tests cannot pass on the CPU.
+#
 # Run on an H100/H200 (lit from LLVM's utils/lit, nvfp4-run from the static
 # build):
 #   NVFP4_GPU_TESTS=1 NVFP4_RUN=/path/to/nvfp4-run python3 lit.py -v test/Integration/GPU
+# The `gpu` feature comes from probing the device (nvfp4-run --probe-gpu);
+# with NVFP4_GPU_TESTS=1 a failed probe is a configuration error, not a
+# silent UNSUPPORTED. NVFP4_GPU_TESTS=force sets the feature without
+# probing (to show that the tests then fail on a machine without a GPU).
 # Elsewhere (CI) they are UNSUPPORTED.
 
 import os
@@ -35,5 +42,26 @@ config.substitutions.append(("%nvfp4-run", run or "nvfp4-run-not-found"))
 config.substitutions.append(
     ("%gen", sys.executable + " " + os.path.join(repo, "bench", "gen_gemv.py")))
 
-if os.environ.get("NVFP4_GPU_TESTS", "") == "1" and run:
+import subprocess
+
+mode = os.environ.get("NVFP4_GPU_TESTS", "")
+if mode == "force":
     config.available_features.add("gpu")
+elif run:
+    try:
+        probe = subprocess.run([run, "--probe-gpu"], capture_output=True,
+                               text=True, timeout=60)
+        found, answer = probe.returncode == 0, probe.stdout.strip()
+    except (OSError, subprocess.TimeoutExpired) as e:
+        found, answer = False, str(e)
+    if found:
+        config.available_features.add("gpu")
+        # gpu: sm_90a NVIDIA H200 -> feature gpu-sm_90a
+        config.available_features.add("gpu-" + answer.split()[1])
+        lit_config.note("GPU tests on " + answer)
+    elif mode == "1":
+        lit_config.fatal("NVFP4_GPU_TESTS=1 but nvfp4-run found no GPU it "
+                         "targets: " + answer)
+elif mode == "1":
+    lit_config.fatal("NVFP4_GPU_TESTS=1 but nvfp4-run was not found (set "
+                     "NVFP4_RUN)")
