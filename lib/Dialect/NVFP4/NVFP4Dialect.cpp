@@ -31,7 +31,7 @@ void NVFP4Dialect::initialize() {
 }
 
 /// See GemvPlanAttr::verify.
-static constexpr int64_t kMaxGemvBytesInFlight = 2048;
+static constexpr int64_t kMaxGemvBytesInFlight = 1024;
 
 LogicalResult
 GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -77,8 +77,8 @@ GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   : std::string("prefetch = false"))
                        << ", but got " << prefetchDistance;
   // The A bytes a thread holds in registers: the iteration being computed
-  // and the prefetch_distance iterations in flight. Beyond 2048 bytes (512
-  // registers, twice the register file) a plan can only spill, and its
+  // and the prefetch_distance iterations in flight. Beyond 1024 bytes (256
+  // registers, the whole register file) a plan can only spill, and its
   // unrolled code takes seconds to compile.
   int64_t inFlight = rowsPerWarp * unroll * bytesPerThread *
                      (prefetch && stages == 0 ? prefetchDistance + 1 : 1);
@@ -86,8 +86,8 @@ GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects rows_per_warp x unroll x bytes_per_thread "
                           "x (prefetch_distance + 1), the A bytes a thread "
                           "holds in registers, to be at most "
-                       << kMaxGemvBytesInFlight << " (twice the register "
-                       << "file), but got " << inFlight;
+                       << kMaxGemvBytesInFlight << " (a thread's whole "
+                       << "register file), but got " << inFlight;
   if (!prefetch && stages != 0)
     return emitError() << "expects prefetch = true with stages = " << stages
                        << " (the ring is a software pipeline)";

@@ -383,5 +383,5 @@ func.func @zero_n(%a: memref<8x64xf4E2M1FN>, %sfa: memref<8x4xf8E4M3FN>, %b: mem
 // -----
 
 // A plan that can only spill (and takes seconds to compile) is not a plan.
-// expected-error @+1 {{expects rows_per_warp x unroll x bytes_per_thread x (prefetch_distance + 1), the A bytes a thread holds in registers, to be at most 2048 (twice the register file), but got 8192}}
+// expected-error @+1 {{expects rows_per_warp x unroll x bytes_per_thread x (prefetch_distance + 1), the A bytes a thread holds in registers, to be at most 1024 (a thread's whole register file), but got 8192}}
 func.func private @plan_in_flight() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 8, bytes_per_thread = 32, unroll = 16, stage_b = true, row_groups = 2>}
