@@ -87,15 +87,15 @@ bool mlir::nvfp4::runOnDevice(Device &device, const CompiledEntry &kernels,
     return false;
   bool allFloat = llvm::all_of(signature.outputs,
                                [&](unsigned o) { return isFloat(args[o]); });
+  SmallVector<std::vector<uint8_t>> first;
   if (!allFloat) {
     // No value is unproducible: a run poisoned with 0x00 first, then the
     // 0xFF run below; any byte that differs was not written.
     if (!runPoisoned(device, kernels, signature, ptrs, args, 0x00, error))
       return false;
+    for (unsigned o : signature.outputs)
+      first.push_back(args[o].bytes);
   }
-  SmallVector<std::vector<uint8_t>> first;
-  for (unsigned o : signature.outputs)
-    first.push_back(args[o].bytes);
   if (!runPoisoned(device, kernels, signature, ptrs, args, 0xFF, error))
     return false;
   if (!allFloat) {
