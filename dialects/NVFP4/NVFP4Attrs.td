@@ -9,6 +9,7 @@
 #define NVFP4_ATTRS_TD
 
 include "NVFP4Dialect.td"
+include "NVFP4Interfaces.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 
@@ -48,7 +49,8 @@ def NVFP4_ScaleLayoutAttr : EnumAttr<NVFP4_Dialect, NVFP4_ScaleLayout,
 // Plans
 //===----------------------------------------------------------------------===//
 
-def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
+def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan",
+    [DeclareAttrInterfaceMethods<NVFP4_PlanAttrInterface>]> {
   let mnemonic = "gemv_plan";
   let summary = "How a batched GEMV (N = 1 scaled_matmul) is mapped to the GPU";
   let description = [{
@@ -125,6 +127,45 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan"> {
       int64_t slots = getWarpsPerCta() * getStages();
       return slots * getRingSlotBytes() + (slots * 8 + 15) / 16 * 16;
     }
+  }];
+}
+
+def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
+    [DeclareAttrInterfaceMethods<NVFP4_PlanAttrInterface>]> {
+  let mnemonic = "gemm_plan";
+  let summary = "How a block-scaled GEMM (scaled_matmul, N > 1) maps to tensor cores";
+  let description = [{
+    Chosen by `nvfp4-plan` per target and shape; a user or an autotuner may
+    write it in the IR instead (the plan pass keeps it and checks it against
+    the shape and the target).
+
+    The operands are swapped for the MMA: B's rows (N, the weights: the
+    large side in the contest shapes) are the MMA's M, A's rows (M, the
+    activations) are the MMA's N. A CTA computes a tile of
+    `64 * warpgroups` rows of B by `tile_m` rows of A.
+
+    - `warpgroups` (1 or 2): consumer warpgroups of the CTA; each owns 64
+      rows of B (one sm_90a `wgmma` M) and dequantizes them in registers.
+    - `tile_m`: rows of A per CTA, the MMA's N: a multiple of 8 in
+      [8, 192]. Its K-chunks are decoded into two 128B-swizzled shared-memory
+      buffers of `tile_m x 128` bytes each.
+
+    The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
+    64. Split-K, more stages, TMA and the sm_100a tcgen05 form are the
+    next steps of the design (docs/design.md) and have no field yet.
+
+    Example: `#nvfp4.gemm_plan<warpgroups = 1, tile_m = 128>`.
+  }];
+  let parameters = (ins "int64_t":$warpgroups, "int64_t":$tile_m);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Rows of B (the MMA's M) one CTA computes.
+    int64_t getTileN() const { return 64 * getWarpgroups(); }
+    /// K values per loop iteration.
+    static constexpr int64_t kTileK = 64;
+    /// Shared memory: two buffers of decoded A rows (tile_m x 64 f16).
+    int64_t getSharedBytes() const { return 2 * getTileM() * kTileK * 2; }
   }];
 }
 

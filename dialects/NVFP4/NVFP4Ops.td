@@ -242,4 +242,42 @@ def NVFP4_GemvTileOp : NVFP4_Op<"gemv_tile"> {
   let hasVerifier = 1;
 }
 
+def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile"> {
+  let summary = "The output tile of a block-scaled GEMM that one CTA computes";
+  let description = [{
+    The CTA-level form of an `N > 1` `nvfp4.scaled_matmul`, created by
+    `nvfp4-tile` inside the outlined `gpu.func`: this CTA computes
+    `C[batch, m_base : m_base + tile_m, n_base : n_base + 64 * warpgroups]`
+    (clipped to M and N) over all of K, following `plan`. Operands are the
+    whole kernel operands (plain scale layouts); `m_base`, `n_base` and
+    `batch` come from the block ids. `convert-nvfp4-to-nvvm` lowers it for
+    its target (sm_90a: wgmma).
+
+    Example:
+    ```mlir
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x16384xf4E2M1FN>,
+        memref<128x1024xf8E4M3FN>, memref<7168x16384xf4E2M1FN>,
+        memref<7168x1024xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
+        at m %m n %n batch %l
+        plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128>
+    ```
+  }];
+  let arguments = (ins
+    Arg<NVFP4_FP4Memref, "A values", [MemRead]>:$a,
+    Arg<NVFP4_ScaleMemref, "A scales", [MemRead]>:$sfa,
+    Arg<NVFP4_FP4Memref, "B values", [MemRead]>:$b,
+    Arg<NVFP4_ScaleMemref, "B scales", [MemRead]>:$sfb,
+    Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
+    Index:$m_base, Index:$n_base, Index:$batch,
+    NVFP4_GemmPlanAttr:$plan);
+  let assemblyFormat = [{
+    `ins` `(` $a `,` $sfa `,` $b `,` $sfb `:` type($a) `,` type($sfa) `,`
+              type($b) `,` type($sfb) `)`
+    `outs` `(` $c `:` type($c) `)`
+    `at` `m` $m_base `n` $n_base `batch` $batch `plan` qualified($plan)
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // NVFP4_OPS_TD

@@ -134,6 +134,107 @@ GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t m,
                            /*rowGroups=*/1, /*stages=*/0, distance);
 }
 
+/// Plans a batched GEMV (N = 1); reports on `op` and fails when it cannot.
+LogicalResult planGemv(ScaledMatmulOp op, GpuTarget gpu) {
+  if (op.getSfaLayout() != ScaleLayout::Plain ||
+      op.getSfbLayout() != ScaleLayout::Plain)
+    return op.emitOpError() << "cannot be planned as a GEMV: the GEMV kernels "
+                               "read plain (K-major) scales; convert blocked "
+                               "scales first";
+  OperandShape a = getOperandShape(op.getA().getType());
+  int64_t k = a.k;
+  // Rows and K chunks are 32-bit indices in the kernel (addresses are
+  // 64-bit products of them).
+  if (k > kMaxGridX || a.rows > kMaxGridX)
+    return op.emitOpError() << "cannot be planned as a GEMV: the kernels "
+                               "index rows and K in 32 bits, so M and K must "
+                               "be below 2^31, but M = "
+                            << a.rows << " and K = " << k;
+  Attribute given = op->getAttr(NVFP4Dialect::kPlanAttrName);
+  auto plan = dyn_cast_or_null<GemvPlanAttr>(given);
+  if (given && !plan)
+    return op.emitOpError() << "is a GEMV (N = 1) and expects '"
+                            << NVFP4Dialect::kPlanAttrName
+                            << "' to be a #nvfp4.gemv_plan, but got "
+                            << given;
+  if (!plan)
+    plan = chooseGemvPlan(op->getContext(), gpu, a.rows, a.k, a.batch);
+  if (failed(checkGemvShape(op, a, plan)))
+    return failure();
+  int64_t shared = getPlanSharedBytes(gpu, plan, k);
+  if (shared > kSharedMemoryLimit)
+    return op.emitOpError()
+           << "has a plan that needs " << shared
+           << " bytes of shared memory (stage_b for K = " << k
+           << (plan.getStages() ? ", the A ring" : "") << "), more than the "
+           << kSharedMemoryLimit
+           << " a CTA can have statically; use stage_b = false"
+           << (plan.getStages() ? " or fewer stages" : "");
+  op->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+  return success();
+}
+
+/// The sm_90a GEMM plan for M rows of A (the MMA's N): one warpgroup per 64
+/// rows of B, and all of A's rows in one CTA tile up to 128 (the MMA's N
+/// up to 128 keeps the 64 accumulators per thread and the two decoded
+/// buffers, 32 KiB, within one CTA's budget with room for two CTAs per
+/// SM); more rows of A take more tiles.
+GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, int64_t m) {
+  int64_t tileM = std::min<int64_t>(llvm::alignTo(m, 8), 128);
+  return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM);
+}
+
+/// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
+/// cannot.
+LogicalResult planGemm(ScaledMatmulOp op, GpuTarget gpu) {
+  if (gpu != GpuTarget::SM90a)
+    return op.emitOpError()
+           << "has no " << getChip(gpu)
+           << " kernel yet: the GEMM (scaled_matmul with N > 1) is lowered "
+              "for sm_90a (wgmma); its tcgen05 form for sm_100a is not "
+              "built yet";
+  if (op.getSfaLayout() != ScaleLayout::Plain ||
+      op.getSfbLayout() != ScaleLayout::Plain)
+    return op.emitOpError() << "cannot be planned as a GEMM: the GEMM "
+                               "kernels read plain (K-major) scales; convert "
+                               "blocked scales first";
+  OperandShape a = getOperandShape(op.getA().getType());
+  int64_t n = getOperandShape(op.getB().getType()).rows;
+  if (a.k % GemmPlanAttr::kTileK != 0)
+    return op.emitOpError()
+           << "cannot be planned as a GEMM: the GEMM kernels step K by 64 "
+              "(4 MMAs of K = 16), so K % 64 == 0 is needed, but K = "
+           << a.k;
+  if (a.k > kMaxGridX || a.rows > kMaxGridX || n > kMaxGridX)
+    return op.emitOpError()
+           << "cannot be planned as a GEMM: the kernels index rows and K in "
+              "32 bits, so M, N and K must be below 2^31, but M = "
+           << a.rows << ", N = " << n << " and K = " << a.k;
+  Attribute given = op->getAttr(NVFP4Dialect::kPlanAttrName);
+  auto plan = dyn_cast_or_null<GemmPlanAttr>(given);
+  if (given && !plan)
+    return op.emitOpError() << "is a GEMM (N = " << n << ") and expects '"
+                            << NVFP4Dialect::kPlanAttrName
+                            << "' to be a #nvfp4.gemm_plan, but got "
+                            << given;
+  if (!plan)
+    plan = chooseGemmPlan(op->getContext(), a.rows);
+  int64_t gridY = llvm::divideCeil(a.rows, plan.getTileM());
+  if (gridY > kMaxGridY || a.batch > kMaxGridY)
+    return op.emitOpError()
+           << "cannot be launched as one GEMM: its grid needs " << gridY
+           << " tiles of A's rows in y and " << a.batch
+           << " batches in z, and CUDA limits both to " << kMaxGridY;
+  if (plan.getSharedBytes() > kSharedMemoryLimit)
+    return op.emitOpError() << "has a plan that needs "
+                            << plan.getSharedBytes()
+                            << " bytes of shared memory, more than the "
+                            << kSharedMemoryLimit
+                            << " a CTA can have statically";
+  op->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+  return success();
+}
+
 struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
   using Base::Base;
 
@@ -145,57 +246,21 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
           << "'; supported targets: " << supportedGpuTargets();
       return signalPassFailure();
     }
+    // One planner per kind of op.
     WalkResult result = getOperation().walk([&](Operation *op) {
       if (!isa_and_nonnull<NVFP4Dialect>(op->getDialect()) ||
-          isa<GemvTileOp>(op))
+          isa<GemvTileOp, GemmTileOp>(op))
         return WalkResult::advance();
       auto matmul = dyn_cast<ScaledMatmulOp>(op);
-      if (!matmul ||
-          getOperandShape(matmul.getB().getType()).rows != 1) {
+      if (!matmul) {
         op->emitOpError() << "has no " << target
-                          << " kernel yet: nvfp4 lowers only the batched "
-                             "GEMV (scaled_matmul with N = 1) to the GPU";
+                          << " kernel yet: nvfp4 lowers the batched GEMV "
+                             "and GEMM (scaled_matmul) to the GPU";
         return WalkResult::interrupt();
       }
-      if (matmul.getSfaLayout() != ScaleLayout::Plain ||
-          matmul.getSfbLayout() != ScaleLayout::Plain) {
-        op->emitOpError() << "cannot be planned as a GEMV: the GEMV kernels "
-                             "read plain (K-major) scales; convert blocked "
-                             "scales first";
+      bool gemv = getOperandShape(matmul.getB().getType()).rows == 1;
+      if (failed(gemv ? planGemv(matmul, *gpu) : planGemm(matmul, *gpu)))
         return WalkResult::interrupt();
-      }
-      OperandShape a = getOperandShape(matmul.getA().getType());
-      int64_t k = a.k;
-      // Rows and K chunks are 32-bit indices in the kernel (addresses are
-      // 64-bit products of them).
-      if (k > kMaxGridX || a.rows > kMaxGridX) {
-        op->emitOpError() << "cannot be planned as a GEMV: the kernels "
-                             "index rows and K in 32 bits, so M and K must "
-                             "be below 2^31, but M = "
-                          << a.rows << " and K = " << k;
-        return WalkResult::interrupt();
-      }
-      auto plan = op->getAttrOfType<GemvPlanAttr>(NVFP4Dialect::kPlanAttrName);
-      if (!plan && op->hasAttr(NVFP4Dialect::kPlanAttrName)) {
-        op->emitOpError() << "expects '" << NVFP4Dialect::kPlanAttrName
-                          << "' to be a #nvfp4.gemv_plan";
-        return WalkResult::interrupt();
-      }
-      if (!plan)
-        plan = chooseGemvPlan(op->getContext(), *gpu, a.rows, a.k, a.batch);
-      if (failed(checkGemvShape(op, a, plan)))
-        return WalkResult::interrupt();
-      int64_t shared = getPlanSharedBytes(*gpu, plan, k);
-      if (shared > kSharedMemoryLimit) {
-        op->emitOpError() << "has a plan that needs " << shared
-                          << " bytes of shared memory (stage_b for K = " << k
-                          << (plan.getStages() ? ", the A ring" : "")
-                          << "), more than the " << kSharedMemoryLimit
-                          << " a CTA can have statically; use stage_b = false"
-                          << (plan.getStages() ? " or fewer stages" : "");
-        return WalkResult::interrupt();
-      }
-      op->setAttr(NVFP4Dialect::kPlanAttrName, plan);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

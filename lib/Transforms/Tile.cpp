@@ -91,6 +91,55 @@ LogicalResult tileGemv(ScaledMatmulOp op, GemvPlanAttr plan,
   return success();
 }
 
+LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
+                       gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                       StringRef kernelName) {
+  Location loc = op.getLoc();
+  OperandShape a = getOperandShape(op.getA().getType());
+  int64_t n = getOperandShape(op.getB().getType()).rows;
+
+  // The kernel: block x -> tile of B's rows, y -> tile of A's rows,
+  // z -> batch; one CTA-level gemm_tile per block.
+  OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
+  SmallVector<Type> argTypes(op->getOperandTypes());
+  auto kernel = gpu::GPUFuncOp::create(kb, loc, kernelName,
+                                       kb.getFunctionType(argTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(plan.getThreadsPerCta()), 1, 1}));
+  symbols.insert(kernel);
+  Block &body = kernel.getBody().front();
+  kb.setInsertionPointToStart(&body);
+  auto scaled = [&](gpu::Dimension d, int64_t factor) -> Value {
+    Value id = gpu::BlockIdOp::create(kb, loc, d);
+    return arith::MulIOp::create(
+        kb, loc, id, arith::ConstantIndexOp::create(kb, loc, factor));
+  };
+  Value nBase = scaled(gpu::Dimension::x, plan.getTileN());
+  Value mBase = scaled(gpu::Dimension::y, plan.getTileM());
+  Value batch = gpu::BlockIdOp::create(kb, loc, gpu::Dimension::z);
+  GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
+                     body.getArgument(2), body.getArgument(3),
+                     body.getArgument(4), mBase, nBase, batch, plan);
+  gpu::ReturnOp::create(kb, loc);
+
+  // The host side: launch it.
+  OpBuilder hb(op);
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  gpu::KernelDim3 grid{idx(llvm::divideCeil(n, plan.getTileN())),
+                       idx(llvm::divideCeil(a.rows, plan.getTileM())),
+                       idx(a.batch)};
+  gpu::KernelDim3 block{idx(plan.getThreadsPerCta()), idx(1), idx(1)};
+  auto launch = gpu::LaunchFuncOp::create(hb, loc, kernel, grid, block,
+                                          /*dynamicSharedMemorySize=*/Value(),
+                                          op->getOperands());
+  launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+  op.erase();
+  return success();
+}
+
 struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
   using Base::Base;
 
@@ -108,11 +157,12 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
       if (op->getParentOfType<gpu::GPUModuleOp>())
         return;
       if (auto matmul = dyn_cast<ScaledMatmulOp>(op)) {
-        if (matmul->getAttrOfType<GemvPlanAttr>(NVFP4Dialect::kPlanAttrName))
+        if (matmul->getAttrOfType<PlanAttrInterface>(
+                NVFP4Dialect::kPlanAttrName))
           work.push_back(matmul);
         else
           unplanned = true, matmul.emitOpError()
-                                << "has no GEMV plan; run nvfp4-plan first";
+                                << "has no plan; run nvfp4-plan first";
       } else if (isa_and_nonnull<NVFP4Dialect>(op->getDialect())) {
         unplanned = true;
         op->emitOpError() << "has no plan to tile; run nvfp4-plan first";
@@ -125,15 +175,20 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
     gpu::GPUModuleOp kernels = getOrCreateKernelModule(module, *gpu);
     SymbolTable symbols(kernels);
     for (ScaledMatmulOp op : work) {
-      auto plan =
-          op->getAttrOfType<GemvPlanAttr>(NVFP4Dialect::kPlanAttrName);
+      Attribute plan = op->getAttr(NVFP4Dialect::kPlanAttrName);
       auto parent = op->getParentOfType<FunctionOpInterface>();
       std::string base =
-          (parent ? parent.getName().str() : std::string("gemv")) + "_kernel";
+          (parent ? parent.getName().str() : std::string("matmul")) +
+          "_kernel";
       std::string name = base;
       for (int i = 1; symbols.lookup(name); ++i)
         name = base + "_" + std::to_string(i);
-      if (failed(tileGemv(op, plan, kernels, symbols, name)))
+      LogicalResult tiled =
+          isa<GemvPlanAttr>(plan)
+              ? tileGemv(op, cast<GemvPlanAttr>(plan), kernels, symbols, name)
+              : tileGemm(op, cast<GemmPlanAttr>(plan), kernels, symbols,
+                         name);
+      if (failed(tiled))
         return signalPassFailure();
     }
   }

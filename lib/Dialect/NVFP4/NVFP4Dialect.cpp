@@ -16,6 +16,8 @@ using namespace mlir::nvfp4;
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.cpp.inc"
 #include "nvfp4/Dialect/NVFP4/NVFP4Enums.cpp.inc"
 
+#include "nvfp4/Dialect/NVFP4/NVFP4AttrInterfaces.cpp.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Attrs.cpp.inc"
 
@@ -91,5 +93,41 @@ GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!prefetch && stages != 0)
     return emitError() << "expects prefetch = true with stages = " << stages
                        << " (the ring is a software pipeline)";
+  return success();
+}
+
+int64_t GemvPlanAttr::getThreadsPerCta() const { return getWarpsPerCta() * 32; }
+StringRef GemvPlanAttr::getKernelKind() const { return "gemv"; }
+
+int64_t GemmPlanAttr::getThreadsPerCta() const { return getWarpgroups() * 128; }
+StringRef GemmPlanAttr::getKernelKind() const { return "gemm"; }
+
+LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t warpgroups, int64_t tileM) {
+  if (warpgroups != 1 && warpgroups != 2)
+    return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
+                          "each), but got "
+                       << warpgroups;
+  // wgmma's N is a multiple of 8 up to 256; two buffers of tile_m decoded
+  // rows (128 bytes each per K chunk) must fit the 48 KiB of static shared
+  // memory, and tile_m / 2 fp32 accumulators per thread the registers.
+  if (tileM < 8 || tileM > 192 || tileM % 8 != 0)
+    return emitError() << "expects tile_m to be a multiple of 8 in [8, 192] "
+                          "(the MMA's N; two shared-memory buffers of "
+                          "tile_m x 128 bytes), but got "
+                       << tileM;
+  return success();
+}
+
+LogicalResult NVFP4Dialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  if (attr.getName() != kPlanAttrName)
+    return op->emitError() << "unknown nvfp4 attribute '" << attr.getName()
+                           << "'";
+  if (!isa<PlanAttrInterface>(attr.getValue()))
+    return op->emitError() << "expects '" << kPlanAttrName
+                           << "' to be a plan (#nvfp4.gemv_plan or "
+                              "#nvfp4.gemm_plan), but got "
+                           << attr.getValue();
   return success();
 }

@@ -364,5 +364,31 @@ LogicalResult GemvTileOp::verify() {
                       a.batched ? "([L, M, N])" : "([M, N])");
 }
 
+//===----------------------------------------------------------------------===//
+// GemmTileOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GemmTileOp::verify() {
+  Operation *op = getOperation();
+  FailureOr<OperandShape> shape =
+      verifyProductOperands(op, {"a", "sfa", "b", "sfb", "c"},
+                            getA().getType(), "b", getB().getType());
+  if (failed(shape))
+    return failure();
+  const OperandShape &a = *shape;
+  int64_t n = getOperandShape(getB().getType()).rows;
+  if (failed(verifyScales(op, "sfa", getSfa().getType(), ScaleLayout::Plain,
+                          a.rows, "M", a.k, a.batched, a.batch)) ||
+      failed(verifyScales(op, "sfb", getSfb().getType(), ScaleLayout::Plain, n,
+                          "N", a.k, a.batched, a.batch)))
+    return failure();
+  if (a.k % GemmPlanAttr::kTileK != 0)
+    return emitOpError() << "expects K (" << a.k
+                         << ") to be a multiple of 64, the GEMM kernels' K "
+                            "step";
+  return verifyOutput(op, getC().getType(), outputShape(a, n),
+                      a.batched ? "([L, M, N])" : "([M, N])");
+}
+
 #define GET_OP_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Ops.cpp.inc"

@@ -19,6 +19,7 @@
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h.inc"
 #include "nvfp4/Dialect/NVFP4/NVFP4Enums.h.inc"
+#include "nvfp4/Dialect/NVFP4/NVFP4AttrInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Attrs.h.inc"

@@ -1,0 +1,24 @@
+//===- Lowerings.h - the patterns of convert-nvfp4-to-nvvm ------*- C++ -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// One file per lowering of a CTA-level op; the pass (NVFP4ToNVVM.cpp)
+// collects their patterns. Private to lib/Conversion/NVFP4ToNVVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_CONVERSION_NVFP4TONVVM_LOWERINGS_H
+#define NVFP4_CONVERSION_NVFP4TONVVM_LOWERINGS_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::nvfp4 {
+
+/// nvfp4.gemm_tile for sm_90a: register-A wgmma (GemmSm90.cpp).
+void populateGemmSm90Patterns(RewritePatternSet &patterns);
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_CONVERSION_NVFP4TONVVM_LOWERINGS_H
