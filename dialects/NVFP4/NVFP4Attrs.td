@@ -147,16 +147,24 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     - `warpgroups` (1 or 2): consumer warpgroups of the CTA; each owns 64
       rows of B (one sm_90a `wgmma` M) and dequantizes them in registers.
     - `tile_m`: rows of A per CTA, the MMA's N: a multiple of 8 in
-      [8, 192]. Its K-chunks are decoded into two 128B-swizzled shared-memory
-      buffers of `tile_m x 128` bytes each.
+      [8, 192]. Each 64-wide K chunk of them is `tile_m x 128` bytes of
+      decoded, 128B-swizzled f16 in shared memory.
+    - `stages` (default 0): 0 decodes A inside every CTA, into two shared-
+      memory buffers (decode of chunk c + 1 overlaps the MMAs of chunk c).
+      N >= 2 decodes A once, in a pre-pass kernel, into a workspace laid
+      out as the shared-memory tiles; the GEMM CTA then streams the tiles
+      through a ring of N shared-memory slots with bulk copies
+      (`cp.async.bulk`, completing on one mbarrier per slot), N - 1 chunks
+      ahead of the MMAs (dynamic shared memory).
 
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
-    64. Split-K, more stages, TMA and the sm_100a tcgen05 form are the
-    next steps of the design (docs/design.md) and have no field yet.
+    64. Split-K, TMA tensor maps and the sm_100a tcgen05 form are the next
+    steps of the design (docs/design.md) and have no field yet.
 
-    Example: `#nvfp4.gemm_plan<warpgroups = 1, tile_m = 128>`.
+    Example: `#nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>`.
   }];
-  let parameters = (ins "int64_t":$warpgroups, "int64_t":$tile_m);
+  let parameters = (ins "int64_t":$warpgroups, "int64_t":$tile_m,
+                        DefaultValuedParameter<"int64_t", "0">:$stages);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -164,8 +172,21 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     int64_t getTileN() const { return 64 * getWarpgroups(); }
     /// K values per loop iteration.
     static constexpr int64_t kTileK = 64;
-    /// Shared memory: two buffers of decoded A rows (tile_m x 64 f16).
-    int64_t getSharedBytes() const { return 2 * getTileM() * kTileK * 2; }
+    /// Bytes of one decoded K chunk of A's tile (tile_m x 64 f16).
+    int64_t getATileBytes() const { return getTileM() * kTileK * 2; }
+    /// Bytes of the pre-pass's decoded tiles of A ([batch x] m x k).
+    int64_t getATilesBytes(int64_t batch, int64_t m, int64_t k) const {
+      return batch * ((m + getTileM() - 1) / getTileM()) * (k / kTileK) *
+             getATileBytes();
+    }
+    /// stages = 0: static shared memory, two decoded buffers.
+    /// stages > 0: dynamic shared memory, the ring's slots, 1024 bytes of
+    /// slack to align them for the 128B swizzle, and the slots' mbarriers.
+    int64_t getSharedBytes() const {
+      if (getStages() == 0)
+        return 2 * getATileBytes();
+      return getStages() * getATileBytes() + 1024 + 8 * getStages();
+    }
   }];
 }
 

@@ -269,12 +269,52 @@ def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile"> {
     Arg<NVFP4_ScaleMemref, "B scales", [MemRead]>:$sfb,
     Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
     Index:$m_base, Index:$n_base, Index:$batch,
+    Arg<Optional<MemRefRankOf<[I8], [1]>>,
+        "A decoded by nvfp4.decode_a_tile (plans with stages > 0)",
+        [MemRead]>:$a_tiles,
     NVFP4_GemmPlanAttr:$plan);
   let assemblyFormat = [{
     `ins` `(` $a `,` $sfa `,` $b `,` $sfb `:` type($a) `,` type($sfa) `,`
               type($b) `,` type($sfb) `)`
+    (`tiles` `(` $a_tiles^ `:` type($a_tiles) `)`)?
     `outs` `(` $c `:` type($c) `)`
     `at` `m` $m_base `n` $n_base `batch` $batch `plan` qualified($plan)
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def NVFP4_DecodeATileOp : NVFP4_Op<"decode_a_tile"> {
+  let summary = "Decode one K chunk of A's rows for the GEMM's shared memory";
+  let description = [{
+    The GEMM's pre-pass (plans with `stages > 0`), one per CTA of its own
+    kernel: decodes rows `[m_base, m_base + tile_m)` (clamped to M) of
+    batch `batch`, K chunk `chunk` (64 values), of A into f16 value x scale,
+    in the layout the GEMM's shared memory needs (the MMA's permuted K
+    order, 128B-swizzled rows of 128 bytes), and writes that
+    `tile_m x 128`-byte tile to its place in `tiles`: tile
+    `(batch * m_tiles + m_base / tile_m) * chunks + chunk`. The GEMM CTAs
+    then copy tiles with bulk copies instead of decoding A again for every
+    tile of B.
+
+    Example:
+    ```mlir
+    nvfp4.decode_a_tile ins(%a, %sfa : memref<128x16384xf4E2M1FN>,
+        memref<128x1024xf8E4M3FN>) outs(%tiles : memref<4194304xi8>)
+        at m %m chunk %c batch %l
+        plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
+    ```
+  }];
+  let arguments = (ins
+    Arg<NVFP4_FP4Memref, "A values", [MemRead]>:$a,
+    Arg<NVFP4_ScaleMemref, "A scales", [MemRead]>:$sfa,
+    Arg<MemRefRankOf<[I8], [1]>, "decoded tiles", [MemWrite]>:$tiles,
+    Index:$m_base, Index:$chunk, Index:$batch,
+    NVFP4_GemmPlanAttr:$plan);
+  let assemblyFormat = [{
+    `ins` `(` $a `,` $sfa `:` type($a) `,` type($sfa) `)`
+    `outs` `(` $tiles `:` type($tiles) `)`
+    `at` `m` $m_base `chunk` $chunk `batch` $batch `plan` qualified($plan)
     attr-dict
   }];
   let hasVerifier = 1;

@@ -164,6 +164,7 @@ FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
   auto fn = module.lookupSymbol<func::FuncOp>(entry);
   if (!fn)
     return failure();
+  llvm::DenseMap<Operation *, unsigned> workspaces;
   WalkResult walk = fn.walk([&](gpu::LaunchFuncOp launch) {
     KernelLaunch k;
     k.kernel = launch.getKernelName().str();
@@ -176,13 +177,34 @@ FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
         return WalkResult::interrupt();
       (i < 3 ? k.grid[i] : k.block[i - 3]) = *d;
     }
-    for (Value operand : launch.getKernelOperands()) {
-      auto arg = dyn_cast<BlockArgument>(operand);
-      if (!arg || arg.getOwner()->getParentOp() != fn) {
-        launch.emitError() << "kernel operands must be entry arguments";
+    if (Value dyn = launch.getDynamicSharedMemorySize()) {
+      auto cst = dyn.getDefiningOp<arith::ConstantIntOp>();
+      if (!cst || cst.value() < 0 || cst.value() > (1 << 30)) {
+        launch.emitError() << "nvfp4-run launches with a constant dynamic "
+                              "shared memory size only";
         return WalkResult::interrupt();
       }
-      k.argIndices.push_back(arg.getArgNumber());
+      k.dynamicSharedBytes = static_cast<unsigned>(cst.value());
+    }
+    for (Value operand : launch.getKernelOperands()) {
+      if (auto arg = dyn_cast<BlockArgument>(operand);
+          arg && arg.getOwner()->getParentOp() == fn) {
+        k.operands.push_back({false, arg.getArgNumber()});
+        continue;
+      }
+      auto alloc = operand.getDefiningOp<gpu::AllocOp>();
+      auto type = alloc ? dyn_cast<MemRefType>(alloc.getType()) : MemRefType();
+      if (!type || !type.hasStaticShape()) {
+        launch.emitError() << "kernel operands must be entry arguments or "
+                              "statically shaped gpu.alloc workspaces";
+        return WalkResult::interrupt();
+      }
+      auto [it, inserted] = workspaces.try_emplace(
+          alloc.getOperation(), result.workspaceBytes.size());
+      if (inserted)
+        result.workspaceBytes.push_back(
+            type.getNumElements() * type.getElementTypeBitWidth() / 8);
+      k.operands.push_back({true, it->second});
     }
     if (Attribute plan = launch->getAttr(NVFP4Dialect::kPlanAttrName)) {
       llvm::raw_string_ostream os(k.plan);

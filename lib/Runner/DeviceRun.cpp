@@ -19,16 +19,29 @@ bool isFloat(const HostBuffer &buffer) {
   return e.isF16() || e.isBF16() || e.isF32();
 }
 
-/// Launches every kernel of the entry on one set of argument pointers.
+/// Launches every kernel of the entry on one set of argument pointers and
+/// the entry's workspaces.
 bool launchAll(Device &device, const CompiledEntry &kernels,
-               const std::vector<DevicePtr> &ptrs, std::string &error) {
+               const std::vector<DevicePtr> &ptrs,
+               const std::vector<DevicePtr> &workspaces, std::string &error) {
   for (const KernelLaunch &k : kernels.launches) {
     std::vector<DevicePtr> params;
-    for (unsigned a : k.argIndices)
-      params.push_back(ptrs[a]);
-    if (!device.launch(k.kernel, k.grid, k.block, params, error))
+    for (const KernelOperand &o : k.operands)
+      params.push_back(o.workspace ? workspaces[o.index] : ptrs[o.index]);
+    if (!device.launch(k.kernel, k.grid, k.block, k.dynamicSharedBytes,
+                       params, error))
       return false;
   }
+  return true;
+}
+
+/// Allocates the entry's workspaces.
+bool allocWorkspaces(Device &device, const CompiledEntry &kernels,
+                     std::vector<DevicePtr> &workspaces, std::string &error) {
+  workspaces.assign(kernels.workspaceBytes.size(), 0);
+  for (auto [i, bytes] : llvm::enumerate(kernels.workspaceBytes))
+    if (!device.alloc(bytes, workspaces[i], error))
+      return false;
   return true;
 }
 
@@ -48,12 +61,14 @@ bool upload(Device &device, ArrayRef<HostBuffer> args,
 bool runPoisoned(Device &device, const CompiledEntry &kernels,
                  const EntrySignature &signature,
                  const std::vector<DevicePtr> &ptrs,
+                 const std::vector<DevicePtr> &workspaces,
                  MutableArrayRef<HostBuffer> args, uint8_t poison,
                  std::string &error) {
   for (unsigned o : signature.outputs)
     if (!device.memset(ptrs[o], poison, args[o].bytes.size(), error))
       return false;
-  if (!launchAll(device, kernels, ptrs, error) || !device.synchronize(error))
+  if (!launchAll(device, kernels, ptrs, workspaces, error) ||
+      !device.synchronize(error))
     return false;
   for (unsigned o : signature.outputs)
     if (!device.copyToHost(args[o].bytes.data(), ptrs[o], args[o].bytes.size(),
@@ -82,8 +97,9 @@ bool mlir::nvfp4::runOnDevice(Device &device, const CompiledEntry &kernels,
                               std::string &error) {
   if (!device.loadModule(kernels.image, error))
     return false;
-  std::vector<DevicePtr> ptrs;
-  if (!upload(device, args, ptrs, error))
+  std::vector<DevicePtr> ptrs, workspaces;
+  if (!upload(device, args, ptrs, error) ||
+      !allocWorkspaces(device, kernels, workspaces, error))
     return false;
   bool allFloat = llvm::all_of(signature.outputs,
                                [&](unsigned o) { return isFloat(args[o]); });
@@ -91,12 +107,14 @@ bool mlir::nvfp4::runOnDevice(Device &device, const CompiledEntry &kernels,
   if (!allFloat) {
     // No value is unproducible: a run poisoned with 0x00 first, then the
     // 0xFF run below; any byte that differs was not written.
-    if (!runPoisoned(device, kernels, signature, ptrs, args, 0x00, error))
+    if (!runPoisoned(device, kernels, signature, ptrs, workspaces, args, 0x00,
+                     error))
       return false;
     for (unsigned o : signature.outputs)
       first.push_back(args[o].bytes);
   }
-  if (!runPoisoned(device, kernels, signature, ptrs, args, 0xFF, error))
+  if (!runPoisoned(device, kernels, signature, ptrs, workspaces, args, 0xFF,
+                   error))
     return false;
   if (!allFloat) {
     for (auto [oi, o] : llvm::enumerate(signature.outputs)) {
@@ -156,6 +174,10 @@ bool mlir::nvfp4::benchmarkOnDevice(Device &device,
   for (size_t s = 0; s < sets; ++s)
     if (!upload(device, args, copies[s], error))
       return false;
+  // One set of workspaces: the launches run in stream order.
+  std::vector<DevicePtr> workspaces;
+  if (!allocWorkspaces(device, kernels, workspaces, error))
+    return false;
   // The floor: a device-to-device copy of 1 GiB, bytes read + written.
   const size_t copyBytes = size_t(1) << 30;
   DevicePtr src, dst;
@@ -174,7 +196,7 @@ bool mlir::nvfp4::benchmarkOnDevice(Device &device,
     return false;
   // Warm-up over every set.
   for (size_t w = 0; w < 2 * sets; ++w)
-    if (!launchAll(device, kernels, copies[w % sets], error))
+    if (!launchAll(device, kernels, copies[w % sets], workspaces, error))
       return false;
   // Two timings, both over rotating buffer sets: (a) each launch between
   // its own pair of events (includes the launch latency, several
@@ -186,7 +208,10 @@ bool mlir::nvfp4::benchmarkOnDevice(Device &device,
   for (unsigned r = 0; r < iters; ++r) {
     float t = 0;
     if (!device.time(
-            [&] { return launchAll(device, kernels, copies[r % sets], error); },
+            [&] {
+              return launchAll(device, kernels, copies[r % sets], workspaces,
+                               error);
+            },
             t, error))
       return false;
     single.push_back(t * 1000.0f);
@@ -198,7 +223,7 @@ bool mlir::nvfp4::benchmarkOnDevice(Device &device,
             [&] {
               for (unsigned i = 0; i < batch; ++i)
                 if (!launchAll(device, kernels, copies[(r * batch + i) % sets],
-                               error))
+                               workspaces, error))
                   return false;
               return true;
             },

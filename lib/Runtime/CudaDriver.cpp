@@ -24,7 +24,7 @@ using Handle = void *;
 constexpr int kAttrCcMajor = 75, kAttrCcMinor = 76, kAttrL2Bytes = 38;
 // CUfunction_attribute values (cuda.h).
 constexpr int kFuncMaxThreads = 0, kFuncSharedBytes = 1, kFuncLocalBytes = 3,
-              kFuncNumRegs = 4;
+              kFuncNumRegs = 4, kFuncMaxDynamicShared = 8;
 } // namespace
 
 struct CudaDriver::Api {
@@ -40,6 +40,7 @@ struct CudaDriver::Api {
   CUresult (*cuModuleLoadData)(Handle *, const void *);
   CUresult (*cuModuleGetFunction)(Handle *, Handle, const char *);
   CUresult (*cuFuncGetAttribute)(int *, int, Handle);
+  CUresult (*cuFuncSetAttribute)(Handle, int, int);
   CUresult (*cuMemAlloc)(DevicePtr *, size_t);
   CUresult (*cuMemFree)(DevicePtr);
   CUresult (*cuMemcpyHtoD)(DevicePtr, const void *, size_t);
@@ -99,6 +100,7 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string &error) {
   bind(a.cuModuleLoadData, "cuModuleLoadData");
   bind(a.cuModuleGetFunction, "cuModuleGetFunction");
   bind(a.cuFuncGetAttribute, "cuFuncGetAttribute");
+  bind(a.cuFuncSetAttribute, "cuFuncSetAttribute");
   bind(a.cuMemAlloc, "cuMemAlloc_v2");
   bind(a.cuMemFree, "cuMemFree_v2");
   bind(a.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
@@ -161,6 +163,7 @@ std::string CudaDriver::archName() const {
 
 bool CudaDriver::loadModule(const std::string &image, std::string &error) {
   functions.clear();
+  sharedOptIn.clear();
   if (module)
     api->cuModuleUnload(module);
   module = nullptr;
@@ -229,18 +232,27 @@ bool CudaDriver::kernelResources(const std::string &kernel,
 }
 
 bool CudaDriver::launch(const std::string &kernel, const unsigned grid[3],
-                        const unsigned block[3],
+                        const unsigned block[3], unsigned sharedBytes,
                         const std::vector<DevicePtr> &args,
                         std::string &error) {
   Handle fn = nullptr;
   if (!function(kernel, fn, error))
     return false;
+  // Above 48 KiB a kernel must opt in to its dynamic shared memory.
+  unsigned &optIn = sharedOptIn[kernel];
+  if (sharedBytes > 48 * 1024 && optIn < sharedBytes) {
+    if (!check(api->cuFuncSetAttribute(fn, kFuncMaxDynamicShared,
+                                       static_cast<int>(sharedBytes)),
+               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", error))
+      return false;
+    optIn = sharedBytes;
+  }
   std::vector<DevicePtr> values(args);
   std::vector<void *> params;
   for (DevicePtr &v : values)
     params.push_back(&v);
   return check(api->cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0],
-                                   block[1], block[2], 0, nullptr,
+                                   block[1], block[2], sharedBytes, nullptr,
                                    params.data(), nullptr),
                "cuLaunchKernel", error);
 }

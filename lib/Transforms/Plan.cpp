@@ -179,9 +179,13 @@ LogicalResult planGemv(ScaledMatmulOp op, GpuTarget gpu) {
 /// up to 128 keeps the 64 accumulators per thread and the two decoded
 /// buffers, 32 KiB, within one CTA's budget with room for two CTAs per
 /// SM); more rows of A take more tiles.
-GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, int64_t m) {
+/// When several CTAs share a tile of A (N spans more than one tile of B), A
+/// is decoded once by a pre-pass and streamed through a 4-slot ring of bulk
+/// copies; otherwise each CTA decodes it (one launch, no workspace).
+GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, int64_t m, int64_t n) {
   int64_t tileM = std::min<int64_t>(llvm::alignTo(m, 8), 128);
-  return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM);
+  int64_t stages = n > 64 ? 4 : 0;
+  return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, stages);
 }
 
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
@@ -218,14 +222,14 @@ LogicalResult planGemm(ScaledMatmulOp op, GpuTarget gpu) {
                             << "' to be a #nvfp4.gemm_plan, but got "
                             << given;
   if (!plan)
-    plan = chooseGemmPlan(op->getContext(), a.rows);
+    plan = chooseGemmPlan(op->getContext(), a.rows, n);
   int64_t gridY = llvm::divideCeil(a.rows, plan.getTileM());
   if (gridY > kMaxGridY || a.batch > kMaxGridY)
     return op.emitOpError()
            << "cannot be launched as one GEMM: its grid needs " << gridY
            << " tiles of A's rows in y and " << a.batch
            << " batches in z, and CUDA limits both to " << kMaxGridY;
-  if (plan.getSharedBytes() > kSharedMemoryLimit)
+  if (plan.getStages() == 0 && plan.getSharedBytes() > kSharedMemoryLimit)
     return op.emitOpError() << "has a plan that needs "
                             << plan.getSharedBytes()
                             << " bytes of shared memory, more than the "

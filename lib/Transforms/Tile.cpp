@@ -91,51 +91,114 @@ LogicalResult tileGemv(ScaledMatmulOp op, GemvPlanAttr plan,
   return success();
 }
 
+/// Creates an empty kernel `name` taking `argTypes` with `threads` threads
+/// per CTA; the builder is left at the start of its body.
+gpu::GPUFuncOp createKernel(OpBuilder &kb, Location loc, StringRef name,
+                            TypeRange argTypes, int64_t threads,
+                            SymbolTable &symbols) {
+  auto kernel =
+      gpu::GPUFuncOp::create(kb, loc, name, kb.getFunctionType(argTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(
+      kb.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  symbols.insert(kernel);
+  kb.setInsertionPointToStart(&kernel.getBody().front());
+  return kernel;
+}
+
+/// Block id `d` times `factor`, as an index.
+Value scaledBlockId(OpBuilder &kb, Location loc, gpu::Dimension d,
+                    int64_t factor) {
+  Value id = gpu::BlockIdOp::create(kb, loc, d);
+  if (factor == 1)
+    return id;
+  return arith::MulIOp::create(kb, loc, id,
+                               arith::ConstantIndexOp::create(kb, loc, factor));
+}
+
+/// A GEMM: with stages > 0, a workspace (gpu.alloc) for A's decoded tiles,
+/// the pre-pass kernel `<name>_decode_a` (one CTA per tile of A's rows and
+/// K chunk) and the GEMM kernel reading the tiles; with stages = 0 the GEMM
+/// kernel alone. The GEMM grid: x -> tiles of B's rows, y -> tiles of A's
+/// rows, z -> batch.
 LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
                        StringRef kernelName) {
   Location loc = op.getLoc();
   OperandShape a = getOperandShape(op.getA().getType());
   int64_t n = getOperandShape(op.getB().getType()).rows;
-
-  // The kernel: block x -> tile of B's rows, y -> tile of A's rows,
-  // z -> batch; one CTA-level gemm_tile per block.
-  OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
-  SmallVector<Type> argTypes(op->getOperandTypes());
-  auto kernel = gpu::GPUFuncOp::create(kb, loc, kernelName,
-                                       kb.getFunctionType(argTypes, {}));
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(plan.getThreadsPerCta()), 1, 1}));
-  symbols.insert(kernel);
-  Block &body = kernel.getBody().front();
-  kb.setInsertionPointToStart(&body);
-  auto scaled = [&](gpu::Dimension d, int64_t factor) -> Value {
-    Value id = gpu::BlockIdOp::create(kb, loc, d);
-    return arith::MulIOp::create(
-        kb, loc, id, arith::ConstantIndexOp::create(kb, loc, factor));
-  };
-  Value nBase = scaled(gpu::Dimension::x, plan.getTileN());
-  Value mBase = scaled(gpu::Dimension::y, plan.getTileM());
-  Value batch = gpu::BlockIdOp::create(kb, loc, gpu::Dimension::z);
-  GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
-                     body.getArgument(2), body.getArgument(3),
-                     body.getArgument(4), mBase, nBase, batch, plan);
-  gpu::ReturnOp::create(kb, loc);
-
-  // The host side: launch it.
+  int64_t mTiles = llvm::divideCeil(a.rows, plan.getTileM());
+  const bool prepass = plan.getStages() > 0;
   OpBuilder hb(op);
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
+  SmallVector<Value> operands(op->getOperands());
+  OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
+
+  Value tiles;
+  if (prepass) {
+    auto tilesType = MemRefType::get(
+        {plan.getATilesBytes(a.batch, a.rows, a.k)}, hb.getI8Type());
+    tiles = gpu::AllocOp::create(hb, loc, tilesType, /*asyncToken=*/Type(),
+                                 /*asyncDependencies=*/ValueRange(),
+                                 /*dynamicSizes=*/ValueRange(),
+                                 /*symbolOperands=*/ValueRange())
+                .getMemref();
+    // The pre-pass: block x -> K chunk, y -> tile of A's rows, z -> batch.
+    const int64_t decodeThreads = 128;
+    SmallVector<Type> types = {op.getA().getType(), op.getSfa().getType(),
+                               tilesType};
+    std::string name = (kernelName + "_decode_a").str();
+    auto decode =
+        createKernel(kb, loc, name, types, decodeThreads, symbols);
+    Block &body = decode.getBody().front();
+    DecodeATileOp::create(
+        kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
+        scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
+        scaledBlockId(kb, loc, gpu::Dimension::x, 1),
+        scaledBlockId(kb, loc, gpu::Dimension::z, 1), plan);
+    gpu::ReturnOp::create(kb, loc);
+    kb.setInsertionPointToEnd(kernels.getBody());
+    auto launch = gpu::LaunchFuncOp::create(
+        hb, loc, decode,
+        gpu::KernelDim3{idx(a.k / GemmPlanAttr::kTileK), idx(mTiles),
+                        idx(a.batch)},
+        gpu::KernelDim3{idx(decodeThreads), idx(1), idx(1)},
+        /*dynamicSharedMemorySize=*/Value(),
+        ValueRange{op.getA(), op.getSfa(), tiles});
+    launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+    operands.push_back(tiles);
+  }
+
+  // The GEMM kernel: one CTA-level gemm_tile per block.
+  SmallVector<Type> argTypes(ValueRange(operands).getTypes());
+  auto kernel = createKernel(kb, loc, kernelName, argTypes,
+                             plan.getThreadsPerCta(), symbols);
+  Block &body = kernel.getBody().front();
+  Value nBase = scaledBlockId(kb, loc, gpu::Dimension::x, plan.getTileN());
+  Value mBase = scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM());
+  Value batch = scaledBlockId(kb, loc, gpu::Dimension::z, 1);
+  GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
+                     body.getArgument(2), body.getArgument(3),
+                     body.getArgument(4), mBase, nBase, batch,
+                     prepass ? body.getArgument(5) : Value(), plan);
+  gpu::ReturnOp::create(kb, loc);
+
   gpu::KernelDim3 grid{idx(llvm::divideCeil(n, plan.getTileN())),
-                       idx(llvm::divideCeil(a.rows, plan.getTileM())),
-                       idx(a.batch)};
+                       idx(mTiles), idx(a.batch)};
   gpu::KernelDim3 block{idx(plan.getThreadsPerCta()), idx(1), idx(1)};
+  // The ring lives in dynamic shared memory.
+  Value dynamicShared;
+  if (prepass)
+    dynamicShared = arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
+                                                 plan.getSharedBytes());
   auto launch = gpu::LaunchFuncOp::create(hb, loc, kernel, grid, block,
-                                          /*dynamicSharedMemorySize=*/Value(),
-                                          op->getOperands());
+                                          dynamicShared, operands);
   launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+  if (prepass)
+    gpu::DeallocOp::create(hb, loc, /*asyncToken=*/Type(),
+                           /*asyncDependencies=*/ValueRange(), tiles);
   op.erase();
   return success();
 }

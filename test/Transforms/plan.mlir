@@ -116,14 +116,6 @@ func.func @k_not_64(%a: memref<1x64x96xf4E2M1FN>, %sfa: memref<1x64x6xf8E4M3FN>,
 
 // -----
 
-func.func @gemm_not_yet(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
-  // expected-error @+1 {{kernel yet: nvfp4 lowers only the batched GEMV (scaled_matmul with N = 1) to the GPU}}
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>)
-  return
-}
-
-// -----
-
 func.func @blocked_gemv(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<1x256xf4E2M1FN>, %sfb: memref<1x16xf8E4M3FN>, %c: memref<128x1xf16>) {
   // expected-error @+1 {{cannot be planned as a GEMV: the GEMV kernels read plain (K-major) scales; convert blocked scales first}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<1x256xf4E2M1FN>, memref<1x16xf8E4M3FN>) outs(%c : memref<128x1xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>}

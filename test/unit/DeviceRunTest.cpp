@@ -75,7 +75,8 @@ public:
     return true;
   }
   bool launch(const std::string &, const unsigned[3], const unsigned[3],
-              const std::vector<DevicePtr> &args, std::string &) override {
+              unsigned, const std::vector<DevicePtr> &args,
+              std::string &) override {
     std::vector<std::vector<uint8_t> *> buffers;
     for (DevicePtr p : args)
       buffers.push_back(&memory[p]);
@@ -137,9 +138,9 @@ protected:
       args[i].fillRandom(random, i);
     reference = args;
     ASSERT_TRUE(succeeded(executeOnCpu(entry, reference)));
-    kernels.launches.push_back({"k", {1, 1, 1}, {32, 1, 1}, {}, ""});
+    kernels.launches.push_back({"k", {1, 1, 1}, {32, 1, 1}, 0, {}, ""});
     for (unsigned i = 0; i < args.size(); ++i)
-      kernels.launches.back().argIndices.push_back(i);
+      kernels.launches.back().operands.push_back({false, i});
   }
 
   /// A kernel that writes the reference's outputs, then lets `tamper`

@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/InitAll.h"
 #include "nvfp4/Runner/Check.h"
 #include "nvfp4/Runner/Compile.h"
@@ -573,6 +574,17 @@ static int run(int argc, char **argv) {
         entry->getSymName(), target, b.backToBackUs, b.batches, b.batchSize,
         b.aloneUs, b.singles, b.bufferSets, b.bytes / b.backToBackUs * 1e-3,
         b.floorUs, b.bytes, b.copyTBs, 100.0 * b.floorUs / b.backToBackUs);
+    // Matrix products also get their FLOP rate (2 M N K L per product).
+    double flops = 0;
+    entry->walk([&](ScaledMatmulOp matmul) {
+      OperandShape a = getOperandShape(matmul.getA().getType());
+      flops += 2.0 * a.batch * a.rows * a.k *
+               getOperandShape(matmul.getB().getType()).rows;
+    });
+    if (flops > 0)
+      benchLine += llvm::formatv("; {0:f1} TFLOP/s back to back",
+                                 flops / (b.backToBackUs * 1e-6) / 1e12)
+                       .str();
   }
 
   for (auto [i, argIndex] : llvm::enumerate(sig->outputs)) {

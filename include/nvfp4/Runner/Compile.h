@@ -22,13 +22,23 @@
 
 namespace mlir::nvfp4 {
 
+/// A kernel parameter: an entry argument, or a workspace the entry
+/// allocates (gpu.alloc) for its kernels.
+struct KernelOperand {
+  bool workspace = false;
+  /// Entry-argument index, or workspace index.
+  unsigned index = 0;
+};
+
 /// One kernel launch of a compiled entry function.
 struct KernelLaunch {
   std::string kernel;
   unsigned grid[3];
   unsigned block[3];
-  /// Entry-argument index of each kernel parameter.
-  SmallVector<unsigned> argIndices;
+  /// Dynamic shared memory of the launch, in bytes.
+  unsigned dynamicSharedBytes = 0;
+  /// The kernel's parameters, in order.
+  SmallVector<KernelOperand> operands;
   /// The plan nvfp4-tile recorded on the launch, as IR text (paste it back
   /// as `nvfp4.plan = ...` on the op to reproduce it), or "".
   std::string plan;
@@ -48,6 +58,9 @@ struct CompiledEntry {
   std::string image;
   std::string format;
   SmallVector<KernelLaunch> launches;
+  /// Bytes of each workspace (gpu.alloc in the entry), allocated by the
+  /// launcher and shared by the launches.
+  SmallVector<uint64_t> workspaceBytes;
   /// Wall-clock seconds of the pipeline and, for cubins, of ptxas.
   double compileSeconds = 0;
   /// format "bin": ptxas's report per kernel name.

@@ -47,7 +47,8 @@ public:
   bool memset(DevicePtr dst, uint8_t value, size_t bytes,
               std::string &error) override;
   bool launch(const std::string &kernel, const unsigned grid[3],
-              const unsigned block[3], const std::vector<DevicePtr> &args,
+              const unsigned block[3], unsigned sharedBytes,
+              const std::vector<DevicePtr> &args,
               std::string &error) override;
   bool synchronize(std::string &error) override;
 
@@ -68,6 +69,8 @@ private:
   void *module = nullptr;
   void *startEvent = nullptr, *stopEvent = nullptr;
   std::map<std::string, void *> functions;
+  /// Dynamic shared memory each kernel was opted in to.
+  std::map<std::string, unsigned> sharedOptIn;
   std::vector<DevicePtr> allocations;
   int device = 0, ccMajor = 0, ccMinor = 0;
   int64_t l2 = 0;

@@ -56,9 +56,10 @@ public:
                             std::string &error) = 0;
   virtual bool memset(DevicePtr dst, uint8_t value, size_t bytes,
                       std::string &error) = 0;
-  /// Launches `kernel` with one pointer parameter per entry of `args`.
+  /// Launches `kernel` with one pointer parameter per entry of `args` and
+  /// `sharedBytes` of dynamic shared memory.
   virtual bool launch(const std::string &kernel, const unsigned grid[3],
-                      const unsigned block[3],
+                      const unsigned block[3], unsigned sharedBytes,
                       const std::vector<DevicePtr> &args,
                       std::string &error) = 0;
   /// Waits for the launched work; reports a failed kernel.

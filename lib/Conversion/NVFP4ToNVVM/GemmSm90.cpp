@@ -117,104 +117,90 @@ Value sharedDescriptor(KernelBuilder &k, Value smemAddress32) {
                               k.c64(static_cast<int64_t>(kFixed)));
 }
 
-class GemmSm90Emitter {
-public:
-  GemmSm90Emitter(GemmTileOp op, ImplicitLocOpBuilder &b)
-      : op(op), b(b), k(b), plan(op.getPlan()) {
-    OperandShape a = getOperandShape(op.getA().getType());
-    m = a.rows;
-    kDim = a.k;
-    n = getOperandShape(op.getB().getType()).rows;
-    tileM = plan.getTileM();
-    threads = plan.getThreadsPerCta();
-    chunks = kDim / GemmPlanAttr::kTileK;
-    rowBytes = kDim / 2;
-    scaleRow = kDim / 16;
-    rowsPerThread = llvm::divideCeil(tileM, threads);
-    Type out = op.getC().getType().getElementType();
-    outType = out;
-    outBytes = out.getIntOrFloatBitWidth() / 8;
-  }
-
-  LogicalResult emit(RewriterBase &rewriter);
-
-private:
-  /// Registers of one K chunk of B for this thread: 8 bytes of each of its
-  /// two rows and their scales.
-  struct BChunk {
-    Value bytes[2]; // i64
-    Value scale[2]; // i8
-  };
-  /// Registers of one K chunk of A for the rows this thread decodes: 32
-  /// bytes and 4 scales per row.
-  struct AChunk {
-    SmallVector<Value> words; // 8 x i32 per row
-    SmallVector<Value> scales; // i32 (4 scales) per row
-  };
-
-  BChunk loadB(Value chunk);
-  AChunk loadA(Value chunk);
-  /// f16x2 of (byte's low nibble, high nibble) x scale; `byte` is the low 8
-  /// bits of an i32, `scale` an f16x2 splat of the e4m3 scale.
-  Value decodePair(Value byte, Value scale);
-  /// The e4m3 code (low 8 bits of an i32) as an f16x2 splat.
-  Value scaleSplat(Value code);
-  /// wgmma A fragments of one chunk: 4 steps x 4 registers.
-  SmallVector<Value> fragments(const BChunk &chunk);
-  /// Decodes a chunk of A into shared-memory buffer `buffer`.
-  void storeA(const AChunk &chunk, Value buffer);
-  Value bufferAddress(Value chunk);
-  SmallVector<Value> mmaChunk(SmallVector<Value> acc,
-                              ArrayRef<Value> frags, Value chunk);
-  void epilogue(ArrayRef<Value> acc);
-
-  Value byteOf(Value word, int64_t i) {
-    return i ? arith::ShRUIOp::create(b, word, k.c32(8 * i)) : word;
-  }
-  Value clampChunk(Value c) {
-    return arith::MinUIOp::create(b, c, k.c32(chunks - 1));
-  }
-
-  GemmTileOp op;
-  ImplicitLocOpBuilder &b;
-  KernelBuilder k;
-  GemmPlanAttr plan;
-  int64_t m, n, kDim, tileM, threads, chunks, rowBytes, scaleRow,
-      rowsPerThread, outBytes;
-  Type outType;
-
-  Value tid, warpgroup, w, g, q, batch;
-  /// This thread's two rows of B (global row indices, i64, clamped).
-  Value bRows[2];
-  Value aBase, sfaBase, bBase, sfbBase, cBase;
-  /// Row base of A's tile (i32) and the shared buffers (two, contiguous).
-  Value mBase, nBase, smem, smemAddress;
-};
-
-GemmSm90Emitter::BChunk GemmSm90Emitter::loadB(Value chunk) {
-  BChunk c;
-  Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
-  Value q64 = arith::ExtUIOp::create(b, k.i64, q);
-  for (int r = 0; r < 2; ++r) {
-    Value byteOff = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, bRows[r], k.c64(rowBytes)),
-        arith::AddIOp::create(b, arith::MulIOp::create(b, chunk64, k.c64(32)),
-                              arith::MulIOp::create(b, q64, k.c64(8))));
-    c.bytes[r] = k.load(k.i64, k.offset(bBase, byteOff), 8);
-    Value scaleOff = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, bRows[r], k.c64(scaleRow)),
-        arith::AddIOp::create(b, arith::MulIOp::create(b, chunk64, k.c64(4)),
-                              q64));
-    c.scale[r] = k.load(k.i8, k.offset(sfbBase, scaleOff), 1);
-  }
-  return c;
+/// The e4m3 code in the low 8 bits of an i32, as an f16x2 splat
+/// (cvt.rn.f16x2.e4m3x2: exact, e4m3 is a subset of f16).
+Value scaleSplat(KernelBuilder &k, Value code) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value byte = arith::AndIOp::create(b, code, k.c32(0xFF));
+  Value two = arith::OrIOp::create(
+      b, byte, arith::ShLIOp::create(b, byte, k.c32(8)));
+  Value pair = LLVM::BitcastOp::create(
+      b, VectorType::get({2}, k.i8), arith::TruncIOp::create(b, k.i16, two));
+  return NVVM::ConvertF8x2ToF16x2Op::create(
+      b, k.v2f16, pair, b.getBoolAttr(false),
+      TypeAttr::get(b.getType<Float8E4M3FNType>()));
 }
 
-GemmSm90Emitter::AChunk GemmSm90Emitter::loadA(Value chunk) {
+/// f16x2 of (low nibble, high nibble) x scale, as an i32: `byte` is the low
+/// 8 bits of an i32, `scale` an f16x2 splat. Each nibble's sign goes to bit
+/// 15 and its exponent and mantissa to bits 9-11 of its half: value x
+/// 2^-14 as f16 (exact, e2m1's subnormal 0.5 included); two exact f16x2
+/// multiplies by 2^14 and by the scale give value x scale.
+Value decodePair(KernelBuilder &k, Value byte, Value scale) {
+  ImplicitLocOpBuilder &b = k.b;
+  auto field = [&](int64_t mask, int64_t shift) {
+    return arith::ShLIOp::create(
+        b, arith::AndIOp::create(b, byte, k.c32(mask)), k.c32(shift));
+  };
+  Value bits = arith::OrIOp::create(
+      b, arith::OrIOp::create(b, field(0x08, 12), field(0x07, 9)),
+      arith::OrIOp::create(b, field(0x80, 24), field(0x70, 21)));
+  Value halves = LLVM::BitcastOp::create(b, k.v2f16, bits);
+  auto pow14 = DenseElementsAttr::get(cast<ShapedType>(k.v2f16),
+                                      APFloat(APFloat::IEEEhalf(), "16384"));
+  Value value = arith::MulFOp::create(
+      b, halves, arith::ConstantOp::create(b, k.v2f16, pow14));
+  Value scaled = arith::MulFOp::create(b, value, scale);
+  return LLVM::BitcastOp::create(b, k.i32, scaled);
+}
+
+/// Byte `i` of an i32 word, in its low 8 bits.
+Value byteOf(KernelBuilder &k, Value word, int64_t i) {
+  return i ? arith::ShRUIOp::create(k.b, word, k.c32(8 * i)) : word;
+}
+
+/// Registers of one K chunk of A for the rows a thread decodes: 32 bytes
+/// (8 words) and 4 scales (one word) per row.
+struct AChunk {
+  SmallVector<Value> words;
+  SmallVector<Value> scales;
+};
+
+/// Loads and decodes K chunks of a tile of A's rows into the layout of the
+/// GEMM's shared memory (see the file comment). Thread `tid` of `threads`
+/// decodes tile rows tid, tid + threads, ...; rows are clamped to the tile
+/// and to M on load.
+class ATileDecoder {
+public:
+  ATileDecoder(KernelBuilder &k, Value a, Value sfa, Value batch, Value mBase,
+               Value tid, int64_t threads, GemmPlanAttr plan)
+      : k(k), b(k.b), aBase(k.pointer(a)), sfaBase(k.pointer(sfa)),
+        batch(batch), mBase(mBase), tid(tid), threads(threads),
+        tileM(plan.getTileM()) {
+    OperandShape shape = getOperandShape(cast<MemRefType>(a.getType()));
+    m = shape.rows;
+    rowBytes = shape.k / 2;
+    scaleRow = shape.k / 16;
+    rowsPerThread = llvm::divideCeil(tileM, threads);
+  }
+
+  AChunk load(Value chunk);
+  /// Decodes `chunk` and hands every 16-byte slot to `store` with its byte
+  /// offset inside the tile (row i at i * 128, slot P at (P ^ i % 8) * 16).
+  void decode(const AChunk &chunk,
+              function_ref<void(Value vec, Value offset)> store);
+
+private:
+  KernelBuilder &k;
+  ImplicitLocOpBuilder &b;
+  Value aBase, sfaBase, batch, mBase, tid;
+  int64_t threads, tileM, m, rowBytes, scaleRow, rowsPerThread;
+};
+
+AChunk ATileDecoder::load(Value chunk) {
   AChunk c;
   Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
   for (int64_t r = 0; r < rowsPerThread; ++r) {
-    // Tile row i = tid + r * threads, clamped to the tile and to M.
     Value i = arith::AddIOp::create(b, tid, k.c32(r * threads));
     i = arith::MinUIOp::create(b, i, k.c32(tileM - 1));
     Value row = arith::MinUIOp::create(b, arith::AddIOp::create(b, mBase, i),
@@ -240,99 +226,31 @@ GemmSm90Emitter::AChunk GemmSm90Emitter::loadA(Value chunk) {
   return c;
 }
 
-Value GemmSm90Emitter::scaleSplat(Value code) {
-  // cvt.rn.f16x2.e4m3x2 of (code, code): exact (e4m3 is a subset of f16).
-  Value byte = arith::AndIOp::create(b, code, k.c32(0xFF));
-  Value two = arith::OrIOp::create(
-      b, byte, arith::ShLIOp::create(b, byte, k.c32(8)));
-  Value pair = LLVM::BitcastOp::create(
-      b, VectorType::get({2}, k.i8), arith::TruncIOp::create(b, k.i16, two));
-  return NVVM::ConvertF8x2ToF16x2Op::create(
-      b, k.v2f16, pair, b.getBoolAttr(false),
-      TypeAttr::get(b.getType<Float8E4M3FNType>()));
-}
-
-Value GemmSm90Emitter::decodePair(Value byte, Value scale) {
-  // Low nibble -> bits 15 (sign), 9-11 (exponent, mantissa): value x 2^-14
-  // as f16; the high nibble likewise into the upper half.
-  Value lo = arith::OrIOp::create(
-      b,
-      arith::ShLIOp::create(b, arith::AndIOp::create(b, byte, k.c32(0x08)),
-                            k.c32(12)),
-      arith::ShLIOp::create(b, arith::AndIOp::create(b, byte, k.c32(0x07)),
-                            k.c32(9)));
-  Value hi = arith::OrIOp::create(
-      b,
-      arith::ShLIOp::create(b, arith::AndIOp::create(b, byte, k.c32(0x80)),
-                            k.c32(24)),
-      arith::ShLIOp::create(b, arith::AndIOp::create(b, byte, k.c32(0x70)),
-                            k.c32(21)));
-  Value bits = arith::OrIOp::create(b, lo, hi);
-  Value halves = LLVM::BitcastOp::create(b, k.v2f16, bits);
-  auto pow14 = DenseElementsAttr::get(
-      cast<ShapedType>(k.v2f16), APFloat(APFloat::IEEEhalf(), "16384"));
-  Value value = arith::MulFOp::create(
-      b, halves, arith::ConstantOp::create(b, k.v2f16, pow14));
-  Value scaled = arith::MulFOp::create(b, value, scale);
-  return LLVM::BitcastOp::create(b, k.i32, scaled);
-}
-
-SmallVector<Value> GemmSm90Emitter::fragments(const BChunk &chunk) {
-  // Per row: the 8 bytes as two words; scale as an f16x2 splat.
-  Value words[2][2], scales[2];
-  for (int r = 0; r < 2; ++r) {
-    words[r][0] = arith::TruncIOp::create(b, k.i32, chunk.bytes[r]);
-    words[r][1] = arith::TruncIOp::create(
-        b, k.i32, arith::ShRUIOp::create(b, chunk.bytes[r], k.c64(32)));
-    scales[r] = scaleSplat(arith::ExtUIOp::create(b, k.i32, chunk.scale[r]));
-  }
-  auto pair = [&](int r, int64_t byteIndex) {
-    return decodePair(byteOf(words[r][byteIndex / 4], byteIndex % 4),
-                      scales[r]);
-  };
-  SmallVector<Value> frags;
-  for (int64_t s = 0; s < 4; ++s) {
-    frags.push_back(pair(0, 2 * s));     // row g,     K slots 2q, 2q+1
-    frags.push_back(pair(1, 2 * s));     // row g + 8, K slots 2q, 2q+1
-    frags.push_back(pair(0, 2 * s + 1)); // row g,     K slots 2q+8, 2q+9
-    frags.push_back(pair(1, 2 * s + 1)); // row g + 8, K slots 2q+8, 2q+9
-  }
-  return frags;
-}
-
-Value GemmSm90Emitter::bufferAddress(Value chunk) {
-  Value parity = arith::AndIOp::create(b, chunk, k.c32(1));
-  return arith::AddIOp::create(
-      b, smemAddress, arith::MulIOp::create(b, parity, k.c32(tileM * 128)));
-}
-
-void GemmSm90Emitter::storeA(const AChunk &chunk, Value bufferAddr) {
-  auto smemPtr = LLVM::LLVMPointerType::get(b.getContext(), /*shared*/ 3);
+void ATileDecoder::decode(const AChunk &chunk,
+                          function_ref<void(Value, Value)> store) {
   for (int64_t r = 0; r < rowsPerThread; ++r) {
     Value i = arith::AddIOp::create(b, tid, k.c32(r * threads));
     auto emitRow = [&] {
       SmallVector<Value> scales;
-      Value codes = chunk.scales[r];
       for (int64_t qq = 0; qq < 4; ++qq)
-        scales.push_back(scaleSplat(byteOf(codes, qq)));
+        scales.push_back(scaleSplat(k, byteOf(k, chunk.scales[r], qq)));
       ArrayRef<Value> words = ArrayRef<Value>(chunk.words).slice(8 * r, 8);
-      Value rowAddr = arith::AddIOp::create(
-          b, bufferAddr, arith::MulIOp::create(b, i, k.c32(128)));
+      Value rowOffset = arith::MulIOp::create(b, i, k.c32(128));
       Value swizzle = arith::AndIOp::create(b, i, k.c32(7));
       for (int64_t p = 0; p < 8; ++p) {
+        // Slot p holds MMA step s = p / 2, K slots 8 (p % 2) .. + 7: the
+        // f16 pairs of bytes 8q + 2s + p % 2, q = 0..3.
         int64_t s = p / 2, o = p % 2;
         Value vec = LLVM::PoisonOp::create(b, k.v4i32);
         for (int64_t qq = 0; qq < 4; ++qq) {
           int64_t byteIndex = 8 * qq + 2 * s + o;
           Value pairValue = decodePair(
-              byteOf(words[byteIndex / 4], byteIndex % 4), scales[qq]);
+              k, byteOf(k, words[byteIndex / 4], byteIndex % 4), scales[qq]);
           vec = LLVM::InsertElementOp::create(b, vec, pairValue, k.c32(qq));
         }
         Value slot = arith::XOrIOp::create(b, k.c32(p), swizzle);
-        Value addr = arith::AddIOp::create(
-            b, rowAddr, arith::MulIOp::create(b, slot, k.c32(16)));
-        Value ptr = LLVM::IntToPtrOp::create(b, smemPtr, addr);
-        LLVM::StoreOp::create(b, vec, ptr, 16);
+        store(vec, arith::AddIOp::create(
+                       b, rowOffset, arith::MulIOp::create(b, slot, k.c32(16))));
       }
     };
     if ((r + 1) * threads <= tileM) {
@@ -348,22 +266,153 @@ void GemmSm90Emitter::storeA(const AChunk &chunk, Value bufferAddr) {
   }
 }
 
+/// Stores a 16-byte vector at a 32-bit shared-memory address.
+void storeShared(KernelBuilder &k, Value vec, Value address) {
+  auto smemPtr = LLVM::LLVMPointerType::get(k.b.getContext(), /*shared*/ 3);
+  LLVM::StoreOp::create(k.b, vec,
+                        LLVM::IntToPtrOp::create(k.b, smemPtr, address), 16);
+}
+
+void fenceAsyncShared(KernelBuilder &k) {
+  NVVM::FenceProxyOp::create(
+      k.b, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(k.b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}
+
+/// The byte offset of decoded tile (batch, m tile, chunk) in the pre-pass
+/// workspace, as an i64.
+Value aTileOffset(KernelBuilder &k, GemmPlanAttr plan, int64_t mTiles,
+                  int64_t chunks, Value batch64, Value mBase32, Value chunk32) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value mTile = arith::ExtUIOp::create(
+      b, k.i64, arith::DivUIOp::create(b, mBase32, k.c32(plan.getTileM())));
+  Value tile = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(
+          b,
+          arith::AddIOp::create(b, arith::MulIOp::create(b, batch64,
+                                                         k.c64(mTiles)),
+                                mTile),
+          k.c64(chunks)),
+      arith::ExtUIOp::create(b, k.i64, chunk32));
+  return arith::MulIOp::create(b, tile, k.c64(plan.getATileBytes()));
+}
+
+class GemmSm90Emitter {
+public:
+  GemmSm90Emitter(GemmTileOp op, ImplicitLocOpBuilder &b)
+      : op(op), b(b), k(b), plan(op.getPlan()) {
+    OperandShape a = getOperandShape(op.getA().getType());
+    m = a.rows;
+    kDim = a.k;
+    n = getOperandShape(op.getB().getType()).rows;
+    tileM = plan.getTileM();
+    threads = plan.getThreadsPerCta();
+    chunks = kDim / GemmPlanAttr::kTileK;
+    rowBytes = kDim / 2;
+    scaleRow = kDim / 16;
+    outType = op.getC().getType().getElementType();
+    outBytes = outType.getIntOrFloatBitWidth() / 8;
+  }
+
+  LogicalResult emit(RewriterBase &rewriter);
+
+private:
+  /// Registers of one K chunk of B for this thread: 8 bytes of each of its
+  /// two rows and their scales.
+  struct BChunk {
+    Value bytes[2]; // i64
+    Value scale[2]; // i8
+  };
+
+  BChunk loadB(Value chunk);
+  /// wgmma A fragments of one chunk: 4 steps x 4 registers.
+  SmallVector<Value> fragments(const BChunk &chunk);
+  /// The 4 MMAs of one chunk on the decoded A tile at `tileAddress`.
+  SmallVector<Value> mmaChunk(SmallVector<Value> acc, ArrayRef<Value> frags,
+                              Value tileAddress);
+  void epilogue(ArrayRef<Value> acc);
+  /// stages = 0: the CTA decodes A into two static buffers.
+  SmallVector<Value> emitDecodingLoop(RewriterBase &rewriter);
+  /// stages > 0: A's decoded tiles stream through a ring of bulk copies.
+  SmallVector<Value> emitRingLoop(RewriterBase &rewriter);
+
+  Value clampChunk(Value c) {
+    return arith::MinUIOp::create(b, c, k.c32(chunks - 1));
+  }
+
+  GemmTileOp op;
+  ImplicitLocOpBuilder &b;
+  KernelBuilder k;
+  GemmPlanAttr plan;
+  int64_t m, n, kDim, tileM, threads, chunks, rowBytes, scaleRow, outBytes;
+  Type outType;
+
+  Value tid, warpgroup, w, g, q, batch;
+  /// This thread's two rows of B (global row indices, i64, clamped).
+  Value bRows[2];
+  Value bBase, sfbBase, cBase;
+  Value mBase, nBase;
+};
+
+GemmSm90Emitter::BChunk GemmSm90Emitter::loadB(Value chunk) {
+  BChunk c;
+  Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
+  Value q64 = arith::ExtUIOp::create(b, k.i64, q);
+  for (int r = 0; r < 2; ++r) {
+    Value byteOff = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, bRows[r], k.c64(rowBytes)),
+        arith::AddIOp::create(b, arith::MulIOp::create(b, chunk64, k.c64(32)),
+                              arith::MulIOp::create(b, q64, k.c64(8))));
+    c.bytes[r] = k.load(k.i64, k.offset(bBase, byteOff), 8);
+    Value scaleOff = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, bRows[r], k.c64(scaleRow)),
+        arith::AddIOp::create(b, arith::MulIOp::create(b, chunk64, k.c64(4)),
+                              q64));
+    c.scale[r] = k.load(k.i8, k.offset(sfbBase, scaleOff), 1);
+  }
+  return c;
+}
+
+SmallVector<Value> GemmSm90Emitter::fragments(const BChunk &chunk) {
+  // Per row: the 8 bytes as two words; the scale as an f16x2 splat.
+  Value words[2][2], scales[2];
+  for (int r = 0; r < 2; ++r) {
+    words[r][0] = arith::TruncIOp::create(b, k.i32, chunk.bytes[r]);
+    words[r][1] = arith::TruncIOp::create(
+        b, k.i32, arith::ShRUIOp::create(b, chunk.bytes[r], k.c64(32)));
+    scales[r] =
+        scaleSplat(k, arith::ExtUIOp::create(b, k.i32, chunk.scale[r]));
+  }
+  auto pair = [&](int r, int64_t byteIndex) {
+    return decodePair(k, byteOf(k, words[r][byteIndex / 4], byteIndex % 4),
+                      scales[r]);
+  };
+  SmallVector<Value> frags;
+  for (int64_t s = 0; s < 4; ++s) {
+    frags.push_back(pair(0, 2 * s));     // row g,     K slots 2q, 2q+1
+    frags.push_back(pair(1, 2 * s));     // row g + 8, K slots 2q, 2q+1
+    frags.push_back(pair(0, 2 * s + 1)); // row g,     K slots 2q+8, 2q+9
+    frags.push_back(pair(1, 2 * s + 1)); // row g + 8, K slots 2q+8, 2q+9
+  }
+  return frags;
+}
+
 SmallVector<Value> GemmSm90Emitter::mmaChunk(SmallVector<Value> acc,
                                              ArrayRef<Value> frags,
-                                             Value chunk) {
-  Value buffer = bufferAddress(chunk);
+                                             Value tileAddress) {
   NVVM::WgmmaFenceAlignedOp::create(b);
   for (int64_t s = 0; s < 4; ++s) {
     // Step s: K halves 16s .. 16s + 15 of every row, 32 bytes into the
     // swizzle atom (the hardware swizzles the absolute address).
     Value desc = sharedDescriptor(
-        k, arith::AddIOp::create(b, buffer, k.c32(32 * s)));
+        k, arith::AddIOp::create(b, tileAddress, k.c32(32 * s)));
     acc = wgmmaRegisterA(k, acc, frags.slice(4 * s, 4), desc, tileM);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
   return acc;
 }
-
 void GemmSm90Emitter::epilogue(ArrayRef<Value> acc) {
   const bool maskM = m % tileM != 0, maskN = n % plan.getTileN() != 0;
   Value row0 = arith::AddIOp::create(
@@ -417,6 +466,179 @@ void GemmSm90Emitter::epilogue(ArrayRef<Value> acc) {
   }
 }
 
+SmallVector<Value>
+GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
+  // Two buffers of tile_m decoded rows (128 bytes per row per chunk),
+  // 1024-byte aligned: the 128B swizzle works on absolute addresses.
+  Value smem = k.sharedBuffer(rewriter, op, "__nvfp4_gemm_a",
+                              plan.getSharedBytes(), /*alignment=*/1024);
+  Value smemAddress = LLVM::PtrToIntOp::create(b, k.i32, smem);
+  auto bufferAddress = [&](Value chunk) -> Value {
+    Value parity = arith::AndIOp::create(b, chunk, k.c32(1));
+    return arith::AddIOp::create(
+        b, smemAddress,
+        arith::MulIOp::create(b, parity, k.c32(plan.getATileBytes())));
+  };
+  ATileDecoder decoder(k, op.getA(), op.getSfa(), batch, mBase, tid, threads,
+                       plan);
+  auto storeA = [&](const AChunk &chunk, Value buffer) {
+    decoder.decode(chunk, [&](Value vec, Value offset) {
+      storeShared(k, vec, arith::AddIOp::create(b, buffer, offset));
+    });
+  };
+
+  // Prologue: B's chunk 0, A's chunks 0 and 1; chunk 0 of A decoded.
+  BChunk b0 = loadB(k.c32(0));
+  AChunk a0 = decoder.load(k.c32(0));
+  AChunk a1 = decoder.load(clampChunk(k.c32(1)));
+  storeA(a0, bufferAddress(k.c32(0)));
+  fenceAsyncShared(k);
+  gpu::BarrierOp::create(b);
+
+  // Loop-carried: the accumulators, B's chunk c, A's chunk c + 1.
+  const int64_t accCount = tileM / 2;
+  const int64_t aWords = a1.words.size();
+  SmallVector<Value> init(accCount, k.cf32(0.0f));
+  auto pack = [&](const BChunk &bc, const AChunk &ac) {
+    SmallVector<Value> v = {bc.bytes[0], bc.bytes[1], bc.scale[0],
+                            bc.scale[1]};
+    llvm::append_range(v, ac.words);
+    llvm::append_range(v, ac.scales);
+    return v;
+  };
+  llvm::append_range(init, pack(b0, a1));
+  auto loop = scf::ForOp::create(b, k.c32(0), k.c32(chunks), k.c32(1), init);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value c = loop.getInductionVar();
+  auto args = loop.getRegionIterArgs();
+  SmallVector<Value> acc(args.begin(), args.begin() + accCount);
+  auto rest = args.drop_front(accCount);
+  BChunk bc{{rest[0], rest[1]}, {rest[2], rest[3]}};
+  AChunk ac;
+  ac.words.assign(rest.begin() + 4, rest.begin() + 4 + aWords);
+  ac.scales.assign(rest.begin() + 4 + aWords, rest.end());
+  Value next = arith::AddIOp::create(b, c, k.c32(1));
+  // Loads of B's chunk c + 1 and A's chunk c + 2.
+  BChunk bNext = loadB(clampChunk(next));
+  AChunk aNext =
+      decoder.load(clampChunk(arith::AddIOp::create(b, c, k.c32(2))));
+  // Chunk c's MMAs, then A's chunk c + 1 into the other buffer while they
+  // run; both buffers are free again after the wait and the barrier.
+  acc = mmaChunk(acc, fragments(bc), bufferAddress(c));
+  storeA(ac, bufferAddress(next));
+  fenceAsyncShared(k);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+  gpu::BarrierOp::create(b);
+  SmallVector<Value> yield(acc);
+  llvm::append_range(yield, pack(bNext, aNext));
+  scf::YieldOp::create(b, yield);
+  return SmallVector<Value>(loop.getResults().take_front(accCount));
+}
+
+SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
+  const int64_t stages = plan.getStages();
+  const int64_t tileBytes = plan.getATileBytes();
+  const int64_t mTiles = llvm::divideCeil(m, tileM);
+  MLIRContext *ctx = b.getContext();
+  // Dynamic shared memory, its base rounded up to 1024 bytes (the 128B
+  // swizzle works on absolute addresses); the slots' mbarriers follow them.
+  Value dynamic = k.dynamicSharedMemory(rewriter, op, "__nvfp4_dynamic_smem");
+  Value base32 = LLVM::PtrToIntOp::create(b, k.i32, dynamic);
+  Value ring = arith::AndIOp::create(
+      b, arith::AddIOp::create(b, base32, k.c32(1023)), k.c32(~1023));
+  auto smemPtr = LLVM::LLVMPointerType::get(ctx, /*shared*/ 3);
+  auto slotAddress = [&](Value slot) -> Value {
+    return arith::AddIOp::create(
+        b, ring, arith::MulIOp::create(b, slot, k.c32(tileBytes)));
+  };
+  auto barrier = [&](Value slot) -> Value {
+    Value address = arith::AddIOp::create(
+        b, arith::AddIOp::create(b, ring, k.c32(stages * tileBytes)),
+        arith::MulIOp::create(b, slot, k.c32(8)));
+    return LLVM::IntToPtrOp::create(b, smemPtr, address);
+  };
+  Value tilesBase = k.pointer(op.getATiles());
+  Value isThread0 =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, k.c32(0));
+  // Thread 0 fills slot chunk % stages with the decoded tile of `chunk`;
+  // the copy completes on that slot's mbarrier.
+  auto issueCopy = [&](Value chunk) {
+    Value slot = arith::RemUIOp::create(b, chunk, k.c32(stages));
+    Value bar = barrier(slot);
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, Type(), bar, k.c32(tileBytes),
+        NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA),
+        b.getBoolAttr(false), Value());
+    Value src = k.offset(tilesBase, aTileOffset(k, plan, mTiles, chunks, batch,
+                                                mBase, chunk));
+    NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+        b, LLVM::IntToPtrOp::create(b, smemPtr, slotAddress(slot)), src, bar,
+        k.c32(tileBytes), Value(), Value());
+  };
+  {
+    auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (int64_t s = 0; s < stages; ++s)
+      NVVM::MBarrierInitOp::create(b, barrier(k.c32(s)), k.c32(1), Value());
+    NVVM::FenceMbarrierInitOp::create(b);
+    for (int64_t s = 0; s < std::min(stages - 1, chunks); ++s)
+      issueCopy(k.c32(s));
+  }
+  gpu::BarrierOp::create(b);
+
+  // Loop-carried: the accumulators, chunk c's fragments of B, B's raw chunk
+  // c + 1.
+  const int64_t accCount = tileM / 2;
+  SmallVector<Value> init(accCount, k.cf32(0.0f));
+  llvm::append_range(init, fragments(loadB(k.c32(0))));
+  BChunk b1 = loadB(clampChunk(k.c32(1)));
+  llvm::append_range(init, ValueRange{b1.bytes[0], b1.bytes[1], b1.scale[0],
+                                      b1.scale[1]});
+  auto loop = scf::ForOp::create(b, k.c32(0), k.c32(chunks), k.c32(1), init);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value c = loop.getInductionVar();
+  auto args = loop.getRegionIterArgs();
+  SmallVector<Value> acc(args.begin(), args.begin() + accCount);
+  SmallVector<Value> frags(args.begin() + accCount,
+                           args.begin() + accCount + 16);
+  auto raw = args.drop_front(accCount + 16);
+  BChunk bNext{{raw[0], raw[1]}, {raw[2], raw[3]}};
+  // Refill the slot chunk c - 1 used (free: every warpgroup waited for its
+  // MMAs and passed the barrier at the end of iteration c - 1).
+  if (chunks > stages - 1) {
+    Value ahead = arith::AddIOp::create(b, c, k.c32(stages - 1));
+    Value refill = arith::AndIOp::create(
+        b, isThread0,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, ahead,
+                              k.c32(chunks)));
+    auto ifOp = scf::IfOp::create(b, refill, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    issueCopy(ahead);
+  }
+  BChunk bAfter = loadB(clampChunk(arith::AddIOp::create(b, c, k.c32(2))));
+  // Wait for chunk c's tile, run its MMAs; decode B's chunk c + 1 while
+  // they run.
+  Value slot = arith::RemUIOp::create(b, c, k.c32(stages));
+  Value parity = arith::AndIOp::create(
+      b, arith::DivUIOp::create(b, c, k.c32(stages)), k.c32(1));
+  NVVM::MBarrierTryWaitParityOp::create(b, barrier(slot), parity,
+                                        k.c32(0x989680));
+  acc = mmaChunk(acc, frags, slotAddress(slot));
+  SmallVector<Value> nextFrags = fragments(bNext);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+  gpu::BarrierOp::create(b);
+  SmallVector<Value> yield(acc);
+  llvm::append_range(yield, nextFrags);
+  llvm::append_range(yield, ValueRange{bAfter.bytes[0], bAfter.bytes[1],
+                                       bAfter.scale[0], bAfter.scale[1]});
+  scf::YieldOp::create(b, yield);
+  return SmallVector<Value>(loop.getResults().take_front(accCount));
+}
+
 LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
   if (!op->getParentOfType<gpu::GPUModuleOp>())
     return op.emitOpError() << "must be inside a gpu.module (its shared "
@@ -432,8 +654,6 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
   batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
   mBase = arith::IndexCastUIOp::create(b, k.i32, op.getMBase());
   nBase = arith::IndexCastUIOp::create(b, k.i32, op.getNBase());
-  aBase = k.pointer(op.getA());
-  sfaBase = k.pointer(op.getSfa());
   bBase = k.pointer(op.getB());
   sfbBase = k.pointer(op.getSfb());
   cBase = k.pointer(op.getC());
@@ -450,70 +670,42 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
         b, arith::MulIOp::create(b, batch, k.c64(n)),
         arith::ExtUIOp::create(b, k.i64, rr));
   }
-  // Two buffers of tile_m decoded rows (128 bytes per row per chunk),
-  // 1024-byte aligned: the 128B swizzle works on absolute addresses.
-  smem = k.sharedBuffer(rewriter, op, "__nvfp4_gemm_a", plan.getSharedBytes(),
-                        /*alignment=*/1024);
-  smemAddress = LLVM::PtrToIntOp::create(b, k.i32, smem);
-
-  // Prologue: B's chunk 0, A's chunks 0 and 1; chunk 0 of A decoded.
-  BChunk b0 = loadB(k.c32(0));
-  AChunk a0 = loadA(k.c32(0));
-  AChunk a1 = loadA(clampChunk(k.c32(1)));
-  storeA(a0, bufferAddress(k.c32(0)));
-  NVVM::FenceProxyOp::create(
-      b, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
-  gpu::BarrierOp::create(b);
-
-  // Loop-carried: the accumulators, B's chunk c, A's chunk c + 1.
-  const int64_t accCount = tileM / 2;
-  SmallVector<Value> init(accCount, k.cf32(0.0f));
-  auto pack = [&](const BChunk &bc, const AChunk &ac) {
-    SmallVector<Value> v = {bc.bytes[0], bc.bytes[1], bc.scale[0],
-                            bc.scale[1]};
-    llvm::append_range(v, ac.words);
-    llvm::append_range(v, ac.scales);
-    return v;
-  };
-  auto unpack = [&](ValueRange v) {
-    BChunk bc{{v[0], v[1]}, {v[2], v[3]}};
-    AChunk ac;
-    ac.words.assign(v.begin() + 4, v.begin() + 4 + 8 * rowsPerThread);
-    ac.scales.assign(v.begin() + 4 + 8 * rowsPerThread, v.end());
-    return std::make_pair(bc, ac);
-  };
-  llvm::append_range(init, pack(b0, a1));
-  auto loop = scf::ForOp::create(b, k.c32(0), k.c32(chunks), k.c32(1), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value c = loop.getInductionVar();
-    auto args = loop.getRegionIterArgs();
-    SmallVector<Value> acc(args.begin(), args.begin() + accCount);
-    auto [bc, ac] = unpack(args.drop_front(accCount));
-    Value next = arith::AddIOp::create(b, c, k.c32(1));
-    // Loads of B's chunk c + 1 and A's chunk c + 2.
-    BChunk bNext = loadB(clampChunk(next));
-    AChunk aNext = loadA(clampChunk(arith::AddIOp::create(b, c, k.c32(2))));
-    // Chunk c's MMAs, then A's chunk c + 1 into the other buffer while they
-    // run; both buffers are free again after the wait and the barrier.
-    acc = mmaChunk(acc, fragments(bc), c);
-    storeA(ac, bufferAddress(next));
-    NVVM::FenceProxyOp::create(
-        b, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
-    NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
-    gpu::BarrierOp::create(b);
-    SmallVector<Value> yield(acc);
-    llvm::append_range(yield, pack(bNext, aNext));
-    scf::YieldOp::create(b, yield);
-  }
-  SmallVector<Value> results(loop.getResults().take_front(accCount));
-  epilogue(results);
+  SmallVector<Value> acc = plan.getStages() > 0 ? emitRingLoop(rewriter)
+                                                : emitDecodingLoop(rewriter);
+  epilogue(acc);
   return success();
 }
+
+struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(DecodeATileOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    GemmPlanAttr plan = op.getPlan();
+    OperandShape a = getOperandShape(op.getA().getType());
+    Value tid = arith::IndexCastUIOp::create(
+        b, k.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+    Value batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
+    Value mBase = arith::IndexCastUIOp::create(b, k.i32, op.getMBase());
+    Value chunk = arith::IndexCastUIOp::create(b, k.i32, op.getChunk());
+    const int64_t threads = 128;
+    ATileDecoder decoder(k, op.getA(), op.getSfa(), batch, mBase, tid, threads,
+                         plan);
+    Value tile = k.offset(
+        k.pointer(op.getTiles()),
+        aTileOffset(k, plan, llvm::divideCeil(a.rows, plan.getTileM()),
+                    a.k / GemmPlanAttr::kTileK, batch, mBase, chunk));
+    decoder.decode(decoder.load(chunk), [&](Value vec, Value offset) {
+      LLVM::StoreOp::create(
+          b, vec,
+          k.offset(tile, arith::ExtUIOp::create(b, k.i64, offset)), 16);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 
 struct GemmTileSm90Lowering : OpRewritePattern<GemmTileOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -532,5 +724,6 @@ struct GemmTileSm90Lowering : OpRewritePattern<GemmTileOp> {
 } // namespace
 
 void mlir::nvfp4::populateGemmSm90Patterns(RewritePatternSet &patterns) {
-  patterns.add<GemmTileSm90Lowering>(patterns.getContext());
+  patterns.add<GemmTileSm90Lowering, DecodeATileLowering>(
+      patterns.getContext());
 }

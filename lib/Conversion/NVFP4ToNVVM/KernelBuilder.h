@@ -127,6 +127,26 @@ struct KernelBuilder {
         b, LLVM::LLVMPointerType::get(ctx, /*shared*/ 3), unique);
   }
 
+  /// The kernel's dynamic shared memory (an external, unsized
+  /// addrspace(3) global of the gpu.module: the launch gives its size),
+  /// 16-byte aligned, as a !llvm.ptr<3>.
+  Value dynamicSharedMemory(RewriterBase &rewriter, Operation *op,
+                            StringRef name) {
+    MLIRContext *ctx = b.getContext();
+    auto module = op->getParentOfType<gpu::GPUModuleOp>();
+    if (!SymbolTable::lookupSymbolIn(module, name)) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      LLVM::GlobalOp::create(rewriter, b.getLoc(),
+                             LLVM::LLVMArrayType::get(i8, 0),
+                             /*isConstant=*/false, LLVM::Linkage::External,
+                             name, Attribute(), /*alignment=*/16,
+                             /*addrSpace=*/3);
+    }
+    return LLVM::AddressOfOp::create(
+        b, LLVM::LLVMPointerType::get(ctx, /*shared*/ 3), name);
+  }
+
   Value smemOffset(Value base, Value bytes) {
     return LLVM::GEPOp::create(b, base.getType(), i8, base,
                                ValueRange{bytes});

@@ -906,7 +906,7 @@ struct ConvertNVFP4ToNVVMPass
     RewritePatternSet patterns(&getContext());
     populateNVFP4ToNVVMConversionPatterns(patterns, *gpu);
     ConversionTarget conversionTarget(getContext());
-    conversionTarget.addIllegalOp<GemvTileOp, GemmTileOp>();
+    conversionTarget.addIllegalOp<GemvTileOp, GemmTileOp, DecodeATileOp>();
     conversionTarget.markUnknownOpDynamicallyLegal(
         [](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), conversionTarget,

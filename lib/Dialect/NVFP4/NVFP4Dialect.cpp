@@ -103,7 +103,8 @@ int64_t GemmPlanAttr::getThreadsPerCta() const { return getWarpgroups() * 128; }
 StringRef GemmPlanAttr::getKernelKind() const { return "gemm"; }
 
 LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   int64_t warpgroups, int64_t tileM) {
+                                   int64_t warpgroups, int64_t tileM,
+                                   int64_t stages) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
                           "each), but got "
@@ -116,6 +117,17 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "(the MMA's N; two shared-memory buffers of "
                           "tile_m x 128 bytes), but got "
                        << tileM;
+  if (stages != 0 && (stages < 2 || stages > 8))
+    return emitError() << "expects stages to be 0 (A decoded in each CTA) or "
+                          "in [2, 8] (a ring of bulk-copied tiles), but got "
+                       << stages;
+  // The ring lives in dynamic shared memory: at most 227 KiB per CTA.
+  int64_t ring = stages * tileM * 128 + 1024 + 8 * stages;
+  if (stages != 0 && ring > 227 * 1024)
+    return emitError() << "expects the ring (stages x tile_m x 128 bytes + "
+                          "alignment) to fit 227 KiB of shared memory, but "
+                          "it needs "
+                       << ring << " bytes";
   return success();
 }
 

@@ -386,8 +386,49 @@ LogicalResult GemmTileOp::verify() {
     return emitOpError() << "expects K (" << a.k
                          << ") to be a multiple of 64, the GEMM kernels' K "
                             "step";
+  GemmPlanAttr plan = getPlan();
+  if (plan.getStages() > 0 && !getATiles())
+    return emitOpError() << "expects the decoded tiles of A (`tiles`) with "
+                            "stages = "
+                         << plan.getStages();
+  if (plan.getStages() == 0 && getATiles())
+    return emitOpError() << "expects no decoded tiles of A with stages = 0 "
+                            "(the CTA decodes A itself)";
+  if (getATiles()) {
+    int64_t want = plan.getATilesBytes(a.batch, a.rows, a.k);
+    if (getATiles().getType().getNumElements() != want)
+      return emitOpError() << "expects `tiles` to hold " << want
+                           << " bytes (the decoded tiles of A), but it has "
+                           << getATiles().getType().getNumElements();
+  }
   return verifyOutput(op, getC().getType(), outputShape(a, n),
                       a.batched ? "([L, M, N])" : "([M, N])");
+}
+
+//===----------------------------------------------------------------------===//
+// DecodeATileOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DecodeATileOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyDenseOperands(op, {"a", "sfa", "tiles"})) ||
+      failed(verifyRank2or3(op, "a", getA().getType(), "M")))
+    return failure();
+  OperandShape a = getOperandShape(getA().getType());
+  if (failed(verifyK(op, a.k)) ||
+      failed(verifyScales(op, "sfa", getSfa().getType(), ScaleLayout::Plain,
+                          a.rows, "M", a.k, a.batched, a.batch)))
+    return failure();
+  if (a.k % GemmPlanAttr::kTileK != 0)
+    return emitOpError() << "expects K (" << a.k
+                         << ") to be a multiple of 64, the GEMM kernels' K "
+                            "step";
+  int64_t want = getPlan().getATilesBytes(a.batch, a.rows, a.k);
+  if (getTiles().getType().getNumElements() != want)
+    return emitOpError() << "expects `tiles` to hold " << want
+                         << " bytes (the decoded tiles of A), but it has "
+                         << getTiles().getType().getNumElements();
+  return success();
 }
 
 #define GET_OP_CLASSES

@@ -385,3 +385,40 @@ func.func @zero_n(%a: memref<8x64xf4E2M1FN>, %sfa: memref<8x4xf8E4M3FN>, %b: mem
 // A plan that can only spill (and takes seconds to compile) is not a plan.
 // expected-error @+1 {{expects rows_per_warp x unroll x bytes_per_thread x (prefetch_distance + 1), the A bytes a thread holds in registers, to be at most 1024 (a thread's whole register file), but got 8192}}
 func.func private @plan_in_flight() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 8, bytes_per_thread = 32, unroll = 16, stage_b = true, row_groups = 2>}
+
+// -----
+
+// expected-error @+1 {{expects warpgroups to be 1 or 2 (64 rows of B each), but got 3}}
+func.func private @gemm_plan_warpgroups() attributes {plan = #nvfp4.gemm_plan<warpgroups = 3, tile_m = 128>}
+
+// -----
+
+// expected-error @+1 {{expects tile_m to be a multiple of 8 in [8, 192] (the MMA's N; two shared-memory buffers of tile_m x 128 bytes), but got 100}}
+func.func private @gemm_plan_tile_m() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 100>}
+
+// -----
+
+// expected-error @+1 {{expects stages to be 0 (A decoded in each CTA) or in [2, 8] (a ring of bulk-copied tiles), but got 1}}
+func.func private @gemm_plan_stages() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 1>}
+
+// -----
+
+// The plan attribute is verified wherever it appears.
+// expected-error @+1 {{expects 'nvfp4.plan' to be a plan (#nvfp4.gemv_plan or #nvfp4.gemm_plan), but got 4 : i64}}
+func.func private @not_a_plan() attributes {nvfp4.plan = 4}
+
+// -----
+
+func.func @gemm_tile_no_tiles(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %i: index) {
+  // expected-error @+1 {{expects the decoded tiles of A (`tiles`) with stages = 4}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
+  return
+}
+
+// -----
+
+func.func @decode_tiles_size(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %t: memref<100xi8>, %i: index) {
+  // expected-error @+1 {{expects `tiles` to hold 65536 bytes (the decoded tiles of A), but it has 100}}
+  nvfp4.decode_a_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%t : memref<100xi8>) at m %i chunk %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
+  return
+}

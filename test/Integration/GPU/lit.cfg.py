@@ -40,6 +40,8 @@ if not run:
             break
 config.substitutions.append(("%nvfp4-run", run or "nvfp4-run-not-found"))
 config.substitutions.append(
+    ("%gengemm", sys.executable + " " + os.path.join(repo, "bench", "gen_gemm.py")))
+config.substitutions.append(
     ("%gen", sys.executable + " " + os.path.join(repo, "bench", "gen_gemv.py")))
 
 import subprocess

@@ -1,0 +1,69 @@
+// nvfp4-plan on GEMMs (scaled_matmul with N > 1): the plan it chooses, a
+// user plan kept, and the shapes and plans it rejects with the constraint
+// named.
+// RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_90a -verify-diagnostics | FileCheck %s
+// RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
+
+// SM100: error: 'nvfp4.scaled_matmul' op has no sm_100a kernel yet: the GEMM (scaled_matmul with N > 1) is lowered for sm_90a (wgmma); its tcgen05 form for sm_100a is not built yet
+
+// Contest shape: one warpgroup per 64 rows of B, all 128 rows of A in one
+// tile, A decoded once by the pre-pass and streamed through 4 slots.
+// CHECK-LABEL: func.func @contest
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
+func.func @contest(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<7168x128xf8E4M3FN>, %c: memref<128x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<128x128xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<7168x128xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
+  return
+}
+
+// -----
+
+// One tile of B: no pre-pass (the CTA decodes A); M rounds up to 8.
+// CHECK-LABEL: func.func @one_tile
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 40>
+func.func @one_tile(%a: memref<2x37x256xf4E2M1FN>, %sfa: memref<2x37x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %c: memref<2x37x64xbf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x37x256xf4E2M1FN>, memref<2x37x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>) outs(%c : memref<2x37x64xbf16>)
+  return
+}
+
+// -----
+
+// A plan written in the IR is kept.
+// CHECK-LABEL: func.func @user_plan
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 64, stages = 3>
+func.func @user_plan(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<512x256xf4E2M1FN>, %sfb: memref<512x16xf8E4M3FN>, %c: memref<128x512xf32>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<512x256xf4E2M1FN>, memref<512x16xf8E4M3FN>) outs(%c : memref<128x512xf32>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 64, stages = 3>}
+  return
+}
+
+// -----
+
+func.func @k_not_64(%a: memref<128x96xf4E2M1FN>, %sfa: memref<128x6xf8E4M3FN>, %b: memref<256x96xf4E2M1FN>, %sfb: memref<256x6xf8E4M3FN>, %c: memref<128x256xf16>) {
+  // expected-error @+1 {{cannot be planned as a GEMM: the GEMM kernels step K by 64 (4 MMAs of K = 16), so K % 64 == 0 is needed, but K = 96}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x96xf4E2M1FN>, memref<128x6xf8E4M3FN>, memref<256x96xf4E2M1FN>, memref<256x6xf8E4M3FN>) outs(%c : memref<128x256xf16>)
+  return
+}
+
+// -----
+
+func.func @blocked(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{cannot be planned as a GEMM: the GEMM kernels read plain (K-major) scales; convert blocked scales first}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%c : memref<128x128xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+// -----
+
+func.func @gemv_plan_on_gemm(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{is a GEMM (N = 128) and expects 'nvfp4.plan' to be a #nvfp4.gemm_plan, but got #nvfp4.gemv_plan}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%c : memref<128x128xf16>) {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1>}
+  return
+}
+
+// -----
+
+// Tiles of A's rows are the grid's y dimension (at most 65535).
+func.func @too_many_rows(%a: memref<8388608x64xf4E2M1FN>, %sfa: memref<8388608x4xf8E4M3FN>, %b: memref<128x64xf4E2M1FN>, %sfb: memref<128x4xf8E4M3FN>, %c: memref<8388608x128xf16>) {
+  // expected-error @+1 {{cannot be launched as one GEMM: its grid needs 65536 tiles of A's rows in y and 1 batches in z, and CUDA limits both to 65535}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<8388608x64xf4E2M1FN>, memref<8388608x4xf8E4M3FN>, memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>) outs(%c : memref<8388608x128xf16>)
+  return
+}

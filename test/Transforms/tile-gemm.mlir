@@ -1,0 +1,37 @@
+// nvfp4-tile on a planned GEMM. With stages > 0: a workspace for A's
+// decoded tiles, the pre-pass kernel (one CTA per K chunk and tile of A's
+// rows), then the GEMM kernel (one CTA per 64 rows of B and tile of A's
+// rows) with its ring in dynamic shared memory; with stages = 0 the GEMM
+// kernel alone.
+// RUN: nvfp4-opt %s -split-input-file -nvfp4-tile=target=sm_90a | FileCheck %s
+
+// CHECK-LABEL: func.func @ring
+// CHECK: %[[TILES:.*]] = gpu.alloc () : memref<131072xi8>
+// CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel_decode_a blocks in (%c4, %c2, %c1{{.*}}) threads in (%c128
+// CHECK-SAME: args(%arg0 : memref<200x256xf4E2M1FN>, %arg1 : memref<200x16xf8E4M3FN>, %[[TILES]] : memref<131072xi8>)
+// CHECK-SAME: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
+// CHECK: %[[SMEM:.*]] = arith.constant 66592 : i32
+// CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel blocks in (%c5, %c2{{.*}}, %c1{{.*}}) threads in (%c128{{.*}}) dynamic_shared_memory_size %[[SMEM]]
+// CHECK-SAME: %[[TILES]] : memref<131072xi8>)
+// CHECK: gpu.dealloc %[[TILES]]
+// CHECK: gpu.func @ring_kernel_decode_a({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: nvfp4.decode_a_tile ins(%arg0, %arg1 : {{.*}}) outs(%arg2 : memref<131072xi8>) at m %{{.*}} chunk %block_id_x batch %block_id_z
+// CHECK: gpu.func @ring_kernel({{.*}}, %arg5: memref<131072xi8>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: nvfp4.gemm_tile ins(%arg0, %arg1, %arg2, %arg3 : {{.*}}) tiles(%arg5 : memref<131072xi8>) outs(%arg4 : memref<200x300xf16>) at m %{{.*}} n %{{.*}} batch %block_id_z
+func.func @ring(%a: memref<200x256xf4E2M1FN>, %sfa: memref<200x16xf8E4M3FN>, %b: memref<300x256xf4E2M1FN>, %sfb: memref<300x16xf8E4M3FN>, %c: memref<200x300xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<200x256xf4E2M1FN>, memref<200x16xf8E4M3FN>, memref<300x256xf4E2M1FN>, memref<300x16xf8E4M3FN>) outs(%c : memref<200x300xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>}
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @decode_in_cta
+// CHECK-NOT: gpu.alloc
+// CHECK: gpu.launch_func @nvfp4_kernels::@decode_in_cta_kernel blocks in (%c1, %c1{{.*}}, %c3) threads in (%c256
+// CHECK-NOT: dynamic_shared_memory_size
+// CHECK: gpu.func @decode_in_cta_kernel
+// CHECK: nvfp4.gemm_tile ins({{.*}}) outs(%arg4 : memref<3x40x128xf32>)
+func.func @decode_in_cta(%a: memref<3x40x512xf4E2M1FN>, %sfa: memref<3x40x32xf8E4M3FN>, %b: memref<3x128x512xf4E2M1FN>, %sfb: memref<3x128x32xf8E4M3FN>, %c: memref<3x40x128xf32>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<3x40x512xf4E2M1FN>, memref<3x40x32xf8E4M3FN>, memref<3x128x512xf4E2M1FN>, memref<3x128x32xf8E4M3FN>) outs(%c : memref<3x40x128xf32>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 40>}
+  return
+}
