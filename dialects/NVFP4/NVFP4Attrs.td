@@ -156,15 +156,22 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       through a ring of N shared-memory slots with bulk copies
       (`cp.async.bulk`, completing on one mbarrier per slot), N - 1 chunks
       ahead of the MMAs (dynamic shared memory).
+    - `k_split` (default 1; 2 or 4 need `stages`, a multiple of k_split):
+      warpgroups that share each 64-row tile of B and split its K chunks
+      (chunk j goes to warpgroup j % k_split of the tile); their partial
+      accumulators meet in shared memory at the end. More warps per SM
+      hide the decode's latency when the grid has one CTA per SM.
 
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
     64. Split-K, TMA tensor maps and the sm_100a tcgen05 form are the next
     steps of the design (docs/design.md) and have no field yet.
 
-    Example: `#nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>`.
+    Example: `#nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6,
+    k_split = 2>`.
   }];
   let parameters = (ins "int64_t":$warpgroups, "int64_t":$tile_m,
-                        DefaultValuedParameter<"int64_t", "0">:$stages);
+                        DefaultValuedParameter<"int64_t", "0">:$stages,
+                        DefaultValuedParameter<"int64_t", "1">:$k_split);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -179,13 +186,20 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       return batch * ((m + getTileM() - 1) / getTileM()) * (k / kTileK) *
              getATileBytes();
     }
+    /// Bytes through which k_split > 1 warpgroups hand their partial
+    /// accumulators (tile_m / 2 floats per thread) to the first.
+    int64_t getReductionBytes() const {
+      return (getKSplit() - 1) * getWarpgroups() * 128 * (getTileM() / 2) * 4;
+    }
     /// stages = 0: static shared memory, two decoded buffers.
-    /// stages > 0: dynamic shared memory, the ring's slots, 1024 bytes of
-    /// slack to align them for the 128B swizzle, and the slots' mbarriers.
+    /// stages > 0: dynamic shared memory: the ring's slots (reused for the
+    /// k_split reduction), 1024 bytes of slack to align them for the 128B
+    /// swizzle, and the slots' mbarriers.
     int64_t getSharedBytes() const {
       if (getStages() == 0)
         return 2 * getATileBytes();
-      return getStages() * getATileBytes() + 1024 + 8 * getStages();
+      return std::max(getStages() * getATileBytes(), getReductionBytes()) +
+             1024 + 8 * getStages();
     }
   }];
 }

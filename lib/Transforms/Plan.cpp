@@ -180,12 +180,17 @@ LogicalResult planGemv(ScaledMatmulOp op, GpuTarget gpu) {
 /// buffers, 32 KiB, within one CTA's budget with room for two CTAs per
 /// SM); more rows of A take more tiles.
 /// When several CTAs share a tile of A (N spans more than one tile of B), A
-/// is decoded once by a pre-pass and streamed through a 4-slot ring of bulk
-/// copies; otherwise each CTA decodes it (one launch, no workspace).
+/// is decoded once by a pre-pass and streamed through a ring of bulk
+/// copies, and two warpgroups split each tile's K (more warps per SM: the
+/// contest grids have about one CTA per SM); otherwise each CTA decodes A
+/// itself (one launch, no workspace).
 GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, int64_t m, int64_t n) {
   int64_t tileM = std::min<int64_t>(llvm::alignTo(m, 8), 128);
-  int64_t stages = n > 64 ? 4 : 0;
-  return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, stages);
+  if (n <= 64)
+    return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/0,
+                             /*kSplit=*/1);
+  return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
+                           /*kSplit=*/2);
 }
 
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it

@@ -7,9 +7,10 @@
 // SM100: error: 'nvfp4.scaled_matmul' op has no sm_100a kernel yet: the GEMM (scaled_matmul with N > 1) is lowered for sm_90a (wgmma); its tcgen05 form for sm_100a is not built yet
 
 // Contest shape: one warpgroup per 64 rows of B, all 128 rows of A in one
-// tile, A decoded once by the pre-pass and streamed through 4 slots.
+// tile, A decoded once by the pre-pass and streamed through 6 slots, two
+// warpgroups splitting K.
 // CHECK-LABEL: func.func @contest
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, k_split = 2>
 func.func @contest(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<7168x128xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<128x128xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<7168x128xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
   return

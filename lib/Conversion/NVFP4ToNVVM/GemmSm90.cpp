@@ -349,7 +349,9 @@ private:
   int64_t m, n, kDim, tileM, threads, chunks, rowBytes, scaleRow, outBytes;
   Type outType;
 
-  Value tid, warpgroup, w, g, q, batch;
+  /// warpgroup: this thread's 64-row tile of B in the CTA; kGroup: its
+  /// share of K (k_split).
+  Value tid, warpgroup, kGroup, w, g, q, batch;
   /// This thread's two rows of B (global row indices, i64, clamped).
   Value bRows[2];
   Value bBase, sfbBase, cBase;
@@ -538,8 +540,13 @@ GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
 
 SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
   const int64_t stages = plan.getStages();
+  const int64_t kSplit = plan.getKSplit();
   const int64_t tileBytes = plan.getATileBytes();
   const int64_t mTiles = llvm::divideCeil(m, tileM);
+  // Round r: K group g (warpgroup tid / 128 / warpgroups) takes chunk
+  // r * k_split + g; the ring holds stages / k_split rounds.
+  const int64_t rounds = llvm::divideCeil(chunks, kSplit);
+  const int64_t ahead = stages / kSplit - 1;
   MLIRContext *ctx = b.getContext();
   // Dynamic shared memory, its base rounded up to 1024 bytes (the 128B
   // swizzle works on absolute addresses); the slots' mbarriers follow them.
@@ -547,6 +554,8 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
   Value base32 = LLVM::PtrToIntOp::create(b, k.i32, dynamic);
   Value ring = arith::AndIOp::create(
       b, arith::AddIOp::create(b, base32, k.c32(1023)), k.c32(~1023));
+  const int64_t dataBytes =
+      std::max(stages * tileBytes, plan.getReductionBytes());
   auto smemPtr = LLVM::LLVMPointerType::get(ctx, /*shared*/ 3);
   auto slotAddress = [&](Value slot) -> Value {
     return arith::AddIOp::create(
@@ -554,7 +563,7 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
   };
   auto barrier = [&](Value slot) -> Value {
     Value address = arith::AddIOp::create(
-        b, arith::AddIOp::create(b, ring, k.c32(stages * tileBytes)),
+        b, arith::AddIOp::create(b, ring, k.c32(dataBytes)),
         arith::MulIOp::create(b, slot, k.c32(8)));
     return LLVM::IntToPtrOp::create(b, smemPtr, address);
   };
@@ -576,6 +585,19 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
         b, LLVM::IntToPtrOp::create(b, smemPtr, slotAddress(slot)), src, bar,
         k.c32(tileBytes), Value(), Value());
   };
+  // The copies of round r (its chunks that exist).
+  auto issueRound = [&](Value round) {
+    for (int64_t gi = 0; gi < kSplit; ++gi) {
+      Value chunk = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, round, k.c32(kSplit)), k.c32(gi));
+      Value exists = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                           chunk, k.c32(chunks));
+      auto ifOp = scf::IfOp::create(b, exists, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      issueCopy(chunk);
+    }
+  };
   {
     auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
@@ -583,60 +605,120 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
     for (int64_t s = 0; s < stages; ++s)
       NVVM::MBarrierInitOp::create(b, barrier(k.c32(s)), k.c32(1), Value());
     NVVM::FenceMbarrierInitOp::create(b);
-    for (int64_t s = 0; s < std::min(stages - 1, chunks); ++s)
-      issueCopy(k.c32(s));
+    for (int64_t r = 0; r < std::min(ahead, rounds); ++r)
+      issueRound(k.c32(r));
   }
   gpu::BarrierOp::create(b);
 
-  // Loop-carried: the accumulators, chunk c's fragments of B, B's raw chunk
-  // c + 1.
+  // This warpgroup's chunk of round r (clamped for loads).
+  auto chunkOf = [&](Value round) -> Value {
+    return arith::AddIOp::create(
+        b, arith::MulIOp::create(b, round, k.c32(kSplit)), kGroup);
+  };
+
+  // Loop-carried: the accumulators, this warpgroup's fragments of B for
+  // round r, its raw B chunk of round r + 1.
   const int64_t accCount = tileM / 2;
   SmallVector<Value> init(accCount, k.cf32(0.0f));
-  llvm::append_range(init, fragments(loadB(k.c32(0))));
-  BChunk b1 = loadB(clampChunk(k.c32(1)));
+  llvm::append_range(init, fragments(loadB(clampChunk(chunkOf(k.c32(0))))));
+  BChunk b1 = loadB(clampChunk(chunkOf(k.c32(1))));
   llvm::append_range(init, ValueRange{b1.bytes[0], b1.bytes[1], b1.scale[0],
                                       b1.scale[1]});
-  auto loop = scf::ForOp::create(b, k.c32(0), k.c32(chunks), k.c32(1), init);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value c = loop.getInductionVar();
-  auto args = loop.getRegionIterArgs();
-  SmallVector<Value> acc(args.begin(), args.begin() + accCount);
-  SmallVector<Value> frags(args.begin() + accCount,
-                           args.begin() + accCount + 16);
-  auto raw = args.drop_front(accCount + 16);
-  BChunk bNext{{raw[0], raw[1]}, {raw[2], raw[3]}};
-  // Refill the slot chunk c - 1 used (free: every warpgroup waited for its
-  // MMAs and passed the barrier at the end of iteration c - 1).
-  if (chunks > stages - 1) {
-    Value ahead = arith::AddIOp::create(b, c, k.c32(stages - 1));
-    Value refill = arith::AndIOp::create(
-        b, isThread0,
-        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, ahead,
-                              k.c32(chunks)));
-    auto ifOp = scf::IfOp::create(b, refill, /*withElseRegion=*/false);
+  auto loop = scf::ForOp::create(b, k.c32(0), k.c32(rounds), k.c32(1), init);
+  {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    issueCopy(ahead);
+    b.setInsertionPointToStart(loop.getBody());
+    Value r = loop.getInductionVar();
+    auto args = loop.getRegionIterArgs();
+    SmallVector<Value> acc(args.begin(), args.begin() + accCount);
+    SmallVector<Value> frags(args.begin() + accCount,
+                             args.begin() + accCount + 16);
+    auto raw = args.drop_front(accCount + 16);
+    BChunk bNext{{raw[0], raw[1]}, {raw[2], raw[3]}};
+    // Refill the slots round r - 1 used (free: every warpgroup waited for
+    // its MMAs and passed the barrier at the end of round r - 1).
+    if (rounds > ahead) {
+      Value refillRound = arith::AddIOp::create(b, r, k.c32(ahead));
+      Value refill = arith::AndIOp::create(
+          b, isThread0,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ult, refillRound,
+                                k.c32(rounds)));
+      auto ifOp = scf::IfOp::create(b, refill, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      issueRound(refillRound);
+    }
+    BChunk bAfter = loadB(
+        clampChunk(chunkOf(arith::AddIOp::create(b, r, k.c32(2)))));
+    // Wait for this warpgroup's tile of the round, run its MMAs (a
+    // warpgroup-uniform branch: the last round may lack some chunks);
+    // decode the next round's fragments of B while they run.
+    Value chunk = chunkOf(r);
+    Value exists = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, chunk,
+                                         k.c32(chunks));
+    SmallVector<Type> accTypes(accCount, k.f32);
+    auto mma = scf::IfOp::create(b, accTypes, exists, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(mma.thenBlock());
+      Value slot = arith::RemUIOp::create(b, chunk, k.c32(stages));
+      Value parity = arith::AndIOp::create(
+          b, arith::DivUIOp::create(b, chunk, k.c32(stages)), k.c32(1));
+      NVVM::MBarrierTryWaitParityOp::create(b, barrier(slot), parity,
+                                            k.c32(0x989680));
+      scf::YieldOp::create(b, mmaChunk(acc, frags, slotAddress(slot)));
+      b.setInsertionPointToStart(mma.elseBlock());
+      scf::YieldOp::create(b, acc);
+    }
+    SmallVector<Value> nextFrags = fragments(bNext);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+    gpu::BarrierOp::create(b);
+    SmallVector<Value> yield(mma.getResults());
+    llvm::append_range(yield, nextFrags);
+    llvm::append_range(yield, ValueRange{bAfter.bytes[0], bAfter.bytes[1],
+                                         bAfter.scale[0], bAfter.scale[1]});
+    scf::YieldOp::create(b, yield);
   }
-  BChunk bAfter = loadB(clampChunk(arith::AddIOp::create(b, c, k.c32(2))));
-  // Wait for chunk c's tile, run its MMAs; decode B's chunk c + 1 while
-  // they run.
-  Value slot = arith::RemUIOp::create(b, c, k.c32(stages));
-  Value parity = arith::AndIOp::create(
-      b, arith::DivUIOp::create(b, c, k.c32(stages)), k.c32(1));
-  NVVM::MBarrierTryWaitParityOp::create(b, barrier(slot), parity,
-                                        k.c32(0x989680));
-  acc = mmaChunk(acc, frags, slotAddress(slot));
-  SmallVector<Value> nextFrags = fragments(bNext);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+  SmallVector<Value> acc(loop.getResults().take_front(accCount));
+  if (kSplit == 1)
+    return acc;
+  // K groups 1.. hand their partial sums to group 0 through the ring's
+  // memory (every copy has landed and been consumed): element i of thread
+  // t of group g at ((g - 1) * accCount + i) * T + t floats, T threads per
+  // group, so a warp's stores and loads are contiguous.
+  const int64_t groupThreads = plan.getWarpgroups() * 128;
+  Value t = arith::RemUIOp::create(b, tid, k.c32(groupThreads));
+  auto partial = [&](Value group, int64_t i) -> Value {
+    Value index = arith::AddIOp::create(
+        b,
+        arith::MulIOp::create(
+            b,
+            arith::AddIOp::create(
+                b, arith::MulIOp::create(b, group, k.c32(accCount)),
+                k.c32(i)),
+            k.c32(groupThreads)),
+        t);
+    Value address = arith::AddIOp::create(
+        b, ring, arith::MulIOp::create(b, index, k.c32(4)));
+    return LLVM::IntToPtrOp::create(b, smemPtr, address);
+  };
+  Value isFirst =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kGroup, k.c32(0));
+  {
+    auto ifOp = scf::IfOp::create(b, isFirst, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    Value group = arith::SubIOp::create(b, kGroup, k.c32(1));
+    for (int64_t i = 0; i < accCount; ++i)
+      LLVM::StoreOp::create(b, acc[i], partial(group, i), 4);
+  }
   gpu::BarrierOp::create(b);
-  SmallVector<Value> yield(acc);
-  llvm::append_range(yield, nextFrags);
-  llvm::append_range(yield, ValueRange{bAfter.bytes[0], bAfter.bytes[1],
-                                       bAfter.scale[0], bAfter.scale[1]});
-  scf::YieldOp::create(b, yield);
-  return SmallVector<Value>(loop.getResults().take_front(accCount));
+  for (int64_t gi = 1; gi < kSplit; ++gi)
+    for (int64_t i = 0; i < accCount; ++i)
+      acc[i] = arith::AddFOp::create(
+          b, acc[i],
+          LLVM::LoadOp::create(b, k.f32, partial(k.c32(gi - 1), i), 4));
+  return acc;
 }
 
 LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
@@ -645,7 +727,9 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
                                "memory is a module global); run nvfp4-tile";
   tid = arith::IndexCastUIOp::create(
       b, k.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
-  warpgroup = arith::ShRUIOp::create(b, tid, k.c32(7));
+  Value wgIndex = arith::ShRUIOp::create(b, tid, k.c32(7));
+  warpgroup = arith::RemUIOp::create(b, wgIndex, k.c32(plan.getWarpgroups()));
+  kGroup = arith::DivUIOp::create(b, wgIndex, k.c32(plan.getWarpgroups()));
   Value t = arith::AndIOp::create(b, tid, k.c32(127));
   w = arith::ShRUIOp::create(b, t, k.c32(5));
   g = arith::ShRUIOp::create(b, arith::AndIOp::create(b, t, k.c32(31)),
@@ -672,6 +756,16 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
   }
   SmallVector<Value> acc = plan.getStages() > 0 ? emitRingLoop(rewriter)
                                                 : emitDecodingLoop(rewriter);
+  if (plan.getKSplit() == 1) {
+    epilogue(acc);
+    return success();
+  }
+  // K group 0 holds the sums.
+  auto ifOp = scf::IfOp::create(
+      b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kGroup, k.c32(0)),
+      /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
   epilogue(acc);
   return success();
 }

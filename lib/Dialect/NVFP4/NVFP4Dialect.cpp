@@ -99,12 +99,14 @@ GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 int64_t GemvPlanAttr::getThreadsPerCta() const { return getWarpsPerCta() * 32; }
 StringRef GemvPlanAttr::getKernelKind() const { return "gemv"; }
 
-int64_t GemmPlanAttr::getThreadsPerCta() const { return getWarpgroups() * 128; }
+int64_t GemmPlanAttr::getThreadsPerCta() const {
+  return getWarpgroups() * getKSplit() * 128;
+}
 StringRef GemmPlanAttr::getKernelKind() const { return "gemm"; }
 
 LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t warpgroups, int64_t tileM,
-                                   int64_t stages) {
+                                   int64_t stages, int64_t kSplit) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
                           "each), but got "
@@ -121,8 +123,28 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects stages to be 0 (A decoded in each CTA) or "
                           "in [2, 8] (a ring of bulk-copied tiles), but got "
                        << stages;
+  if (kSplit != 1 && kSplit != 2 && kSplit != 4)
+    return emitError() << "expects k_split to be 1, 2 or 4, but got "
+                       << kSplit;
+  if (kSplit > 1 && (stages == 0 || stages % kSplit != 0 ||
+                     stages / kSplit < 2))
+    return emitError() << "expects k_split = " << kSplit
+                       << " with a ring of at least 2 rounds of k_split "
+                          "slots (stages a multiple of k_split, >= "
+                       << 2 * kSplit << "), but got stages = " << stages;
+  // About tile_m / 2 accumulators plus 70 registers per thread: the CTA's
+  // threads must fit the 64K registers of an SM.
+  int64_t threads = 128 * warpgroups * kSplit;
+  if (threads * (tileM / 2 + 70) > 65536)
+    return emitError() << "expects the CTA's " << threads
+                       << " threads x about " << tileM / 2 + 70
+                       << " registers (tile_m / 2 accumulators + 70) to fit "
+                          "65536 registers; use fewer warpgroups, a smaller "
+                          "k_split or a smaller tile_m";
   // The ring lives in dynamic shared memory: at most 227 KiB per CTA.
-  int64_t ring = stages * tileM * 128 + 1024 + 8 * stages;
+  int64_t reduction = (kSplit - 1) * warpgroups * 128 * (tileM / 2) * 4;
+  int64_t ring =
+      std::max(stages * tileM * 128, reduction) + 1024 + 8 * stages;
   if (stages != 0 && ring > 227 * 1024)
     return emitError() << "expects the ring (stages x tile_m x 128 bytes + "
                           "alignment) to fit 227 KiB of shared memory, but "

@@ -422,3 +422,13 @@ func.func @decode_tiles_size(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf
   nvfp4.decode_a_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%t : memref<100xi8>) at m %i chunk %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
   return
 }
+
+// -----
+
+// expected-error @+1 {{expects k_split = 2 with a ring of at least 2 rounds of k_split slots (stages a multiple of k_split, >= 4), but got stages = 3}}
+func.func private @gemm_plan_k_split() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 3, k_split = 2>}
+
+// -----
+
+// expected-error @+1 {{expects the CTA's 512 threads x about 134 registers (tile_m / 2 accumulators + 70) to fit 65536 registers; use fewer warpgroups, a smaller k_split or a smaller tile_m}}
+func.func private @gemm_plan_registers() attributes {plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 4, k_split = 2>}
