@@ -181,14 +181,23 @@ LogicalResult planGemv(ScaledMatmulOp op, GpuTarget gpu) {
 /// SM); more rows of A take more tiles.
 /// When several CTAs share a tile of A (N spans more than one tile of B), A
 /// is decoded once by a pre-pass and streamed through a ring of bulk
-/// copies, and two warpgroups split each tile's K (more warps per SM: the
-/// contest grids have about one CTA per SM); otherwise each CTA decodes A
-/// itself (one launch, no workspace).
-GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, int64_t m, int64_t n) {
+/// copies, and warpgroups split each tile's K: the kernel is bound by each
+/// warp's latency, so more warps per SM help (H100 sweep, performance.md
+/// GEMM v4). Two warpgroups per tile by default; when the grid covers at
+/// most half the SMs, tiles of 64 rows of A with four warpgroups each
+/// (128x4096x7168: 72 -> 46 us; the longer-K shapes lose with it, as every
+/// tile of A's rows decodes B again). Otherwise each CTA decodes A itself
+/// (one launch, no workspace).
+GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, GpuTarget gpu, int64_t m,
+                            int64_t n, int64_t batch) {
   int64_t tileM = std::min<int64_t>(llvm::alignTo(m, 8), 128);
   if (n <= 64)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/0,
                              /*kSplit=*/1);
+  int64_t ctas = llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM) * batch;
+  if (2 * ctas <= getSmCount(gpu) && tileM > 64)
+    return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
+                             /*stages=*/8, /*kSplit=*/4);
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
                            /*kSplit=*/2);
 }
@@ -227,7 +236,7 @@ LogicalResult planGemm(ScaledMatmulOp op, GpuTarget gpu) {
                             << "' to be a #nvfp4.gemm_plan, but got "
                             << given;
   if (!plan)
-    plan = chooseGemmPlan(op->getContext(), a.rows, n);
+    plan = chooseGemmPlan(op->getContext(), gpu, a.rows, n, a.batch);
   int64_t gridY = llvm::divideCeil(a.rows, plan.getTileM());
   if (gridY > kMaxGridY || a.batch > kMaxGridY)
     return op.emitOpError()

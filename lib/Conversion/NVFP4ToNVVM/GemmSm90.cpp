@@ -25,10 +25,10 @@
 //   at byte i * 128 + (P ^ (i % 8)) * 16 (the 128B swizzle), so with
 //   s = P / 2, o = P % 2 it holds the f16 pairs of bytes 8q + 2s + o,
 //   q = 0..3.
-// - Decode: a nibble's sign, exponent and mantissa bits placed as an f16
-//   pattern give value x 2^-14 (exact also for e2m1's subnormal 0.5); two
-//   exact f16x2 multiplies, by 2^14 and by the e4m3 scale (converted with
-//   cvt.rn.f16x2.e4m3x2), give value x scale.
+// - Decode (decodeWordPairs): byte permutes look up the f16 patterns of
+//   two e2m1 values at once (their low bytes are zero) and replicate their
+//   signs; one exact f16x2 multiply by the e4m3 scale (converted with
+//   cvt.rn.f16x2.e4m3x2) gives value x scale.
 // - The K loop: chunk c's MMAs (4 x wgmma m64n<tile_m>k16) run while the
 //   CTA decodes chunk c + 1 of A into the other buffer; B is loaded one
 //   chunk ahead and A two chunks ahead, in registers.
@@ -131,27 +131,53 @@ Value scaleSplat(KernelBuilder &k, Value code) {
       TypeAttr::get(b.getType<Float8E4M3FNType>()));
 }
 
-/// f16x2 of (low nibble, high nibble) x scale, as an i32: `byte` is the low
-/// 8 bits of an i32, `scale` an f16x2 splat. Each nibble's sign goes to bit
-/// 15 and its exponent and mantissa to bits 9-11 of its half: value x
-/// 2^-14 as f16 (exact, e2m1's subnormal 0.5 included); two exact f16x2
-/// multiplies by 2^14 and by the scale give value x scale.
-Value decodePair(KernelBuilder &k, Value byte, Value scale) {
+/// The f16 patterns of the e2m1 magnitudes {0, 0.5, 1, 1.5 | 2, 3, 4, 6}
+/// have a zero low byte; their high bytes, as two prmt table words.
+constexpr int64_t kF16HighLo = 0x3E3C3800, kF16HighHi = 0x46444240;
+
+Value prmt(KernelBuilder &k, Value lo, Value hi, int64_t selector) {
+  return NVVM::PermuteOp::create(
+      k.b, k.i32, lo, hi, k.c32(selector),
+      NVVM::PermuteModeAttr::get(k.b.getContext(), NVVM::PermuteMode::DEFAULT));
+}
+
+/// The 8 e2m1 values of `word` times `scale` (an f16x2 splat) as 4 f16x2
+/// pairs (i32): pair j holds byte j's low nibble (low half) and high nibble.
+/// Three byte permutes per pair: one gathers the two magnitudes of byte j
+/// into a selector, one looks up their f16 high bytes (exact values), one
+/// replicates their sign bits; then one f16x2 multiply by the scale (exact:
+/// e2m1 x e4m3 needs at most 6 significant bits and stays in f16's normal
+/// range).
+SmallVector<Value, 4> decodeWordPairs(KernelBuilder &k, Value word,
+                                      Value scale) {
   ImplicitLocOpBuilder &b = k.b;
-  auto field = [&](int64_t mask, int64_t shift) {
-    return arith::ShLIOp::create(
-        b, arith::AndIOp::create(b, byte, k.c32(mask)), k.c32(shift));
-  };
-  Value bits = arith::OrIOp::create(
-      b, arith::OrIOp::create(b, field(0x08, 12), field(0x07, 9)),
-      arith::OrIOp::create(b, field(0x80, 24), field(0x70, 21)));
-  Value halves = LLVM::BitcastOp::create(b, k.v2f16, bits);
-  auto pow14 = DenseElementsAttr::get(cast<ShapedType>(k.v2f16),
-                                      APFloat(APFloat::IEEEhalf(), "16384"));
-  Value value = arith::MulFOp::create(
-      b, halves, arith::ConstantOp::create(b, k.v2f16, pow14));
-  Value scaled = arith::MulFOp::create(b, value, scale);
-  return LLVM::BitcastOp::create(b, k.i32, scaled);
+  Value shifted = arith::ShLIOp::create(b, word, k.c32(4));
+  // Magnitude bits of every low nibble, and of every high nibble, moved to
+  // bits 4-6 of their byte: selector nibbles.
+  Value lowMags = arith::AndIOp::create(b, shifted, k.c32(0x70707070));
+  Value highMags = arith::AndIOp::create(b, word, k.c32(0x70707070));
+  Value table[2] = {k.c32(kF16HighLo), k.c32(kF16HighHi)};
+  SmallVector<Value, 4> pairs;
+  for (int64_t j = 0; j < 4; ++j) {
+    // Selector nibbles (0, low magnitude, 0, high magnitude): table entry
+    // 0 is the zero byte, so the lookup gives both f16 patterns whole.
+    Value selector = prmt(k, lowMags, highMags, j | ((4 + j) << 4));
+    Value magnitudes = NVVM::PermuteOp::create(
+        b, k.i32, table[0], table[1], selector,
+        NVVM::PermuteModeAttr::get(b.getContext(),
+                                   NVVM::PermuteMode::DEFAULT));
+    // Sign-replicating selections: bit 15 gets the low nibble's sign (bit
+    // 7 of byte j of word << 4), bit 31 the high nibble's (bit 7 of byte j).
+    int64_t lo = 8 | j, hi = 8 | (4 + j);
+    Value signs = arith::AndIOp::create(
+        b, prmt(k, shifted, word, lo | (lo << 4) | (hi << 8) | (hi << 12)),
+        k.c32(static_cast<int32_t>(0x80008000u)));
+    Value bits = arith::OrIOp::create(b, magnitudes, signs);
+    Value halves = LLVM::BitcastOp::create(b, k.v2f16, bits);
+    pairs.push_back(LLVM::BitcastOp::create(
+        b, k.i32, arith::MulFOp::create(b, halves, scale)));
+  }
+  return pairs;
 }
 
 /// Byte `i` of an i32 word, in its low 8 bits.
@@ -235,6 +261,10 @@ void ATileDecoder::decode(const AChunk &chunk,
       for (int64_t qq = 0; qq < 4; ++qq)
         scales.push_back(scaleSplat(k, byteOf(k, chunk.scales[r], qq)));
       ArrayRef<Value> words = ArrayRef<Value>(chunk.words).slice(8 * r, 8);
+      // Word v holds bytes 4v .. 4v + 3, all of scale block v / 2.
+      SmallVector<Value> pairs;
+      for (int64_t v = 0; v < 8; ++v)
+        llvm::append_range(pairs, decodeWordPairs(k, words[v], scales[v / 2]));
       Value rowOffset = arith::MulIOp::create(b, i, k.c32(128));
       Value swizzle = arith::AndIOp::create(b, i, k.c32(7));
       for (int64_t p = 0; p < 8; ++p) {
@@ -243,10 +273,8 @@ void ATileDecoder::decode(const AChunk &chunk,
         int64_t s = p / 2, o = p % 2;
         Value vec = LLVM::PoisonOp::create(b, k.v4i32);
         for (int64_t qq = 0; qq < 4; ++qq) {
-          int64_t byteIndex = 8 * qq + 2 * s + o;
-          Value pairValue = decodePair(
-              k, byteOf(k, words[byteIndex / 4], byteIndex % 4), scales[qq]);
-          vec = LLVM::InsertElementOp::create(b, vec, pairValue, k.c32(qq));
+          vec = LLVM::InsertElementOp::create(b, vec, pairs[8 * qq + 2 * s + o],
+                                              k.c32(qq));
         }
         Value slot = arith::XOrIOp::create(b, k.c32(p), swizzle);
         store(vec, arith::AddIOp::create(
@@ -387,10 +415,12 @@ SmallVector<Value> GemmSm90Emitter::fragments(const BChunk &chunk) {
     scales[r] =
         scaleSplat(k, arith::ExtUIOp::create(b, k.i32, chunk.scale[r]));
   }
-  auto pair = [&](int r, int64_t byteIndex) {
-    return decodePair(k, byteOf(k, words[r][byteIndex / 4], byteIndex % 4),
-                      scales[r]);
-  };
+  SmallVector<Value> decoded[2];
+  for (int r = 0; r < 2; ++r)
+    for (int h = 0; h < 2; ++h)
+      llvm::append_range(decoded[r],
+                         decodeWordPairs(k, words[r][h], scales[r]));
+  auto pair = [&](int r, int64_t byteIndex) { return decoded[r][byteIndex]; };
   SmallVector<Value> frags;
   for (int64_t s = 0; s < 4; ++s) {
     frags.push_back(pair(0, 2 * s));     // row g,     K slots 2q, 2q+1
