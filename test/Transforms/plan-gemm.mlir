@@ -68,3 +68,14 @@ func.func @too_many_rows(%a: memref<8388608x64xf4E2M1FN>, %sfa: memref<8388608x4
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<8388608x64xf4E2M1FN>, memref<8388608x4xf8E4M3FN>, memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>) outs(%c : memref<8388608x128xf16>)
   return
 }
+
+// -----
+
+// A grid that would cover at most half the SMs (64 tiles of B): 64-row
+// tiles of A and four warpgroups splitting K instead.
+// CHECK-LABEL: func.func @half_the_sms
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 8, k_split = 4>
+func.func @half_the_sms(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<128x4096xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<128x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<128x4096xf16>)
+  return
+}
