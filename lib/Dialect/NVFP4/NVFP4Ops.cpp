@@ -182,6 +182,49 @@ SmallVector<int64_t> outputShape(const OperandShape &a, int64_t n) {
   return shape;
 }
 
+/// The checks of an A x B^T op with separate scale and output operands (the
+/// kernel-level scaled_matmul and the CTA-level tiles): operands, both
+/// scales in their layouts, and C's shape. Returns A's shape.
+FailureOr<OperandShape> verifyScaledProduct(Operation *op, MemRefType aType,
+                                            MemRefType sfaType,
+                                            MemRefType bType,
+                                            MemRefType sfbType,
+                                            MemRefType cType,
+                                            ScaleLayout sfaLayout,
+                                            ScaleLayout sfbLayout) {
+  FailureOr<OperandShape> shape = verifyProductOperands(
+      op, {"a", "sfa", "b", "sfb", "c"}, aType, "b", bType);
+  if (failed(shape))
+    return failure();
+  const OperandShape &a = *shape;
+  int64_t n = getOperandShape(bType).rows;
+  if (failed(verifyScales(op, "sfa", sfaType, sfaLayout, a.rows, "M", a.k,
+                          a.batched, a.batch)) ||
+      failed(verifyScales(op, "sfb", sfbType, sfbLayout, n, "N", a.k,
+                          a.batched, a.batch)) ||
+      failed(verifyOutput(op, cType, outputShape(a, n),
+                          a.batched ? "([L, M, N])" : "([M, N])")))
+    return failure();
+  return a;
+}
+
+/// Checks the GEMM's K step and the size of the decoded tiles of A.
+LogicalResult verifyGemmTiles(Operation *op, const OperandShape &a,
+                              GemmPlanAttr plan, MemRefType tiles) {
+  if (a.k % GemmPlanAttr::kTileK != 0)
+    return op->emitOpError() << "expects K (" << a.k
+                             << ") to be a multiple of 64, the GEMM kernels' "
+                                "K step";
+  if (!tiles)
+    return success();
+  int64_t want = plan.getATilesBytes(a.batch, a.rows, a.k);
+  if (tiles.getNumElements() != want)
+    return op->emitOpError() << "expects `tiles` to hold " << want
+                             << " bytes (the decoded tiles of A), but it has "
+                             << tiles.getNumElements();
+  return success();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -189,21 +232,10 @@ SmallVector<int64_t> outputShape(const OperandShape &a, int64_t n) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ScaledMatmulOp::verify() {
-  Operation *op = getOperation();
-  FailureOr<OperandShape> shape =
-      verifyProductOperands(op, {"a", "sfa", "b", "sfb", "c"},
-                            getA().getType(), "b", getB().getType());
-  if (failed(shape))
-    return failure();
-  const OperandShape &a = *shape;
-  int64_t n = getOperandShape(getB().getType()).rows;
-  if (failed(verifyScales(op, "sfa", getSfa().getType(), getSfaLayout(),
-                          a.rows, "M", a.k, a.batched, a.batch)) ||
-      failed(verifyScales(op, "sfb", getSfb().getType(), getSfbLayout(), n,
-                          "N", a.k, a.batched, a.batch)))
-    return failure();
-  return verifyOutput(op, getC().getType(), outputShape(a, n),
-                      a.batched ? "([L, M, N])" : "([M, N])");
+  return verifyScaledProduct(getOperation(), getA().getType(),
+                             getSfa().getType(), getB().getType(),
+                             getSfb().getType(), getC().getType(),
+                             getSfaLayout(), getSfbLayout());
 }
 
 //===----------------------------------------------------------------------===//
@@ -369,23 +401,12 @@ LogicalResult GemvTileOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult GemmTileOp::verify() {
-  Operation *op = getOperation();
-  FailureOr<OperandShape> shape =
-      verifyProductOperands(op, {"a", "sfa", "b", "sfb", "c"},
-                            getA().getType(), "b", getB().getType());
-  if (failed(shape))
+  FailureOr<OperandShape> a = verifyScaledProduct(
+      getOperation(), getA().getType(), getSfa().getType(), getB().getType(),
+      getSfb().getType(), getC().getType(), ScaleLayout::Plain,
+      ScaleLayout::Plain);
+  if (failed(a))
     return failure();
-  const OperandShape &a = *shape;
-  int64_t n = getOperandShape(getB().getType()).rows;
-  if (failed(verifyScales(op, "sfa", getSfa().getType(), ScaleLayout::Plain,
-                          a.rows, "M", a.k, a.batched, a.batch)) ||
-      failed(verifyScales(op, "sfb", getSfb().getType(), ScaleLayout::Plain, n,
-                          "N", a.k, a.batched, a.batch)))
-    return failure();
-  if (a.k % GemmPlanAttr::kTileK != 0)
-    return emitOpError() << "expects K (" << a.k
-                         << ") to be a multiple of 64, the GEMM kernels' K "
-                            "step";
   GemmPlanAttr plan = getPlan();
   if (plan.getStages() > 0 && !getATiles())
     return emitOpError() << "expects the decoded tiles of A (`tiles`) with "
@@ -394,15 +415,8 @@ LogicalResult GemmTileOp::verify() {
   if (plan.getStages() == 0 && getATiles())
     return emitOpError() << "expects no decoded tiles of A with stages = 0 "
                             "(the CTA decodes A itself)";
-  if (getATiles()) {
-    int64_t want = plan.getATilesBytes(a.batch, a.rows, a.k);
-    if (getATiles().getType().getNumElements() != want)
-      return emitOpError() << "expects `tiles` to hold " << want
-                           << " bytes (the decoded tiles of A), but it has "
-                           << getATiles().getType().getNumElements();
-  }
-  return verifyOutput(op, getC().getType(), outputShape(a, n),
-                      a.batched ? "([L, M, N])" : "([M, N])");
+  return verifyGemmTiles(getOperation(), *a, plan,
+                         getATiles() ? getATiles().getType() : MemRefType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -419,16 +433,7 @@ LogicalResult DecodeATileOp::verify() {
       failed(verifyScales(op, "sfa", getSfa().getType(), ScaleLayout::Plain,
                           a.rows, "M", a.k, a.batched, a.batch)))
     return failure();
-  if (a.k % GemmPlanAttr::kTileK != 0)
-    return emitOpError() << "expects K (" << a.k
-                         << ") to be a multiple of 64, the GEMM kernels' K "
-                            "step";
-  int64_t want = getPlan().getATilesBytes(a.batch, a.rows, a.k);
-  if (getTiles().getType().getNumElements() != want)
-    return emitOpError() << "expects `tiles` to hold " << want
-                         << " bytes (the decoded tiles of A), but it has "
-                         << getTiles().getType().getNumElements();
-  return success();
+  return verifyGemmTiles(op, a, getPlan(), getTiles().getType());
 }
 
 #define GET_OP_CLASSES
