@@ -43,7 +43,7 @@ MLIR_CAPI_EXPORTED MlirLogicalResult nvfp4RunPipeline(MlirModule module,
 /// After a successful nvfp4RunPipeline with a format other than "none":
 /// the kernel image of the module's `gpu.binary @nvfp4_kernels` (cubin
 /// bytes, PTX text or LLVM bitcode) in `object`, and its format ("bin",
-/// "isa", "llvm", "offload", "fatbin") in `format`. Both point into the
+/// "isa", "llvm", "fatbin") in `format`. Both point into the
 /// module's attributes and live as long as its context. Fails when the
 /// module holds no such binary.
 MLIR_CAPI_EXPORTED MlirLogicalResult nvfp4GetKernelBinary(MlirModule module,

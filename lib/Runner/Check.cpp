@@ -77,8 +77,8 @@ mlir::nvfp4::checkOutputs(func::FuncOp entry, ArrayRef<HostBuffer> got,
     }
     std::vector<float> g = got[o].toFloats(), w = want[o].toFloats();
     // The contest's rule, plus the fp32 accumulation-order bound (it only
-    // matters when large partial sums cancel), plus one bf16 rounding step
-    // (2^-8 relative, more than the rule's 1e-3).
+    // matters when large partial sums cancel), plus one bf16 ulp (2^-7
+    // relative, more than the rule's 1e-3).
     std::vector<float> extra = (*bounds)[oi];
     extra.resize(g.size(), 0.0f);
     if (e.isBF16())

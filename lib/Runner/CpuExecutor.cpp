@@ -128,6 +128,15 @@ FailureOr<EntrySignature> mlir::nvfp4::analyzeEntry(func::FuncOp entry) {
       return entry.emitError()
              << "entry argument #" << i << " has type " << type
              << "; nvfp4-run needs statically shaped memrefs";
+    // Host buffers exist for the element types of nvfp4's operands only
+    // (an argument no op uses would otherwise get a buffer of the wrong
+    // size).
+    Type e = memref.getElementType();
+    if (!isa<Float4E2M1FNType, Float8E4M3FNType>(e) && !e.isF16() &&
+        !e.isBF16() && !e.isF32())
+      return entry.emitError()
+             << "entry argument #" << i << " has element type " << e
+             << "; nvfp4-run handles f4E2M1FN, f8E4M3FN, f16, bf16 and f32";
   }
   EntrySignature sig;
   llvm::SmallDenseSet<unsigned> written;

@@ -34,7 +34,10 @@ struct NVFP4SerializePass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    std::string error = checkSerializationOptions(format, toolkit);
+    std::string error = format == "none"
+                            ? "format=none means no serialization; leave "
+                              "the pass out of the pipeline instead"
+                            : checkSerializationOptions(format, toolkit);
     if (!error.empty())
       return emitError(UnknownLoc::get(context)) << "nvfp4-serialize: "
                                                  << error;

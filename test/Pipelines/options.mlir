@@ -9,6 +9,8 @@
 // The serialization stage on its own checks the same.
 // RUN: not nvfp4-opt %s --nvfp4-serialize="format=ptx" 2>&1 | FileCheck %s --check-prefix=SERIALIZE
 // SERIALIZE: nvfp4-serialize: unknown format 'ptx'
+// RUN: not nvfp4-opt %s --nvfp4-serialize="format=none" 2>&1 | FileCheck %s --check-prefix=NONE
+// NONE: nvfp4-serialize: format=none means no serialization; leave the pass out of the pipeline instead
 // Valid options still work.
 // RUN: nvfp4-opt %s --nvfp4-pipeline="target=sm_90a format=isa" | FileCheck %s --check-prefix=OK
 // OK: gpu.binary @nvfp4_kernels

@@ -311,6 +311,8 @@ static int run(int argc, char **argv) {
                 "written to it (outputs go to --output)");
   if (iters == 0)
     return fail("--iters must be at least 1");
+  if (perturbOutput.getNumOccurrences() && perturbOutput < 0)
+    return fail("--perturb-output names a flat element index (>= 0)");
   if (maxScaleCode > 0x7E)
     return fail("--max-scale-code must be at most 126 (0x7E, the largest "
                 "finite e4m3 code)");
@@ -381,8 +383,10 @@ static int run(int argc, char **argv) {
     return fail("unsupported target '" + target +
                 "'; supported targets: " + supportedGpuTargets());
   const bool onGpu = gpu && gpu->archName() == target;
-  if ((bench || requireGpu) && !onGpu)
-    return fail(Twine(bench ? "--bench" : "--require-gpu") +
+  if ((bench || requireGpu || perturbOutput.getNumOccurrences()) && !onGpu)
+    return fail(Twine(bench                ? "--bench"
+                      : requireGpu         ? "--require-gpu"
+                                           : "--perturb-output") +
                 " needs a " + target + " GPU to run the kernels on, but " +
                 (gpu ? "the GPU is " + gpu->archName() + " (" +
                            gpu->deviceName() + ")"
