@@ -39,6 +39,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Fp4Decode.h"
 #include "KernelBuilder.h"
 #include "Lowerings.h"
 
@@ -115,69 +116,6 @@ Value sharedDescriptor(KernelBuilder &k, Value smemAddress32) {
       (uint64_t(1) << 16) | (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
   return arith::OrIOp::create(b, start,
                               k.c64(static_cast<int64_t>(kFixed)));
-}
-
-/// The e4m3 code in the low 8 bits of an i32, as an f16x2 splat
-/// (cvt.rn.f16x2.e4m3x2: exact, e4m3 is a subset of f16).
-Value scaleSplat(KernelBuilder &k, Value code) {
-  ImplicitLocOpBuilder &b = k.b;
-  Value byte = arith::AndIOp::create(b, code, k.c32(0xFF));
-  Value two = arith::OrIOp::create(
-      b, byte, arith::ShLIOp::create(b, byte, k.c32(8)));
-  Value pair = LLVM::BitcastOp::create(
-      b, VectorType::get({2}, k.i8), arith::TruncIOp::create(b, k.i16, two));
-  return NVVM::ConvertF8x2ToF16x2Op::create(
-      b, k.v2f16, pair, b.getBoolAttr(false),
-      TypeAttr::get(b.getType<Float8E4M3FNType>()));
-}
-
-/// The f16 patterns of the e2m1 magnitudes {0, 0.5, 1, 1.5 | 2, 3, 4, 6}
-/// have a zero low byte; their high bytes, as two prmt table words.
-constexpr int64_t kF16HighLo = 0x3E3C3800, kF16HighHi = 0x46444240;
-
-Value prmt(KernelBuilder &k, Value lo, Value hi, int64_t selector) {
-  return NVVM::PermuteOp::create(
-      k.b, k.i32, lo, hi, k.c32(selector),
-      NVVM::PermuteModeAttr::get(k.b.getContext(), NVVM::PermuteMode::DEFAULT));
-}
-
-/// The 8 e2m1 values of `word` times `scale` (an f16x2 splat) as 4 f16x2
-/// pairs (i32): pair j holds byte j's low nibble (low half) and high nibble.
-/// Three byte permutes per pair: one gathers the two magnitudes of byte j
-/// into a selector, one looks up their f16 high bytes (exact values), one
-/// replicates their sign bits; then one f16x2 multiply by the scale (exact:
-/// e2m1 x e4m3 needs at most 6 significant bits and stays in f16's normal
-/// range).
-SmallVector<Value, 4> decodeWordPairs(KernelBuilder &k, Value word,
-                                      Value scale) {
-  ImplicitLocOpBuilder &b = k.b;
-  Value shifted = arith::ShLIOp::create(b, word, k.c32(4));
-  // Magnitude bits of every low nibble, and of every high nibble, moved to
-  // bits 4-6 of their byte: selector nibbles.
-  Value lowMags = arith::AndIOp::create(b, shifted, k.c32(0x70707070));
-  Value highMags = arith::AndIOp::create(b, word, k.c32(0x70707070));
-  Value table[2] = {k.c32(kF16HighLo), k.c32(kF16HighHi)};
-  SmallVector<Value, 4> pairs;
-  for (int64_t j = 0; j < 4; ++j) {
-    // Selector nibbles (0, low magnitude, 0, high magnitude): table entry
-    // 0 is the zero byte, so the lookup gives both f16 patterns whole.
-    Value selector = prmt(k, lowMags, highMags, j | ((4 + j) << 4));
-    Value magnitudes = NVVM::PermuteOp::create(
-        b, k.i32, table[0], table[1], selector,
-        NVVM::PermuteModeAttr::get(b.getContext(),
-                                   NVVM::PermuteMode::DEFAULT));
-    // Sign-replicating selections: bit 15 gets the low nibble's sign (bit
-    // 7 of byte j of word << 4), bit 31 the high nibble's (bit 7 of byte j).
-    int64_t lo = 8 | j, hi = 8 | (4 + j);
-    Value signs = arith::AndIOp::create(
-        b, prmt(k, shifted, word, lo | (lo << 4) | (hi << 8) | (hi << 12)),
-        k.c32(static_cast<int32_t>(0x80008000u)));
-    Value bits = arith::OrIOp::create(b, magnitudes, signs);
-    Value halves = LLVM::BitcastOp::create(b, k.v2f16, bits);
-    pairs.push_back(LLVM::BitcastOp::create(
-        b, k.i32, arith::MulFOp::create(b, halves, scale)));
-  }
-  return pairs;
 }
 
 /// Byte `i` of an i32 word, in its low 8 bits.

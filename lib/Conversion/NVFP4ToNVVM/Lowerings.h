@@ -12,9 +12,14 @@
 #ifndef NVFP4_CONVERSION_NVFP4TONVVM_LOWERINGS_H
 #define NVFP4_CONVERSION_NVFP4TONVVM_LOWERINGS_H
 
+#include "nvfp4/Target/Target.h"
+
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::nvfp4 {
+
+/// nvfp4.gemv_tile for `target` (GemvLowering.cpp).
+void populateGemvPatterns(RewritePatternSet &patterns, GpuTarget target);
 
 /// nvfp4.gemm_tile for sm_90a: register-A wgmma (GemmSm90.cpp).
 void populateGemmSm90Patterns(RewritePatternSet &patterns);

@@ -1,0 +1,181 @@
+//===- Fp4Decode.cpp - e2m1 and e4m3 decoding per target
+//-------------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Fp4Decode.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+/// sm_100a: one 32-bit word of 8 packed e2m1 values to 4 f16x2 pairs with
+/// cvt.rn.f16x2.e2m1x2, one per byte: pairs (2j, 2j+1).
+SmallVector<Value> mlir::nvfp4::decodeWordF16(KernelBuilder &k, Value word) {
+  ImplicitLocOpBuilder &b = k.b;
+  SmallVector<Value> pairs;
+  auto srcType = TypeAttr::get(b.getType<Float4E2M1FNType>());
+  for (int j = 0; j < 4; ++j) {
+    Value shifted = j ? arith::ShRUIOp::create(b, word, k.c32(8 * j)) : word;
+    Value byte = arith::TruncIOp::create(b, k.i8, shifted);
+    pairs.push_back(NVVM::ConvertF4x2ToF16x2Op::create(
+        b, k.v2f16, byte, b.getBoolAttr(false), srcType));
+  }
+  return pairs;
+}
+
+// sm_90a has no fp4 instruction. Twice an e2m1 value is a small integer
+// (0, 1, 2, 3, 4, 6, 8, 12), so a block's dot product is exact in integer
+// arithmetic with dp4a. `prmt` looks up 4 magnitudes at once in an 8-byte
+// table indexed by the nibbles' low 3 bits. With the nibble's sign bit left
+// in the selector, prmt instead replicates the selected byte's top bit
+// (always 0 here), which yields the magnitudes of the positive values only.
+constexpr int64_t kMagTableLo = 0x03020100; // 2 * {0, 0.5, 1, 1.5}
+constexpr int64_t kMagTableHi = 0x0C080604; // 2 * {2, 3, 4, 6}
+
+/// Magnitudes of the 4 values whose nibbles are the low 16 bits of
+/// `selector`; with `positiveOnly`, negative values read as 0.
+Value mlir::nvfp4::lookupMagnitudes(KernelBuilder &k, Value selector,
+                                    bool positiveOnly) {
+  ImplicitLocOpBuilder &b = k.b;
+  if (!positiveOnly)
+    selector = arith::AndIOp::create(b, selector, k.c32(0x7777));
+  return NVVM::PermuteOp::create(
+      b, k.i32, k.c32(kMagTableLo), k.c32(kMagTableHi), selector,
+      NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
+}
+
+/// sm_90a, B side: a word of 8 values to two words of signed bytes (twice
+/// the values; elements 0-3 and 4-7). B is decoded once per step and reused
+/// by every row of the warp, so its extra work is amortized.
+SmallVector<Value> mlir::nvfp4::decodeWordSigned(KernelBuilder &k, Value word) {
+  ImplicitLocOpBuilder &b = k.b;
+  SmallVector<Value> out;
+  for (Value sel : {word, Value(arith::ShRUIOp::create(b, word, k.c32(16)))}) {
+    Value all = lookupMagnitudes(k, sel, /*positiveOnly=*/false);
+    Value pos = lookupMagnitudes(k, sel, /*positiveOnly=*/true);
+    // neg = all - pos never borrows (pos is all or 0 in each byte); then a
+    // bytewise pos - neg: bit 7 set first so no byte borrows from the next.
+    Value neg = arith::SubIOp::create(b, all, pos);
+    Value diff = arith::SubIOp::create(
+        b, arith::OrIOp::create(b, pos, k.c32(0x80808080)), neg);
+    out.push_back(arith::XOrIOp::create(b, diff, k.c32(0x80808080)));
+  }
+  return out;
+}
+
+/// sm_90a, A side: adds the dot product of two words of A (16 values) with
+/// the signed B bytes to (posAcc, allAcc): with a = sign * |a|,
+/// a . b = 2 (|a| of positive a) . b - |a| . b, so four dp4a per word and no
+/// per-byte sign handling.
+Value mlir::nvfp4::blockDotInt(KernelBuilder &k, ArrayRef<Value> aWords,
+                               ArrayRef<Value> bSigned) {
+  ImplicitLocOpBuilder &b = k.b;
+  auto u8 = NVVM::DotAccumulateTypeAttr::get(b.getContext(),
+                                             NVVM::DotAccumulateType::UNSIGNED);
+  auto s8 = NVVM::DotAccumulateTypeAttr::get(b.getContext(),
+                                             NVVM::DotAccumulateType::SIGNED);
+  Type v4i8 = VectorType::get({4}, k.i8);
+  auto bytes = [&](Value v) { return LLVM::BitcastOp::create(b, v4i8, v); };
+  Value posAcc = k.c32(0), allAcc = k.c32(0);
+  for (auto [w, word] : llvm::enumerate(aWords)) {
+    Value hi = arith::ShRUIOp::create(b, word, k.c32(16));
+    Value halves[2] = {word, hi};
+    for (int h = 0; h < 2; ++h) {
+      Value bq = bytes(bSigned[2 * w + h]);
+      posAcc = NVVM::DotAccumulate4WayOp::create(
+          b, k.i32, bytes(lookupMagnitudes(k, halves[h], true)), u8, bq, s8,
+          posAcc);
+      allAcc = NVVM::DotAccumulate4WayOp::create(
+          b, k.i32, bytes(lookupMagnitudes(k, halves[h], false)), u8, bq, s8,
+          allAcc);
+    }
+  }
+  Value dot = arith::SubIOp::create(
+      b, arith::ShLIOp::create(b, posAcc, k.c32(1)), allAcc);
+  return arith::SIToFPOp::create(b, k.f32, dot);
+}
+
+/// Decodes `count` (2 or 4) e4m3 scale bytes to f32.
+SmallVector<Value> mlir::nvfp4::decodeScales(KernelBuilder &k, Value raw,
+                                             int64_t count) {
+  ImplicitLocOpBuilder &b = k.b;
+  auto srcType = TypeAttr::get(b.getType<Float8E4M3FNType>());
+  SmallVector<Value> out;
+  for (int64_t p = 0; p < count / 2; ++p) {
+    Value pair = raw;
+    if (count == 4)
+      pair = LLVM::ShuffleVectorOp::create(
+          b, raw, raw,
+          ArrayRef<int32_t>{static_cast<int32_t>(2 * p),
+                            static_cast<int32_t>(2 * p + 1)});
+    Value h = NVVM::ConvertF8x2ToF16x2Op::create(b, k.v2f16, pair,
+                                                 b.getBoolAttr(false), srcType);
+    for (int64_t e = 0; e < 2; ++e)
+      out.push_back(arith::ExtFOp::create(b, k.f32, k.extract(h, e)));
+  }
+  return out;
+}
+
+/// The e4m3 code in the low 8 bits of an i32, as an f16x2 splat
+/// (cvt.rn.f16x2.e4m3x2: exact, e4m3 is a subset of f16).
+Value mlir::nvfp4::scaleSplat(KernelBuilder &k, Value code) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value byte = arith::AndIOp::create(b, code, k.c32(0xFF));
+  Value two =
+      arith::OrIOp::create(b, byte, arith::ShLIOp::create(b, byte, k.c32(8)));
+  Value pair = LLVM::BitcastOp::create(b, VectorType::get({2}, k.i8),
+                                       arith::TruncIOp::create(b, k.i16, two));
+  return NVVM::ConvertF8x2ToF16x2Op::create(
+      b, k.v2f16, pair, b.getBoolAttr(false),
+      TypeAttr::get(b.getType<Float8E4M3FNType>()));
+}
+
+/// The f16 patterns of the e2m1 magnitudes {0, 0.5, 1, 1.5 | 2, 3, 4, 6}
+/// have a zero low byte; their high bytes, as two prmt table words.
+constexpr int64_t kF16HighLo = 0x3E3C3800, kF16HighHi = 0x46444240;
+
+static Value prmt(KernelBuilder &k, Value lo, Value hi, int64_t selector) {
+  return NVVM::PermuteOp::create(
+      k.b, k.i32, lo, hi, k.c32(selector),
+      NVVM::PermuteModeAttr::get(k.b.getContext(), NVVM::PermuteMode::DEFAULT));
+}
+
+/// The 8 e2m1 values of `word` times `scale` (an f16x2 splat) as 4 f16x2
+/// pairs (i32): pair j holds byte j's low nibble (low half) and high nibble.
+/// Three byte permutes per pair: one gathers the two magnitudes of byte j
+/// into a selector, one looks up their f16 high bytes (exact values), one
+/// replicates their sign bits; then one f16x2 multiply by the scale (exact:
+/// e2m1 x e4m3 needs at most 6 significant bits and stays in f16's normal
+/// range).
+SmallVector<Value, 4> mlir::nvfp4::decodeWordPairs(KernelBuilder &k, Value word,
+                                                   Value scale) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value shifted = arith::ShLIOp::create(b, word, k.c32(4));
+  // Magnitude bits of every low nibble, and of every high nibble, moved to
+  // bits 4-6 of their byte: selector nibbles.
+  Value lowMags = arith::AndIOp::create(b, shifted, k.c32(0x70707070));
+  Value highMags = arith::AndIOp::create(b, word, k.c32(0x70707070));
+  Value table[2] = {k.c32(kF16HighLo), k.c32(kF16HighHi)};
+  SmallVector<Value, 4> pairs;
+  for (int64_t j = 0; j < 4; ++j) {
+    // Selector nibbles (0, low magnitude, 0, high magnitude): table entry
+    // 0 is the zero byte, so the lookup gives both f16 patterns whole.
+    Value selector = prmt(k, lowMags, highMags, j | ((4 + j) << 4));
+    Value magnitudes = NVVM::PermuteOp::create(
+        b, k.i32, table[0], table[1], selector,
+        NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
+    // Sign-replicating selections: bit 15 gets the low nibble's sign (bit
+    // 7 of byte j of word << 4), bit 31 the high nibble's (bit 7 of byte j).
+    int64_t lo = 8 | j, hi = 8 | (4 + j);
+    Value signs = arith::AndIOp::create(
+        b, prmt(k, shifted, word, lo | (lo << 4) | (hi << 8) | (hi << 12)),
+        k.c32(static_cast<int32_t>(0x80008000u)));
+    Value bits = arith::OrIOp::create(b, magnitudes, signs);
+    Value halves = LLVM::BitcastOp::create(b, k.v2f16, bits);
+    pairs.push_back(LLVM::BitcastOp::create(
+        b, k.i32, arith::MulFOp::create(b, halves, scale)));
+  }
+  return pairs;
+}

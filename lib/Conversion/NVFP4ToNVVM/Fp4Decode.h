@@ -1,0 +1,52 @@
+//===- Fp4Decode.h - e2m1 and e4m3 decoding per target ----------*- C++ -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// How the lowerings turn packed e2m1 values and e4m3 scales into numbers:
+// sm_100a's cvt.rn.f16x2.e2m1x2, and sm_90a's byte-permute (prmt) table
+// lookups (no fp4 instruction there). Private to lib/Conversion/NVFP4ToNVVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_CONVERSION_NVFP4TONVVM_FP4DECODE_H
+#define NVFP4_CONVERSION_NVFP4TONVVM_FP4DECODE_H
+
+#include "KernelBuilder.h"
+
+namespace mlir::nvfp4 {
+
+/// sm_100a: one 32-bit word of 8 packed e2m1 values to 4 f16x2 pairs with
+/// cvt.rn.f16x2.e2m1x2, one per byte: pairs (2j, 2j+1).
+SmallVector<Value> decodeWordF16(KernelBuilder &k, Value word);
+
+/// sm_90a: magnitudes (twice the values, as bytes) of the 4 values whose
+/// nibbles are the low 16 bits of `selector`; with `positiveOnly`,
+/// negative values read as 0.
+Value lookupMagnitudes(KernelBuilder &k, Value selector, bool positiveOnly);
+
+/// sm_90a: a word of 8 values to two words of signed bytes (twice the
+/// values; elements 0-3 and 4-7).
+SmallVector<Value> decodeWordSigned(KernelBuilder &k, Value word);
+
+/// sm_90a: the exact integer dot product of two words of A (16 values)
+/// with B's signed bytes (decodeWordSigned), with dp4a (see the definition).
+Value blockDotInt(KernelBuilder &k, ArrayRef<Value> aWords,
+                  ArrayRef<Value> bSigned);
+
+/// Decodes `count` (2 or 4) e4m3 scale bytes to f32.
+SmallVector<Value> decodeScales(KernelBuilder &k, Value raw, int64_t count);
+
+/// The e4m3 code in the low 8 bits of an i32, as an f16x2 splat.
+Value scaleSplat(KernelBuilder &k, Value code);
+
+/// sm_90a, for the tensor cores: the 8 e2m1 values of `word` times
+/// `scale` (an f16x2 splat) as 4 f16x2 pairs (i32), pair j from byte j
+/// (low nibble in the low half). Exact: e2m1 x e4m3 fits f16.
+SmallVector<Value, 4> decodeWordPairs(KernelBuilder &k, Value word,
+                                      Value scale);
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_CONVERSION_NVFP4TONVVM_FP4DECODE_H
