@@ -38,7 +38,10 @@ def NVFP4PlanPass : Pass<"nvfp4-plan", "ModuleOp"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_100a\"",
-           "GPU target: sm_100a (B200) or sm_90a (H100/H200)">
+           "GPU target: sm_100a (B200) or sm_90a (H100/H200)">,
+    Option<"smCount", "sm-count", "int64_t", /*default=*/"0",
+           "Streaming multiprocessors the grids are sized for (0: the "
+           "chip's, 132 for sm_90a, 148 for sm_100a)">
   ];
   let dependentDialects = ["::mlir::nvfp4::NVFP4Dialect"];
 }

@@ -21,8 +21,28 @@ std::optional<GpuTarget> mlir::nvfp4::parseGpuTarget(StringRef name) {
 
 std::string mlir::nvfp4::supportedGpuTargets() { return "sm_100a, sm_90a"; }
 
+const GpuTargetInfo &mlir::nvfp4::getTargetInfo(GpuTarget target) {
+  static const GpuTargetInfo sm100a{GpuTarget::SM100a,
+                                    "sm_100a",
+                                    /*hasFp4Convert=*/true,
+                                    /*hasWgmma=*/false,
+                                    /*hasTcgen05=*/true,
+                                    /*staticSharedBytes=*/48 * 1024,
+                                    /*maxSharedBytes=*/227 * 1024,
+                                    /*smCount=*/148};
+  static const GpuTargetInfo sm90a{GpuTarget::SM90a,
+                                   "sm_90a",
+                                   /*hasFp4Convert=*/false,
+                                   /*hasWgmma=*/true,
+                                   /*hasTcgen05=*/false,
+                                   /*staticSharedBytes=*/48 * 1024,
+                                   /*maxSharedBytes=*/227 * 1024,
+                                   /*smCount=*/132};
+  return target == GpuTarget::SM100a ? sm100a : sm90a;
+}
+
 StringRef mlir::nvfp4::getChip(GpuTarget target) {
-  return target == GpuTarget::SM100a ? "sm_100a" : "sm_90a";
+  return getTargetInfo(target).chip;
 }
 
 // PTX 8.8 (CUDA 12.9+) carries the sm_100a conversions and tcgen05; sm_90a
@@ -30,7 +50,8 @@ StringRef mlir::nvfp4::getChip(GpuTarget target) {
 StringRef mlir::nvfp4::getPtxFeatures(GpuTarget) { return "+ptx88"; }
 
 int64_t mlir::nvfp4::getStagedBBytes(GpuTarget target, int64_t k) {
-  int64_t valueBytes = target == GpuTarget::SM100a ? 2 : 1;
+  // Decoded B values: f16 with the fp4 convert, signed bytes without.
+  int64_t valueBytes = getTargetInfo(target).hasFp4Convert ? 2 : 1;
   return k * valueBytes + (k / 16) * 4;
 }
 

@@ -37,8 +37,6 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-/// Static shared memory a CTA may use.
-constexpr int64_t kSharedMemoryLimit = 48 * 1024;
 
 /// Shared memory a GEMV plan needs: the staged B row, the k_split partial
 /// sums, the A ring and its mbarriers; each buffer is 16-byte aligned.
@@ -84,12 +82,15 @@ LogicalResult checkGemvShape(Operation *op, const OperandShape &a,
   return success();
 }
 
-/// Streaming multiprocessors of the targets (H100/H200: 132, B200: 148).
-int64_t getSmCount(GpuTarget target) {
-  return target == GpuTarget::SM100a ? 148 : 132;
-}
 
-GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t m,
+/// The target as the planners see it: its description and the SM count the
+/// grids are sized for.
+struct PlanTarget {
+  const GpuTargetInfo &info;
+  int64_t smCount;
+};
+
+GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                             int64_t k, int64_t batch) {
   // Fitted to H200 sweeps (docs/performance.md, v9 to v12, back-to-back
   // timing): long rows (K >= 8192) run best with 4 warps x 2 rows and 2
@@ -99,7 +100,10 @@ GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t m,
   // (96 % at K = 7168); short rows (K <= 4096, at most 4 steps per lane)
   // with 4 warps x 2 rows and 1 step per iteration, so the software
   // pipeline still has iterations to overlap (70 % at K = 2048).
-  int64_t bytesPerThread = target == GpuTarget::SM100a ? 32 : 16;
+  // With the fp4 convert (sm_100a) 32 bytes per lane and step (two loads,
+  // fewer iterations); 16 when decoding in software.
+  const bool hasFp4Convert = t.info.hasFp4Convert;
+  int64_t bytesPerThread = hasFp4Convert ? 32 : 16;
   int64_t steps = llvm::divideCeil(k / 2 / bytesPerThread, 32);
   bool longRows = k >= 8192, shortRows = k <= 4096;
   int64_t warps = longRows || shortRows ? 4 : 8;
@@ -109,7 +113,7 @@ GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t m,
   // The sm_100a f16 path needs more registers per value (and twice the
   // bytes per step): mid rows keep 2 steps and one iteration in flight, the
   // same bytes in flight as sm_90a's. (Not measured: no B200 here.)
-  if (target == GpuTarget::SM100a && !longRows && !shortRows)
+  if (hasFp4Convert && !longRows && !shortRows)
     unroll = 2, distance = 1;
   unroll = std::min(unroll, steps);
   // Few rows (small M x L) leave SMs idle: let warps split K so the grid
@@ -121,13 +125,13 @@ GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t m,
   while (kSplit < warps &&
          static_cast<int64_t>(llvm::divideCeil(m, rowsPerCta / kSplit)) *
                  batch <
-             2 * getSmCount(target) &&
+             2 * t.smCount &&
          steps / (2 * kSplit) >= 1)
     kSplit *= 2;
   // Stage B in shared memory when it fits the 48 KiB of static shared
   // memory with room to spare (see getStagedBBytes) and is shared by enough
   // rows to pay for the CTA-wide decode.
-  bool stageB = getStagedBBytes(target, k) <= 40 * 1024 &&
+  bool stageB = getStagedBBytes(t.info.target, k) <= 40 * 1024 &&
                 rowsPerCta / kSplit >= 2;
   return GemvPlanAttr::get(ctx, warps, rowsPerWarp, bytesPerThread, unroll,
                            stageB, /*prefetch=*/true, kSplit,
@@ -135,7 +139,8 @@ GemvPlanAttr chooseGemvPlan(MLIRContext *ctx, GpuTarget target, int64_t m,
 }
 
 /// Plans a batched GEMV (N = 1); reports on `op` and fails when it cannot.
-LogicalResult planGemv(ScaledMatmulOp op, GpuTarget gpu) {
+LogicalResult planGemv(ScaledMatmulOp op, const PlanTarget &t) {
+  GpuTarget gpu = t.info.target;
   if (op.getSfaLayout() != ScaleLayout::Plain ||
       op.getSfbLayout() != ScaleLayout::Plain)
     return op.emitOpError() << "cannot be planned as a GEMV: the GEMV kernels "
@@ -158,16 +163,16 @@ LogicalResult planGemv(ScaledMatmulOp op, GpuTarget gpu) {
                             << "' to be a #nvfp4.gemv_plan, but got "
                             << given;
   if (!plan)
-    plan = chooseGemvPlan(op->getContext(), gpu, a.rows, a.k, a.batch);
+    plan = chooseGemvPlan(op->getContext(), t, a.rows, a.k, a.batch);
   if (failed(checkGemvShape(op, a, plan)))
     return failure();
   int64_t shared = getPlanSharedBytes(gpu, plan, k);
-  if (shared > kSharedMemoryLimit)
+  if (shared > t.info.staticSharedBytes)
     return op.emitOpError()
            << "has a plan that needs " << shared
            << " bytes of shared memory (stage_b for K = " << k
            << (plan.getStages() ? ", the A ring" : "") << "), more than the "
-           << kSharedMemoryLimit
+           << t.info.staticSharedBytes
            << " a CTA can have statically; use stage_b = false"
            << (plan.getStages() ? " or fewer stages" : "");
   op->setAttr(NVFP4Dialect::kPlanAttrName, plan);
@@ -188,14 +193,14 @@ LogicalResult planGemv(ScaledMatmulOp op, GpuTarget gpu) {
 /// (128x4096x7168: 72 -> 46 us; the longer-K shapes lose with it, as every
 /// tile of A's rows decodes B again). Otherwise each CTA decodes A itself
 /// (one launch, no workspace).
-GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, GpuTarget gpu, int64_t m,
+GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                             int64_t n, int64_t batch) {
   int64_t tileM = std::min<int64_t>(llvm::alignTo(m, 8), 128);
   if (n <= 64)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/0,
                              /*kSplit=*/1);
   int64_t ctas = llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM) * batch;
-  if (2 * ctas <= getSmCount(gpu) && tileM > 64)
+  if (2 * ctas <= t.smCount && tileM > 64)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
                              /*stages=*/8, /*kSplit=*/4);
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
@@ -204,10 +209,11 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, GpuTarget gpu, int64_t m,
 
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
 /// cannot.
-LogicalResult planGemm(ScaledMatmulOp op, GpuTarget gpu) {
-  if (gpu != GpuTarget::SM90a)
+LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
+  // The GEMM lowering uses wgmma (sm_90a); tcgen05 (sm_100a) is not built.
+  if (!t.info.hasWgmma)
     return op.emitOpError()
-           << "has no " << getChip(gpu)
+           << "has no " << t.info.chip
            << " kernel yet: the GEMM (scaled_matmul with N > 1) is lowered "
               "for sm_90a (wgmma); its tcgen05 form for sm_100a is not "
               "built yet";
@@ -236,18 +242,19 @@ LogicalResult planGemm(ScaledMatmulOp op, GpuTarget gpu) {
                             << "' to be a #nvfp4.gemm_plan, but got "
                             << given;
   if (!plan)
-    plan = chooseGemmPlan(op->getContext(), gpu, a.rows, n, a.batch);
+    plan = chooseGemmPlan(op->getContext(), t, a.rows, n, a.batch);
   int64_t gridY = llvm::divideCeil(a.rows, plan.getTileM());
   if (gridY > kMaxGridY || a.batch > kMaxGridY)
     return op.emitOpError()
            << "cannot be launched as one GEMM: its grid needs " << gridY
            << " tiles of A's rows in y and " << a.batch
            << " batches in z, and CUDA limits both to " << kMaxGridY;
-  if (plan.getStages() == 0 && plan.getSharedBytes() > kSharedMemoryLimit)
+  if (plan.getStages() == 0 &&
+      plan.getSharedBytes() > t.info.staticSharedBytes)
     return op.emitOpError() << "has a plan that needs "
                             << plan.getSharedBytes()
                             << " bytes of shared memory, more than the "
-                            << kSharedMemoryLimit
+                            << t.info.staticSharedBytes
                             << " a CTA can have statically";
   op->setAttr(NVFP4Dialect::kPlanAttrName, plan);
   return success();
@@ -264,6 +271,15 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
           << "'; supported targets: " << supportedGpuTargets();
       return signalPassFailure();
     }
+    if (smCount < 0) {
+      getOperation().emitError()
+          << "nvfp4-plan: sm-count must be positive (0: the chip's), but got "
+          << smCount;
+      return signalPassFailure();
+    }
+    const GpuTargetInfo &info = getTargetInfo(*gpu);
+    PlanTarget planTarget{info, smCount ? static_cast<int64_t>(smCount)
+                                        : info.smCount};
     // One planner per kind of op.
     WalkResult result = getOperation().walk([&](Operation *op) {
       if (!isa_and_nonnull<NVFP4Dialect>(op->getDialect()) ||
@@ -277,7 +293,8 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
         return WalkResult::interrupt();
       }
       bool gemv = getOperandShape(matmul.getB().getType()).rows == 1;
-      if (failed(gemv ? planGemv(matmul, *gpu) : planGemm(matmul, *gpu)))
+      if (failed(gemv ? planGemv(matmul, planTarget)
+                      : planGemm(matmul, planTarget)))
         return WalkResult::interrupt();
       return WalkResult::advance();
     });

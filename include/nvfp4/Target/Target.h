@@ -8,6 +8,7 @@
 #define NVFP4_TARGET_TARGET_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <optional>
 #include <string>
@@ -23,6 +24,28 @@ enum class GpuTarget {
 };
 
 /// Parses "sm_100a" / "sm_90a".
+/// What the passes need to know of a target, in one place: the
+/// instructions it has and its limits.
+struct GpuTargetInfo {
+  GpuTarget target;
+  StringRef chip;
+  /// cvt.rn.f16x2.e2m1x2 (sm_100a); without it fp4 is decoded in software.
+  bool hasFp4Convert;
+  /// wgmma (sm_90a): the tensor-core MMA the GEMM lowering uses today.
+  bool hasWgmma;
+  /// tcgen05 (sm_100a): TMEM and block-scaled MMAs.
+  bool hasTcgen05;
+  /// Static shared memory per CTA, and the dynamic maximum (opt-in).
+  int64_t staticSharedBytes;
+  int64_t maxSharedBytes;
+  /// Streaming multiprocessors of the chip the planners size grids for
+  /// (H100/H200: 132, B200: 148); nvfp4-plan's sm-count option overrides it.
+  int64_t smCount;
+};
+
+/// The description of `target`.
+const GpuTargetInfo &getTargetInfo(GpuTarget target);
+
 std::optional<GpuTarget> parseGpuTarget(StringRef name);
 /// The list of accepted names, for diagnostics: "sm_100a, sm_90a".
 std::string supportedGpuTargets();

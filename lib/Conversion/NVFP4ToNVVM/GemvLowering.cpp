@@ -72,10 +72,10 @@ public:
                                      groups * outer - 1)
                           : 0),
         stages(plan.getStages()),
-        valueBytes(target == GpuTarget::SM100a ? 2 : 1),
+        valueBytes(getTargetInfo(target).hasFp4Convert ? 2 : 1),
         // sm_90a's integer dot products count in units of (2a)(2b): 1/4 of
         // that is folded into B's (exact) fp32 scales.
-        valueScale(target == GpuTarget::SM90a ? 0.25f : 1.0f),
+        valueScale(getTargetInfo(target).hasFp4Convert ? 1.0f : 0.25f),
         perStep(rowsPerWarp * (wordsPerChunk + 1) +
                 (stageB ? 0 : wordsPerChunk + 1)),
         scaleType(VectorType::get({blocksPerChunk}, b.getI8Type())) {}
@@ -118,6 +118,8 @@ private:
   GemvTileOp op;
   GemvPlanAttr plan;
   GpuTarget target;
+  /// sm_100a decodes with cvt.rn.f16x2.e2m1x2; sm_90a in software.
+  bool hasFp4Convert = getTargetInfo(target).hasFp4Convert;
   ImplicitLocOpBuilder &b;
   KernelBuilder k;
   OperandShape a;
@@ -274,7 +276,7 @@ void GemvEmitter::finishStaging(StagingBatch firstValues,
     SmallVector<Value> parts;
     for (int64_t e = 0; e < 4; ++e) {
       Value w = k.extract(quad, e);
-      if (target == GpuTarget::SM100a) {
+      if (hasFp4Convert) {
         for (Value pair : decodeWordF16(k, w))
           parts.push_back(LLVM::BitcastOp::create(b, k.i32, pair));
       } else {
@@ -343,7 +345,7 @@ void GemvEmitter::emitStep(ArrayRef<Value> data, Value iter, int64_t u,
                        /*invariant=*/false);
       for (int64_t e = 0; e < 4; ++e) {
         Value word = k.extract(w, e);
-        bPrep.push_back(target == GpuTarget::SM100a
+        bPrep.push_back(hasFp4Convert
                             ? Value(LLVM::BitcastOp::create(b, k.v2f16, word))
                             : word);
       }
@@ -360,7 +362,7 @@ void GemvEmitter::emitStep(ArrayRef<Value> data, Value iter, int64_t u,
     ArrayRef<Value> bData =
         data.slice(rowsPerWarp * (wordsPerChunk + 1), wordsPerChunk + 1);
     for (Value w : bData.drop_back())
-      for (Value p : target == GpuTarget::SM100a ? decodeWordF16(k, w)
+      for (Value p : hasFp4Convert ? decodeWordF16(k, w)
                                                  : decodeWordSigned(k, w))
         bPrep.push_back(p);
     sb = decodeScales(k, bData.back(), blocksPerChunk);
@@ -377,7 +379,7 @@ void GemvEmitter::emitStep(ArrayRef<Value> data, Value iter, int64_t u,
     for (int64_t blk = 0; blk < blocksPerChunk; ++blk) {
       ArrayRef<Value> aBlock = aWords(r).slice(2 * blk, 2);
       Value sum;
-      if (target == GpuTarget::SM100a) {
+      if (hasFp4Convert) {
         // 8 f16x2 FMAs; each half adds 8 products of magnitude <= 36 on a
         // 0.25 grid, which f16 holds exactly.
         Value h = zeroH;

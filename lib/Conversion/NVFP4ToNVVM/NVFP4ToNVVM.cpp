@@ -58,8 +58,8 @@ struct ConvertNVFP4ToNVVMPass
 void mlir::nvfp4::populateNVFP4ToNVVMConversionPatterns(
     RewritePatternSet &patterns, GpuTarget target) {
   populateGemvPatterns(patterns, target);
-  // The GEMM is lowered for sm_90a only so far (nvfp4-plan says so for
+  // The GEMM is lowered with wgmma only so far (nvfp4-plan says so for
   // sm_100a); a gemm_tile left for sm_100a fails to legalize.
-  if (target == GpuTarget::SM90a)
+  if (getTargetInfo(target).hasWgmma)
     populateGemmSm90Patterns(patterns);
 }
