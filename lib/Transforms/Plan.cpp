@@ -273,8 +273,8 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
     }
     if (smCount < 0) {
       getOperation().emitError()
-          << "nvfp4-plan: sm-count must be positive (0: the chip's), but got "
-          << smCount;
+          << "nvfp4-plan: sm-count must be >= 0 (0: the chip's), but got "
+          << static_cast<int64_t>(smCount);
       return signalPassFailure();
     }
     const GpuTargetInfo &info = getTargetInfo(*gpu);

@@ -10,7 +10,7 @@
 // SMS-LABEL: func.func @contest
 // SMS: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 8, k_split = 4>
 // RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan="target=sm_90a sm-count=-1" 2>&1 | FileCheck %s --check-prefix=BADSMS
-// BADSMS: nvfp4-plan: sm-count must be positive (0: the chip's), but got -1
+// BADSMS: nvfp4-plan: sm-count must be >= 0 (0: the chip's), but got -1
 
 // SM100: error: 'nvfp4.scaled_matmul' op has no sm_100a kernel yet: the GEMM (scaled_matmul with N > 1) is lowered for sm_90a (wgmma); its tcgen05 form for sm_100a is not built yet
 
