@@ -179,6 +179,8 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     int64_t getTileN() const { return 64 * getWarpgroups(); }
     /// K values per loop iteration.
     static constexpr int64_t kTileK = 64;
+    /// Threads of a CTA of the pre-pass (nvfp4.decode_a_tile).
+    static constexpr int64_t kDecodeThreads = 128;
     /// Bytes of one decoded K chunk of A's tile (tile_m x 64 f16).
     int64_t getATileBytes() const { return getTileM() * kTileK * 2; }
     /// Bytes of the pre-pass's decoded tiles of A ([batch x] m x k).

@@ -146,12 +146,12 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
                                  /*symbolOperands=*/ValueRange())
                 .getMemref();
     // The pre-pass: block x -> K chunk, y -> tile of A's rows, z -> batch.
-    const int64_t decodeThreads = 128;
     SmallVector<Type> types = {op.getA().getType(), op.getSfa().getType(),
                                tilesType};
     std::string name = (kernelName + "_decode_a").str();
     auto decode =
-        createKernel(kb, loc, name, types, decodeThreads, symbols);
+        createKernel(kb, loc, name, types,
+                                 GemmPlanAttr::kDecodeThreads, symbols);
     Block &body = decode.getBody().front();
     DecodeATileOp::create(
         kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
@@ -164,7 +164,7 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
         hb, loc, decode,
         gpu::KernelDim3{idx(a.k / GemmPlanAttr::kTileK), idx(mTiles),
                         idx(a.batch)},
-        gpu::KernelDim3{idx(decodeThreads), idx(1), idx(1)},
+        gpu::KernelDim3{idx(GemmPlanAttr::kDecodeThreads), idx(1), idx(1)},
         /*dynamicSharedMemorySize=*/Value(),
         ValueRange{op.getA(), op.getSfa(), tiles});
     launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);

@@ -752,9 +752,8 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
     Value batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
     Value mBase = arith::IndexCastUIOp::create(b, k.i32, op.getMBase());
     Value chunk = arith::IndexCastUIOp::create(b, k.i32, op.getChunk());
-    const int64_t threads = 128;
-    ATileDecoder decoder(k, op.getA(), op.getSfa(), batch, mBase, tid, threads,
-                         plan);
+    ATileDecoder decoder(k, op.getA(), op.getSfa(), batch, mBase, tid,
+                         GemmPlanAttr::kDecodeThreads, plan);
     Value tile = k.offset(
         k.pointer(op.getTiles()),
         aTileOffset(k, plan, llvm::divideCeil(a.rows, plan.getTileM()),
