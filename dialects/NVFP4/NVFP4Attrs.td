@@ -161,6 +161,11 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       (chunk j goes to warpgroup j % k_split of the tile); their partial
       accumulators meet in shared memory at the end. More warps per SM
       hide the decode's latency when the grid has one CTA per SM.
+    - `b_prefetch` (default 2; [2, 8], other values need `stages`): how many
+      rounds ahead of its MMAs each warpgroup loads its raw chunk of B into
+      registers. B streams from global memory straight into registers, so
+      this is what keeps enough of its bytes in flight to cover the memory
+      latency; each round costs 6 registers per thread.
 
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
     64. Split-K, TMA tensor maps and the sm_100a tcgen05 form are the next
@@ -171,10 +176,16 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
   }];
   let parameters = (ins "int64_t":$warpgroups, "int64_t":$tile_m,
                         DefaultValuedParameter<"int64_t", "0">:$stages,
-                        DefaultValuedParameter<"int64_t", "1">:$k_split);
+                        DefaultValuedParameter<"int64_t", "1">:$k_split,
+                        DefaultValuedParameter<"int64_t", "2">:$b_prefetch);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// Registers per thread the verifier budgets: the tile_m / 2
+    /// accumulators, 6 per round of B in flight and about 58 more.
+    static int64_t estimateRegisters(int64_t tileM, int64_t bPrefetch) {
+      return tileM / 2 + 6 * bPrefetch + 58;
+    }
     /// Rows of B (the MMA's M) one CTA computes.
     int64_t getTileN() const { return 64 * getWarpgroups(); }
     /// K values per loop iteration.
@@ -196,13 +207,14 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     /// stages = 0: static shared memory, two decoded buffers.
     /// stages > 0: dynamic shared memory: the ring's slots (reused for the
     /// k_split reduction), 1024 bytes of slack to align them for the 128B
-    /// swizzle, and the slots' mbarriers.
+    /// swizzle, and the slots' full and empty mbarriers.
     int64_t getSharedBytes() const {
       if (getStages() == 0)
         return 2 * getATileBytes();
       return std::max(getStages() * getATileBytes(), getReductionBytes()) +
-             1024 + 8 * getStages();
+             1024 + 16 * getStages();
     }
+
   }];
 }
 

@@ -198,13 +198,14 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
   int64_t tileM = std::min<int64_t>(llvm::alignTo(m, 8), 128);
   if (n <= 64)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/0,
-                             /*kSplit=*/1);
+                             /*kSplit=*/1, /*bPrefetch=*/2);
   int64_t ctas = llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM) * batch;
   if (2 * ctas <= t.smCount && tileM > 64)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
-                             /*stages=*/8, /*kSplit=*/4);
+                             /*stages=*/8, /*kSplit=*/4,
+                             /*bPrefetch=*/2);
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
-                           /*kSplit=*/2);
+                           /*kSplit=*/2, /*bPrefetch=*/2);
 }
 
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it

@@ -10,7 +10,7 @@
 // CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel_decode_a blocks in (%c4, %c2, %c1{{.*}}) threads in (%c128
 // CHECK-SAME: args(%arg0 : memref<200x256xf4E2M1FN>, %arg1 : memref<200x16xf8E4M3FN>, %[[TILES]] : memref<131072xi8>)
 // CHECK-SAME: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
-// CHECK: %[[SMEM:.*]] = arith.constant 66592 : i32
+// CHECK: %[[SMEM:.*]] = arith.constant 66624 : i32
 // CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel blocks in (%c5, %c2{{.*}}, %c1{{.*}}) threads in (%c128{{.*}}) dynamic_shared_memory_size %[[SMEM]]
 // CHECK-SAME: %[[TILES]] : memref<131072xi8>)
 // CHECK: gpu.dealloc %[[TILES]]

@@ -303,6 +303,12 @@ private:
   SmallVector<Value> emitDecodingLoop(RewriterBase &rewriter);
   /// stages > 0: A's decoded tiles stream through a ring of bulk copies.
   SmallVector<Value> emitRingLoop(RewriterBase &rewriter);
+  using SlotFn = function_ref<Value(Value)>;
+  using CopyFn = function_ref<void(Value)>;
+  /// The MMA loop of a warpgroup; returns its accumulators.
+  SmallVector<Value> emitRingMainLoop(SlotFn slotAddress, SlotFn full,
+                                      SlotFn empty, SlotFn slotOf,
+                                      SlotFn phaseOf, CopyFn issueCopy);
 
   Value clampChunk(Value c) {
     return arith::MinUIOp::create(b, c, k.c32(chunks - 1));
@@ -511,13 +517,10 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
   const int64_t kSplit = plan.getKSplit();
   const int64_t tileBytes = plan.getATileBytes();
   const int64_t mTiles = llvm::divideCeil(m, tileM);
-  // Round r: K group g (warpgroup tid / 128 / warpgroups) takes chunk
-  // r * k_split + g; the ring holds stages / k_split rounds.
-  const int64_t rounds = llvm::divideCeil(chunks, kSplit);
-  const int64_t ahead = stages / kSplit - 1;
   MLIRContext *ctx = b.getContext();
   // Dynamic shared memory, its base rounded up to 1024 bytes (the 128B
-  // swizzle works on absolute addresses); the slots' mbarriers follow them.
+  // swizzle works on absolute addresses); the slots' full and empty
+  // mbarriers follow them.
   Value dynamic = k.dynamicSharedMemory(rewriter, op, "__nvfp4_dynamic_smem");
   Value base32 = LLVM::PtrToIntOp::create(b, k.i32, dynamic);
   Value ring = arith::AndIOp::create(
@@ -529,131 +532,73 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
     return arith::AddIOp::create(
         b, ring, arith::MulIOp::create(b, slot, k.c32(tileBytes)));
   };
-  auto barrier = [&](Value slot) -> Value {
+  // full[slot]: the tile landed (one arrive with the byte count, completed
+  // by the copy); empty[slot]: the `warpgroups` warpgroups that read it are
+  // done with it (one arrive each). Chunk c uses slot c % stages, and
+  // stages is a multiple of k_split, so a slot only ever holds chunks of
+  // one K group: the warpgroups of that group refill it themselves.
+  auto barrier = [&](Value slot, int64_t which) -> Value {
     Value address = arith::AddIOp::create(
-        b, arith::AddIOp::create(b, ring, k.c32(dataBytes)),
+        b, arith::AddIOp::create(b, ring, k.c32(dataBytes + 8 * stages * which)),
         arith::MulIOp::create(b, slot, k.c32(8)));
     return LLVM::IntToPtrOp::create(b, smemPtr, address);
   };
+  auto full = [&](Value slot) { return barrier(slot, 0); };
+  auto empty = [&](Value slot) { return barrier(slot, 1); };
+  auto slotOf = [&](Value chunk) {
+    return arith::RemUIOp::create(b, chunk, k.c32(stages));
+  };
+  // The parity of the phase of a slot's barriers that the `chunk / stages`-th
+  // use of the slot completes.
+  auto phaseOf = [&](Value chunk) {
+    return arith::AndIOp::create(
+        b, arith::DivUIOp::create(b, chunk, k.c32(stages)), k.c32(1));
+  };
   Value tilesBase = k.pointer(op.getATiles());
-  Value isThread0 =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, k.c32(0));
-  // Thread 0 fills slot chunk % stages with the decoded tile of `chunk`;
-  // the copy completes on that slot's mbarrier.
+  // Fills slot chunk % stages with the decoded tile of `chunk`; the copy
+  // completes on the slot's full mbarrier.
   auto issueCopy = [&](Value chunk) {
-    Value slot = arith::RemUIOp::create(b, chunk, k.c32(stages));
-    Value bar = barrier(slot);
+    Value slot = slotOf(chunk);
+    Value bar = full(slot);
     NVVM::MBarrierArriveExpectTxOp::create(
         b, Type(), bar, k.c32(tileBytes),
         NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA),
         b.getBoolAttr(false), Value());
-    Value src = k.offset(tilesBase, aTileOffset(k, plan, mTiles, chunks, batch,
-                                                mBase, chunk));
+    Value src = k.offset(
+        tilesBase, aTileOffset(k, plan, mTiles, chunks, batch, mBase, chunk));
     NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
         b, LLVM::IntToPtrOp::create(b, smemPtr, slotAddress(slot)), src, bar,
         k.c32(tileBytes), Value(), Value());
   };
-  // The copies of round r (its chunks that exist).
-  auto issueRound = [&](Value round) {
-    for (int64_t gi = 0; gi < kSplit; ++gi) {
-      Value chunk = arith::AddIOp::create(
-          b, arith::MulIOp::create(b, round, k.c32(kSplit)), k.c32(gi));
-      Value exists = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
-                                           chunk, k.c32(chunks));
-      auto ifOp = scf::IfOp::create(b, exists, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      issueCopy(chunk);
-    }
-  };
+  Value isThread0 =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, k.c32(0));
   {
+    // Thread 0 initializes the barriers and fills every slot once.
     auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    for (int64_t s = 0; s < stages; ++s)
-      NVVM::MBarrierInitOp::create(b, barrier(k.c32(s)), k.c32(1), Value());
+    for (int64_t s = 0; s < stages; ++s) {
+      NVVM::MBarrierInitOp::create(b, full(k.c32(s)), k.c32(1), Value());
+      NVVM::MBarrierInitOp::create(b, empty(k.c32(s)),
+                                   k.c32(plan.getWarpgroups()), Value());
+    }
     NVVM::FenceMbarrierInitOp::create(b);
-    for (int64_t r = 0; r < std::min(ahead, rounds); ++r)
-      issueRound(k.c32(r));
+    for (int64_t s = 0; s < std::min(stages, chunks); ++s)
+      issueCopy(k.c32(s));
   }
   gpu::BarrierOp::create(b);
+  SmallVector<Value> acc = emitRingMainLoop(slotAddress, full, empty, slotOf,
+                                            phaseOf, issueCopy);
 
-  // This warpgroup's chunk of round r (clamped for loads).
-  auto chunkOf = [&](Value round) -> Value {
-    return arith::AddIOp::create(
-        b, arith::MulIOp::create(b, round, k.c32(kSplit)), kGroup);
-  };
-
-  // Loop-carried: the accumulators, this warpgroup's fragments of B for
-  // round r, its raw B chunk of round r + 1.
-  const int64_t accCount = tileM / 2;
-  SmallVector<Value> init(accCount, k.cf32(0.0f));
-  llvm::append_range(init, fragments(loadB(clampChunk(chunkOf(k.c32(0))))));
-  BChunk b1 = loadB(clampChunk(chunkOf(k.c32(1))));
-  llvm::append_range(init, ValueRange{b1.bytes[0], b1.bytes[1], b1.scale[0],
-                                      b1.scale[1]});
-  auto loop = scf::ForOp::create(b, k.c32(0), k.c32(rounds), k.c32(1), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value r = loop.getInductionVar();
-    auto args = loop.getRegionIterArgs();
-    SmallVector<Value> acc(args.begin(), args.begin() + accCount);
-    SmallVector<Value> frags(args.begin() + accCount,
-                             args.begin() + accCount + 16);
-    auto raw = args.drop_front(accCount + 16);
-    BChunk bNext{{raw[0], raw[1]}, {raw[2], raw[3]}};
-    // Refill the slots round r - 1 used (free: every warpgroup waited for
-    // its MMAs and passed the barrier at the end of round r - 1).
-    if (rounds > ahead) {
-      Value refillRound = arith::AddIOp::create(b, r, k.c32(ahead));
-      Value refill = arith::AndIOp::create(
-          b, isThread0,
-          arith::CmpIOp::create(b, arith::CmpIPredicate::ult, refillRound,
-                                k.c32(rounds)));
-      auto ifOp = scf::IfOp::create(b, refill, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      issueRound(refillRound);
-    }
-    BChunk bAfter = loadB(
-        clampChunk(chunkOf(arith::AddIOp::create(b, r, k.c32(2)))));
-    // Wait for this warpgroup's tile of the round, run its MMAs (a
-    // warpgroup-uniform branch: the last round may lack some chunks);
-    // decode the next round's fragments of B while they run.
-    Value chunk = chunkOf(r);
-    Value exists = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, chunk,
-                                         k.c32(chunks));
-    SmallVector<Type> accTypes(accCount, k.f32);
-    auto mma = scf::IfOp::create(b, accTypes, exists, /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(mma.thenBlock());
-      Value slot = arith::RemUIOp::create(b, chunk, k.c32(stages));
-      Value parity = arith::AndIOp::create(
-          b, arith::DivUIOp::create(b, chunk, k.c32(stages)), k.c32(1));
-      NVVM::MBarrierTryWaitParityOp::create(b, barrier(slot), parity,
-                                            k.c32(0x989680));
-      scf::YieldOp::create(b, mmaChunk(acc, frags, slotAddress(slot)));
-      b.setInsertionPointToStart(mma.elseBlock());
-      scf::YieldOp::create(b, acc);
-    }
-    SmallVector<Value> nextFrags = fragments(bNext);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
-    gpu::BarrierOp::create(b);
-    SmallVector<Value> yield(mma.getResults());
-    llvm::append_range(yield, nextFrags);
-    llvm::append_range(yield, ValueRange{bAfter.bytes[0], bAfter.bytes[1],
-                                         bAfter.scale[0], bAfter.scale[1]});
-    scf::YieldOp::create(b, yield);
-  }
-  SmallVector<Value> acc(loop.getResults().take_front(accCount));
   if (kSplit == 1)
     return acc;
+  const int64_t accCount = tileM / 2;
   // K groups 1.. hand their partial sums to group 0 through the ring's
-  // memory (every copy has landed and been consumed): element i of thread
-  // t of group g at ((g - 1) * accCount + i) * T + t floats, T threads per
-  // group, so a warp's stores and loads are contiguous.
+  // memory (every copy has landed and every MMA that read it is complete
+  // once all threads pass this barrier): element i of thread t of group g
+  // at ((g - 1) * accCount + i) * T + t floats, T threads per group, so a
+  // warp's stores and loads are contiguous.
+  gpu::BarrierOp::create(b);
   const int64_t groupThreads = plan.getWarpgroups() * 128;
   Value t = arith::RemUIOp::create(b, tid, k.c32(groupThreads));
   auto partial = [&](Value group, int64_t i) -> Value {
@@ -670,12 +615,12 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
         b, ring, arith::MulIOp::create(b, index, k.c32(4)));
     return LLVM::IntToPtrOp::create(b, smemPtr, address);
   };
-  Value isFirst =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kGroup, k.c32(0));
+  Value isLater =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kGroup, k.c32(0));
   {
-    auto ifOp = scf::IfOp::create(b, isFirst, /*withElseRegion=*/true);
+    auto ifOp = scf::IfOp::create(b, isLater, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.elseBlock());
+    b.setInsertionPointToStart(ifOp.thenBlock());
     Value group = arith::SubIOp::create(b, kGroup, k.c32(1));
     for (int64_t i = 0; i < accCount; ++i)
       LLVM::StoreOp::create(b, acc[i], partial(group, i), 4);
@@ -687,6 +632,134 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
           b, acc[i],
           LLVM::LoadOp::create(b, k.f32, partial(k.c32(gi - 1), i), 4));
   return acc;
+}
+
+SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
+    SlotFn slotAddress, SlotFn full, SlotFn empty, SlotFn slotOf,
+    SlotFn phaseOf, CopyFn issueCopy) {
+  const int64_t kSplit = plan.getKSplit();
+  const int64_t accCount = tileM / 2;
+  const int64_t inFlight = plan.getBPrefetch() - 1;
+  // This warpgroup's K group takes chunks kGroup, kGroup + k_split, ...:
+  // `count` rounds (warpgroup-uniform; 0 when K has fewer chunks than
+  // groups).
+  Value count = arith::DivUIOp::create(
+      b,
+      arith::SubIOp::create(b, k.c32(chunks + kSplit - 1), kGroup),
+      k.c32(kSplit));
+  auto chunkOf = [&](Value round) -> Value {
+    return arith::AddIOp::create(
+        b, arith::MulIOp::create(b, round, k.c32(kSplit)), kGroup);
+  };
+  auto raw = [](const BChunk &c) {
+    return SmallVector<Value>{c.bytes[0], c.bytes[1], c.scale[0], c.scale[1]};
+  };
+  const int64_t stages = plan.getStages();
+  Value isLeader = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, tid, k.c32(127)), k.c32(0));
+  Value isFirstOfGroup =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, warpgroup, k.c32(0));
+  // The MMAs of round r (its chunk exists): wait for the tile, issue them.
+  auto issue = [&](Value r, ArrayRef<Value> acc, ArrayRef<Value> frags) {
+    Value chunk = chunkOf(r);
+    NVVM::MBarrierTryWaitParityOp::create(b, full(slotOf(chunk)),
+                                          phaseOf(chunk), k.c32(0x989680));
+    return mmaChunk(SmallVector<Value>(acc), frags, slotAddress(slotOf(chunk)));
+  };
+  // Loop-carried: the accumulators, this warpgroup's fragments of B for
+  // round r, its raw B chunks of rounds r + 1 .. r + b_prefetch - 1 (the
+  // loads in flight).
+  SmallVector<Value> init(accCount, k.cf32(0.0f));
+  llvm::append_range(init, fragments(loadB(clampChunk(chunkOf(k.c32(0))))));
+  for (int64_t i = 1; i <= inFlight; ++i)
+    llvm::append_range(init, raw(loadB(clampChunk(chunkOf(k.c32(i))))));
+  // Round r of a pair: issue its MMAs, wait until only they are in flight
+  // (round r - 1's are complete), release round r - 1's slot, decode the
+  // next round's fragments into the registers round r - 1 read while round
+  // r's MMAs run. Unrolled by two so that the fragments alternate between
+  // two sets of values: the ones decoded during round 2i are new values,
+  // and only those decoded during round 2i + 1 return to the loop-carried
+  // registers, whose last reader (round 2i) is complete by then. (With one
+  // set, the register allocator gives the next fragments the registers of
+  // the in-flight ones and ptxas serializes the wgmmas, C7513.)
+  auto round = [&](Value r, bool first, SmallVector<Value> &acc,
+                   SmallVector<Value> &frags, SmallVector<Value> &pending) {
+    BChunk after = loadB(clampChunk(
+        chunkOf(arith::AddIOp::create(b, r, k.c32(inFlight + 1)))));
+    acc = issue(r, acc, frags);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(1));
+    Value release = isLeader;
+    if (first)
+      release = arith::AndIOp::create(
+          b, release,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, r, k.c32(0)));
+    {
+      // Round r - 1's slot is free once every warpgroup of the K group
+      // released it; the group's first warpgroup then refills it with the
+      // group's chunk `rounds ahead` rounds later.
+      auto ifOp = scf::IfOp::create(b, release, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value previous = chunkOf(arith::SubIOp::create(b, r, k.c32(1)));
+      Value slot = slotOf(previous);
+      NVVM::MBarrierArriveOp::create(b, Type(), empty(slot), Value());
+      Value refill = arith::AddIOp::create(b, previous, k.c32(stages));
+      Value refills = arith::AndIOp::create(
+          b, isFirstOfGroup,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ult, refill,
+                                k.c32(chunks)));
+      auto refillIf = scf::IfOp::create(b, refills, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(refillIf.thenBlock());
+      NVVM::MBarrierTryWaitParityOp::create(b, empty(slot), phaseOf(previous),
+                                            k.c32(0x989680));
+      issueCopy(refill);
+    }
+    frags = fragments(BChunk{{pending[0], pending[1]}, {pending[2], pending[3]}});
+    pending.erase(pending.begin(), pending.begin() + 4);
+    llvm::append_range(pending, raw(after));
+  };
+  Value pairs = arith::DivUIOp::create(b, count, k.c32(2));
+  auto loop = scf::ForOp::create(
+      b, k.c32(0), arith::MulIOp::create(b, pairs, k.c32(2)), k.c32(2), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value r = loop.getInductionVar();
+    auto args = loop.getRegionIterArgs();
+    SmallVector<Value> acc(args.begin(), args.begin() + accCount);
+    SmallVector<Value> frags(args.begin() + accCount,
+                             args.begin() + accCount + 16);
+    SmallVector<Value> pending(args.begin() + accCount + 16, args.end());
+    round(r, /*first=*/true, acc, frags, pending);
+    round(arith::AddIOp::create(b, r, k.c32(1)), /*first=*/false, acc, frags,
+          pending);
+    SmallVector<Value> yield(acc);
+    llvm::append_range(yield, frags);
+    llvm::append_range(yield, pending);
+    scf::YieldOp::create(b, yield);
+  }
+  // An odd count leaves one round (its fragments are decoded); it waits for
+  // its MMAs inside the branch, so no accumulator is read in flight.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+  auto results = loop.getResults();
+  SmallVector<Value> acc(results.begin(), results.begin() + accCount);
+  SmallVector<Value> frags(results.begin() + accCount,
+                           results.begin() + accCount + 16);
+  Value odd = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::ne, arith::AndIOp::create(b, count, k.c32(1)),
+      k.c32(0));
+  SmallVector<Type> accTypes(accCount, k.f32);
+  auto tail = scf::IfOp::create(b, accTypes, odd, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(tail.thenBlock());
+  SmallVector<Value> last =
+      issue(arith::SubIOp::create(b, count, k.c32(1)), acc, frags);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+  scf::YieldOp::create(b, last);
+  b.setInsertionPointToStart(tail.elseBlock());
+  scf::YieldOp::create(b, acc);
+  return SmallVector<Value>(tail.getResults());
 }
 
 LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {

@@ -100,13 +100,14 @@ int64_t GemvPlanAttr::getThreadsPerCta() const { return getWarpsPerCta() * 32; }
 StringRef GemvPlanAttr::getKernelKind() const { return "gemv"; }
 
 int64_t GemmPlanAttr::getThreadsPerCta() const {
-  return getWarpgroups() * getKSplit() * 128;
+  return 128 * getWarpgroups() * getKSplit();
 }
 StringRef GemmPlanAttr::getKernelKind() const { return "gemm"; }
 
 LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t warpgroups, int64_t tileM,
-                                   int64_t stages, int64_t kSplit) {
+                                   int64_t stages, int64_t kSplit,
+                                   int64_t bPrefetch) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
                           "each), but got "
@@ -132,19 +133,30 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " with a ring of at least 2 rounds of k_split "
                           "slots (stages a multiple of k_split, >= "
                        << 2 * kSplit << "), but got stages = " << stages;
-  // About tile_m / 2 accumulators plus 70 registers per thread: the CTA's
-  // threads must fit the 64K registers of an SM.
+  if (bPrefetch < 2 || bPrefetch > 8)
+    return emitError() << "expects b_prefetch to be in [2, 8] (rounds of B "
+                          "loaded ahead of their MMAs), but got "
+                       << bPrefetch;
+  if (bPrefetch != 2 && stages == 0)
+    return emitError() << "expects b_prefetch = 2 with stages = 0 (the ring "
+                          "loop alone loads B further ahead), but got "
+                       << bPrefetch;
+  // tile_m / 2 accumulators, 6 registers per round of B in flight and about
+  // 58 more per thread: the CTA's threads must fit the 64K registers of an
+  // SM.
   int64_t threads = 128 * warpgroups * kSplit;
-  if (threads * (tileM / 2 + 70) > 65536)
+  int64_t registers = estimateRegisters(tileM, bPrefetch);
+  if (threads * registers > 65536)
     return emitError() << "expects the CTA's " << threads
-                       << " threads x about " << tileM / 2 + 70
-                       << " registers (tile_m / 2 accumulators + 70) to fit "
-                          "65536 registers; use fewer warpgroups, a smaller "
-                          "k_split or a smaller tile_m";
+                       << " threads x about " << registers
+                       << " registers (tile_m / 2 accumulators + 6 x "
+                          "b_prefetch + 58) to fit 65536 registers; use fewer "
+                          "warpgroups, a smaller k_split, tile_m or "
+                          "b_prefetch";
   // The ring lives in dynamic shared memory: at most 227 KiB per CTA.
   int64_t reduction = (kSplit - 1) * warpgroups * 128 * (tileM / 2) * 4;
   int64_t ring =
-      std::max(stages * tileM * 128, reduction) + 1024 + 8 * stages;
+      std::max(stages * tileM * 128, reduction) + 1024 + 16 * stages;
   if (stages != 0 && ring > 227 * 1024)
     return emitError() << "expects the ring (stages x tile_m x 128 bytes + "
                           "alignment) to fit 227 KiB of shared memory, but "

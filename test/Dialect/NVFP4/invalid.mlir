@@ -430,5 +430,15 @@ func.func private @gemm_plan_k_split() attributes {plan = #nvfp4.gemm_plan<warpg
 
 // -----
 
-// expected-error @+1 {{expects the CTA's 512 threads x about 134 registers (tile_m / 2 accumulators + 70) to fit 65536 registers; use fewer warpgroups, a smaller k_split or a smaller tile_m}}
+// expected-error @+1 {{expects the CTA's 512 threads x about 134 registers (tile_m / 2 accumulators + 6 x b_prefetch + 58) to fit 65536 registers; use fewer warpgroups, a smaller k_split, tile_m or b_prefetch}}
 func.func private @gemm_plan_registers() attributes {plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 4, k_split = 2>}
+
+// -----
+
+// expected-error @+1 {{expects b_prefetch to be in [2, 8] (rounds of B loaded ahead of their MMAs), but got 9}}
+func.func private @gemm_plan_b_prefetch() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2, b_prefetch = 9>}
+
+// -----
+
+// expected-error @+1 {{expects b_prefetch = 2 with stages = 0 (the ring loop alone loads B further ahead), but got 4}}
+func.func private @gemm_plan_b_prefetch_no_ring() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, b_prefetch = 4>}

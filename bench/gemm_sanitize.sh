@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# compute-sanitizer memcheck, racecheck and synccheck on one GEMM of each
+# plan kind (A decoded in the CTA; the bulk-copy ring with k_split 1, 2, 4;
+# an odd number of rounds; ragged M and N):
+#   bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
+# Exits non-zero when a tool reports an error or a check fails.
+set -uo pipefail
+run="$1"; out="${2:-/tmp/nvfp4-sanitize}"; mkdir -p "$out"
+here="$(cd "$(dirname "$0")" && pwd)"
+fails=0
+# name: M N K L out_type [WG TILE_M STAGES K_SPLIT B_PREFETCH]
+cases=(
+  "cta: 72 64 256 0 bf16"
+  "ring_k1: 100 200 448 0 f16 1 64 4 1 3"
+  "ring_k2: 128 256 320 0 f32 1 128 6 2 4"
+  "ring_k4: 64 130 512 2 f16 1 64 8 4 2"
+  "wg2: 40 256 192 0 f16 2 40 2 1 2"
+)
+for c in "${cases[@]}"; do
+  name=${c%%:*}; args=${c#*: }
+  python3 "$here/gen_gemm.py" $args > "$out/$name.mlir"
+  for tool in memcheck racecheck synccheck; do
+    log="$out/$name.$tool.txt"
+    if compute-sanitizer --tool "$tool" --error-exitcode 9 "$run" "$out/$name.mlir" \
+        --require-gpu > "$log" 2>&1; then
+      echo "ok   $tool $name: $(grep -o 'ERROR SUMMARY.*' "$log" | head -1)"
+    else
+      fails=$((fails + 1)); echo "FAIL $tool $name"; grep -v "^nvfp4-run" "$log" | head -40
+    fi
+  done
+done
+echo "sanitizer failures: $fails"
+[ "$fails" = 0 ]
