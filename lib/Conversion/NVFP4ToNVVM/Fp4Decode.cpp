@@ -143,36 +143,44 @@ static Value prmt(KernelBuilder &k, Value lo, Value hi, int64_t selector) {
 }
 
 /// The 8 e2m1 values of `word` times `scale` (an f16x2 splat) as 4 f16x2
-/// pairs (i32): pair j holds byte j's low nibble (low half) and high nibble.
-/// Three byte permutes per pair: one gathers the two magnitudes of byte j
-/// into a selector, one looks up their f16 high bytes (exact values), one
-/// replicates their sign bits; then one f16x2 multiply by the scale (exact:
-/// e2m1 x e4m3 needs at most 6 significant bits and stays in f16's normal
-/// range).
+/// pairs (i32): pair j holds nibble j (low half) and nibble j + 4 (high
+/// half). Two byte permutes look up the f16 high bytes of all 8 magnitudes
+/// (exact values; the selectors are the magnitude bits, the high nibbles
+/// shifted down); per pair, one permute places two of them in the high
+/// bytes of the halves, zeroing the low bytes by replicating the (clear)
+/// sign bit of a table byte, and one logic op merges the two sign bits,
+/// which the pairing puts 16 bits apart, as are the halves' sign bits: so
+/// one shift brings both into place. Then one f16x2 multiply by the scale
+/// (exact: e2m1 x e4m3 needs at most 6 significant bits and stays in f16's
+/// normal range).
 SmallVector<Value, 4> mlir::nvfp4::decodeWordPairs(KernelBuilder &k, Value word,
                                                    Value scale) {
   ImplicitLocOpBuilder &b = k.b;
-  Value shifted = arith::ShLIOp::create(b, word, k.c32(4));
-  // Magnitude bits of every low nibble, and of every high nibble, moved to
-  // bits 4-6 of their byte: selector nibbles.
-  Value lowMags = arith::AndIOp::create(b, shifted, k.c32(0x70707070));
-  Value highMags = arith::AndIOp::create(b, word, k.c32(0x70707070));
+  Value mags = arith::AndIOp::create(b, word, k.c32(0x77777777));
   Value table[2] = {k.c32(kF16HighLo), k.c32(kF16HighHi)};
+  auto lookup = [&](Value selectors) {
+    return NVVM::PermuteOp::create(
+        b, k.i32, table[0], table[1], selectors,
+        NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
+  };
+  // High bytes of the f16 patterns of nibbles 0-3 and of nibbles 4-7.
+  Value low = lookup(mags);
+  Value high = lookup(arith::ShRUIOp::create(b, mags, k.c32(16)));
   SmallVector<Value, 4> pairs;
   for (int64_t j = 0; j < 4; ++j) {
-    // Selector nibbles (0, low magnitude, 0, high magnitude): table entry
-    // 0 is the zero byte, so the lookup gives both f16 patterns whole.
-    Value selector = prmt(k, lowMags, highMags, j | ((4 + j) << 4));
-    Value magnitudes = NVVM::PermuteOp::create(
-        b, k.i32, table[0], table[1], selector,
-        NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
-    // Sign-replicating selections: bit 15 gets the low nibble's sign (bit
-    // 7 of byte j of word << 4), bit 31 the high nibble's (bit 7 of byte j).
-    int64_t lo = 8 | j, hi = 8 | (4 + j);
-    Value signs = arith::AndIOp::create(
-        b, prmt(k, shifted, word, lo | (lo << 4) | (hi << 8) | (hi << 12)),
-        k.c32(static_cast<int32_t>(0x80008000u)));
-    Value bits = arith::OrIOp::create(b, magnitudes, signs);
+    // Bytes (0, low byte j, 0, high byte j): selector 8 | j copies the
+    // sign of table byte j, which is clear.
+    int64_t zero = 8 | j;
+    Value magnitudes =
+        prmt(k, low, high, zero | (j << 4) | (zero << 8) | ((4 + j) << 12));
+    // Nibble j's sign is bit 4j + 3 and nibble j + 4's is bit 4j + 19:
+    // shifted left by 12 - 4j they are the halves' sign bits 15 and 31.
+    Value signs = j == 3 ? word
+                         : arith::ShLIOp::create(b, word, k.c32(12 - 4 * j));
+    Value bits = arith::OrIOp::create(
+        b, magnitudes,
+        arith::AndIOp::create(b, signs,
+                              k.c32(static_cast<int32_t>(0x80008000u))));
     Value halves = LLVM::BitcastOp::create(b, k.v2f16, bits);
     pairs.push_back(LLVM::BitcastOp::create(
         b, k.i32, arith::MulFOp::create(b, halves, scale)));

@@ -42,8 +42,8 @@ SmallVector<Value> decodeScales(KernelBuilder &k, Value raw, int64_t count);
 Value scaleSplat(KernelBuilder &k, Value code);
 
 /// sm_90a, for the tensor cores: the 8 e2m1 values of `word` times
-/// `scale` (an f16x2 splat) as 4 f16x2 pairs (i32), pair j from byte j
-/// (low nibble in the low half). Exact: e2m1 x e4m3 fits f16.
+/// `scale` (an f16x2 splat) as 4 f16x2 pairs (i32), pair j from nibbles j
+/// (low half) and j + 4 (high half). Exact: e2m1 x e4m3 fits f16.
 SmallVector<Value, 4> decodeWordPairs(KernelBuilder &k, Value word,
                                       Value scale);
 

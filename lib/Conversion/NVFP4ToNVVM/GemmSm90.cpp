@@ -14,21 +14,23 @@
 //   a warpgroup (w = t / 32, g = t % 32 / 4, q = t % 4) holds rows 16w + g
 //   and 16w + g + 8 of the fragment; at MMA step s its four registers hold
 //   the K slots {2q, 2q + 1} and {2q + 8, 2q + 9} of those rows. The K order
-//   inside each 64-wide chunk is permuted so that these slots are the real
-//   K = 16q + 4s + {0, 1} and 16q + 4s + {2, 3}: over the 4 steps of a
-//   chunk, thread q reads the 8 contiguous bytes 8q .. 8q + 7 of each of its
-//   rows, exactly the 16 values of scale block q.
+//   inside each 64-wide chunk is permuted so that these slots are pairs 2s
+//   and 2s + 1 of scale block q, where pair t (0..7) of a block is its
+//   values 8 (t / 4) + t % 4 and 8 (t / 4) + t % 4 + 4 (the pairing the
+//   decode makes cheapest): over the 4 steps of a chunk, thread q reads the
+//   8 contiguous bytes 8q .. 8q + 7 of each of its rows, exactly the 16
+//   values of scale block q.
 // - A is decoded by the whole CTA into one of two 128B-swizzled shared-
 //   memory buffers (wgmma's descriptor operand, K-major) in the same
 //   permuted K order: position 16s + k of a row holds real K
-//   16 (k % 8 / 2) + 4s + (k % 2) + 2 (k / 8). Row i's 16-byte chunk P sits
-//   at byte i * 128 + (P ^ (i % 8)) * 16 (the 128B swizzle), so with
-//   s = P / 2, o = P % 2 it holds the f16 pairs of bytes 8q + 2s + o,
-//   q = 0..3.
+//   16 (k % 8 / 2) + 8 (t / 4) + t % 4 + 4 (k % 2), t = 2s + k / 8. Row i's
+//   16-byte chunk P sits at byte i * 128 + (P ^ (i % 8)) * 16 (the 128B
+//   swizzle), so with s = P / 2, o = P % 2 it holds pair 2s + o of scale
+//   blocks q = 0..3.
 // - Decode (decodeWordPairs): byte permutes look up the f16 patterns of
-//   two e2m1 values at once (their low bytes are zero) and replicate their
-//   signs; one exact f16x2 multiply by the e4m3 scale (converted with
-//   cvt.rn.f16x2.e4m3x2) gives value x scale.
+//   the e2m1 values (their low bytes are zero) and place them; one logic op
+//   merges the signs; one exact f16x2 multiply by the e4m3 scale (converted
+//   with cvt.rn.f16x2.e4m3x2) gives value x scale.
 // - The K loop: chunk c's MMAs (4 x wgmma m64n<tile_m>k16) run while the
 //   CTA decodes chunk c + 1 of A into the other buffer; B is loaded one
 //   chunk ahead and A two chunks ahead, in registers.
@@ -206,8 +208,8 @@ void ATileDecoder::decode(const AChunk &chunk,
       Value rowOffset = arith::MulIOp::create(b, i, k.c32(128));
       Value swizzle = arith::AndIOp::create(b, i, k.c32(7));
       for (int64_t p = 0; p < 8; ++p) {
-        // Slot p holds MMA step s = p / 2, K slots 8 (p % 2) .. + 7: the
-        // f16 pairs of bytes 8q + 2s + p % 2, q = 0..3.
+        // Slot p holds MMA step s = p / 2, K slots 8 (p % 2) .. + 7: pair
+        // 2s + p % 2 of scale blocks q = 0..3 (pairs 8q .. 8q + 7).
         int64_t s = p / 2, o = p % 2;
         Value vec = LLVM::PoisonOp::create(b, k.v4i32);
         for (int64_t qq = 0; qq < 4; ++qq) {
@@ -307,8 +309,7 @@ private:
   using CopyFn = function_ref<void(Value)>;
   /// The MMA loop of a warpgroup; returns its accumulators.
   SmallVector<Value> emitRingMainLoop(SlotFn slotAddress, SlotFn full,
-                                      SlotFn empty, SlotFn slotOf,
-                                      SlotFn phaseOf, CopyFn issueCopy);
+                                      SlotFn empty, CopyFn issueCopy);
 
   Value clampChunk(Value c) {
     return arith::MinUIOp::create(b, c, k.c32(chunks - 1));
@@ -324,27 +325,23 @@ private:
   /// warpgroup: this thread's 64-row tile of B in the CTA; kGroup: its
   /// share of K (k_split).
   Value tid, warpgroup, kGroup, w, g, q, batch;
-  /// This thread's two rows of B (global row indices, i64, clamped).
-  Value bRows[2];
+  /// This thread's two rows of B (global row indices, i64, clamped), and
+  /// the addresses of their bytes 8q and scale bytes q.
+  Value bRows[2], bRowBase[2], sfbRowBase[2];
   Value bBase, sfbBase, cBase;
   Value mBase, nBase;
 };
 
 GemmSm90Emitter::BChunk GemmSm90Emitter::loadB(Value chunk) {
   BChunk c;
-  Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
-  Value q64 = arith::ExtUIOp::create(b, k.i64, q);
+  // Bytes 32 chunk + 8q of the rows, scale byte 4 chunk + q.
+  Value bytes = arith::ExtUIOp::create(
+      b, k.i64, arith::MulIOp::create(b, chunk, k.c32(32)));
+  Value scales = arith::ExtUIOp::create(
+      b, k.i64, arith::MulIOp::create(b, chunk, k.c32(4)));
   for (int r = 0; r < 2; ++r) {
-    Value byteOff = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, bRows[r], k.c64(rowBytes)),
-        arith::AddIOp::create(b, arith::MulIOp::create(b, chunk64, k.c64(32)),
-                              arith::MulIOp::create(b, q64, k.c64(8))));
-    c.bytes[r] = k.load(k.i64, k.offset(bBase, byteOff), 8);
-    Value scaleOff = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, bRows[r], k.c64(scaleRow)),
-        arith::AddIOp::create(b, arith::MulIOp::create(b, chunk64, k.c64(4)),
-                              q64));
-    c.scale[r] = k.load(k.i8, k.offset(sfbBase, scaleOff), 1);
+    c.bytes[r] = k.load(k.i64, k.offset(bRowBase[r], bytes), 8);
+    c.scale[r] = k.load(k.i8, k.offset(sfbRowBase[r], scales), 1);
   }
   return c;
 }
@@ -364,7 +361,7 @@ SmallVector<Value> GemmSm90Emitter::fragments(const BChunk &chunk) {
     for (int h = 0; h < 2; ++h)
       llvm::append_range(decoded[r],
                          decodeWordPairs(k, words[r][h], scales[r]));
-  auto pair = [&](int r, int64_t byteIndex) { return decoded[r][byteIndex]; };
+  auto pair = [&](int r, int64_t t) { return decoded[r][t]; };
   SmallVector<Value> frags;
   for (int64_t s = 0; s < 4; ++s) {
     frags.push_back(pair(0, 2 * s));     // row g,     K slots 2q, 2q+1
@@ -548,12 +545,6 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
   auto slotOf = [&](Value chunk) {
     return arith::RemUIOp::create(b, chunk, k.c32(stages));
   };
-  // The parity of the phase of a slot's barriers that the `chunk / stages`-th
-  // use of the slot completes.
-  auto phaseOf = [&](Value chunk) {
-    return arith::AndIOp::create(
-        b, arith::DivUIOp::create(b, chunk, k.c32(stages)), k.c32(1));
-  };
   Value tilesBase = k.pointer(op.getATiles());
   // Fills slot chunk % stages with the decoded tile of `chunk`; the copy
   // completes on the slot's full mbarrier.
@@ -587,8 +578,8 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
       issueCopy(k.c32(s));
   }
   gpu::BarrierOp::create(b);
-  SmallVector<Value> acc = emitRingMainLoop(slotAddress, full, empty, slotOf,
-                                            phaseOf, issueCopy);
+  SmallVector<Value> acc =
+      emitRingMainLoop(slotAddress, full, empty, issueCopy);
 
   if (kSplit == 1)
     return acc;
@@ -635,8 +626,7 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
 }
 
 SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
-    SlotFn slotAddress, SlotFn full, SlotFn empty, SlotFn slotOf,
-    SlotFn phaseOf, CopyFn issueCopy) {
+    SlotFn slotAddress, SlotFn full, SlotFn empty, CopyFn issueCopy) {
   const int64_t kSplit = plan.getKSplit();
   const int64_t accCount = tileM / 2;
   const int64_t inFlight = plan.getBPrefetch() - 1;
@@ -660,12 +650,33 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
       arith::AndIOp::create(b, tid, k.c32(127)), k.c32(0));
   Value isFirstOfGroup =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, warpgroup, k.c32(0));
-  // The MMAs of round r (its chunk exists): wait for the tile, issue them.
-  auto issue = [&](Value r, ArrayRef<Value> acc, ArrayRef<Value> frags) {
-    Value chunk = chunkOf(r);
-    NVVM::MBarrierTryWaitParityOp::create(b, full(slotOf(chunk)),
-                                          phaseOf(chunk), k.c32(0x989680));
-    return mmaChunk(SmallVector<Value>(acc), frags, slotAddress(slotOf(chunk)));
+  // The ring position of a round: its chunk's slot is ring * k_split +
+  // kGroup, the use of the slot has phase parity `phase`; ring counts
+  // modulo stages / k_split, carried through the loop rather than divided.
+  const int64_t ringRounds = stages / kSplit;
+  struct Position {
+    Value ring, phase;
+  };
+  auto slotAt = [&](Position p) -> Value {
+    return arith::AddIOp::create(
+        b, arith::MulIOp::create(b, p.ring, k.c32(kSplit)), kGroup);
+  };
+  auto step = [&](Position p, int64_t delta) -> Position {
+    // delta = +1 or -1: wrapping flips the phase.
+    Value wraps = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, p.ring,
+                                        k.c32(delta > 0 ? ringRounds - 1 : 0));
+    Value moved = arith::AddIOp::create(b, p.ring, k.c32(delta));
+    Value wrapped = k.c32(delta > 0 ? 0 : ringRounds - 1);
+    return {arith::SelectOp::create(b, wraps, wrapped, moved),
+            arith::XOrIOp::create(
+                b, p.phase, arith::ExtUIOp::create(b, k.i32, wraps))};
+  };
+  // The MMAs of a round (its chunk exists): wait for the tile, issue them.
+  auto issue = [&](Position at, ArrayRef<Value> acc, ArrayRef<Value> frags) {
+    Value slot = slotAt(at);
+    NVVM::MBarrierTryWaitParityOp::create(b, full(slot), at.phase,
+                                          k.c32(0x989680));
+    return mmaChunk(SmallVector<Value>(acc), frags, slotAddress(slot));
   };
   // Loop-carried: the accumulators, this warpgroup's fragments of B for
   // round r, its raw B chunks of rounds r + 1 .. r + b_prefetch - 1 (the
@@ -683,11 +694,11 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
   // registers, whose last reader (round 2i) is complete by then. (With one
   // set, the register allocator gives the next fragments the registers of
   // the in-flight ones and ptxas serializes the wgmmas, C7513.)
-  auto round = [&](Value r, bool first, SmallVector<Value> &acc,
+  auto round = [&](Value r, bool first, Position &at, SmallVector<Value> &acc,
                    SmallVector<Value> &frags, SmallVector<Value> &pending) {
     BChunk after = loadB(clampChunk(
         chunkOf(arith::AddIOp::create(b, r, k.c32(inFlight + 1)))));
-    acc = issue(r, acc, frags);
+    acc = issue(at, acc, frags);
     NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(1));
     Value release = isLeader;
     if (first)
@@ -701,24 +712,29 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
       auto ifOp = scf::IfOp::create(b, release, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      Value previous = chunkOf(arith::SubIOp::create(b, r, k.c32(1)));
-      Value slot = slotOf(previous);
+      Position before = step(at, -1);
+      Value slot = slotAt(before);
       NVVM::MBarrierArriveOp::create(b, Type(), empty(slot), Value());
-      Value refill = arith::AddIOp::create(b, previous, k.c32(stages));
+      // Round r - 1's chunk plus stages.
+      Value refill = arith::AddIOp::create(b, chunkOf(r),
+                                           k.c32(stages - kSplit));
       Value refills = arith::AndIOp::create(
           b, isFirstOfGroup,
           arith::CmpIOp::create(b, arith::CmpIPredicate::ult, refill,
                                 k.c32(chunks)));
       auto refillIf = scf::IfOp::create(b, refills, /*withElseRegion=*/false);
       b.setInsertionPointToStart(refillIf.thenBlock());
-      NVVM::MBarrierTryWaitParityOp::create(b, empty(slot), phaseOf(previous),
+      NVVM::MBarrierTryWaitParityOp::create(b, empty(slot), before.phase,
                                             k.c32(0x989680));
       issueCopy(refill);
     }
+    at = step(at, +1);
     frags = fragments(BChunk{{pending[0], pending[1]}, {pending[2], pending[3]}});
     pending.erase(pending.begin(), pending.begin() + 4);
     llvm::append_range(pending, raw(after));
   };
+  init.push_back(k.c32(0)); // ring
+  init.push_back(k.c32(0)); // phase
   Value pairs = arith::DivUIOp::create(b, count, k.c32(2));
   auto loop = scf::ForOp::create(
       b, k.c32(0), arith::MulIOp::create(b, pairs, k.c32(2)), k.c32(2), init);
@@ -730,13 +746,16 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
     SmallVector<Value> acc(args.begin(), args.begin() + accCount);
     SmallVector<Value> frags(args.begin() + accCount,
                              args.begin() + accCount + 16);
-    SmallVector<Value> pending(args.begin() + accCount + 16, args.end());
-    round(r, /*first=*/true, acc, frags, pending);
-    round(arith::AddIOp::create(b, r, k.c32(1)), /*first=*/false, acc, frags,
-          pending);
+    SmallVector<Value> pending(args.begin() + accCount + 16, args.end() - 2);
+    Position at{args[args.size() - 2], args.back()};
+    round(r, /*first=*/true, at, acc, frags, pending);
+    round(arith::AddIOp::create(b, r, k.c32(1)), /*first=*/false, at, acc,
+          frags, pending);
     SmallVector<Value> yield(acc);
     llvm::append_range(yield, frags);
     llvm::append_range(yield, pending);
+    yield.push_back(at.ring);
+    yield.push_back(at.phase);
     scf::YieldOp::create(b, yield);
   }
   // An odd count leaves one round (its fragments are decoded); it waits for
@@ -753,8 +772,8 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
   auto tail = scf::IfOp::create(b, accTypes, odd, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(tail.thenBlock());
-  SmallVector<Value> last =
-      issue(arith::SubIOp::create(b, count, k.c32(1)), acc, frags);
+  Position at{results[results.size() - 2], results.back()};
+  SmallVector<Value> last = issue(at, acc, frags);
   NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
   scf::YieldOp::create(b, last);
   b.setInsertionPointToStart(tail.elseBlock());
@@ -794,6 +813,15 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
     bRows[r] = arith::AddIOp::create(
         b, arith::MulIOp::create(b, batch, k.c64(n)),
         arith::ExtUIOp::create(b, k.i64, rr));
+    Value q64 = arith::ExtUIOp::create(b, k.i64, q);
+    bRowBase[r] = k.offset(
+        bBase, arith::AddIOp::create(
+                   b, arith::MulIOp::create(b, bRows[r], k.c64(rowBytes)),
+                   arith::MulIOp::create(b, q64, k.c64(8))));
+    sfbRowBase[r] = k.offset(
+        sfbBase,
+        arith::AddIOp::create(
+            b, arith::MulIOp::create(b, bRows[r], k.c64(scaleRow)), q64));
   }
   SmallVector<Value> acc = plan.getStages() > 0 ? emitRingLoop(rewriter)
                                                 : emitDecodingLoop(rewriter);
