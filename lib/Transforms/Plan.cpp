@@ -187,12 +187,13 @@ LogicalResult planGemv(ScaledMatmulOp op, const PlanTarget &t) {
 /// When several CTAs share a tile of A (N spans more than one tile of B), A
 /// is decoded once by a pre-pass and streamed through a ring of bulk
 /// copies, and warpgroups split each tile's K: the kernel is bound by each
-/// warp's latency, so more warps per SM help (H100 sweep, performance.md
-/// GEMM v4). Two warpgroups per tile by default; when the grid covers at
-/// most half the SMs, tiles of 64 rows of A with four warpgroups each
-/// (128x4096x7168: 72 -> 46 us; the longer-K shapes lose with it, as every
-/// tile of A's rows decodes B again). Otherwise each CTA decodes A itself
-/// (one launch, no workspace).
+/// warp's instruction latency, so more warps per SM help (H100 sweeps,
+/// performance.md GEMM v4 and v7). Two warpgroups per tile with B loaded 3
+/// rounds ahead by default; when the grid covers at most half the SMs,
+/// tiles of 64 rows of A with four warpgroups each (128x4096x7168: 40 ->
+/// 29 us; the longer-K shapes lose with it, as every tile of A's rows
+/// decodes B again). Otherwise each CTA decodes A itself (one launch, no
+/// workspace).
 GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                             int64_t n, int64_t batch) {
   int64_t tileM = std::min<int64_t>(llvm::alignTo(m, 8), 128);
@@ -205,7 +206,7 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                              /*stages=*/8, /*kSplit=*/4,
                              /*bPrefetch=*/2);
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
-                           /*kSplit=*/2, /*bPrefetch=*/2);
+                           /*kSplit=*/2, /*bPrefetch=*/3);
 }
 
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
