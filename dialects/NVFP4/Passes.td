@@ -37,8 +37,9 @@ def NVFP4PlanPass : Pass<"nvfp4-plan", "ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"sm_100a\"",
-           "GPU target: sm_100a (B200) or sm_90a (H100/H200)">,
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "GPU target: sm_100a (B200) or sm_90a (H100/H200); default: the "
+           "chip of an existing gpu.module @nvfp4_kernels, else sm_100a">,
     Option<"smCount", "sm-count", "int64_t", /*default=*/"0",
            "Streaming multiprocessors the grids are sized for (0: the "
            "chip's, 132 for sm_90a, 148 for sm_100a)">
@@ -74,8 +75,9 @@ def NVFP4TilePass : Pass<"nvfp4-tile", "ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"sm_100a\"",
-           "GPU target: sm_100a (B200) or sm_90a (H100/H200)">
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "GPU target: sm_100a (B200) or sm_90a (H100/H200); default: the "
+           "chip of an existing gpu.module @nvfp4_kernels, else sm_100a">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect"];
@@ -93,10 +95,13 @@ def ConvertNVFP4ToNVVMPass : Pass<"convert-nvfp4-to-nvvm"> {
     `cvt.rn.f16x2.e4m3x2`), and a warp-shuffle reduction (plus a
     shared-memory one with `k_split`) ends each row.
 
-    - `target=sm_100a`: values decode with `nvvm.convert.f4x2.to.f16x2`
+    The target is the chip of each gpu.module's `#nvvm.target` (nvfp4-tile
+    sets it); a gpu.module holding nvfp4 ops without one is an error.
+
+    - sm_100a: values decode with `nvvm.convert.f4x2.to.f16x2`
       (`cvt.rn.f16x2.e2m1x2`); 8 f16x2 FMAs make a block's dot product
       (exact: each half adds 8 products of magnitude <= 36).
-    - `target=sm_90a`: that instruction does not exist; `nvvm.prmt` looks up
+    - sm_90a: that instruction does not exist; `nvvm.prmt` looks up
       twice the e2m1 magnitudes (small integers) 4 at a time, and
       `nvvm.dot.accumulate.4way` (dp4a) makes the block's dot product in
       int32; the factor 1/4 is folded into B's fp32 scales.
@@ -113,10 +118,6 @@ def ConvertNVFP4ToNVVMPass : Pass<"convert-nvfp4-to-nvvm"> {
     %r, %ok = gpu.shuffle xor %sum, %c16, %c32 : f32
     ```
   }];
-  let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"sm_100a\"",
-           "GPU target: sm_100a (B200) or sm_90a (H100/H200)">
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",

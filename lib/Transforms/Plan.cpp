@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Target/KernelModule.h"
 #include "nvfp4/Target/Target.h"
 #include "nvfp4/Transforms/Passes.h"
 
@@ -266,13 +267,10 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<GpuTarget> gpu = parseGpuTarget(target);
-    if (!gpu) {
-      getOperation().emitError()
-          << "nvfp4-plan: unsupported target '" << target
-          << "'; supported targets: " << supportedGpuTargets();
+    FailureOr<GpuTarget> gpu =
+        resolveGpuTarget(getOperation(), target, "nvfp4-plan");
+    if (failed(gpu))
       return signalPassFailure();
-    }
     if (smCount < 0) {
       getOperation().emitError()
           << "nvfp4-plan: sm-count must be >= 0 (0: the chip's), but got "
@@ -289,7 +287,7 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
         return WalkResult::advance();
       auto matmul = dyn_cast<ScaledMatmulOp>(op);
       if (!matmul) {
-        op->emitOpError() << "has no " << target
+        op->emitOpError() << "has no " << info.chip
                           << " kernel yet: nvfp4 lowers the batched GEMV "
                              "and GEMM (scaled_matmul) to the GPU";
         return WalkResult::interrupt();

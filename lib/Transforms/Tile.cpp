@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Target/KernelModule.h"
 #include "nvfp4/Target/Target.h"
 #include "nvfp4/Transforms/Passes.h"
 
@@ -27,7 +28,6 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-constexpr StringLiteral kKernelModuleName = "nvfp4_kernels";
 
 /// Returns the module's kernel container, creating it for `target`.
 gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module, GpuTarget target) {
@@ -208,12 +208,9 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<GpuTarget> gpu = parseGpuTarget(target);
-    if (!gpu) {
-      module.emitError() << "nvfp4-tile: unsupported target '" << target
-                         << "'; supported targets: " << supportedGpuTargets();
+    FailureOr<GpuTarget> gpu = resolveGpuTarget(module, target, "nvfp4-tile");
+    if (failed(gpu))
       return signalPassFailure();
-    }
     SmallVector<ScaledMatmulOp> work;
     bool unplanned = false;
     module.walk([&](Operation *op) {

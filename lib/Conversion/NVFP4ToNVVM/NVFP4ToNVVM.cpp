@@ -17,6 +17,8 @@
 
 #include "nvfp4/Transforms/Passes.h"
 
+#include "nvfp4/Target/KernelModule.h"
+
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::nvfp4 {
@@ -34,21 +36,55 @@ struct ConvertNVFP4ToNVVMPass
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<GpuTarget> gpu = parseGpuTarget(target);
-    if (!gpu) {
-      getOperation()->emitError()
-          << "convert-nvfp4-to-nvvm: unsupported target '" << target
-          << "'; supported targets: " << supportedGpuTargets();
-      return signalPassFailure();
+    // Each gpu.module is lowered for the chip of its #nvvm.target.
+    SmallVector<gpu::GPUModuleOp> modules;
+    if (auto self = dyn_cast<gpu::GPUModuleOp>(getOperation()))
+      modules.push_back(self);
+    else
+      getOperation()->walk(
+          [&](gpu::GPUModuleOp module) { modules.push_back(module); });
+    bool failedAny = false;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<GemvTileOp, GemmTileOp, DecodeATileOp>(op) &&
+          !op->getParentOfType<gpu::GPUModuleOp>()) {
+        op->emitOpError() << "must be inside a gpu.module with an "
+                             "#nvvm.target to be lowered; run nvfp4-tile";
+        failedAny = true;
+      }
+    });
+    for (gpu::GPUModuleOp module : modules) {
+      bool hasWork = false;
+      module.walk([&](Operation *op) {
+        hasWork |= isa<GemvTileOp, GemmTileOp, DecodeATileOp>(op);
+      });
+      if (!hasWork)
+        continue;
+      FailureOr<std::optional<GpuTarget>> target =
+          getKernelModuleTarget(module, "convert-nvfp4-to-nvvm");
+      if (failed(target)) {
+        failedAny = true;
+        continue;
+      }
+      if (!*target) {
+        module.emitError() << "convert-nvfp4-to-nvvm: gpu.module @"
+                           << module.getName()
+                           << " holds nvfp4 ops but has no #nvvm.target to "
+                              "say which chip they are for (nvfp4-tile "
+                              "creates its module with one)";
+        failedAny = true;
+        continue;
+      }
+      RewritePatternSet patterns(&getContext());
+      populateNVFP4ToNVVMConversionPatterns(patterns, **target);
+      ConversionTarget conversionTarget(getContext());
+      conversionTarget.addIllegalOp<GemvTileOp, GemmTileOp, DecodeATileOp>();
+      conversionTarget.markUnknownOpDynamicallyLegal(
+          [](Operation *) { return true; });
+      if (failed(applyPartialConversion(module, conversionTarget,
+                                        std::move(patterns))))
+        failedAny = true;
     }
-    RewritePatternSet patterns(&getContext());
-    populateNVFP4ToNVVMConversionPatterns(patterns, *gpu);
-    ConversionTarget conversionTarget(getContext());
-    conversionTarget.addIllegalOp<GemvTileOp, GemmTileOp, DecodeATileOp>();
-    conversionTarget.markUnknownOpDynamicallyLegal(
-        [](Operation *) { return true; });
-    if (failed(applyPartialConversion(getOperation(), conversionTarget,
-                                      std::move(patterns))))
+    if (failedAny)
       signalPassFailure();
   }
 };

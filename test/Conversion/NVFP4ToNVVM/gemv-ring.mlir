@@ -1,5 +1,5 @@
-// RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm=target=sm_90a | FileCheck %s
-// RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm=target=sm_100a | FileCheck %s --check-prefix=SM100
+// RUN: sed -e 's/CHIP/sm_90a/' %s | nvfp4-opt -split-input-file -convert-nvfp4-to-nvvm | FileCheck %s
+// RUN: sed -e 's/CHIP/sm_100a/' %s | nvfp4-opt -split-input-file -convert-nvfp4-to-nvvm | FileCheck %s --check-prefix=SM100
 
 // stages = 3: each warp streams A through 3 shared-memory slots. A slot holds
 // one outer iteration of the warp's 2 rows: 2 x 1024 value bytes (32 lanes x
@@ -60,7 +60,7 @@
 // SM100: nvvm.cp.async.bulk.shared.cluster.global
 // SM100: nvvm.mbarrier.try_wait.parity
 // SM100: nvvm.convert.f4x2.to.f16x2
-gpu.module @ring {
+gpu.module @ring [#nvvm.target<chip = "CHIP">] {
   gpu.func @stream(%a: memref<64x8192xf4E2M1FN>, %sfa: memref<64x512xf8E4M3FN>, %b: memref<1x8192xf4E2M1FN>, %sfb: memref<1x512xf8E4M3FN>, %c: memref<64x1xf16>) kernel {
     %bx = gpu.block_id x
     %by = gpu.block_id y
@@ -82,7 +82,7 @@ gpu.module @ring {
 // CHECK: %[[C3:.*]] = arith.constant 3 : i32
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[C3]] step
 // CHECK: nvvm.mbarrier.try_wait.parity
-gpu.module @ring_groups {
+gpu.module @ring_groups [#nvvm.target<chip = "CHIP">] {
   gpu.func @groups(%a: memref<96x2048xf4E2M1FN>, %sfa: memref<96x128xf8E4M3FN>, %b: memref<1x2048xf4E2M1FN>, %sfb: memref<1x128xf8E4M3FN>, %c: memref<96x1xf16>) kernel {
     %bx = gpu.block_id x
     %by = gpu.block_id y

@@ -1,5 +1,5 @@
-// RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm=target=sm_100a | FileCheck %s --check-prefix=SM100
-// RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm=target=sm_90a | FileCheck %s --check-prefix=SM90
+// RUN: sed -e 's/CHIP/sm_100a/' %s | nvfp4-opt -split-input-file -convert-nvfp4-to-nvvm | FileCheck %s --check-prefix=SM100
+// RUN: sed -e 's/CHIP/sm_90a/' %s | nvfp4-opt -split-input-file -convert-nvfp4-to-nvvm | FileCheck %s --check-prefix=SM90
 
 // One step of 16 bytes per lane, one row per warp: A streamed with 16-byte
 // ld.global.nc.L1::no_allocate, B with 16-byte read-only loads, scales
@@ -37,7 +37,7 @@
 // SM90: arith.sitofp %{{.*}} : i32 to f32
 // SM90: llvm.intr.fma({{.*}}) : (f32, f32, f32) -> f32
 // SM90-NOT: vector<2xf16>, vector<2xf16>, vector<2xf16>
-gpu.module @m {
+gpu.module @m [#nvvm.target<chip = "CHIP">] {
   gpu.func @k(%a: memref<1x64x1024xf4E2M1FN>, %sfa: memref<1x64x64xf8E4M3FN>, %b: memref<1x1x1024xf4E2M1FN>, %sfb: memref<1x1x64xf8E4M3FN>, %c: memref<1x64x1xf16>) kernel {
     %bx = gpu.block_id x
     %by = gpu.block_id y
@@ -71,7 +71,7 @@ gpu.module @m {
 // SM90: arith.cmpi ult, %{{.*}}, %[[ROWS]] : i32
 // SM90: scf.if
 // SM90: llvm.store %{{.*}} : bf16, !llvm.ptr<1>
-gpu.module @m2 {
+gpu.module @m2 [#nvvm.target<chip = "CHIP">] {
   gpu.func @ragged(%a: memref<20x1536xf4E2M1FN>, %sfa: memref<20x96xf8E4M3FN>, %b: memref<1x1536xf4E2M1FN>, %sfb: memref<1x96xf8E4M3FN>, %c: memref<20x1xbf16>) kernel {
     %bx = gpu.block_id x
     %by = gpu.block_id y
@@ -106,7 +106,7 @@ gpu.module @m2 {
 // SM100: nvvm.convert.f4x2.to.f16x2
 // SM100: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // SM100: gpu.barrier
-gpu.module @m3 {
+gpu.module @m3 [#nvvm.target<chip = "CHIP">] {
   gpu.func @staged(%a: memref<1x64x1024xf4E2M1FN>, %sfa: memref<1x64x64xf8E4M3FN>, %b: memref<1x1x1024xf4E2M1FN>, %sfb: memref<1x1x64xf8E4M3FN>, %c: memref<1x64x1xf16>) kernel {
     %bx = gpu.block_id x
     %by = gpu.block_id y
@@ -140,7 +140,7 @@ gpu.module @m3 {
 // SM90-LABEL: gpu.func @unpipelined
 // SM90: scf.for
 // SM90: llvm.inline_asm has_side_effects {{.*}}ld.global.nc.L1::no_allocate.v4.u32
-gpu.module @m4 {
+gpu.module @m4 [#nvvm.target<chip = "CHIP">] {
   gpu.func @pipelined(%a: memref<64x4096xf4E2M1FN>, %sfa: memref<64x256xf8E4M3FN>, %b: memref<1x4096xf4E2M1FN>, %sfb: memref<1x256xf8E4M3FN>, %c: memref<64x1xf16>) kernel {
     %bx = gpu.block_id x
     %by = gpu.block_id y
@@ -174,7 +174,7 @@ gpu.module @m4 {
 // SM90-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // SM90: scf.if
 // SM90: llvm.store %{{.*}} : f16, !llvm.ptr<1>
-gpu.module @m5 {
+gpu.module @m5 [#nvvm.target<chip = "CHIP">] {
   gpu.func @split(%a: memref<64x4096xf4E2M1FN>, %sfa: memref<64x256xf8E4M3FN>, %b: memref<1x4096xf4E2M1FN>, %sfb: memref<1x256xf8E4M3FN>, %c: memref<64x1xf16>) kernel {
     %bx = gpu.block_id x
     %by = gpu.block_id y
@@ -209,7 +209,7 @@ gpu.module @m5 {
 // SM90: scf.yield %{{.*}}, %{{.*}} : f32, f32
 // SM90: } else {
 // SM90: scf.yield
-gpu.module @m6 {
+gpu.module @m6 [#nvvm.target<chip = "CHIP">] {
   gpu.func @groups(%a: memref<96x2048xf4E2M1FN>, %sfa: memref<96x128xf8E4M3FN>, %b: memref<1x2048xf4E2M1FN>, %sfb: memref<1x128xf8E4M3FN>, %c: memref<96x1xf16>) kernel {
     %bx = gpu.block_id x
     %by = gpu.block_id y
@@ -235,7 +235,7 @@ gpu.module @m6 {
 // SM90: ld.global.nc.L1::no_allocate.v4.u32
 // SM90: nvvm.dot.accumulate.4way %{{.*}}, %{{.*}}
 // SM90: scf.yield
-gpu.module @m8 {
+gpu.module @m8 [#nvvm.target<chip = "CHIP">] {
   gpu.func @distance(%a: memref<64x4096xf4E2M1FN>, %sfa: memref<64x256xf8E4M3FN>, %b: memref<1x4096xf4E2M1FN>, %sfb: memref<1x256xf8E4M3FN>, %c: memref<64x1xf16>) kernel {
     %bx = gpu.block_id x
     %by = gpu.block_id y

@@ -1,0 +1,34 @@
+// convert-nvfp4-to-nvvm reads the chip from each gpu.module's
+// #nvvm.target: a module of nvfp4 ops without one, or with a chip nvfp4
+// does not support, is an error naming the module, as is a CTA-level op
+// outside any gpu.module.
+// RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm -verify-diagnostics
+
+// expected-error @+1 {{convert-nvfp4-to-nvvm: gpu.module @plain holds nvfp4 ops but has no #nvvm.target to say which chip they are for (nvfp4-tile creates its module with one)}}
+gpu.module @plain {
+  gpu.func @k(%a: memref<1x64x1024xf4E2M1FN>, %sfa: memref<1x64x64xf8E4M3FN>, %b: memref<1x1x1024xf4E2M1FN>, %sfb: memref<1x1x64xf8E4M3FN>, %c: memref<1x64x1xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<1x64x1024xf4E2M1FN>, memref<1x64x64xf8E4M3FN>, memref<1x1x1024xf4E2M1FN>, memref<1x1x64xf8E4M3FN>) outs(%c : memref<1x64x1xf16>) rows %c0 batch %c0 plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1>
+    gpu.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{convert-nvfp4-to-nvvm: the #nvvm.target chip 'sm_80' is not supported; supported targets: sm_100a, sm_90a}}
+gpu.module @old [#nvvm.target<chip = "sm_80">] {
+  gpu.func @k(%a: memref<1x64x1024xf4E2M1FN>, %sfa: memref<1x64x64xf8E4M3FN>, %b: memref<1x1x1024xf4E2M1FN>, %sfb: memref<1x1x64xf8E4M3FN>, %c: memref<1x64x1xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<1x64x1024xf4E2M1FN>, memref<1x64x64xf8E4M3FN>, memref<1x1x1024xf4E2M1FN>, memref<1x1x64xf8E4M3FN>) outs(%c : memref<1x64x1xf16>) rows %c0 batch %c0 plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @outside(%a: memref<1x64x1024xf4E2M1FN>, %sfa: memref<1x64x64xf8E4M3FN>, %b: memref<1x1x1024xf4E2M1FN>, %sfb: memref<1x1x64xf8E4M3FN>, %c: memref<1x64x1xf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'nvfp4.gemv_tile' op must be inside a gpu.module with an #nvvm.target to be lowered; run nvfp4-tile}}
+  nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<1x64x1024xf4E2M1FN>, memref<1x64x64xf8E4M3FN>, memref<1x1x1024xf4E2M1FN>, memref<1x1x64xf8E4M3FN>) outs(%c : memref<1x64x1xf16>) rows %c0 batch %c0 plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1>
+  return
+}
