@@ -154,8 +154,8 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       N >= 2 decodes A once, in a pre-pass kernel, into a workspace laid
       out as the shared-memory tiles; the GEMM CTA then streams the tiles
       through a ring of N shared-memory slots with bulk copies
-      (`cp.async.bulk`, completing on one mbarrier per slot), N - 1 chunks
-      ahead of the MMAs (dynamic shared memory).
+      (`cp.async.bulk`; a full and an empty mbarrier per slot), N / k_split
+      - 1 rounds ahead of the MMAs (dynamic shared memory).
     - `k_split` (default 1; 2 or 4 need `stages`, a multiple of k_split):
       warpgroups that share each 64-row tile of B and split its K chunks
       (chunk j goes to warpgroup j % k_split of the tile); their partial
@@ -168,8 +168,10 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       latency; each round costs 6 registers per thread.
 
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
-    64. Split-K, TMA tensor maps and the sm_100a tcgen05 form are the next
-    steps of the design (docs/design.md) and have no field yet.
+    64. Split-K across CTAs, TMA tensor maps, clusters and the sm_100a
+    tcgen05 form are the next steps of the design (docs/design.md) and have
+    no field yet. (`b_prefetch` defaults to 2 in the IR; the planner picks
+    3 for the ring plans it makes.)
 
     Example: `#nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6,
     k_split = 2>`.

@@ -31,7 +31,9 @@ MLIR_CAPI_EXPORTED void nvfp4RegisterAllDialects(MlirDialectRegistry registry);
 /// so textual pipelines (mlirParsePassPipeline) can name them.
 MLIR_CAPI_EXPORTED void nvfp4RegisterAllPasses(void);
 
-/// Runs the nvfp4 pipeline on `module`: `target` is "sm_100a" or "sm_90a",
+/// Runs the nvfp4 pipeline on `module`: `target` is "sm_100a" or "sm_90a"
+/// (or "": the chip of a gpu.module @nvfp4_kernels in `module`, else
+/// sm_100a),
 /// `format` is "bin" (cubin, needs ptxas under `toolkit`/bin), "isa" (PTX),
 /// "llvm" or "none". Diagnostics go to the context's handlers. Fails on
 /// invalid options and on any error diagnostic emitted during the run.

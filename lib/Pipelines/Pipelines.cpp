@@ -25,7 +25,8 @@ using namespace mlir::nvfp4;
 LogicalResult mlir::nvfp4::verifyNVFP4PipelineOptions(
     const NVFP4PipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> errorHandler) {
-  if (!parseGpuTarget(options.target))
+  // Empty: plan and tile take the chip of the input's @nvfp4_kernels.
+  if (!options.target.empty() && !parseGpuTarget(options.target))
     return errorHandler("nvfp4-pipeline: unsupported target '" +
                         options.target + "'; supported targets: " +
                         supportedGpuTargets());

@@ -16,6 +16,7 @@ mlir::nvfp4::getKernelModuleTarget(gpu::GPUModuleOp module, StringRef pass) {
   ArrayAttr targets = module.getTargetsAttr();
   if (!targets)
     return std::optional<GpuTarget>();
+  std::optional<GpuTarget> found;
   for (Attribute attr : targets) {
     auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr);
     if (!nvvm)
@@ -28,9 +29,17 @@ mlir::nvfp4::getKernelModuleTarget(gpu::GPUModuleOp module, StringRef pass) {
                          << supportedGpuTargets();
       return failure();
     }
-    return target;
+    // The kernels are built once, for one chip.
+    if (found && *found != *target) {
+      module.emitError() << pass << ": gpu.module @" << module.getName()
+                         << " has #nvvm.targets for both " << getChip(*found)
+                         << " and " << getChip(*target)
+                         << "; nvfp4 builds its kernels for one chip";
+      return failure();
+    }
+    found = target;
   }
-  return std::optional<GpuTarget>();
+  return found;
 }
 
 FailureOr<GpuTarget> mlir::nvfp4::resolveGpuTarget(ModuleOp module,

@@ -28,18 +28,30 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-
 /// Returns the module's kernel container, creating it for `target`.
 gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module, GpuTarget target) {
-  if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName))
-    return existing;
   MLIRContext *ctx = module.getContext();
-  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                  UnitAttr::get(ctx));
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   auto nvvmTarget = NVVM::NVVMTargetAttr::get(
       ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", getChip(target),
       getPtxFeatures(target));
+  if (auto existing =
+          module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName)) {
+    // A module the input brought without an NVVM target gets the one the
+    // kernels are built for (resolveGpuTarget checked any it has).
+    ArrayAttr targets = existing.getTargetsAttr();
+    if (!targets ||
+        llvm::none_of(targets, llvm::IsaPred<NVVM::NVVMTargetAttr>)) {
+      SmallVector<Attribute> all;
+      if (targets)
+        llvm::append_range(all, targets.getValue());
+      all.push_back(nvvmTarget);
+      existing.setTargetsAttr(ArrayAttr::get(ctx, all));
+    }
+    return existing;
+  }
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(ctx));
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   return gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName,
                                   b.getArrayAttr({nvvmTarget}));
 }

@@ -29,8 +29,10 @@ struct NVFP4PipelineOptions
     : public PassPipelineOptions<NVFP4PipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target",
-      llvm::cl::desc("GPU target: sm_100a (B200) or sm_90a (H100/H200)"),
-      llvm::cl::init("sm_100a")};
+      llvm::cl::desc("GPU target: sm_100a (B200) or sm_90a (H100/H200); "
+                     "default: the chip of a gpu.module @nvfp4_kernels "
+                     "in the input, else sm_100a"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("What gpu.binary holds: 'isa' (PTX), 'bin' (cubin, "

@@ -31,9 +31,18 @@
 //   the e2m1 values (their low bytes are zero) and place them; one logic op
 //   merges the signs; one exact f16x2 multiply by the e4m3 scale (converted
 //   with cvt.rn.f16x2.e4m3x2) gives value x scale.
-// - The K loop: chunk c's MMAs (4 x wgmma m64n<tile_m>k16) run while the
-//   CTA decodes chunk c + 1 of A into the other buffer; B is loaded one
-//   chunk ahead and A two chunks ahead, in registers.
+// - stages = 0, the K loop: chunk c's MMAs (4 x wgmma m64n<tile_m>k16)
+//   run while the CTA decodes chunk c + 1 of A into the other buffer; B is
+//   loaded one chunk ahead and A two chunks ahead, in registers.
+// - stages > 0, the ring (emitRingLoop): A's tiles, decoded once by the
+//   pre-pass, stream by cp.async.bulk into `stages` slots with a full and an
+//   empty mbarrier each; k_split K groups of warpgroups take chunks g,
+//   g + k_split, ...; a round issues its MMAs, waits with wait_group 1
+//   (the previous round complete), releases the previous round's slot (its
+//   group's first warpgroup refills it) and decodes the next fragments of
+//   B, loaded b_prefetch rounds ahead; the loop is unrolled by two (two
+//   fragment sets, so ptxas does not serialize the wgmmas). docs/design.md
+//   says why each piece is there.
 // - Epilogue: thread t's accumulator i is C[m][n] with n = 16w + g +
 //   8 ((i >> 1) & 1), m = 8 (i >> 2) + 2q + (i & 1) (wgmma's D fragment),
 //   converted to C's type and stored; rows and columns past M and N are
@@ -306,7 +315,8 @@ private:
   /// stages > 0: A's decoded tiles stream through a ring of bulk copies.
   SmallVector<Value> emitRingLoop(RewriterBase &rewriter);
   using SlotFn = function_ref<Value(Value)>;
-  using CopyFn = function_ref<void(Value)>;
+  /// Fills a slot with a chunk's tile (chunk, slot).
+  using CopyFn = function_ref<void(Value, Value)>;
   /// The MMA loop of a warpgroup; returns its accumulators.
   SmallVector<Value> emitRingMainLoop(SlotFn slotAddress, SlotFn full,
                                       SlotFn empty, CopyFn issueCopy);
@@ -542,14 +552,10 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
   };
   auto full = [&](Value slot) { return barrier(slot, 0); };
   auto empty = [&](Value slot) { return barrier(slot, 1); };
-  auto slotOf = [&](Value chunk) {
-    return arith::RemUIOp::create(b, chunk, k.c32(stages));
-  };
   Value tilesBase = k.pointer(op.getATiles());
-  // Fills slot chunk % stages with the decoded tile of `chunk`; the copy
-  // completes on the slot's full mbarrier.
-  auto issueCopy = [&](Value chunk) {
-    Value slot = slotOf(chunk);
+  // Fills `slot` (chunk % stages) with the decoded tile of `chunk`; the
+  // copy completes on the slot's full mbarrier.
+  auto issueCopy = [&](Value chunk, Value slot) {
     Value bar = full(slot);
     NVVM::MBarrierArriveExpectTxOp::create(
         b, Type(), bar, k.c32(tileBytes),
@@ -575,7 +581,7 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
     }
     NVVM::FenceMbarrierInitOp::create(b);
     for (int64_t s = 0; s < std::min(stages, chunks); ++s)
-      issueCopy(k.c32(s));
+      issueCopy(k.c32(s), k.c32(s));
   }
   gpu::BarrierOp::create(b);
   SmallVector<Value> acc =
@@ -708,7 +714,7 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
     {
       // Round r - 1's slot is free once every warpgroup of the K group
       // released it; the group's first warpgroup then refills it with the
-      // group's chunk `rounds ahead` rounds later.
+      // group's chunk stages / k_split rounds later (that chunk + stages).
       auto ifOp = scf::IfOp::create(b, release, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
@@ -726,7 +732,7 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
       b.setInsertionPointToStart(refillIf.thenBlock());
       NVVM::MBarrierTryWaitParityOp::create(b, empty(slot), before.phase,
                                             k.c32(0x989680));
-      issueCopy(refill);
+      issueCopy(refill, slot);
     }
     at = step(at, +1);
     frags = fragments(BChunk{{pending[0], pending[1]}, {pending[2], pending[3]}});

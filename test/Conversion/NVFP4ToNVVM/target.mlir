@@ -3,6 +3,14 @@
 // does not support, is an error naming the module, as is a CTA-level op
 // outside any gpu.module.
 // RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm -verify-diagnostics
+// Two gpu.modules for two chips: each lowered for its own (the fp4
+// convert instruction on sm_100a, byte permutes on sm_90a).
+// RUN: nvfp4-opt %S/Inputs/two-chips.mlir -convert-nvfp4-to-nvvm | FileCheck %s
+// CHECK-LABEL: gpu.module @hopper
+// CHECK-NOT: nvvm.convert.f4x2.to.f16x2
+// CHECK: nvvm.prmt
+// CHECK-LABEL: gpu.module @blackwell
+// CHECK: nvvm.convert.f4x2.to.f16x2
 
 // expected-error @+1 {{convert-nvfp4-to-nvvm: gpu.module @plain holds nvfp4 ops but has no #nvvm.target to say which chip they are for (nvfp4-tile creates its module with one)}}
 gpu.module @plain {

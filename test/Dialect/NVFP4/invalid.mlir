@@ -442,3 +442,8 @@ func.func private @gemm_plan_b_prefetch() attributes {plan = #nvfp4.gemm_plan<wa
 
 // expected-error @+1 {{expects b_prefetch = 2 with stages = 0 (the ring loop alone loads B further ahead), but got 4}}
 func.func private @gemm_plan_b_prefetch_no_ring() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, b_prefetch = 4>}
+
+// -----
+
+// expected-error @+1 {{expects b_prefetch to be in [2, 8] (rounds of B loaded ahead of their MMAs), but got 1}}
+func.func private @gemm_plan_b_prefetch_low() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2, b_prefetch = 1>}
