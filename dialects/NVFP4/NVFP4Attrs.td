@@ -161,6 +161,12 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       (chunk j goes to warpgroup j % k_split of the tile); their partial
       accumulators meet in shared memory at the end. More warps per SM
       hide the decode's latency when the grid has one CTA per SM.
+    - `split_k` (default 1; [1, 8], more needs `stages` and a K / 64
+      divisible by it): CTAs that split K between them, each summing its
+      share of the chunks into an fp32 partial tile in a workspace; a small
+      kernel (`nvfp4.sum_splits`) adds the partials and writes C. For grids
+      that would leave most SMs idle without decoding B again per tile of
+      A.
     - `b_prefetch` (default 2; [2, 8], other values need `stages`): how many
       rounds ahead of its MMAs each warpgroup loads its raw chunk of B into
       registers. B streams from global memory straight into registers, so
@@ -168,7 +174,7 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       latency; each round costs 6 registers per thread.
 
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
-    64. Split-K across CTAs, TMA tensor maps, clusters and the sm_100a
+    64. Stream-K, TMA tensor maps, clusters and the sm_100a
     tcgen05 form are the next steps of the design (docs/design.md) and have
     no field yet. (`b_prefetch` defaults to 2 in the IR; the planner picks
     3 for the ring plans it makes.)
@@ -179,7 +185,8 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
   let parameters = (ins "int64_t":$warpgroups, "int64_t":$tile_m,
                         DefaultValuedParameter<"int64_t", "0">:$stages,
                         DefaultValuedParameter<"int64_t", "1">:$k_split,
-                        DefaultValuedParameter<"int64_t", "2">:$b_prefetch);
+                        DefaultValuedParameter<"int64_t", "2">:$b_prefetch,
+                        DefaultValuedParameter<"int64_t", "1">:$split_k);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -200,6 +207,11 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     int64_t getATilesBytes(int64_t batch, int64_t m, int64_t k) const {
       return batch * ((m + getTileM() - 1) / getTileM()) * (k / kTileK) *
              getATileBytes();
+    }
+    /// Bytes of the fp32 partial tiles split_k > 1 CTAs write
+    /// (split_k x [batch x] m x n floats), 0 without split-K.
+    int64_t getPartialsBytes(int64_t batch, int64_t m, int64_t n) const {
+      return getSplitK() > 1 ? getSplitK() * batch * m * n * 4 : 0;
     }
     /// Bytes through which k_split > 1 warpgroups hand their partial
     /// accumulators (tile_m / 2 floats per thread) to the first.

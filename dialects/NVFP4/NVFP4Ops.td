@@ -242,13 +242,16 @@ def NVFP4_GemvTileOp : NVFP4_Op<"gemv_tile"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile"> {
+def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile", [AttrSizedOperandSegments]> {
   let summary = "The output tile of a block-scaled GEMM that one CTA computes";
   let description = [{
     The CTA-level form of an `N > 1` `nvfp4.scaled_matmul`, created by
     `nvfp4-tile` inside the outlined `gpu.func`: this CTA computes
     `C[batch, m_base : m_base + tile_m, n_base : n_base + 64 * warpgroups]`
-    (clipped to M and N) over all of K, following `plan`. Operands are the
+    (clipped to M and N) over all of K, following `plan`; with split_k > 1,
+    over the K chunks of split `split` only, written as fp32 to its partial
+    tile in `partials` (split-major [split][batch][m][n]) instead of to C.
+    Operands are the
     whole kernel operands (plain scale layouts); `m_base`, `n_base` and
     `batch` come from the block ids. `convert-nvfp4-to-nvvm` lowers it for
     its target (sm_90a: wgmma).
@@ -272,14 +275,18 @@ def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile"> {
     Arg<Optional<MemRefRankOf<[I8], [1]>>,
         "A decoded by nvfp4.decode_a_tile (plans with stages > 0)",
         [MemRead]>:$a_tiles,
+    Optional<Index>:$split,
+    Arg<Optional<MemRefRankOf<[I8], [1]>>,
+        "fp32 partial tiles (plans with split_k > 1)", [MemWrite]>:$partials,
     NVFP4_GemmPlanAttr:$plan);
   let assemblyFormat = [{
     `ins` `(` $a `,` $sfa `,` $b `,` $sfb `:` type($a) `,` type($sfa) `,`
               type($b) `,` type($sfb) `)`
     (`tiles` `(` $a_tiles^ `:` type($a_tiles) `)`)?
     `outs` `(` $c `:` type($c) `)`
-    `at` `m` $m_base `n` $n_base `batch` $batch `plan` qualified($plan)
-    attr-dict
+    (`partials` `(` $partials^ `:` type($partials) `)`)?
+    `at` `m` $m_base `n` $n_base `batch` $batch (`split` $split^)?
+    `plan` qualified($plan) attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -318,6 +325,38 @@ def NVFP4_DecodeATileOp : NVFP4_Op<"decode_a_tile"> {
     attr-dict
   }];
   let hasVerifier = 1;
+}
+
+def NVFP4_SumSplitsOp : NVFP4_Op<"sum_splits"> {
+  let summary = "Add the fp32 partial GEMM outputs of split-K CTAs into C";
+  let description = [{
+    The last kernel of a split-K GEMM (`#nvfp4.gemm_plan` with split_k > 1),
+    one per CTA of `kSumThreads` threads, created by `nvfp4-tile`: the CTA
+    takes C's flat elements `[base, base + 4 * kSumThreads)` (clipped), adds
+    element e of every split's partial output (`partials` holds `splits`
+    copies of C's shape in fp32, split-major) and stores the sum in C's
+    element type.
+
+    Example:
+    ```mlir
+    nvfp4.sum_splits ins(%partials : memref<8388608xi8>)
+        outs(%c : memref<128x4096xf16>) at %base splits 2
+    ```
+  }];
+  let arguments = (ins
+    Arg<MemRefRankOf<[I8], [1]>, "fp32 partials", [MemRead]>:$partials,
+    Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
+    Index:$base,
+    ConfinedAttr<I64Attr, [IntMinValue<2>]>:$splits);
+  let assemblyFormat = [{
+    `ins` `(` $partials `:` type($partials) `)`
+    `outs` `(` $c `:` type($c) `)` `at` $base `splits` $splits attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Threads of a sum_splits CTA; each adds 4 elements.
+    static constexpr int64_t kSumThreads = 256;
+  }];
 }
 
 #endif // NVFP4_OPS_TD

@@ -200,14 +200,15 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
   int64_t tileM = std::min<int64_t>(llvm::alignTo(m, 8), 128);
   if (n <= 64)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/0,
-                             /*kSplit=*/1, /*bPrefetch=*/2);
+                             /*kSplit=*/1, /*bPrefetch=*/2,
+                             /*splitK=*/1);
   int64_t ctas = llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM) * batch;
   if (2 * ctas <= t.smCount && tileM > 64)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
                              /*stages=*/8, /*kSplit=*/4,
-                             /*bPrefetch=*/2);
+                             /*bPrefetch=*/2, /*splitK=*/1);
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
-                           /*kSplit=*/2, /*bPrefetch=*/3);
+                           /*kSplit=*/2, /*bPrefetch=*/3, /*splitK=*/1);
 }
 
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
@@ -247,11 +248,19 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
   if (!plan)
     plan = chooseGemmPlan(op->getContext(), t, a.rows, n, a.batch);
   int64_t gridY = llvm::divideCeil(a.rows, plan.getTileM());
-  if (gridY > kMaxGridY || a.batch > kMaxGridY)
+  int64_t gridZ = a.batch * plan.getSplitK();
+  if (gridY > kMaxGridY || gridZ > kMaxGridY)
     return op.emitOpError()
            << "cannot be launched as one GEMM: its grid needs " << gridY
-           << " tiles of A's rows in y and " << a.batch
-           << " batches in z, and CUDA limits both to " << kMaxGridY;
+           << " tiles of A's rows in y and " << gridZ
+           << " (batches x split_k) in z, and CUDA limits both to "
+           << kMaxGridY;
+  int64_t chunks = a.k / GemmPlanAttr::kTileK;
+  if (chunks % plan.getSplitK() != 0)
+    return op.emitOpError()
+           << "has a plan with split_k = " << plan.getSplitK()
+           << ", which must divide the " << chunks
+           << " K chunks of 64 values (K = " << a.k << ")";
   if (plan.getStages() == 0 &&
       plan.getSharedBytes() > t.info.staticSharedBytes)
     return op.emitOpError() << "has a plan that needs "
@@ -283,7 +292,7 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
     // One planner per kind of op.
     WalkResult result = getOperation().walk([&](Operation *op) {
       if (!isa_and_nonnull<NVFP4Dialect>(op->getDialect()) ||
-          isa<GemvTileOp, GemmTileOp>(op))
+          isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp>(op))
         return WalkResult::advance();
       auto matmul = dyn_cast<ScaledMatmulOp>(op);
       if (!matmul) {

@@ -132,7 +132,9 @@ Value scaledBlockId(OpBuilder &kb, Location loc, gpu::Dimension d,
 /// the pre-pass kernel `<name>_decode_a` (one CTA per tile of A's rows and
 /// K chunk) and the GEMM kernel reading the tiles; with stages = 0 the GEMM
 /// kernel alone. The GEMM grid: x -> tiles of B's rows, y -> tiles of A's
-/// rows, z -> batch.
+/// rows, z -> batch (times split_k + the split). With split_k > 1 a second
+/// workspace takes the splits' fp32 partial outputs and a third kernel,
+/// `<name>_sum_splits`, adds them into C.
 LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
                        StringRef kernelName) {
@@ -183,22 +185,46 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
     operands.push_back(tiles);
   }
 
-  // The GEMM kernel: one CTA-level gemm_tile per block.
+  // Split-K: the CTAs' fp32 partial tiles, summed by a third kernel.
+  const int64_t splitK = plan.getSplitK();
+  Value partials;
+  MemRefType partialsType;
+  if (splitK > 1) {
+    partialsType = MemRefType::get({plan.getPartialsBytes(a.batch, a.rows, n)},
+                                   hb.getI8Type());
+    partials = gpu::AllocOp::create(hb, loc, partialsType,
+                                    /*asyncToken=*/Type(),
+                                    /*asyncDependencies=*/ValueRange(),
+                                    /*dynamicSizes=*/ValueRange(),
+                                    /*symbolOperands=*/ValueRange())
+                   .getMemref();
+    operands.push_back(partials);
+  }
+
+  // The GEMM kernel: one CTA-level gemm_tile per block; block z is
+  // batch * split_k + split.
   SmallVector<Type> argTypes(ValueRange(operands).getTypes());
   auto kernel = createKernel(kb, loc, kernelName, argTypes,
                              plan.getThreadsPerCta(), symbols);
   Block &body = kernel.getBody().front();
   Value nBase = scaledBlockId(kb, loc, gpu::Dimension::x, plan.getTileN());
   Value mBase = scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM());
-  Value batch = scaledBlockId(kb, loc, gpu::Dimension::z, 1);
+  Value z = scaledBlockId(kb, loc, gpu::Dimension::z, 1);
+  Value batch = z, split;
+  if (splitK > 1) {
+    Value splits = arith::ConstantIndexOp::create(kb, loc, splitK);
+    batch = arith::DivUIOp::create(kb, loc, z, splits);
+    split = arith::RemUIOp::create(kb, loc, z, splits);
+  }
   GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
                      body.getArgument(2), body.getArgument(3),
                      body.getArgument(4), mBase, nBase, batch,
-                     prepass ? body.getArgument(5) : Value(), plan);
+                     prepass ? body.getArgument(5) : Value(), split,
+                     splitK > 1 ? body.getArguments().back() : Value(), plan);
   gpu::ReturnOp::create(kb, loc);
 
   gpu::KernelDim3 grid{idx(llvm::divideCeil(n, plan.getTileN())),
-                       idx(mTiles), idx(a.batch)};
+                       idx(mTiles), idx(a.batch * splitK)};
   gpu::KernelDim3 block{idx(plan.getThreadsPerCta()), idx(1), idx(1)};
   // The ring lives in dynamic shared memory.
   Value dynamicShared;
@@ -208,6 +234,30 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   auto launch = gpu::LaunchFuncOp::create(hb, loc, kernel, grid, block,
                                           dynamicShared, operands);
   launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+  if (splitK > 1) {
+    // The sum: block x covers 4 * kSumThreads flat elements of C.
+    MemRefType cType = op.getC().getType();
+    std::string name = (kernelName + "_sum_splits").str();
+    kb.setInsertionPointToEnd(kernels.getBody());
+    auto sum = createKernel(kb, loc, name, {partialsType, cType},
+                            SumSplitsOp::kSumThreads, symbols);
+    Block &sumBody = sum.getBody().front();
+    SumSplitsOp::create(
+        kb, loc, sumBody.getArgument(0), sumBody.getArgument(1),
+        scaledBlockId(kb, loc, gpu::Dimension::x, 4 * SumSplitsOp::kSumThreads),
+        splitK);
+    gpu::ReturnOp::create(kb, loc);
+    auto sumLaunch = gpu::LaunchFuncOp::create(
+        hb, loc, sum,
+        gpu::KernelDim3{idx(llvm::divideCeil(cType.getNumElements(),
+                                             4 * SumSplitsOp::kSumThreads)),
+                        idx(1), idx(1)},
+        gpu::KernelDim3{idx(SumSplitsOp::kSumThreads), idx(1), idx(1)},
+        /*dynamicSharedMemorySize=*/Value(), ValueRange{partials, op.getC()});
+    sumLaunch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+    gpu::DeallocOp::create(hb, loc, /*asyncToken=*/Type(),
+                           /*asyncDependencies=*/ValueRange(), partials);
+  }
   if (prepass)
     gpu::DeallocOp::create(hb, loc, /*asyncToken=*/Type(),
                            /*asyncDependencies=*/ValueRange(), tiles);

@@ -72,7 +72,7 @@ func.func @gemv_plan_on_gemm(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf
 
 // Tiles of A's rows are the grid's y dimension (at most 65535).
 func.func @too_many_rows(%a: memref<8388608x64xf4E2M1FN>, %sfa: memref<8388608x4xf8E4M3FN>, %b: memref<128x64xf4E2M1FN>, %sfb: memref<128x4xf8E4M3FN>, %c: memref<8388608x128xf16>) {
-  // expected-error @+1 {{cannot be launched as one GEMM: its grid needs 65536 tiles of A's rows in y and 1 batches in z, and CUDA limits both to 65535}}
+  // expected-error @+1 {{cannot be launched as one GEMM: its grid needs 65536 tiles of A's rows in y and 1 (batches x split_k) in z, and CUDA limits both to 65535}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<8388608x64xf4E2M1FN>, memref<8388608x4xf8E4M3FN>, memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>) outs(%c : memref<8388608x128xf16>)
   return
 }
@@ -85,5 +85,14 @@ func.func @too_many_rows(%a: memref<8388608x64xf4E2M1FN>, %sfa: memref<8388608x4
 // CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 8, k_split = 4>
 func.func @half_the_sms(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<128x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<128x4096xf16>)
+  return
+}
+
+// -----
+
+// split_k must divide K's chunks of 64 (K = 448: 7 chunks).
+func.func @split_k_chunks(%a: memref<128x448xf4E2M1FN>, %sfa: memref<128x28xf8E4M3FN>, %b: memref<256x448xf4E2M1FN>, %sfb: memref<256x28xf8E4M3FN>, %c: memref<128x256xf16>) {
+  // expected-error @+1 {{has a plan with split_k = 2, which must divide the 7 K chunks of 64 values (K = 448)}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x448xf4E2M1FN>, memref<128x28xf8E4M3FN>, memref<256x448xf4E2M1FN>, memref<256x28xf8E4M3FN>) outs(%c : memref<128x256xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, k_split = 2, split_k = 2>}
   return
 }

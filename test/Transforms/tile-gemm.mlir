@@ -35,3 +35,30 @@ func.func @decode_in_cta(%a: memref<3x40x512xf4E2M1FN>, %sfa: memref<3x40x32xf8E
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<3x40x512xf4E2M1FN>, memref<3x40x32xf8E4M3FN>, memref<3x128x512xf4E2M1FN>, memref<3x128x32xf8E4M3FN>) outs(%c : memref<3x40x128xf32>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 40>}
   return
 }
+
+// -----
+
+// Split-K: block z is batch * split_k + split; a second workspace holds the
+// splits' fp32 partial outputs (2 x 2 x 64 x 128 floats), and a third
+// kernel adds them into C (4 x 256 elements per CTA: 32 CTAs).
+// CHECK-LABEL: func.func @split
+// CHECK: %[[TILES:.*]] = gpu.alloc () : memref<131072xi8>
+// CHECK: gpu.launch_func @nvfp4_kernels::@split_kernel_decode_a
+// CHECK: %[[PARTIALS:.*]] = gpu.alloc () : memref<131072xi8>
+// CHECK: gpu.launch_func @nvfp4_kernels::@split_kernel blocks in (%c2{{.*}}, %c1{{.*}}, %c4) threads in (%c256
+// CHECK-SAME: %[[TILES]] : memref<131072xi8>, %[[PARTIALS]] : memref<131072xi8>)
+// CHECK: gpu.launch_func @nvfp4_kernels::@split_kernel_sum_splits blocks in (%c16, %c1{{.*}}, %c1{{.*}}) threads in (%c256
+// CHECK-SAME: args(%[[PARTIALS]] : memref<131072xi8>, %arg4 : memref<2x64x128xbf16>)
+// CHECK: gpu.dealloc %[[PARTIALS]]
+// CHECK: gpu.dealloc %[[TILES]]
+// CHECK: gpu.func @split_kernel(
+// CHECK: %[[Z:.*]] = gpu.block_id z
+// CHECK: %[[BATCH:.*]] = arith.divui %[[Z]], %c2
+// CHECK: %[[SPLIT:.*]] = arith.remui %[[Z]], %c2
+// CHECK: nvfp4.gemm_tile {{.*}} partials(%arg6 : memref<131072xi8>) at m %{{.*}} n %{{.*}} batch %[[BATCH]] split %[[SPLIT]]
+// CHECK: gpu.func @split_kernel_sum_splits(%arg0: memref<131072xi8>, %arg1: memref<2x64x128xbf16>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK: nvfp4.sum_splits ins(%arg0 : memref<131072xi8>) outs(%arg1 : memref<2x64x128xbf16>) at %{{.*}} splits 2
+func.func @split(%a: memref<2x64x512xf4E2M1FN>, %sfa: memref<2x64x32xf8E4M3FN>, %b: memref<2x128x512xf4E2M1FN>, %sfb: memref<2x128x32xf8E4M3FN>, %c: memref<2x64x128xbf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x64x512xf4E2M1FN>, memref<2x64x32xf8E4M3FN>, memref<2x128x512xf4E2M1FN>, memref<2x128x32xf8E4M3FN>) outs(%c : memref<2x64x128xbf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2, split_k = 2>}
+  return
+}

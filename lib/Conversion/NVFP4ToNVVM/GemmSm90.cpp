@@ -286,7 +286,9 @@ public:
     n = getOperandShape(op.getB().getType()).rows;
     tileM = plan.getTileM();
     threads = plan.getThreadsPerCta();
-    chunks = kDim / GemmPlanAttr::kTileK;
+    // With split-K, this CTA's share of the chunks (from chunkBase on).
+    totalChunks = kDim / GemmPlanAttr::kTileK;
+    chunks = totalChunks / plan.getSplitK();
     rowBytes = kDim / 2;
     scaleRow = kDim / 16;
     outType = op.getC().getType().getElementType();
@@ -324,12 +326,22 @@ private:
   Value clampChunk(Value c) {
     return arith::MinUIOp::create(b, c, k.c32(chunks - 1));
   }
+  /// K chunk `c` of this CTA's split in the whole K.
+  Value globalChunk(Value c) {
+    return chunkBase ? arith::AddIOp::create(b, c, chunkBase) : c;
+  }
 
   GemmTileOp op;
   ImplicitLocOpBuilder &b;
   KernelBuilder k;
   GemmPlanAttr plan;
-  int64_t m, n, kDim, tileM, threads, chunks, rowBytes, scaleRow, outBytes;
+  int64_t m, n, kDim, tileM, threads, chunks, totalChunks, rowBytes,
+      scaleRow, outBytes;
+  /// The first K chunk of this CTA's split (i32; null without split-K).
+  Value chunkBase;
+  /// The epilogue's batch index into its output: the batch, or with
+  /// split-K split * batches + batch of the partials (i64).
+  Value outBatch;
   Type outType;
 
   /// warpgroup: this thread's 64-row tile of B in the CTA; kGroup: its
@@ -344,6 +356,7 @@ private:
 
 GemmSm90Emitter::BChunk GemmSm90Emitter::loadB(Value chunk) {
   BChunk c;
+  chunk = globalChunk(chunk);
   // Bytes 32 chunk + 8q of the rows, scale byte 4 chunk + q.
   Value bytes = arith::ExtUIOp::create(
       b, k.i64, arith::MulIOp::create(b, chunk, k.c32(32)));
@@ -425,7 +438,7 @@ void GemmSm90Emitter::epilogue(ArrayRef<Value> acc) {
           b,
           arith::MulIOp::create(
               b,
-              arith::AddIOp::create(b, arith::MulIOp::create(b, batch,
+              arith::AddIOp::create(b, arith::MulIOp::create(b, outBatch,
                                                              k.c64(m)),
                                     arith::ExtUIOp::create(b, k.i64, mIdx)),
               k.c64(n)),
@@ -562,7 +575,8 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
         NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA),
         b.getBoolAttr(false), Value());
     Value src = k.offset(
-        tilesBase, aTileOffset(k, plan, mTiles, chunks, batch, mBase, chunk));
+        tilesBase, aTileOffset(k, plan, mTiles, totalChunks, batch, mBase,
+                               globalChunk(chunk)));
     NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
         b, LLVM::IntToPtrOp::create(b, smemPtr, slotAddress(slot)), src, bar,
         k.c32(tileBytes), Value(), Value());
@@ -807,6 +821,21 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
   bBase = k.pointer(op.getB());
   sfbBase = k.pointer(op.getSfb());
   cBase = k.pointer(op.getC());
+  outBatch = batch;
+  if (plan.getSplitK() > 1) {
+    // This CTA's share of K, and its fp32 partial tile instead of C.
+    Value split = arith::IndexCastUIOp::create(b, k.i32, op.getSplit());
+    chunkBase = arith::MulIOp::create(b, split, k.c32(chunks));
+    int64_t batches = getOperandShape(op.getA().getType()).batch;
+    outBatch = arith::AddIOp::create(
+        b,
+        arith::MulIOp::create(b, arith::ExtUIOp::create(b, k.i64, split),
+                              k.c64(batches)),
+        batch);
+    cBase = k.pointer(op.getPartials());
+    outType = k.f32;
+    outBytes = 4;
+  }
   Value row = arith::AddIOp::create(
       b, nBase,
       arith::AddIOp::create(

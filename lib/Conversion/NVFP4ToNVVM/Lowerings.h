@@ -24,6 +24,10 @@ void populateGemvPatterns(RewritePatternSet &patterns, GpuTarget target);
 /// nvfp4.gemm_tile for sm_90a: register-A wgmma (GemmSm90.cpp).
 void populateGemmSm90Patterns(RewritePatternSet &patterns);
 
+/// nvfp4.sum_splits, the split-K GEMM's last kernel, for every target
+/// (SumSplits.cpp).
+void populateSumSplitsPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::nvfp4
 
 #endif // NVFP4_CONVERSION_NVFP4TONVVM_LOWERINGS_H

@@ -45,7 +45,7 @@ struct ConvertNVFP4ToNVVMPass
           [&](gpu::GPUModuleOp module) { modules.push_back(module); });
     bool failedAny = false;
     getOperation()->walk([&](Operation *op) {
-      if (isa<GemvTileOp, GemmTileOp, DecodeATileOp>(op) &&
+      if (isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp>(op) &&
           !op->getParentOfType<gpu::GPUModuleOp>()) {
         op->emitOpError() << "must be inside a gpu.module with an "
                              "#nvvm.target to be lowered; run nvfp4-tile";
@@ -55,7 +55,7 @@ struct ConvertNVFP4ToNVVMPass
     for (gpu::GPUModuleOp module : modules) {
       bool hasWork = false;
       module.walk([&](Operation *op) {
-        hasWork |= isa<GemvTileOp, GemmTileOp, DecodeATileOp>(op);
+        hasWork |= isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp>(op);
       });
       if (!hasWork)
         continue;
@@ -77,7 +77,8 @@ struct ConvertNVFP4ToNVVMPass
       RewritePatternSet patterns(&getContext());
       populateNVFP4ToNVVMConversionPatterns(patterns, **target);
       ConversionTarget conversionTarget(getContext());
-      conversionTarget.addIllegalOp<GemvTileOp, GemmTileOp, DecodeATileOp>();
+      conversionTarget.addIllegalOp<GemvTileOp, GemmTileOp, DecodeATileOp,
+                                    SumSplitsOp>();
       conversionTarget.markUnknownOpDynamicallyLegal(
           [](Operation *) { return true; });
       if (failed(applyPartialConversion(module, conversionTarget,
@@ -94,6 +95,7 @@ struct ConvertNVFP4ToNVVMPass
 void mlir::nvfp4::populateNVFP4ToNVVMConversionPatterns(
     RewritePatternSet &patterns, GpuTarget target) {
   populateGemvPatterns(patterns, target);
+  populateSumSplitsPatterns(patterns);
   // The GEMM is lowered with wgmma only so far (nvfp4-plan says so for
   // sm_100a); a gemm_tile left for sm_100a fails to legalize.
   if (getTargetInfo(target).hasWgmma)

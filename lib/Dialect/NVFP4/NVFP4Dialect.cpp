@@ -107,7 +107,7 @@ StringRef GemmPlanAttr::getKernelKind() const { return "gemm"; }
 LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t warpgroups, int64_t tileM,
                                    int64_t stages, int64_t kSplit,
-                                   int64_t bPrefetch) {
+                                   int64_t bPrefetch, int64_t splitK) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
                           "each), but got "
@@ -133,6 +133,14 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " with a ring of at least 2 rounds of k_split "
                           "slots (stages a multiple of k_split, >= "
                        << 2 * kSplit << "), but got stages = " << stages;
+  if (splitK < 1 || splitK > 8)
+    return emitError() << "expects split_k to be in [1, 8] (CTAs splitting "
+                          "K), but got "
+                       << splitK;
+  if (splitK > 1 && stages == 0)
+    return emitError() << "expects split_k = 1 with stages = 0 (split-K "
+                          "needs the pre-pass's decoded tiles of A), but got "
+                       << splitK;
   if (bPrefetch < 2 || bPrefetch > 8)
     return emitError() << "expects b_prefetch to be in [2, 8] (rounds of B "
                           "loaded ahead of their MMAs), but got "

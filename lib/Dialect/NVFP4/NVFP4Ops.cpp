@@ -415,8 +415,49 @@ LogicalResult GemmTileOp::verify() {
   if (plan.getStages() == 0 && getATiles())
     return emitOpError() << "expects no decoded tiles of A with stages = 0 "
                             "(the CTA decodes A itself)";
-  return verifyGemmTiles(getOperation(), *a, plan,
-                         getATiles() ? getATiles().getType() : MemRefType());
+  if (failed(verifyGemmTiles(getOperation(), *a, plan,
+                             getATiles() ? getATiles().getType()
+                                         : MemRefType())))
+    return failure();
+  const int64_t splitK = plan.getSplitK();
+  if (splitK == 1) {
+    if (getSplit() || getPartials())
+      return emitOpError() << "expects no `split` and no `partials` with "
+                              "split_k = 1";
+    return success();
+  }
+  if (!getSplit() || !getPartials())
+    return emitOpError() << "expects `split` and `partials` with split_k = "
+                         << splitK;
+  int64_t chunks = a->k / GemmPlanAttr::kTileK;
+  if (chunks % splitK != 0)
+    return emitOpError() << "expects split_k (" << splitK
+                         << ") to divide K / 64 = " << chunks
+                         << ", the K chunks the splits share";
+  int64_t n = getOperandShape(getB().getType()).rows;
+  int64_t want = plan.getPartialsBytes(a->batch, a->rows, n);
+  if (getPartials().getType().getNumElements() != want)
+    return emitOpError() << "expects `partials` to hold " << want
+                         << " bytes (split_k fp32 copies of C), but it has "
+                         << getPartials().getType().getNumElements();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SumSplitsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SumSplitsOp::verify() {
+  MemRefType c = getC().getType();
+  if (!c.hasStaticShape() || !c.getLayout().isIdentity())
+    return emitOpError() << "expects C to be a static, contiguous memref";
+  int64_t want = getSplits() * c.getNumElements() * 4;
+  if (getPartials().getType().getNumElements() != want)
+    return emitOpError() << "expects `partials` to hold " << want
+                         << " bytes (" << getSplits()
+                         << " fp32 copies of C), but it has "
+                         << getPartials().getType().getNumElements();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

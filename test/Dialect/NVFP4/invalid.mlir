@@ -447,3 +447,22 @@ func.func private @gemm_plan_b_prefetch_no_ring() attributes {plan = #nvfp4.gemm
 
 // expected-error @+1 {{expects b_prefetch to be in [2, 8] (rounds of B loaded ahead of their MMAs), but got 1}}
 func.func private @gemm_plan_b_prefetch_low() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2, b_prefetch = 1>}
+
+// -----
+
+// expected-error @+1 {{expects split_k to be in [1, 8] (CTAs splitting K), but got 9}}
+func.func private @gemm_plan_split_k() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, split_k = 9>}
+
+// -----
+
+// expected-error @+1 {{expects split_k = 1 with stages = 0 (split-K needs the pre-pass's decoded tiles of A), but got 2}}
+func.func private @gemm_plan_split_k_no_ring() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, split_k = 2>}
+
+// -----
+
+func.func @sum_splits_size(%p: memref<100xi8>, %c: memref<4x8xf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{expects `partials` to hold 256 bytes (2 fp32 copies of C), but it has 100}}
+  nvfp4.sum_splits ins(%p : memref<100xi8>) outs(%c : memref<4x8xf16>) at %c0 splits 2
+  return
+}
