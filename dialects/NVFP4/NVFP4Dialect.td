@@ -39,6 +39,12 @@ def NVFP4_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// Name of the discardable attribute the plan pass attaches to an op.
     static constexpr ::llvm::StringLiteral kPlanAttrName = "nvfp4.plan";
+    /// On a gpu.launch_func: the kernel waits for the previous launch with
+    /// griddepcontrol.wait where it first needs its results, so a launcher
+    /// may start it early (CUDA's programmatic dependent launch); a plain
+    /// launch is equally correct.
+    static constexpr ::llvm::StringLiteral kDependentLaunchAttrName =
+        "nvfp4.programmatic_dependent_launch";
   }];
 }
 

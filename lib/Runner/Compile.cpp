@@ -186,6 +186,7 @@ FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
       }
       k.dynamicSharedBytes = static_cast<unsigned>(cst.value());
     }
+    k.dependent = launch->hasAttr(NVFP4Dialect::kDependentLaunchAttrName);
     for (Value operand : launch.getKernelOperands()) {
       if (auto arg = dyn_cast<BlockArgument>(operand);
           arg && arg.getOwner()->getParentOp() == fn) {

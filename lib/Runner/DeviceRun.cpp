@@ -29,7 +29,7 @@ bool launchAll(Device &device, const CompiledEntry &kernels,
     for (const KernelOperand &o : k.operands)
       params.push_back(o.workspace ? workspaces[o.index] : ptrs[o.index]);
     if (!device.launch(k.kernel, k.grid, k.block, k.dynamicSharedBytes,
-                       params, error))
+                       k.dependent, params, error))
       return false;
   }
   return true;

@@ -25,6 +25,28 @@ constexpr int kAttrCcMajor = 75, kAttrCcMinor = 76, kAttrL2Bytes = 38;
 // CUfunction_attribute values (cuda.h).
 constexpr int kFuncMaxThreads = 0, kFuncSharedBytes = 1, kFuncLocalBytes = 3,
               kFuncNumRegs = 4, kFuncMaxDynamicShared = 8;
+// cuLaunchKernelEx's configuration, laid out as cuda.h (CUDA 12+) declares
+// CUlaunchConfig and CUlaunchAttribute (a 4-byte id, padding, a 64-byte
+// value union); the one attribute used is programmatic stream
+// serialization (id 6, value 1: the kernel may start before the previous
+// one in the stream completes).
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    unsigned programmaticStreamSerializationAllowed;
+  } value;
+};
+static_assert(sizeof(LaunchAttribute) == 72, "CUlaunchAttribute layout");
+struct LaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  Handle hStream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+constexpr int kLaunchAttrProgrammaticStreamSerialization = 6;
 } // namespace
 
 struct CudaDriver::Api {
@@ -50,6 +72,10 @@ struct CudaDriver::Api {
   CUresult (*cuLaunchKernel)(Handle, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, Handle, void **,
                              void **);
+  /// Optional (drivers before CUDA 12 lack it): dependent launches fall
+  /// back to cuLaunchKernel.
+  CUresult (*cuLaunchKernelEx)(const LaunchConfig *, Handle, void **,
+                               void **) = nullptr;
   CUresult (*cuCtxSynchronize)();
   CUresult (*cuEventCreate)(Handle *, unsigned);
   CUresult (*cuEventRecord)(Handle, Handle);
@@ -114,6 +140,8 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string &error) {
   bind(a.cuEventSynchronize, "cuEventSynchronize");
   bind(a.cuEventElapsedTime, "cuEventElapsedTime");
   bind(a.cuGetErrorString, "cuGetErrorString");
+  a.cuLaunchKernelEx = reinterpret_cast<decltype(a.cuLaunchKernelEx)>(
+      dlsym(d->library, "cuLaunchKernelEx"));
   if (!ok)
     return nullptr;
   CUdevice &dev = d->device;
@@ -233,7 +261,7 @@ bool CudaDriver::kernelResources(const std::string &kernel,
 
 bool CudaDriver::launch(const std::string &kernel, const unsigned grid[3],
                         const unsigned block[3], unsigned sharedBytes,
-                        const std::vector<DevicePtr> &args,
+                        bool dependent, const std::vector<DevicePtr> &args,
                         std::string &error) {
   Handle fn = nullptr;
   if (!function(kernel, fn, error))
@@ -251,6 +279,15 @@ bool CudaDriver::launch(const std::string &kernel, const unsigned grid[3],
   std::vector<void *> params;
   for (DevicePtr &v : values)
     params.push_back(&v);
+  if (dependent && api->cuLaunchKernelEx) {
+    LaunchAttribute attr{};
+    attr.id = kLaunchAttrProgrammaticStreamSerialization;
+    attr.value.programmaticStreamSerializationAllowed = 1;
+    LaunchConfig config{grid[0],  grid[1],  grid[2], block[0], block[1],
+                        block[2], sharedBytes, nullptr, &attr, 1};
+    return check(api->cuLaunchKernelEx(&config, fn, params.data(), nullptr),
+                 "cuLaunchKernelEx", error);
+  }
   return check(api->cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0],
                                    block[1], block[2], sharedBytes, nullptr,
                                    params.data(), nullptr),

@@ -234,6 +234,10 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   auto launch = gpu::LaunchFuncOp::create(hb, loc, kernel, grid, block,
                                           dynamicShared, operands);
   launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+  // The GEMM's prologue (barriers, B's first loads) may overlap the
+  // pre-pass: it waits for the decoded tiles with griddepcontrol.wait.
+  if (prepass)
+    launch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
   if (splitK > 1) {
     // The sum: block x covers 4 * kSumThreads flat elements of C.
     MemRefType cType = op.getC().getType();

@@ -1,12 +1,16 @@
 // The sm_90a GEMM to PTX: register-A wgmma (inline PTX, no NVVM op), the
 // descriptor of the 128B-swizzled A tiles, the ring's full and empty
 // mbarriers (one round of MMAs kept in flight: wait_group 1, then the
-// slot's release and its refill by bulk copy), and (with ptxas) a cubin without spills or serialized wgmmas
-// (C7513 is an info line, hence the check on it) for both plans.
+// slot's release and its refill by bulk copy), the programmatic dependent
+// launch (the pre-pass lets the GEMM start early; the GEMM issues B's first
+// loads before it waits for the pre-pass's tiles), and (with ptxas) a cubin
+// without spills or serialized wgmmas (C7513 is an info line, hence the
+// check on it) for both plans.
 // RUN: nvfp4-run %s --entry ring --target sm_90a --emit=ptx | FileCheck %s --check-prefix=RING
 // RUN: nvfp4-run %s --entry in_cta --target sm_90a --emit=ptx | FileCheck %s --check-prefix=CTA
 // RING: .extern .shared .align 16 .b8 __nvfp4_dynamic_smem[];
 // RING-LABEL: .entry ring_kernel_decode_a(
+// RING: griddepcontrol.launch_dependents;
 // RING: cvt.rn.f16x2.e4m3x2
 // RING: st.global.v4.b32
 // RING-LABEL: .entry ring_kernel(
@@ -14,6 +18,9 @@
 // RING: mbarrier.init.shared.b64
 // RING: fence.mbarrier_init
 // RING: bar.sync 0;
+// RING: ld.global.nc.b64
+// RING: griddepcontrol.wait;
+// RING: cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes
 // RING: mbarrier.try_wait.parity
 // RING: wgmma.fence.sync.aligned;
 // RING: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16

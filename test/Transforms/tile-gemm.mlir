@@ -12,7 +12,7 @@
 // CHECK-SAME: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
 // CHECK: %[[SMEM:.*]] = arith.constant 66624 : i32
 // CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel blocks in (%c5, %c2{{.*}}, %c1{{.*}}) threads in (%c128{{.*}}) dynamic_shared_memory_size %[[SMEM]]
-// CHECK-SAME: %[[TILES]] : memref<131072xi8>)
+// CHECK-SAME: %[[TILES]] : memref<131072xi8>) {nvfp4.plan = {{.*}}, nvfp4.programmatic_dependent_launch}
 // CHECK: gpu.dealloc %[[TILES]]
 // CHECK: gpu.func @ring_kernel_decode_a({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK: nvfp4.decode_a_tile ins(%arg0, %arg1 : {{.*}}) outs(%arg2 : memref<131072xi8>) at m %{{.*}} chunk %block_id_x batch %block_id_z

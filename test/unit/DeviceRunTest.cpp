@@ -75,7 +75,7 @@ public:
     return true;
   }
   bool launch(const std::string &, const unsigned[3], const unsigned[3],
-              unsigned, const std::vector<DevicePtr> &args,
+              unsigned, bool, const std::vector<DevicePtr> &args,
               std::string &) override {
     std::vector<std::vector<uint8_t> *> buffers;
     for (DevicePtr p : args)
@@ -138,7 +138,7 @@ protected:
       args[i].fillRandom(random, i);
     reference = args;
     ASSERT_TRUE(succeeded(executeOnCpu(entry, reference)));
-    kernels.launches.push_back({"k", {1, 1, 1}, {32, 1, 1}, 0, {}, ""});
+    kernels.launches.push_back({"k", {1, 1, 1}, {32, 1, 1}, 0, false, {}, ""});
     for (unsigned i = 0; i < args.size(); ++i)
       kernels.launches.back().operands.push_back({false, i});
   }

@@ -37,6 +37,9 @@ struct KernelLaunch {
   unsigned block[3];
   /// Dynamic shared memory of the launch, in bytes.
   unsigned dynamicSharedBytes = 0;
+  /// A programmatic dependent launch (the launch op carries
+  /// `nvfp4.programmatic_dependent_launch`).
+  bool dependent = false;
   /// The kernel's parameters, in order.
   SmallVector<KernelOperand> operands;
   /// The plan nvfp4-tile recorded on the launch, as IR text (paste it back

@@ -47,7 +47,7 @@ public:
   bool memset(DevicePtr dst, uint8_t value, size_t bytes,
               std::string &error) override;
   bool launch(const std::string &kernel, const unsigned grid[3],
-              const unsigned block[3], unsigned sharedBytes,
+              const unsigned block[3], unsigned sharedBytes, bool dependent,
               const std::vector<DevicePtr> &args,
               std::string &error) override;
   bool synchronize(std::string &error) override;

@@ -57,10 +57,13 @@ public:
   virtual bool memset(DevicePtr dst, uint8_t value, size_t bytes,
                       std::string &error) = 0;
   /// Launches `kernel` with one pointer parameter per entry of `args` and
-  /// `sharedBytes` of dynamic shared memory.
+  /// `sharedBytes` of dynamic shared memory. `dependent`: a programmatic
+  /// dependent launch (the kernel may start while the previous one in the
+  /// stream finishes, and waits for it with griddepcontrol.wait; without
+  /// the feature a plain launch is equally correct).
   virtual bool launch(const std::string &kernel, const unsigned grid[3],
                       const unsigned block[3], unsigned sharedBytes,
-                      const std::vector<DevicePtr> &args,
+                      bool dependent, const std::vector<DevicePtr> &args,
                       std::string &error) = 0;
   /// Waits for the launched work; reports a failed kernel.
   virtual bool synchronize(std::string &error) = 0;

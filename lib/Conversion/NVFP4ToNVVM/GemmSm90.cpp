@@ -321,7 +321,8 @@ private:
   using CopyFn = function_ref<void(Value, Value)>;
   /// The MMA loop of a warpgroup; returns its accumulators.
   SmallVector<Value> emitRingMainLoop(SlotFn slotAddress, SlotFn full,
-                                      SlotFn empty, CopyFn issueCopy);
+                                      SlotFn empty, CopyFn issueCopy,
+                                      function_ref<void()> startRing);
 
   Value clampChunk(Value c) {
     return arith::MinUIOp::create(b, c, k.c32(chunks - 1));
@@ -584,7 +585,7 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
   Value isThread0 =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, k.c32(0));
   {
-    // Thread 0 initializes the barriers and fills every slot once.
+    // Thread 0 initializes the barriers.
     auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
@@ -594,12 +595,21 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
                                    k.c32(plan.getWarpgroups()), Value());
     }
     NVVM::FenceMbarrierInitOp::create(b);
-    for (int64_t s = 0; s < std::min(stages, chunks); ++s)
-      issueCopy(k.c32(s), k.c32(s));
   }
   gpu::BarrierOp::create(b);
+  // Once B's first loads are in flight: wait for the pre-pass (a no-op
+  // unless launched as a programmatic dependent launch, which lets all of
+  // the above overlap the pre-pass), then thread 0 fills every slot once.
+  auto startRing = [&] {
+    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+    auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (int64_t s = 0; s < std::min(stages, chunks); ++s)
+      issueCopy(k.c32(s), k.c32(s));
+  };
   SmallVector<Value> acc =
-      emitRingMainLoop(slotAddress, full, empty, issueCopy);
+      emitRingMainLoop(slotAddress, full, empty, issueCopy, startRing);
 
   if (kSplit == 1)
     return acc;
@@ -646,7 +656,8 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
 }
 
 SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
-    SlotFn slotAddress, SlotFn full, SlotFn empty, CopyFn issueCopy) {
+    SlotFn slotAddress, SlotFn full, SlotFn empty, CopyFn issueCopy,
+    function_ref<void()> startRing) {
   const int64_t kSplit = plan.getKSplit();
   const int64_t accCount = tileM / 2;
   const int64_t inFlight = plan.getBPrefetch() - 1;
@@ -705,6 +716,7 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
   llvm::append_range(init, fragments(loadB(clampChunk(chunkOf(k.c32(0))))));
   for (int64_t i = 1; i <= inFlight; ++i)
     llvm::append_range(init, raw(loadB(clampChunk(chunkOf(k.c32(i))))));
+  startRing();
   // Round r of a pair: issue its MMAs, wait until only they are in flight
   // (round r - 1's are complete), release round r - 1's slot, decode the
   // next round's fragments into the registers round r - 1 read while round
@@ -881,6 +893,9 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
+    // The GEMM that reads the tiles may be scheduled now (it waits for
+    // this grid's completion before its first copy of a tile).
+    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::launch_dependents);
     GemmPlanAttr plan = op.getPlan();
     OperandShape a = getOperandShape(op.getA().getType());
     Value tid = arith::IndexCastUIOp::create(

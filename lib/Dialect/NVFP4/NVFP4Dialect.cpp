@@ -175,6 +175,14 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult NVFP4Dialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
+  if (attr.getName() == kDependentLaunchAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()) ||
+        op->getName().getStringRef() != "gpu.launch_func")
+      return op->emitError() << "expects '" << kDependentLaunchAttrName
+                             << "' to be a unit attribute on a "
+                                "gpu.launch_func";
+    return success();
+  }
   if (attr.getName() != kPlanAttrName)
     return op->emitError() << "unknown nvfp4 attribute '" << attr.getName()
                            << "'";

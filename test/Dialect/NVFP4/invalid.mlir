@@ -466,3 +466,8 @@ func.func @sum_splits_size(%p: memref<100xi8>, %c: memref<4x8xf16>) {
   nvfp4.sum_splits ins(%p : memref<100xi8>) outs(%c : memref<4x8xf16>) at %c0 splits 2
   return
 }
+
+// -----
+
+// expected-error @+1 {{expects 'nvfp4.programmatic_dependent_launch' to be a unit attribute on a gpu.launch_func}}
+func.func private @dependent_on_func() attributes {nvfp4.programmatic_dependent_launch}
