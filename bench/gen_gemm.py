@@ -4,32 +4,51 @@
   gen_gemm.py M N K [L [out_type [WARPGROUPS TILE_M [STAGES [K_SPLIT
               [B_PREFETCH [SPLIT_K]]]]]]] > gemm.mlir
 
-L = 0 (the default) writes unbatched rank-2 operands. With WARPGROUPS TILE_M
+L = 0 (the default) writes unbatched rank-2 operands. --blocked=a, b or ab
+(anywhere) gives those operands' scales the blocked (128x4 atom) layout. With WARPGROUPS TILE_M
 (and optionally the further fields) the op carries that #nvfp4.gemm_plan,
 which nvfp4-plan keeps.
 """
 import sys
 
 
-def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm"):
+def scales(pre, rows, k, blocked):
+    if blocked:
+        return (f"memref<{pre}{-(-rows // 128)}x{-(-k // 64)}x32x4x4"
+                "xf8E4M3FN>")
+    return f"memref<{pre}{rows}x{k // 16}xf8E4M3FN>"
+
+
+def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked=""):
     pre = f"{l}x" if l else ""
     a = f"memref<{pre}{m}x{k}xf4E2M1FN>"
-    sfa = f"memref<{pre}{m}x{k // 16}xf8E4M3FN>"
+    sfa = scales(pre, m, k, "a" in blocked)
     b = f"memref<{pre}{n}x{k}xf4E2M1FN>"
-    sfb = f"memref<{pre}{n}x{k // 16}xf8E4M3FN>"
+    sfb = scales(pre, n, k, "b" in blocked)
     c = f"memref<{pre}{m}x{n}x{out}>"
     fields = ("warpgroups", "tile_m", "stages", "k_split", "b_prefetch",
               "split_k")
-    attr = (" {nvfp4.plan = #nvfp4.gemm_plan<%s>}" % ", ".join(
-        f"{f} = {v}" for f, v in zip(fields, plan))) if plan else ""
+    attrs = []
+    if plan:
+        attrs.append("nvfp4.plan = #nvfp4.gemm_plan<%s>" % ", ".join(
+            f"{f} = {v}" for f, v in zip(fields, plan)))
+    for operand in "ab":
+        if operand in blocked:
+            attrs.append(f"sf{operand}_layout = #nvfp4.scale_layout<blocked>")
+    attr = " {" + ", ".join(attrs) + "}" if attrs else ""
     return (f"func.func @{name}(%a: {a}, %sfa: {sfa}, %b: {b}, %sfb: {sfb}, %c: {c}) {{\n"
             f"  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : {a}, {sfa}, {b}, {sfb}) outs(%c : {c}){attr}\n"
             f"  return\n}}\n")
 
 
 if __name__ == "__main__":
+    blocked = ""
+    for arg in list(sys.argv):
+        if arg.startswith("--blocked="):
+            blocked = arg.split("=", 1)[1]
+            sys.argv.remove(arg)
     m, n, k = (int(x) for x in sys.argv[1:4])
     l = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     out = sys.argv[5] if len(sys.argv) > 5 else "f16"
     plan = sys.argv[6:12] if len(sys.argv) > 7 else None
-    print(gemm(m, n, k, l, out, plan), end="")
+    print(gemm(m, n, k, l, out, plan, blocked=blocked), end="")

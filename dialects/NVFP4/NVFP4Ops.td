@@ -248,7 +248,8 @@ def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile", [AttrSizedOperandSegments]> {
     The CTA-level form of an `N > 1` `nvfp4.scaled_matmul`, created by
     `nvfp4-tile` inside the outlined `gpu.func`: this CTA computes
     `C[batch, m_base : m_base + tile_m, n_base : n_base + 64 * warpgroups]`
-    (clipped to M and N) over all of K, following `plan`; with split_k > 1,
+    (clipped to M and N) over all of K, following `plan`, reading scales in
+    the `sfa_layout` / `sfb_layout` of its scaled_matmul; with split_k > 1,
     over the K chunks of split `split` only, written as fp32 to its partial
     tile in `partials` (split-major [split][batch][m][n]) instead of to C.
     Operands are the
@@ -278,7 +279,9 @@ def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile", [AttrSizedOperandSegments]> {
     Optional<Index>:$split,
     Arg<Optional<MemRefRankOf<[I8], [1]>>,
         "fp32 partial tiles (plans with split_k > 1)", [MemWrite]>:$partials,
-    NVFP4_GemmPlanAttr:$plan);
+    NVFP4_GemmPlanAttr:$plan,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
   let assemblyFormat = [{
     `ins` `(` $a `,` $sfa `,` $b `,` $sfb `:` type($a) `,` type($sfa) `,`
               type($b) `,` type($sfb) `)`
@@ -302,7 +305,7 @@ def NVFP4_DecodeATileOp : NVFP4_Op<"decode_a_tile"> {
     `tile_m x 128`-byte tile to its place in `tiles`: tile
     `(batch * m_tiles + m_base / tile_m) * chunks + chunk`. The GEMM CTAs
     then copy tiles with bulk copies instead of decoding A again for every
-    tile of B.
+    tile of B. Scales are read in `sfa_layout`.
 
     Example:
     ```mlir
@@ -317,7 +320,8 @@ def NVFP4_DecodeATileOp : NVFP4_Op<"decode_a_tile"> {
     Arg<NVFP4_ScaleMemref, "A scales", [MemRead]>:$sfa,
     Arg<MemRefRankOf<[I8], [1]>, "decoded tiles", [MemWrite]>:$tiles,
     Index:$m_base, Index:$chunk, Index:$batch,
-    NVFP4_GemmPlanAttr:$plan);
+    NVFP4_GemmPlanAttr:$plan,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout);
   let assemblyFormat = [{
     `ins` `(` $a `,` $sfa `:` type($a) `,` type($sfa) `)`
     `outs` `(` $tiles `:` type($tiles) `)`

@@ -221,11 +221,6 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
            << " kernel yet: the GEMM (scaled_matmul with N > 1) is lowered "
               "for sm_90a (wgmma); its tcgen05 form for sm_100a is not "
               "built yet";
-  if (op.getSfaLayout() != ScaleLayout::Plain ||
-      op.getSfbLayout() != ScaleLayout::Plain)
-    return op.emitOpError() << "cannot be planned as a GEMM: the GEMM "
-                               "kernels read plain (K-major) scales; convert "
-                               "blocked scales first";
   OperandShape a = getOperandShape(op.getA().getType());
   int64_t n = getOperandShape(op.getB().getType()).rows;
   if (a.k % GemmPlanAttr::kTileK != 0)

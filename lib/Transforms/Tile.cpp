@@ -171,7 +171,8 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
         kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
         scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
         scaledBlockId(kb, loc, gpu::Dimension::x, 1),
-        scaledBlockId(kb, loc, gpu::Dimension::z, 1), plan);
+        scaledBlockId(kb, loc, gpu::Dimension::z, 1), plan,
+        op.getSfaLayout());
     gpu::ReturnOp::create(kb, loc);
     kb.setInsertionPointToEnd(kernels.getBody());
     auto launch = gpu::LaunchFuncOp::create(
@@ -220,7 +221,8 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
                      body.getArgument(2), body.getArgument(3),
                      body.getArgument(4), mBase, nBase, batch,
                      prepass ? body.getArgument(5) : Value(), split,
-                     splitK > 1 ? body.getArguments().back() : Value(), plan);
+                     splitK > 1 ? body.getArguments().back() : Value(), plan,
+                     op.getSfaLayout(), op.getSfbLayout());
   gpu::ReturnOp::create(kb, loc);
 
   gpu::KernelDim3 grid{idx(llvm::divideCeil(n, plan.getTileN())),

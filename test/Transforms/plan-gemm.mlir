@@ -54,8 +54,11 @@ func.func @k_not_64(%a: memref<128x96xf4E2M1FN>, %sfa: memref<128x6xf8E4M3FN>, %
 
 // -----
 
+// Blocked scales (the 128x4 atoms) are read by the GEMM kernels as they are.
+// CHECK-LABEL: func.func @blocked
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan
+// CHECK-SAME: sfa_layout = #nvfp4.scale_layout<blocked>
 func.func @blocked(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>) {
-  // expected-error @+1 {{cannot be planned as a GEMM: the GEMM kernels read plain (K-major) scales; convert blocked scales first}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%c : memref<128x128xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>}
   return
 }

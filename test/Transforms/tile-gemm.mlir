@@ -62,3 +62,15 @@ func.func @split(%a: memref<2x64x512xf4E2M1FN>, %sfa: memref<2x64x32xf8E4M3FN>, 
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x64x512xf4E2M1FN>, memref<2x64x32xf8E4M3FN>, memref<2x128x512xf4E2M1FN>, memref<2x128x32xf8E4M3FN>) outs(%c : memref<2x64x128xbf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2, split_k = 2>}
   return
 }
+
+// -----
+
+// Scale layouts travel from scaled_matmul to the CTA-level ops.
+// CHECK-LABEL: gpu.func @blocked_kernel_decode_a
+// CHECK: nvfp4.decode_a_tile {{.*}} {sfa_layout = #nvfp4.scale_layout<blocked>}
+// CHECK-LABEL: gpu.func @blocked_kernel(
+// CHECK: nvfp4.gemm_tile {{.*}} {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+func.func @blocked(%a: memref<200x256xf4E2M1FN>, %sfa: memref<2x4x32x4x4xf8E4M3FN>, %b: memref<300x256xf4E2M1FN>, %sfb: memref<3x4x32x4x4xf8E4M3FN>, %c: memref<200x300xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<200x256xf4E2M1FN>, memref<2x4x32x4x4xf8E4M3FN>, memref<300x256xf4E2M1FN>, memref<3x4x32x4x4xf8E4M3FN>) outs(%c : memref<200x300xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>, sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+  return
+}

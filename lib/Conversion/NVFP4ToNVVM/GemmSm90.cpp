@@ -134,6 +134,49 @@ Value byteOf(KernelBuilder &k, Value word, int64_t i) {
   return i ? arith::ShRUIOp::create(k.b, word, k.c32(8 * i)) : word;
 }
 
+/// Where the scales of an operand row are: the byte offset of its 4 scales
+/// of K chunk 0 (i64) and the distance between consecutive K chunks. Plain:
+/// row-major [batch x] rows x K/16. Blocked (the 128x4 atoms of cuBLAS and
+/// tcgen05, lib/Reference/Layout.h): atom (row / 128, chunk) of 512 bytes,
+/// row at (row % 32) * 16 + (row % 128 / 32) * 4 inside it; a K chunk of 64
+/// values is exactly one atom column group (4 scales), so either way a
+/// chunk's 4 scales of a row are 4 contiguous bytes.
+struct ScaleRows {
+  ScaleLayout layout;
+  int64_t rows, kBlocks;
+
+  Value rowOffset(KernelBuilder &k, Value batch64, Value row32) const {
+    ImplicitLocOpBuilder &b = k.b;
+    Value row = arith::ExtUIOp::create(b, k.i64, row32);
+    if (layout == ScaleLayout::Plain)
+      return arith::MulIOp::create(
+          b,
+          arith::AddIOp::create(b, arith::MulIOp::create(b, batch64,
+                                                         k.c64(rows)),
+                                row),
+          k.c64(kBlocks));
+    const int64_t chunks = kBlocks / 4;
+    const int64_t batchBytes = llvm::divideCeil(rows, 128) * chunks * 512;
+    Value atomRow = arith::MulIOp::create(
+        b, arith::DivUIOp::create(b, row, k.c64(128)), k.c64(chunks * 512));
+    Value inner = arith::AddIOp::create(
+        b,
+        arith::MulIOp::create(b, arith::RemUIOp::create(b, row, k.c64(32)),
+                              k.c64(16)),
+        arith::MulIOp::create(
+            b,
+            arith::DivUIOp::create(
+                b, arith::RemUIOp::create(b, row, k.c64(128)), k.c64(32)),
+            k.c64(4)));
+    return arith::AddIOp::create(
+        b, arith::MulIOp::create(b, batch64, k.c64(batchBytes)),
+        arith::AddIOp::create(b, atomRow, inner));
+  }
+  int64_t chunkStride() const {
+    return layout == ScaleLayout::Plain ? 4 : 512;
+  }
+};
+
 /// Registers of one K chunk of A for the rows a thread decodes: 32 bytes
 /// (8 words) and 4 scales (one word) per row.
 struct AChunk {
@@ -147,15 +190,16 @@ struct AChunk {
 /// and to M on load.
 class ATileDecoder {
 public:
-  ATileDecoder(KernelBuilder &k, Value a, Value sfa, Value batch, Value mBase,
-               Value tid, int64_t threads, GemmPlanAttr plan)
+  ATileDecoder(KernelBuilder &k, Value a, Value sfa, ScaleLayout sfaLayout,
+               Value batch, Value mBase, Value tid, int64_t threads,
+               GemmPlanAttr plan)
       : k(k), b(k.b), aBase(k.pointer(a)), sfaBase(k.pointer(sfa)),
         batch(batch), mBase(mBase), tid(tid), threads(threads),
         tileM(plan.getTileM()) {
     OperandShape shape = getOperandShape(cast<MemRefType>(a.getType()));
     m = shape.rows;
     rowBytes = shape.k / 2;
-    scaleRow = shape.k / 16;
+    scales = ScaleRows{sfaLayout, m, shape.k / 16};
     rowsPerThread = llvm::divideCeil(tileM, threads);
   }
 
@@ -169,7 +213,8 @@ private:
   KernelBuilder &k;
   ImplicitLocOpBuilder &b;
   Value aBase, sfaBase, batch, mBase, tid;
-  int64_t threads, tileM, m, rowBytes, scaleRow, rowsPerThread;
+  int64_t threads, tileM, m, rowBytes, rowsPerThread;
+  ScaleRows scales;
 };
 
 AChunk ATileDecoder::load(Value chunk) {
@@ -192,11 +237,13 @@ AChunk ATileDecoder::load(Value chunk) {
       for (int e = 0; e < 4; ++e)
         c.words.push_back(k.extract(v, e));
     }
-    Value scales = k.offset(
-        sfaBase, arith::AddIOp::create(
-                     b, arith::MulIOp::create(b, global, k.c64(scaleRow)),
-                     arith::MulIOp::create(b, chunk64, k.c64(4))));
-    c.scales.push_back(k.load(k.i32, scales, 4));
+    Value scaleAddress = k.offset(
+        sfaBase,
+        arith::AddIOp::create(
+            b, scales.rowOffset(k, batch, row),
+            arith::MulIOp::create(b, chunk64,
+                                  k.c64(scales.chunkStride()))));
+    c.scales.push_back(k.load(k.i32, scaleAddress, 4));
   }
   return c;
 }
@@ -290,7 +337,7 @@ public:
     totalChunks = kDim / GemmPlanAttr::kTileK;
     chunks = totalChunks / plan.getSplitK();
     rowBytes = kDim / 2;
-    scaleRow = kDim / 16;
+    sfbRows = ScaleRows{op.getSfbLayout(), n, kDim / 16};
     outType = op.getC().getType().getElementType();
     outBytes = outType.getIntOrFloatBitWidth() / 8;
   }
@@ -337,7 +384,9 @@ private:
   KernelBuilder k;
   GemmPlanAttr plan;
   int64_t m, n, kDim, tileM, threads, chunks, totalChunks, rowBytes,
-      scaleRow, outBytes;
+      outBytes;
+  /// How B's scales are laid out.
+  ScaleRows sfbRows;
   /// The first K chunk of this CTA's split (i32; null without split-K).
   Value chunkBase;
   /// The epilogue's batch index into its output: the batch, or with
@@ -362,7 +411,8 @@ GemmSm90Emitter::BChunk GemmSm90Emitter::loadB(Value chunk) {
   Value bytes = arith::ExtUIOp::create(
       b, k.i64, arith::MulIOp::create(b, chunk, k.c32(32)));
   Value scales = arith::ExtUIOp::create(
-      b, k.i64, arith::MulIOp::create(b, chunk, k.c32(4)));
+      b, k.i64,
+      arith::MulIOp::create(b, chunk, k.c32(sfbRows.chunkStride())));
   for (int r = 0; r < 2; ++r) {
     c.bytes[r] = k.load(k.i64, k.offset(bRowBase[r], bytes), 8);
     c.scale[r] = k.load(k.i8, k.offset(sfbRowBase[r], scales), 1);
@@ -476,8 +526,8 @@ GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
         b, smemAddress,
         arith::MulIOp::create(b, parity, k.c32(plan.getATileBytes())));
   };
-  ATileDecoder decoder(k, op.getA(), op.getSfa(), batch, mBase, tid, threads,
-                       plan);
+  ATileDecoder decoder(k, op.getA(), op.getSfa(), op.getSfaLayout(), batch,
+                       mBase, tid, threads, plan);
   auto storeA = [&](const AChunk &chunk, Value buffer) {
     decoder.decode(chunk, [&](Value vec, Value offset) {
       storeShared(k, vec, arith::AddIOp::create(b, buffer, offset));
@@ -866,9 +916,8 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
                    b, arith::MulIOp::create(b, bRows[r], k.c64(rowBytes)),
                    arith::MulIOp::create(b, q64, k.c64(8))));
     sfbRowBase[r] = k.offset(
-        sfbBase,
-        arith::AddIOp::create(
-            b, arith::MulIOp::create(b, bRows[r], k.c64(scaleRow)), q64));
+        sfbBase, arith::AddIOp::create(b, sfbRows.rowOffset(k, batch, rr),
+                                       q64));
   }
   SmallVector<Value> acc = plan.getStages() > 0 ? emitRingLoop(rewriter)
                                                 : emitDecodingLoop(rewriter);
@@ -903,8 +952,8 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
     Value batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
     Value mBase = arith::IndexCastUIOp::create(b, k.i32, op.getMBase());
     Value chunk = arith::IndexCastUIOp::create(b, k.i32, op.getChunk());
-    ATileDecoder decoder(k, op.getA(), op.getSfa(), batch, mBase, tid,
-                         GemmPlanAttr::kDecodeThreads, plan);
+    ATileDecoder decoder(k, op.getA(), op.getSfa(), op.getSfaLayout(), batch,
+                         mBase, tid, GemmPlanAttr::kDecodeThreads, plan);
     Value tile = k.offset(
         k.pointer(op.getTiles()),
         aTileOffset(k, plan, llvm::divideCeil(a.rows, plan.getTileM()),

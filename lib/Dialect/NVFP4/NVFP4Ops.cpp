@@ -403,8 +403,7 @@ LogicalResult GemvTileOp::verify() {
 LogicalResult GemmTileOp::verify() {
   FailureOr<OperandShape> a = verifyScaledProduct(
       getOperation(), getA().getType(), getSfa().getType(), getB().getType(),
-      getSfb().getType(), getC().getType(), ScaleLayout::Plain,
-      ScaleLayout::Plain);
+      getSfb().getType(), getC().getType(), getSfaLayout(), getSfbLayout());
   if (failed(a))
     return failure();
   GemmPlanAttr plan = getPlan();
@@ -471,7 +470,7 @@ LogicalResult DecodeATileOp::verify() {
     return failure();
   OperandShape a = getOperandShape(getA().getType());
   if (failed(verifyK(op, a.k)) ||
-      failed(verifyScales(op, "sfa", getSfa().getType(), ScaleLayout::Plain,
+      failed(verifyScales(op, "sfa", getSfa().getType(), getSfaLayout(),
                           a.rows, "M", a.k, a.batched, a.batch)))
     return failure();
   return verifyGemmTiles(op, a, getPlan(), getTiles().getType());
