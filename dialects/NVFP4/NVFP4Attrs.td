@@ -158,10 +158,11 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       - 1 rounds ahead of the MMAs (dynamic shared memory).
     - `k_split` (default 1; 2 or 4 need `stages`, a multiple of k_split):
       warpgroups that share each 64-row tile of B and split its K chunks
-      (chunk j goes to warpgroup j % k_split of the tile); their partial
+      (chunk j of the CTA's K goes to warpgroup j % k_split of the tile);
+      their partial
       accumulators meet in shared memory at the end. More warps per SM
       hide the decode's latency when the grid has one CTA per SM.
-    - `split_k` (default 1; [1, 8], more needs `stages` and a K / 64
+    - `split_k` (default 1; [1, 8]; split_k > 1 needs stages > 0 and a K / 64
       divisible by it): CTAs that split K between them, each summing its
       share of the chunks into an fp32 partial tile in a workspace; a small
       kernel (`nvfp4.sum_splits`) adds the partials and writes C. For grids

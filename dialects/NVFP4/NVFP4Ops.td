@@ -253,8 +253,8 @@ def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile", [AttrSizedOperandSegments]> {
     over the K chunks of split `split` only, written as fp32 to its partial
     tile in `partials` (split-major [split][batch][m][n]) instead of to C.
     Operands are the
-    whole kernel operands (plain scale layouts); `m_base`, `n_base` and
-    `batch` come from the block ids. `convert-nvfp4-to-nvvm` lowers it for
+    whole kernel operands; `m_base`, `n_base`, `batch` and `split` come
+    from the block ids. `convert-nvfp4-to-nvvm` lowers it for
     its target (sm_90a: wgmma).
 
     Example:
@@ -343,7 +343,7 @@ def NVFP4_SumSplitsOp : NVFP4_Op<"sum_splits"> {
 
     Example:
     ```mlir
-    nvfp4.sum_splits ins(%partials : memref<8388608xi8>)
+    nvfp4.sum_splits ins(%partials : memref<4194304xi8>)
         outs(%c : memref<128x4096xf16>) at %base splits 2
     ```
   }];

@@ -1,4 +1,5 @@
-//===- CudaDriver.cpp - the CUDA Driver API, loaded at run time ------------===//
+//===- CudaDriver.cpp - the CUDA Driver API, loaded at run time
+//------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -12,10 +13,10 @@
 
 #include "nvfp4/Runtime/CudaDriver.h"
 
+#include <cstddef>
 #include <dlfcn.h>
 
 using namespace mlir::nvfp4;
-
 
 namespace {
 using CUresult = int;
@@ -33,12 +34,14 @@ constexpr int kFuncMaxThreads = 0, kFuncSharedBytes = 1, kFuncLocalBytes = 3,
 struct LaunchAttribute {
   int id;
   char pad[4];
-  union {
+  union alignas(8) {
     char bytes[64];
-    unsigned programmaticStreamSerializationAllowed;
+    int programmaticStreamSerializationAllowed;
   } value;
 };
-static_assert(sizeof(LaunchAttribute) == 72, "CUlaunchAttribute layout");
+static_assert(sizeof(LaunchAttribute) == 72 &&
+                  offsetof(LaunchAttribute, value) == 8,
+              "CUlaunchAttribute layout");
 struct LaunchConfig {
   unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ;
   unsigned sharedMemBytes;
@@ -46,6 +49,11 @@ struct LaunchConfig {
   LaunchAttribute *attrs;
   unsigned numAttrs;
 };
+static_assert(sizeof(LaunchConfig) == 56 &&
+                  offsetof(LaunchConfig, hStream) == 32 &&
+                  offsetof(LaunchConfig, attrs) == 40 &&
+                  offsetof(LaunchConfig, numAttrs) == 48,
+              "CUlaunchConfig layout");
 constexpr int kLaunchAttrProgrammaticStreamSerialization = 6;
 } // namespace
 
@@ -84,8 +92,7 @@ struct CudaDriver::Api {
   CUresult (*cuGetErrorString)(CUresult, const char **);
 };
 
-bool CudaDriver::check(int result, const char *what,
-                       std::string &error) const {
+bool CudaDriver::check(int result, const char *what, std::string &error) const {
   if (result == 0)
     return true;
   const char *text = nullptr;
@@ -283,8 +290,8 @@ bool CudaDriver::launch(const std::string &kernel, const unsigned grid[3],
     LaunchAttribute attr{};
     attr.id = kLaunchAttrProgrammaticStreamSerialization;
     attr.value.programmaticStreamSerializationAllowed = 1;
-    LaunchConfig config{grid[0],  grid[1],  grid[2], block[0], block[1],
-                        block[2], sharedBytes, nullptr, &attr, 1};
+    LaunchConfig config{grid[0],  grid[1],     grid[2], block[0], block[1],
+                        block[2], sharedBytes, nullptr, &attr,    1};
     return check(api->cuLaunchKernelEx(&config, fn, params.data(), nullptr),
                  "cuLaunchKernelEx", error);
   }
@@ -299,15 +306,13 @@ bool CudaDriver::synchronize(std::string &error) {
 }
 
 bool CudaDriver::recordStart(std::string &error) {
-  return check(api->cuEventRecord(startEvent, nullptr), "cuEventRecord",
-               error);
+  return check(api->cuEventRecord(startEvent, nullptr), "cuEventRecord", error);
 }
 
 bool CudaDriver::recordStop(float &ms, std::string &error) {
   return check(api->cuEventRecord(stopEvent, nullptr), "cuEventRecord",
                error) &&
-         check(api->cuEventSynchronize(stopEvent), "kernel execution",
-               error) &&
+         check(api->cuEventSynchronize(stopEvent), "kernel execution", error) &&
          check(api->cuEventElapsedTime(&ms, startEvent, stopEvent),
                "cuEventElapsedTime", error);
 }

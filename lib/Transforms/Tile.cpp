@@ -1,4 +1,5 @@
-//===- Tile.cpp - map planned nvfp4 ops onto a CTA grid --------------------===//
+//===- Tile.cpp - map planned nvfp4 ops onto a CTA grid
+//--------------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -6,9 +7,10 @@
 //
 // Each planned GEMV is outlined into a kernel of the gpu.module
 // @nvfp4_kernels: block id x picks the CTA's rows (row_groups groups of
-// warps_per_cta / k_split * rows_per_warp rows), block id y the batch; the body is one CTA-level nvfp4.gemv_tile. The
-// host op becomes a gpu.launch_func, so the host side stays standard MLIR
-// that an embedding compiler lowers with its own runtime.
+// warps_per_cta / k_split * rows_per_warp rows), block id y the batch; the body
+// is one CTA-level nvfp4.gemv_tile. The host op becomes a gpu.launch_func, so
+// the host side stays standard MLIR that an embedding compiler lowers with its
+// own runtime.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,9 +33,9 @@ namespace {
 /// Returns the module's kernel container, creating it for `target`.
 gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module, GpuTarget target) {
   MLIRContext *ctx = module.getContext();
-  auto nvvmTarget = NVVM::NVVMTargetAttr::get(
-      ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", getChip(target),
-      getPtxFeatures(target));
+  auto nvvmTarget =
+      NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
+                                getChip(target), getPtxFeatures(target));
   if (auto existing =
           module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName)) {
     // A module the input brought without an NVVM target gets the one the
@@ -68,8 +70,8 @@ LogicalResult tileGemv(ScaledMatmulOp op, GemvPlanAttr plan,
   // The kernel: one CTA-level gemv_tile per block.
   OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
   SmallVector<Type> argTypes(op->getOperandTypes());
-  auto kernel = gpu::GPUFuncOp::create(
-      kb, loc, kernelName, kb.getFunctionType(argTypes, {}));
+  auto kernel = gpu::GPUFuncOp::create(kb, loc, kernelName,
+                                       kb.getFunctionType(argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
   kernel.setKnownBlockSizeAttr(
       kb.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
@@ -91,8 +93,7 @@ LogicalResult tileGemv(ScaledMatmulOp op, GemvPlanAttr plan,
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
   Value one = idx(1);
-  gpu::KernelDim3 grid{idx(plan.getGridX(a.rows)),
-                       idx(a.batch), one};
+  gpu::KernelDim3 grid{idx(plan.getGridX(a.rows)), idx(a.batch), one};
   gpu::KernelDim3 block{idx(threads), one, one};
   auto launch = gpu::LaunchFuncOp::create(hb, loc, kernel, grid, block,
                                           /*dynamicSharedMemorySize=*/Value(),
@@ -163,16 +164,14 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
     SmallVector<Type> types = {op.getA().getType(), op.getSfa().getType(),
                                tilesType};
     std::string name = (kernelName + "_decode_a").str();
-    auto decode =
-        createKernel(kb, loc, name, types,
-                                 GemmPlanAttr::kDecodeThreads, symbols);
+    auto decode = createKernel(kb, loc, name, types,
+                               GemmPlanAttr::kDecodeThreads, symbols);
     Block &body = decode.getBody().front();
     DecodeATileOp::create(
         kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
         scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
         scaledBlockId(kb, loc, gpu::Dimension::x, 1),
-        scaledBlockId(kb, loc, gpu::Dimension::z, 1), plan,
-        op.getSfaLayout());
+        scaledBlockId(kb, loc, gpu::Dimension::z, 1), plan, op.getSfaLayout());
     gpu::ReturnOp::create(kb, loc);
     kb.setInsertionPointToEnd(kernels.getBody());
     auto launch = gpu::LaunchFuncOp::create(
@@ -225,8 +224,8 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
                      op.getSfaLayout(), op.getSfbLayout());
   gpu::ReturnOp::create(kb, loc);
 
-  gpu::KernelDim3 grid{idx(llvm::divideCeil(n, plan.getTileN())),
-                       idx(mTiles), idx(a.batch * splitK)};
+  gpu::KernelDim3 grid{idx(llvm::divideCeil(n, plan.getTileN())), idx(mTiles),
+                       idx(a.batch * splitK)};
   gpu::KernelDim3 block{idx(plan.getThreadsPerCta()), idx(1), idx(1)};
   // The ring lives in dynamic shared memory.
   Value dynamicShared;
@@ -306,16 +305,14 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
       Attribute plan = op->getAttr(NVFP4Dialect::kPlanAttrName);
       auto parent = op->getParentOfType<FunctionOpInterface>();
       std::string base =
-          (parent ? parent.getName().str() : std::string("matmul")) +
-          "_kernel";
+          (parent ? parent.getName().str() : std::string("matmul")) + "_kernel";
       std::string name = base;
       for (int i = 1; symbols.lookup(name); ++i)
         name = base + "_" + std::to_string(i);
       LogicalResult tiled =
           isa<GemvPlanAttr>(plan)
               ? tileGemv(op, cast<GemvPlanAttr>(plan), kernels, symbols, name)
-              : tileGemm(op, cast<GemmPlanAttr>(plan), kernels, symbols,
-                         name);
+              : tileGemm(op, cast<GemmPlanAttr>(plan), kernels, symbols, name);
       if (failed(tiled))
         return signalPassFailure();
     }

@@ -46,7 +46,7 @@ func.func @decode_in_cta(%a: memref<3x40x512xf4E2M1FN>, %sfa: memref<3x40x32xf8E
 // CHECK: gpu.launch_func @nvfp4_kernels::@split_kernel_decode_a
 // CHECK: %[[PARTIALS:.*]] = gpu.alloc () : memref<131072xi8>
 // CHECK: gpu.launch_func @nvfp4_kernels::@split_kernel blocks in (%c2{{.*}}, %c1{{.*}}, %c4) threads in (%c256
-// CHECK-SAME: %[[TILES]] : memref<131072xi8>, %[[PARTIALS]] : memref<131072xi8>)
+// CHECK-SAME: %[[TILES]] : memref<131072xi8>, %[[PARTIALS]] : memref<131072xi8>) {nvfp4.plan = {{.*}}, nvfp4.programmatic_dependent_launch}
 // CHECK: gpu.launch_func @nvfp4_kernels::@split_kernel_sum_splits blocks in (%c16, %c1{{.*}}, %c1{{.*}}) threads in (%c256
 // CHECK-SAME: args(%[[PARTIALS]] : memref<131072xi8>, %arg4 : memref<2x64x128xbf16>)
 // CHECK: gpu.dealloc %[[PARTIALS]]

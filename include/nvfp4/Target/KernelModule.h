@@ -1,4 +1,5 @@
-//===- KernelModule.h - the target a module's kernels are built for -*- C++ -*-===//
+//===- KernelModule.h - the target of the kernels' gpu.module -*- C++ -*-===//
+//-*-===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -31,8 +32,8 @@ constexpr StringLiteral kKernelModuleName = "nvfp4_kernels";
 /// The chip of `module`'s `#nvvm.target`: the target, nullopt when the
 /// module has no NVVM target, or failure (reported on the module) when its
 /// chip is not one nvfp4 supports.
-FailureOr<std::optional<GpuTarget>> getKernelModuleTarget(gpu::GPUModuleOp module,
-                                                          StringRef pass);
+FailureOr<std::optional<GpuTarget>>
+getKernelModuleTarget(gpu::GPUModuleOp module, StringRef pass);
 
 /// The target `pass` builds for in `module`: `option` when given (it must
 /// agree with an existing `@nvfp4_kernels`'s `#nvvm.target`), else that

@@ -175,8 +175,8 @@ SmallVector<Value, 4> mlir::nvfp4::decodeWordPairs(KernelBuilder &k, Value word,
         prmt(k, low, high, zero | (j << 4) | (zero << 8) | ((4 + j) << 12));
     // Nibble j's sign is bit 4j + 3 and nibble j + 4's is bit 4j + 19:
     // shifted left by 12 - 4j they are the halves' sign bits 15 and 31.
-    Value signs = j == 3 ? word
-                         : arith::ShLIOp::create(b, word, k.c32(12 - 4 * j));
+    Value signs =
+        j == 3 ? word : arith::ShLIOp::create(b, word, k.c32(12 - 4 * j));
     Value bits = arith::OrIOp::create(
         b, magnitudes,
         arith::AndIOp::create(b, signs,

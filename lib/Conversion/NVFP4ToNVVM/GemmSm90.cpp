@@ -1,4 +1,5 @@
-//===- GemmSm90.cpp - nvfp4.gemm_tile on Hopper tensor cores (wgmma) -------===//
+//===- GemmSm90.cpp - nvfp4.gemm_tile on Hopper tensor cores (wgmma)
+//-------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -46,7 +47,14 @@
 // - Epilogue: thread t's accumulator i is C[m][n] with n = 16w + g +
 //   8 ((i >> 1) & 1), m = 8 (i >> 2) + 2q + (i & 1) (wgmma's D fragment),
 //   converted to C's type and stored; rows and columns past M and N are
-//   loaded clamped and not stored.
+//   loaded clamped and not stored. With split-K (split_k > 1) the CTA takes
+//   K chunks [split x chunks / split_k, ...) and stores fp32 to its split's
+//   copy of C in `partials` (nvfp4.sum_splits adds them).
+// - Scales are read in either layout (ScaleRows): plain, or the blocked
+//   128x4 atoms, of which a 64-value K chunk is one column group.
+// - The ring's first copy of A waits for the pre-pass (griddepcontrol.wait,
+//   after B's first loads), so a programmatic dependent launch overlaps the
+//   GEMM's start with the pre-pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,8 +91,8 @@ SmallVector<Value> wgmmaRegisterA(KernelBuilder &k, ArrayRef<Value> acc,
   }
   // scale-d is a predicate operand: true (D += A * B), set from the
   // immediate operand after the descriptor.
-  asmString = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
-              std::to_string(count + 5) + ", 0;\n" + asmString;
+  asmString = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(count + 5) +
+              ", 0;\n" + asmString;
   asmString += "}, {$" + std::to_string(count) + ", $" +
                std::to_string(count + 1) + ", $" + std::to_string(count + 2) +
                ", $" + std::to_string(count + 3) + "}, $" +
@@ -125,8 +133,7 @@ Value sharedDescriptor(KernelBuilder &k, Value smemAddress32) {
           k.c32(4)));
   constexpr uint64_t kFixed =
       (uint64_t(1) << 16) | (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
-  return arith::OrIOp::create(b, start,
-                              k.c64(static_cast<int64_t>(kFixed)));
+  return arith::OrIOp::create(b, start, k.c64(static_cast<int64_t>(kFixed)));
 }
 
 /// Byte `i` of an i32 word, in its low 8 bits.
@@ -151,9 +158,8 @@ struct ScaleRows {
     if (layout == ScaleLayout::Plain)
       return arith::MulIOp::create(
           b,
-          arith::AddIOp::create(b, arith::MulIOp::create(b, batch64,
-                                                         k.c64(rows)),
-                                row),
+          arith::AddIOp::create(
+              b, arith::MulIOp::create(b, batch64, k.c64(rows)), row),
           k.c64(kBlocks));
     const int64_t chunks = kBlocks / 4;
     const int64_t batchBytes = llvm::divideCeil(rows, 128) * chunks * 512;
@@ -172,9 +178,7 @@ struct ScaleRows {
         b, arith::MulIOp::create(b, batch64, k.c64(batchBytes)),
         arith::AddIOp::create(b, atomRow, inner));
   }
-  int64_t chunkStride() const {
-    return layout == ScaleLayout::Plain ? 4 : 512;
-  }
+  int64_t chunkStride() const { return layout == ScaleLayout::Plain ? 4 : 512; }
 };
 
 /// Registers of one K chunk of A for the rows a thread decodes: 32 bytes
@@ -225,9 +229,9 @@ AChunk ATileDecoder::load(Value chunk) {
     i = arith::MinUIOp::create(b, i, k.c32(tileM - 1));
     Value row = arith::MinUIOp::create(b, arith::AddIOp::create(b, mBase, i),
                                        k.c32(m - 1));
-    Value global = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, batch, k.c64(m)),
-        arith::ExtUIOp::create(b, k.i64, row));
+    Value global =
+        arith::AddIOp::create(b, arith::MulIOp::create(b, batch, k.c64(m)),
+                              arith::ExtUIOp::create(b, k.i64, row));
     Value base = k.offset(
         aBase, arith::AddIOp::create(
                    b, arith::MulIOp::create(b, global, k.c64(rowBytes)),
@@ -241,8 +245,7 @@ AChunk ATileDecoder::load(Value chunk) {
         sfaBase,
         arith::AddIOp::create(
             b, scales.rowOffset(k, batch, row),
-            arith::MulIOp::create(b, chunk64,
-                                  k.c64(scales.chunkStride()))));
+            arith::MulIOp::create(b, chunk64, k.c64(scales.chunkStride()))));
     c.scales.push_back(k.load(k.i32, scaleAddress, 4));
   }
   return c;
@@ -273,8 +276,9 @@ void ATileDecoder::decode(const AChunk &chunk,
                                               k.c32(qq));
         }
         Value slot = arith::XOrIOp::create(b, k.c32(p), swizzle);
-        store(vec, arith::AddIOp::create(
-                       b, rowOffset, arith::MulIOp::create(b, slot, k.c32(16))));
+        store(vec,
+              arith::AddIOp::create(b, rowOffset,
+                                    arith::MulIOp::create(b, slot, k.c32(16))));
       }
     };
     if ((r + 1) * threads <= tileM) {
@@ -315,9 +319,8 @@ Value aTileOffset(KernelBuilder &k, GemmPlanAttr plan, int64_t mTiles,
       b,
       arith::MulIOp::create(
           b,
-          arith::AddIOp::create(b, arith::MulIOp::create(b, batch64,
-                                                         k.c64(mTiles)),
-                                mTile),
+          arith::AddIOp::create(
+              b, arith::MulIOp::create(b, batch64, k.c64(mTiles)), mTile),
           k.c64(chunks)),
       arith::ExtUIOp::create(b, k.i64, chunk32));
   return arith::MulIOp::create(b, tile, k.c64(plan.getATileBytes()));
@@ -383,8 +386,7 @@ private:
   ImplicitLocOpBuilder &b;
   KernelBuilder k;
   GemmPlanAttr plan;
-  int64_t m, n, kDim, tileM, threads, chunks, totalChunks, rowBytes,
-      outBytes;
+  int64_t m, n, kDim, tileM, threads, chunks, totalChunks, rowBytes, outBytes;
   /// How B's scales are laid out.
   ScaleRows sfbRows;
   /// The first K chunk of this CTA's split (i32; null without split-K).
@@ -407,12 +409,12 @@ private:
 GemmSm90Emitter::BChunk GemmSm90Emitter::loadB(Value chunk) {
   BChunk c;
   chunk = globalChunk(chunk);
-  // Bytes 32 chunk + 8q of the rows, scale byte 4 chunk + q.
-  Value bytes = arith::ExtUIOp::create(
-      b, k.i64, arith::MulIOp::create(b, chunk, k.c32(32)));
-  Value scales = arith::ExtUIOp::create(
-      b, k.i64,
-      arith::MulIOp::create(b, chunk, k.c32(sfbRows.chunkStride())));
+  // Bytes 32 chunk + 8q of the rows, scale byte chunk x the layout's chunk
+  // stride + q (64-bit: 512 x chunk overflows 32 bits past K = 2^28).
+  Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
+  Value bytes = arith::MulIOp::create(b, chunk64, k.c64(32));
+  Value scales =
+      arith::MulIOp::create(b, chunk64, k.c64(sfbRows.chunkStride()));
   for (int r = 0; r < 2; ++r) {
     c.bytes[r] = k.load(k.i64, k.offset(bRowBase[r], bytes), 8);
     c.scale[r] = k.load(k.i8, k.offset(sfbRowBase[r], scales), 1);
@@ -427,8 +429,7 @@ SmallVector<Value> GemmSm90Emitter::fragments(const BChunk &chunk) {
     words[r][0] = arith::TruncIOp::create(b, k.i32, chunk.bytes[r]);
     words[r][1] = arith::TruncIOp::create(
         b, k.i32, arith::ShRUIOp::create(b, chunk.bytes[r], k.c64(32)));
-    scales[r] =
-        scaleSplat(k, arith::ExtUIOp::create(b, k.i32, chunk.scale[r]));
+    scales[r] = scaleSplat(k, arith::ExtUIOp::create(b, k.i32, chunk.scale[r]));
   }
   SmallVector<Value> decoded[2];
   for (int r = 0; r < 2; ++r)
@@ -466,10 +467,9 @@ void GemmSm90Emitter::epilogue(ArrayRef<Value> acc) {
       b, nBase,
       arith::AddIOp::create(
           b, arith::MulIOp::create(b, warpgroup, k.c32(64)),
-          arith::AddIOp::create(b, arith::MulIOp::create(b, w, k.c32(16)),
-                                g)));
-  Value col0 = arith::AddIOp::create(b, mBase,
-                                     arith::MulIOp::create(b, q, k.c32(2)));
+          arith::AddIOp::create(b, arith::MulIOp::create(b, w, k.c32(16)), g)));
+  Value col0 =
+      arith::AddIOp::create(b, mBase, arith::MulIOp::create(b, q, k.c32(2)));
   for (auto [i, value] : llvm::enumerate(acc)) {
     int64_t idx = static_cast<int64_t>(i);
     Value nIdx = arith::AddIOp::create(b, row0, k.c32(8 * ((idx >> 1) & 1)));
@@ -477,11 +477,11 @@ void GemmSm90Emitter::epilogue(ArrayRef<Value> acc) {
         arith::AddIOp::create(b, col0, k.c32(8 * (idx >> 2) + (idx & 1)));
     Value store;
     if (maskN)
-      store = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, nIdx,
-                                    k.c32(n));
+      store =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ult, nIdx, k.c32(n));
     if (maskM) {
-      Value inM = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, mIdx,
-                                        k.c32(m));
+      Value inM =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ult, mIdx, k.c32(m));
       store = store ? arith::AndIOp::create(b, store, inM) : inM;
     }
     auto emitStore = [&] {
@@ -489,14 +489,13 @@ void GemmSm90Emitter::epilogue(ArrayRef<Value> acc) {
           b,
           arith::MulIOp::create(
               b,
-              arith::AddIOp::create(b, arith::MulIOp::create(b, outBatch,
-                                                             k.c64(m)),
-                                    arith::ExtUIOp::create(b, k.i64, mIdx)),
+              arith::AddIOp::create(
+                  b, arith::MulIOp::create(b, outBatch, k.c64(m)),
+                  arith::ExtUIOp::create(b, k.i64, mIdx)),
               k.c64(n)),
           arith::ExtUIOp::create(b, k.i64, nIdx));
-      Value out = outType.isF32()
-                      ? value
-                      : arith::TruncFOp::create(b, outType, value);
+      Value out =
+          outType.isF32() ? value : arith::TruncFOp::create(b, outType, value);
       LLVM::StoreOp::create(
           b, out,
           k.offset(cBase, arith::MulIOp::create(b, global, k.c64(outBytes))),
@@ -513,8 +512,7 @@ void GemmSm90Emitter::epilogue(ArrayRef<Value> acc) {
   }
 }
 
-SmallVector<Value>
-GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
+SmallVector<Value> GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
   // Two buffers of tile_m decoded rows (128 bytes per row per chunk),
   // 1024-byte aligned: the 128B swizzle works on absolute addresses.
   Value smem = k.sharedBuffer(rewriter, op, "__nvfp4_gemm_a",
@@ -547,8 +545,7 @@ GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
   const int64_t aWords = a1.words.size();
   SmallVector<Value> init(accCount, k.cf32(0.0f));
   auto pack = [&](const BChunk &bc, const AChunk &ac) {
-    SmallVector<Value> v = {bc.bytes[0], bc.bytes[1], bc.scale[0],
-                            bc.scale[1]};
+    SmallVector<Value> v = {bc.bytes[0], bc.bytes[1], bc.scale[0], bc.scale[1]};
     llvm::append_range(v, ac.words);
     llvm::append_range(v, ac.scales);
     return v;
@@ -610,7 +607,8 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
   // one K group: the warpgroups of that group refill it themselves.
   auto barrier = [&](Value slot, int64_t which) -> Value {
     Value address = arith::AddIOp::create(
-        b, arith::AddIOp::create(b, ring, k.c32(dataBytes + 8 * stages * which)),
+        b,
+        arith::AddIOp::create(b, ring, k.c32(dataBytes + 8 * stages * which)),
         arith::MulIOp::create(b, slot, k.c32(8)));
     return LLVM::IntToPtrOp::create(b, smemPtr, address);
   };
@@ -625,9 +623,9 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
         b, Type(), bar, k.c32(tileBytes),
         NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA),
         b.getBoolAttr(false), Value());
-    Value src = k.offset(
-        tilesBase, aTileOffset(k, plan, mTiles, totalChunks, batch, mBase,
-                               globalChunk(chunk)));
+    Value src =
+        k.offset(tilesBase, aTileOffset(k, plan, mTiles, totalChunks, batch,
+                                        mBase, globalChunk(chunk)));
     NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
         b, LLVM::IntToPtrOp::create(b, smemPtr, slotAddress(slot)), src, bar,
         k.c32(tileBytes), Value(), Value());
@@ -678,8 +676,7 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
         arith::MulIOp::create(
             b,
             arith::AddIOp::create(
-                b, arith::MulIOp::create(b, group, k.c32(accCount)),
-                k.c32(i)),
+                b, arith::MulIOp::create(b, group, k.c32(accCount)), k.c32(i)),
             k.c32(groupThreads)),
         t);
     Value address = arith::AddIOp::create(
@@ -705,9 +702,10 @@ SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
   return acc;
 }
 
-SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
-    SlotFn slotAddress, SlotFn full, SlotFn empty, CopyFn issueCopy,
-    function_ref<void()> startRing) {
+SmallVector<Value>
+GemmSm90Emitter::emitRingMainLoop(SlotFn slotAddress, SlotFn full, SlotFn empty,
+                                  CopyFn issueCopy,
+                                  function_ref<void()> startRing) {
   const int64_t kSplit = plan.getKSplit();
   const int64_t accCount = tileM / 2;
   const int64_t inFlight = plan.getBPrefetch() - 1;
@@ -715,8 +713,7 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
   // `count` rounds (warpgroup-uniform; 0 when K has fewer chunks than
   // groups).
   Value count = arith::DivUIOp::create(
-      b,
-      arith::SubIOp::create(b, k.c32(chunks + kSplit - 1), kGroup),
+      b, arith::SubIOp::create(b, k.c32(chunks + kSplit - 1), kGroup),
       k.c32(kSplit));
   auto chunkOf = [&](Value round) -> Value {
     return arith::AddIOp::create(
@@ -727,8 +724,8 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
   };
   const int64_t stages = plan.getStages();
   Value isLeader = arith::CmpIOp::create(
-      b, arith::CmpIPredicate::eq,
-      arith::AndIOp::create(b, tid, k.c32(127)), k.c32(0));
+      b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, tid, k.c32(127)),
+      k.c32(0));
   Value isFirstOfGroup =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, warpgroup, k.c32(0));
   // The ring position of a round: its chunk's slot is ring * k_split +
@@ -749,8 +746,8 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
     Value moved = arith::AddIOp::create(b, p.ring, k.c32(delta));
     Value wrapped = k.c32(delta > 0 ? 0 : ringRounds - 1);
     return {arith::SelectOp::create(b, wraps, wrapped, moved),
-            arith::XOrIOp::create(
-                b, p.phase, arith::ExtUIOp::create(b, k.i32, wraps))};
+            arith::XOrIOp::create(b, p.phase,
+                                  arith::ExtUIOp::create(b, k.i32, wraps))};
   };
   // The MMAs of a round (its chunk exists): wait for the tile, issue them.
   auto issue = [&](Position at, ArrayRef<Value> acc, ArrayRef<Value> frags) {
@@ -778,8 +775,8 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
   // the in-flight ones and ptxas serializes the wgmmas, C7513.)
   auto round = [&](Value r, bool first, Position &at, SmallVector<Value> &acc,
                    SmallVector<Value> &frags, SmallVector<Value> &pending) {
-    BChunk after = loadB(clampChunk(
-        chunkOf(arith::AddIOp::create(b, r, k.c32(inFlight + 1)))));
+    BChunk after = loadB(
+        clampChunk(chunkOf(arith::AddIOp::create(b, r, k.c32(inFlight + 1)))));
     acc = issue(at, acc, frags);
     NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(1));
     Value release = isLeader;
@@ -798,8 +795,8 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
       Value slot = slotAt(before);
       NVVM::MBarrierArriveOp::create(b, Type(), empty(slot), Value());
       // Round r - 1's chunk plus stages.
-      Value refill = arith::AddIOp::create(b, chunkOf(r),
-                                           k.c32(stages - kSplit));
+      Value refill =
+          arith::AddIOp::create(b, chunkOf(r), k.c32(stages - kSplit));
       Value refills = arith::AndIOp::create(
           b, isFirstOfGroup,
           arith::CmpIOp::create(b, arith::CmpIPredicate::ult, refill,
@@ -811,7 +808,8 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
       issueCopy(refill, slot);
     }
     at = step(at, +1);
-    frags = fragments(BChunk{{pending[0], pending[1]}, {pending[2], pending[3]}});
+    frags =
+        fragments(BChunk{{pending[0], pending[1]}, {pending[2], pending[3]}});
     pending.erase(pending.begin(), pending.begin() + 4);
     llvm::append_range(pending, raw(after));
   };
@@ -847,9 +845,9 @@ SmallVector<Value> GemmSm90Emitter::emitRingMainLoop(
   SmallVector<Value> acc(results.begin(), results.begin() + accCount);
   SmallVector<Value> frags(results.begin() + accCount,
                            results.begin() + accCount + 16);
-  Value odd = arith::CmpIOp::create(
-      b, arith::CmpIPredicate::ne, arith::AndIOp::create(b, count, k.c32(1)),
-      k.c32(0));
+  Value odd = arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
+                                    arith::AndIOp::create(b, count, k.c32(1)),
+                                    k.c32(0));
   SmallVector<Type> accTypes(accCount, k.f32);
   auto tail = scf::IfOp::create(b, accTypes, odd, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
@@ -902,22 +900,21 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
       b, nBase,
       arith::AddIOp::create(
           b, arith::MulIOp::create(b, warpgroup, k.c32(64)),
-          arith::AddIOp::create(b, arith::MulIOp::create(b, w, k.c32(16)),
-                                g)));
+          arith::AddIOp::create(b, arith::MulIOp::create(b, w, k.c32(16)), g)));
   for (int r = 0; r < 2; ++r) {
     Value rr = arith::MinUIOp::create(
         b, arith::AddIOp::create(b, row, k.c32(8 * r)), k.c32(n - 1));
-    bRows[r] = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, batch, k.c64(n)),
-        arith::ExtUIOp::create(b, k.i64, rr));
+    bRows[r] =
+        arith::AddIOp::create(b, arith::MulIOp::create(b, batch, k.c64(n)),
+                              arith::ExtUIOp::create(b, k.i64, rr));
     Value q64 = arith::ExtUIOp::create(b, k.i64, q);
     bRowBase[r] = k.offset(
         bBase, arith::AddIOp::create(
                    b, arith::MulIOp::create(b, bRows[r], k.c64(rowBytes)),
                    arith::MulIOp::create(b, q64, k.c64(8))));
     sfbRowBase[r] = k.offset(
-        sfbBase, arith::AddIOp::create(b, sfbRows.rowOffset(k, batch, rr),
-                                       q64));
+        sfbBase,
+        arith::AddIOp::create(b, sfbRows.rowOffset(k, batch, rr), q64));
   }
   SmallVector<Value> acc = plan.getStages() > 0 ? emitRingLoop(rewriter)
                                                 : emitDecodingLoop(rewriter);
@@ -944,7 +941,8 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
     KernelBuilder k(b);
     // The GEMM that reads the tiles may be scheduled now (it waits for
     // this grid's completion before its first copy of a tile).
-    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::launch_dependents);
+    NVVM::GriddepcontrolOp::create(b,
+                                   NVVM::GridDepActionKind::launch_dependents);
     GemmPlanAttr plan = op.getPlan();
     OperandShape a = getOperandShape(op.getA().getType());
     Value tid = arith::IndexCastUIOp::create(
@@ -954,14 +952,13 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
     Value chunk = arith::IndexCastUIOp::create(b, k.i32, op.getChunk());
     ATileDecoder decoder(k, op.getA(), op.getSfa(), op.getSfaLayout(), batch,
                          mBase, tid, GemmPlanAttr::kDecodeThreads, plan);
-    Value tile = k.offset(
-        k.pointer(op.getTiles()),
-        aTileOffset(k, plan, llvm::divideCeil(a.rows, plan.getTileM()),
-                    a.k / GemmPlanAttr::kTileK, batch, mBase, chunk));
+    Value tile =
+        k.offset(k.pointer(op.getTiles()),
+                 aTileOffset(k, plan, llvm::divideCeil(a.rows, plan.getTileM()),
+                             a.k / GemmPlanAttr::kTileK, batch, mBase, chunk));
     decoder.decode(decoder.load(chunk), [&](Value vec, Value offset) {
       LLVM::StoreOp::create(
-          b, vec,
-          k.offset(tile, arith::ExtUIOp::create(b, k.i64, offset)), 16);
+          b, vec, k.offset(tile, arith::ExtUIOp::create(b, k.i64, offset)), 16);
     });
     rewriter.eraseOp(op);
     return success();

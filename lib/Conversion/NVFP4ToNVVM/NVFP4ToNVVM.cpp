@@ -1,4 +1,5 @@
-//===- NVFP4ToNVVM.cpp - lower CTA-level nvfp4 ops to NVVM -----------------===//
+//===- NVFP4ToNVVM.cpp - lower CTA-level nvfp4 ops to NVVM
+//-----------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -77,8 +78,8 @@ struct ConvertNVFP4ToNVVMPass
       RewritePatternSet patterns(&getContext());
       populateNVFP4ToNVVMConversionPatterns(patterns, **target);
       ConversionTarget conversionTarget(getContext());
-      conversionTarget.addIllegalOp<GemvTileOp, GemmTileOp, DecodeATileOp,
-                                    SumSplitsOp>();
+      conversionTarget
+          .addIllegalOp<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp>();
       conversionTarget.markUnknownOpDynamicallyLegal(
           [](Operation *) { return true; });
       if (failed(applyPartialConversion(module, conversionTarget,

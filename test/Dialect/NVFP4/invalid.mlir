@@ -471,3 +471,27 @@ func.func @sum_splits_size(%p: memref<100xi8>, %c: memref<4x8xf16>) {
 
 // expected-error @+1 {{expects 'nvfp4.programmatic_dependent_launch' to be a unit attribute on a gpu.launch_func}}
 func.func private @dependent_on_func() attributes {nvfp4.programmatic_dependent_launch}
+
+// -----
+
+func.func @gemm_tile_split_missing(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: memref<65536xi8>, %i: index) {
+  // expected-error @+1 {{expects `split` and `partials` with split_k = 2}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : memref<65536xi8>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2>
+  return
+}
+
+// -----
+
+func.func @gemm_tile_split_divides(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: memref<65536xi8>, %p: memref<196608xi8>, %i: index) {
+  // expected-error @+1 {{expects split_k (3) to divide K / 64 = 4, the K chunks the splits share}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : memref<65536xi8>) outs(%c : memref<128x128xf16>) partials(%p : memref<196608xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 3>
+  return
+}
+
+// -----
+
+func.func @gemm_tile_partials_size(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: memref<65536xi8>, %p: memref<100xi8>, %i: index) {
+  // expected-error @+1 {{expects `partials` to hold 131072 bytes (split_k fp32 copies of C), but it has 100}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : memref<65536xi8>) outs(%c : memref<128x128xf16>) partials(%p : memref<100xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2>
+  return
+}
