@@ -5,6 +5,14 @@
 // --iters 0 would time nothing.
 // RUN: not nvfp4-run %s --entry gemv --iters 0 2>&1 | FileCheck %s --check-prefix=ITERS
 // ITERS: nvfp4-run: error: --iters must be at least 1
+// --iters without --bench, and random-input options with loaded inputs,
+// would be ignored: errors instead.
+// RUN: not nvfp4-run %s --entry gemv --cpu --iters 5 2>&1 | FileCheck %s --check-prefix=ITERSNOBENCH
+// ITERSNOBENCH: nvfp4-run: error: --iters sets how many launches --bench times; without --bench nothing is timed
+// RUN: not nvfp4-run %s --entry gemv --cpu --seed 3 --inputs a.npy,b.npy,c.npy,d.npy 2>&1 | FileCheck %s --check-prefix=SEEDINPUTS
+// SEEDINPUTS: nvfp4-run: error: --seed shapes the random inputs, but --inputs loads them from .npy files
+// RUN: not nvfp4-run %s --entry gemv --cpu --max-scale-code 100 --inputs a.npy,b.npy,c.npy,d.npy 2>&1 | FileCheck %s --check-prefix=SCALEINPUTS
+// SCALEINPUTS: nvfp4-run: error: --max-scale-code shapes the random inputs, but --inputs loads them from .npy files
 
 // -o only names the --emit destination.
 // RUN: not nvfp4-run %s --entry gemv -o %t/x.ptx 2>&1 | FileCheck %s --check-prefix=OUT

@@ -311,6 +311,17 @@ static int run(int argc, char **argv) {
                 "written to it (outputs go to --output)");
   if (iters == 0)
     return fail("--iters must be at least 1");
+  if (iters.getNumOccurrences() && !bench)
+    return fail("--iters sets how many launches --bench times; without "
+                "--bench nothing is timed");
+  // Options of the random inputs mean nothing for loaded ones: say so
+  // rather than ignore them.
+  if (!inputFiles.empty() &&
+      (seed.getNumOccurrences() || maxScaleCode.getNumOccurrences()))
+    return fail(Twine(seed.getNumOccurrences() ? "--seed"
+                                               : "--max-scale-code") +
+                " shapes the random inputs, but --inputs loads them from "
+                ".npy files");
   if (perturbOutput.getNumOccurrences() && perturbOutput < 0)
     return fail("--perturb-output names a flat element index (>= 0)");
   if (maxScaleCode > 0x7E)
