@@ -14,6 +14,30 @@ using namespace mlir::nvfp4;
 
 namespace {
 
+/// Frees the device buffers it is given when it goes out of scope, so a
+/// run or a benchmark leaves the device as it found it (an embedder may run
+/// many entries on one device).
+class BufferScope {
+public:
+  explicit BufferScope(Device &device) : device(device) {}
+  ~BufferScope() {
+    for (const std::vector<DevicePtr> *list : lists)
+      for (DevicePtr p : *list)
+        if (p)
+          device.free(p);
+    for (const DevicePtr *p : singlePtrs)
+      if (*p)
+        device.free(*p);
+  }
+  void add(const std::vector<DevicePtr> &list) { lists.push_back(&list); }
+  void add(const DevicePtr &ptr) { singlePtrs.push_back(&ptr); }
+
+private:
+  Device &device;
+  std::vector<const std::vector<DevicePtr> *> lists;
+  std::vector<const DevicePtr *> singlePtrs;
+};
+
 bool isFloat(const HostBuffer &buffer) {
   Type e = buffer.type.getElementType();
   return e.isF16() || e.isBF16() || e.isF32();
@@ -98,6 +122,9 @@ bool mlir::nvfp4::runOnDevice(Device &device, const CompiledEntry &kernels,
   if (!device.loadModule(kernels.image, error))
     return false;
   std::vector<DevicePtr> ptrs, workspaces;
+  BufferScope scope(device);
+  scope.add(ptrs);
+  scope.add(workspaces);
   if (!upload(device, args, ptrs, error) ||
       !allocWorkspaces(device, kernels, workspaces, error))
     return false;
@@ -166,16 +193,22 @@ bool mlir::nvfp4::benchmarkOnDevice(Device &device,
       (2 * static_cast<size_t>(device.l2Bytes()) + allBytes - 1) / allBytes + 1,
       2, 64);
   std::vector<std::vector<DevicePtr>> copies(sets);
+  BufferScope scope(device);
+  for (const std::vector<DevicePtr> &set : copies)
+    scope.add(set);
   for (size_t s = 0; s < sets; ++s)
     if (!upload(device, args, copies[s], error))
       return false;
   // One set of workspaces: the launches run in stream order.
   std::vector<DevicePtr> workspaces;
+  scope.add(workspaces);
   if (!allocWorkspaces(device, kernels, workspaces, error))
     return false;
   // The floor: a device-to-device copy of 1 GiB, bytes read + written.
   const size_t copyBytes = size_t(1) << 30;
-  DevicePtr src, dst;
+  DevicePtr src = 0, dst = 0;
+  scope.add(src);
+  scope.add(dst);
   float copyMs = 0;
   if (!device.alloc(copyBytes, src, error) ||
       !device.alloc(copyBytes, dst, error) ||

@@ -13,6 +13,7 @@
 
 #include "nvfp4/Runtime/CudaDriver.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <dlfcn.h>
 
@@ -211,6 +212,14 @@ bool CudaDriver::alloc(size_t bytes, DevicePtr &ptr, std::string &error) {
     return false;
   allocations.push_back(ptr);
   return true;
+}
+
+void CudaDriver::free(DevicePtr ptr) {
+  auto it = std::find(allocations.begin(), allocations.end(), ptr);
+  if (it == allocations.end())
+    return;
+  api->cuMemFree(ptr);
+  allocations.erase(it);
 }
 
 bool CudaDriver::copyToDevice(DevicePtr dst, const void *src, size_t bytes,

@@ -39,7 +39,9 @@ class HostDevice final : public Device {
 public:
   using Kernel = std::function<void(std::vector<std::vector<uint8_t> *> &)>;
   Kernel kernel;
-  int launches = 0;
+  int launches = 0, frees = 0;
+  /// Live allocations.
+  size_t liveBuffers() const { return memory.size(); }
 
   std::string archName() const override { return "sm_90a"; }
   std::string deviceName() const override { return "host"; }
@@ -53,6 +55,10 @@ public:
     ptr = next++;
     memory[ptr].resize(bytes);
     return true;
+  }
+  void free(DevicePtr ptr) override {
+    memory.erase(ptr);
+    ++frees;
   }
   bool copyToDevice(DevicePtr dst, const void *src, size_t bytes,
                     std::string &) override {
@@ -177,6 +183,8 @@ TEST_F(DeviceRunTest, CorrectKernelPasses) {
   ASSERT_TRUE(succeeded(checks));
   EXPECT_EQ((*checks)[0].mismatches, 0);
   EXPECT_EQ(device.launches, 2) << "0x00 then 0xFF poison";
+  EXPECT_EQ(device.liveBuffers(), 0u) << "the run frees its buffers";
+  EXPECT_EQ(device.frees, 5) << "4 inputs and the output";
 }
 
 TEST_F(DeviceRunTest, SkippedFloatElementIsCaught) {

@@ -38,6 +38,7 @@ public:
   bool kernelResources(const std::string &kernel, KernelResources &resources,
                        std::string &error) override;
   bool alloc(size_t bytes, DevicePtr &ptr, std::string &error) override;
+  void free(DevicePtr ptr) override;
   bool copyToDevice(DevicePtr dst, const void *src, size_t bytes,
                     std::string &error) override;
   bool copyToHost(void *dst, DevicePtr src, size_t bytes,

@@ -46,8 +46,11 @@ public:
   virtual bool kernelResources(const std::string &kernel,
                                KernelResources &resources,
                                std::string &error) = 0;
-  /// Allocates `bytes` of device memory (freed with the device).
+  /// Allocates `bytes` of device memory (freed by `free`, or with the
+  /// device).
   virtual bool alloc(size_t bytes, DevicePtr &ptr, std::string &error) = 0;
+  /// Frees memory `alloc` returned.
+  virtual void free(DevicePtr ptr) = 0;
   virtual bool copyToDevice(DevicePtr dst, const void *src, size_t bytes,
                             std::string &error) = 0;
   virtual bool copyToHost(void *dst, DevicePtr src, size_t bytes,
