@@ -119,3 +119,35 @@ std::optional<Mxf4InstrDescriptor> Mxf4InstrDescriptor::decode(uint32_t bits) {
     return std::nullopt;
   return d;
 }
+
+std::optional<uint32_t>
+mlir::nvfp4::tcgen05::kMajorAddress(const SmemDescriptor &d, int64_t row,
+                                    int64_t kByte) {
+  if (row < 0 || kByte < 0 || d.baseOffset != 0)
+    return std::nullopt;
+  const uint32_t group = static_cast<uint32_t>(row / 8);
+  const uint32_t inGroup = static_cast<uint32_t>(row % 8);
+  switch (d.swizzle) {
+  case Swizzle::Swizzle128B: {
+    if (kByte >= 128 || d.startAddress % 1024 != 0)
+      return std::nullopt;
+    uint32_t linear = d.startAddress + group * d.strideByteOffset +
+                      inGroup * 128 + static_cast<uint32_t>(kByte);
+    return linear ^ (((linear >> 7) & 7) << 4);
+  }
+  case Swizzle::None:
+    return d.startAddress + group * d.strideByteOffset +
+           static_cast<uint32_t>(kByte / 16) * d.leadingByteOffset +
+           inGroup * 16 + static_cast<uint32_t>(kByte % 16);
+  default:
+    return std::nullopt;
+  }
+}
+
+uint32_t mlir::nvfp4::tcgen05::tma128BAddress(uint32_t base, int64_t row,
+                                              int64_t kByte) {
+  uint32_t chunk = static_cast<uint32_t>(kByte / 16) ^
+                   static_cast<uint32_t>(row % 8);
+  return base + static_cast<uint32_t>(row) * 128 + chunk * 16 +
+         static_cast<uint32_t>(kByte % 16);
+}

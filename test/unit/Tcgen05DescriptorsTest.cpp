@@ -148,4 +148,56 @@ TEST(Tcgen05SmemDescriptor, FieldsRoundTripAndBadBitsAreRefused) {
                          "of 16 below 2^18");
 }
 
+TEST(Tcgen05Model, DescriptorReadsWhatTmaWrote128B) {
+  // A 128-row tile of 128-byte K-major rows (256 e2m1 values of K), TMA-
+  // written with the 128B swizzle at 0x2000 and read through the descriptor
+  // the GEMM would build: every byte lands where the descriptor looks.
+  const uint32_t base = 0x2000;
+  SmemDescriptor d;
+  d.startAddress = base;
+  d.leadingByteOffset = 16;
+  d.strideByteOffset = 1024;
+  d.swizzle = Swizzle::Swizzle128B;
+  std::optional<SmemDescriptor> decoded = SmemDescriptor::decode(d.encode());
+  ASSERT_TRUE(decoded.has_value());
+  for (int64_t row = 0; row < 128; ++row)
+    for (int64_t k = 0; k < 128; ++k) {
+      std::optional<uint32_t> read = kMajorAddress(*decoded, row, k);
+      ASSERT_TRUE(read.has_value());
+      ASSERT_EQ(*read, tma128BAddress(base, row, k))
+          << "row " << row << " byte " << k;
+    }
+}
+
+TEST(Tcgen05Model, PlantedDescriptorErrorsMisread) {
+  // The negative tests a model must pass: a wrong swizzle mode, a wrong
+  // stride byte offset, and a start address off the 1024-byte pattern all
+  // read bytes other than the ones TMA wrote.
+  const uint32_t base = 0x2000;
+  auto mismatches = [&](SmemDescriptor d) {
+    int64_t bad = 0;
+    for (int64_t row = 0; row < 64; ++row)
+      for (int64_t k = 0; k < 128; ++k) {
+        std::optional<uint32_t> read = kMajorAddress(d, row, k);
+        bad += !read || *read != tma128BAddress(base, row, k);
+      }
+    return bad;
+  };
+  SmemDescriptor good;
+  good.startAddress = base;
+  good.leadingByteOffset = 16;
+  good.strideByteOffset = 1024;
+  good.swizzle = Swizzle::Swizzle128B;
+  EXPECT_EQ(mismatches(good), 0);
+  SmemDescriptor noSwizzle = good;
+  noSwizzle.swizzle = Swizzle::None;
+  EXPECT_GT(mismatches(noSwizzle), 0);
+  SmemDescriptor wrongStride = good;
+  wrongStride.strideByteOffset = 512;
+  EXPECT_GT(mismatches(wrongStride), 0);
+  SmemDescriptor offPattern = good;
+  offPattern.startAddress = base + 128;
+  EXPECT_GT(mismatches(offPattern), 0);
+}
+
 } // namespace

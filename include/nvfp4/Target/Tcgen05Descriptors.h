@@ -85,6 +85,26 @@ struct SmemDescriptor {
   }
 };
 
+/// The host model of how a descriptor addresses a K-major operand (PTX ISA
+/// "Shared memory matrix layouts" / "Matrix descriptors" canonical
+/// layouts): the shared address of byte `kByte` of row `row`, for the
+/// swizzle modes the GEMMs use. 128B: rows of 128 bytes, 8-row groups
+/// `strideByteOffset` apart, the 16-byte chunk index XORed with address
+/// bits 7-9 (the pattern repeats every 1024 bytes; base offset 0 needs the
+/// pattern to start on that boundary). None: 8 x 16-byte core matrices,
+/// `leadingByteOffset` apart along K and `strideByteOffset` apart along
+/// the rows. nullopt for the modes and base offsets the model does not
+/// cover, or a byte outside the swizzle atom.
+std::optional<uint32_t> kMajorAddress(const SmemDescriptor &d, int64_t row,
+                                      int64_t kByte);
+
+/// The host model of where TMA (cp.async.bulk.tensor) with
+/// CU_TENSOR_MAP_SWIZZLE_128B puts byte `kByte` (< 128) of row `row` of a
+/// box whose rows are 128 bytes, written at the 1024-byte aligned shared
+/// address `base`: the 16-byte chunk index XORed with the row within its
+/// 8-row group.
+uint32_t tma128BAddress(uint32_t base, int64_t row, int64_t kByte);
+
 /// The scale-factor type of a block-scaled MMA, bit 23 (PTX Table 44;
 /// CUTLASS UMMA::ScaleFormat: UE4M3 = 0, UE8M0 = 1).
 enum class ScaleFormat : uint8_t { UE4M3 = 0, UE8M0 = 1 };
