@@ -58,6 +58,31 @@ gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module, GpuTarget target) {
                                   b.getArrayAttr({nvvmTarget}));
 }
 
+/// A byte workspace of the entry (gpu.alloc; the launcher allocates it).
+Value allocWorkspace(OpBuilder &hb, Location loc, MemRefType type) {
+  return gpu::AllocOp::create(hb, loc, type, /*asyncToken=*/Type(),
+                              /*asyncDependencies=*/ValueRange(),
+                              /*dynamicSizes=*/ValueRange(),
+                              /*symbolOperands=*/ValueRange())
+      .getMemref();
+}
+
+void freeWorkspace(OpBuilder &hb, Location loc, Value workspace) {
+  gpu::DeallocOp::create(hb, loc, /*asyncToken=*/Type(),
+                         /*asyncDependencies=*/ValueRange(), workspace);
+}
+
+/// Launches `kernel`, recording the plan on the launch (nvfp4-run prints it).
+gpu::LaunchFuncOp launchWithPlan(OpBuilder &hb, Location loc,
+                                 gpu::GPUFuncOp kernel, gpu::KernelDim3 grid,
+                                 gpu::KernelDim3 block, Value dynamicShared,
+                                 ValueRange operands, Attribute plan) {
+  auto launch = gpu::LaunchFuncOp::create(hb, loc, kernel, grid, block,
+                                          dynamicShared, operands);
+  launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+  return launch;
+}
+
 LogicalResult tileGemv(ScaledMatmulOp op, GemvPlanAttr plan,
                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
                        StringRef kernelName) {
@@ -95,11 +120,8 @@ LogicalResult tileGemv(ScaledMatmulOp op, GemvPlanAttr plan,
   Value one = idx(1);
   gpu::KernelDim3 grid{idx(plan.getGridX(a.rows)), idx(a.batch), one};
   gpu::KernelDim3 block{idx(threads), one, one};
-  auto launch = gpu::LaunchFuncOp::create(hb, loc, kernel, grid, block,
-                                          /*dynamicSharedMemorySize=*/Value(),
-                                          op->getOperands());
-  // The plan stays readable on the host side (nvfp4-run prints it).
-  launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+  launchWithPlan(hb, loc, kernel, grid, block,
+                 /*dynamicShared=*/Value(), op->getOperands(), plan);
   op.erase();
   return success();
 }
@@ -155,11 +177,7 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   if (prepass) {
     auto tilesType = MemRefType::get(
         {plan.getATilesBytes(a.batch, a.rows, a.k)}, hb.getI8Type());
-    tiles = gpu::AllocOp::create(hb, loc, tilesType, /*asyncToken=*/Type(),
-                                 /*asyncDependencies=*/ValueRange(),
-                                 /*dynamicSizes=*/ValueRange(),
-                                 /*symbolOperands=*/ValueRange())
-                .getMemref();
+    tiles = allocWorkspace(hb, loc, tilesType);
     // The pre-pass: block x -> K chunk, y -> tile of A's rows, z -> batch.
     SmallVector<Type> types = {op.getA().getType(), op.getSfa().getType(),
                                tilesType};
@@ -174,14 +192,13 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
         scaledBlockId(kb, loc, gpu::Dimension::z, 1), plan, op.getSfaLayout());
     gpu::ReturnOp::create(kb, loc);
     kb.setInsertionPointToEnd(kernels.getBody());
-    auto launch = gpu::LaunchFuncOp::create(
+    launchWithPlan(
         hb, loc, decode,
         gpu::KernelDim3{idx(a.k / GemmPlanAttr::kTileK), idx(mTiles),
                         idx(a.batch)},
         gpu::KernelDim3{idx(GemmPlanAttr::kDecodeThreads), idx(1), idx(1)},
-        /*dynamicSharedMemorySize=*/Value(),
-        ValueRange{op.getA(), op.getSfa(), tiles});
-    launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+        /*dynamicShared=*/Value(), ValueRange{op.getA(), op.getSfa(), tiles},
+        plan);
     operands.push_back(tiles);
   }
 
@@ -192,12 +209,7 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   if (splitK > 1) {
     partialsType = MemRefType::get({plan.getPartialsBytes(a.batch, a.rows, n)},
                                    hb.getI8Type());
-    partials = gpu::AllocOp::create(hb, loc, partialsType,
-                                    /*asyncToken=*/Type(),
-                                    /*asyncDependencies=*/ValueRange(),
-                                    /*dynamicSizes=*/ValueRange(),
-                                    /*symbolOperands=*/ValueRange())
-                   .getMemref();
+    partials = allocWorkspace(hb, loc, partialsType);
     operands.push_back(partials);
   }
 
@@ -232,9 +244,8 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   if (prepass)
     dynamicShared = arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
                                                  plan.getSharedBytes());
-  auto launch = gpu::LaunchFuncOp::create(hb, loc, kernel, grid, block,
-                                          dynamicShared, operands);
-  launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+  auto launch = launchWithPlan(hb, loc, kernel, grid, block, dynamicShared,
+                               operands, plan);
   // The GEMM's prologue (barriers, B's first loads) may overlap the
   // pre-pass: it waits for the decoded tiles with griddepcontrol.wait.
   if (prepass)
@@ -252,20 +263,17 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
         scaledBlockId(kb, loc, gpu::Dimension::x, 4 * SumSplitsOp::kSumThreads),
         splitK);
     gpu::ReturnOp::create(kb, loc);
-    auto sumLaunch = gpu::LaunchFuncOp::create(
+    launchWithPlan(
         hb, loc, sum,
         gpu::KernelDim3{idx(llvm::divideCeil(cType.getNumElements(),
                                              4 * SumSplitsOp::kSumThreads)),
                         idx(1), idx(1)},
         gpu::KernelDim3{idx(SumSplitsOp::kSumThreads), idx(1), idx(1)},
-        /*dynamicSharedMemorySize=*/Value(), ValueRange{partials, op.getC()});
-    sumLaunch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
-    gpu::DeallocOp::create(hb, loc, /*asyncToken=*/Type(),
-                           /*asyncDependencies=*/ValueRange(), partials);
+        /*dynamicShared=*/Value(), ValueRange{partials, op.getC()}, plan);
+    freeWorkspace(hb, loc, partials);
   }
   if (prepass)
-    gpu::DeallocOp::create(hb, loc, /*asyncToken=*/Type(),
-                           /*asyncDependencies=*/ValueRange(), tiles);
+    freeWorkspace(hb, loc, tiles);
   op.erase();
   return success();
 }

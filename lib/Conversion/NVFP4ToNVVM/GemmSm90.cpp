@@ -399,9 +399,9 @@ private:
   /// warpgroup: this thread's 64-row tile of B in the CTA; kGroup: its
   /// share of K (k_split).
   Value tid, warpgroup, kGroup, w, g, q, batch;
-  /// This thread's two rows of B (global row indices, i64, clamped), and
-  /// the addresses of their bytes 8q and scale bytes q.
-  Value bRows[2], bRowBase[2], sfbRowBase[2];
+  /// The addresses of bytes 8q and of scale byte q of this thread's two
+  /// rows of B (clamped to N).
+  Value bRowBase[2], sfbRowBase[2];
   Value bBase, sfbBase, cBase;
   Value mBase, nBase;
 };
@@ -436,13 +436,13 @@ SmallVector<Value> GemmSm90Emitter::fragments(const BChunk &chunk) {
     for (int h = 0; h < 2; ++h)
       llvm::append_range(decoded[r],
                          decodeWordPairs(k, words[r][h], scales[r]));
-  auto pair = [&](int r, int64_t t) { return decoded[r][t]; };
+  // decoded[r][t]: pair t of row r's scale block.
   SmallVector<Value> frags;
   for (int64_t s = 0; s < 4; ++s) {
-    frags.push_back(pair(0, 2 * s));     // row g,     K slots 2q, 2q+1
-    frags.push_back(pair(1, 2 * s));     // row g + 8, K slots 2q, 2q+1
-    frags.push_back(pair(0, 2 * s + 1)); // row g,     K slots 2q+8, 2q+9
-    frags.push_back(pair(1, 2 * s + 1)); // row g + 8, K slots 2q+8, 2q+9
+    frags.push_back(decoded[0][2 * s]);     // row g,     K slots 2q, 2q+1
+    frags.push_back(decoded[1][2 * s]);     // row g + 8, K slots 2q, 2q+1
+    frags.push_back(decoded[0][2 * s + 1]); // row g,     K slots 2q+8, 2q+9
+    frags.push_back(decoded[1][2 * s + 1]); // row g + 8, K slots 2q+8, 2q+9
   }
   return frags;
 }
@@ -904,13 +904,13 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
   for (int r = 0; r < 2; ++r) {
     Value rr = arith::MinUIOp::create(
         b, arith::AddIOp::create(b, row, k.c32(8 * r)), k.c32(n - 1));
-    bRows[r] =
+    Value bRow =
         arith::AddIOp::create(b, arith::MulIOp::create(b, batch, k.c64(n)),
                               arith::ExtUIOp::create(b, k.i64, rr));
     Value q64 = arith::ExtUIOp::create(b, k.i64, q);
     bRowBase[r] = k.offset(
         bBase, arith::AddIOp::create(
-                   b, arith::MulIOp::create(b, bRows[r], k.c64(rowBytes)),
+                   b, arith::MulIOp::create(b, bRow, k.c64(rowBytes)),
                    arith::MulIOp::create(b, q64, k.c64(8))));
     sfbRowBase[r] = k.offset(
         sfbBase,

@@ -21,6 +21,7 @@
 #include "nvfp4/Target/KernelModule.h"
 
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::nvfp4 {
 #define GEN_PASS_DEF_CONVERTNVFP4TONVVMPASS
@@ -32,34 +33,34 @@ using namespace mlir::nvfp4;
 
 namespace {
 
+/// The CTA-level ops this pass lowers.
+bool isCtaLevelOp(Operation *op) {
+  return isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp>(op);
+}
+
 struct ConvertNVFP4ToNVVMPass
     : nvfp4::impl::ConvertNVFP4ToNVVMPassBase<ConvertNVFP4ToNVVMPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    // Each gpu.module is lowered for the chip of its #nvvm.target.
-    SmallVector<gpu::GPUModuleOp> modules;
-    if (auto self = dyn_cast<gpu::GPUModuleOp>(getOperation()))
-      modules.push_back(self);
-    else
-      getOperation()->walk(
-          [&](gpu::GPUModuleOp module) { modules.push_back(module); });
+    // The gpu.modules holding CTA-level ops, each lowered below for the
+    // chip of its #nvvm.target; such an op outside any gpu.module is an
+    // error.
+    llvm::SetVector<gpu::GPUModuleOp> modules;
     bool failedAny = false;
     getOperation()->walk([&](Operation *op) {
-      if (isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp>(op) &&
-          !op->getParentOfType<gpu::GPUModuleOp>()) {
+      if (!isCtaLevelOp(op))
+        return;
+      auto module = op->getParentOfType<gpu::GPUModuleOp>();
+      if (!module) {
         op->emitOpError() << "must be inside a gpu.module with an "
                              "#nvvm.target to be lowered; run nvfp4-tile";
         failedAny = true;
+        return;
       }
+      modules.insert(module);
     });
     for (gpu::GPUModuleOp module : modules) {
-      bool hasWork = false;
-      module.walk([&](Operation *op) {
-        hasWork |= isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp>(op);
-      });
-      if (!hasWork)
-        continue;
       FailureOr<std::optional<GpuTarget>> target =
           getKernelModuleTarget(module, "convert-nvfp4-to-nvvm");
       if (failed(target)) {
@@ -78,10 +79,8 @@ struct ConvertNVFP4ToNVVMPass
       RewritePatternSet patterns(&getContext());
       populateNVFP4ToNVVMConversionPatterns(patterns, **target);
       ConversionTarget conversionTarget(getContext());
-      conversionTarget
-          .addIllegalOp<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp>();
       conversionTarget.markUnknownOpDynamicallyLegal(
-          [](Operation *) { return true; });
+          [](Operation *op) { return !isCtaLevelOp(op); });
       if (failed(applyPartialConversion(module, conversionTarget,
                                         std::move(patterns))))
         failedAny = true;
