@@ -35,6 +35,7 @@ def NVFP4_Dialect : Dialect {
     attribute, which later passes consume and a user may override.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Name of the discardable attribute the plan pass attaches to an op.

@@ -363,4 +363,6 @@ def NVFP4_SumSplitsOp : NVFP4_Op<"sum_splits"> {
   }];
 }
 
+include "NVFP4PipelineOps.td"
+
 #endif // NVFP4_OPS_TD

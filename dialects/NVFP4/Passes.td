@@ -83,6 +83,53 @@ def NVFP4TilePass : Pass<"nvfp4-tile", "ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def NVFP4SoftwarePipelinePass : Pass<"nvfp4-software-pipeline"> {
+  let summary = "Write each CTA's K loop as a multi-stage producer/consumer pipeline";
+  let description = [{
+    Every `nvfp4.gemm_tile` whose plan has a ring (`stages > 0`) becomes
+    its K loop, per thread: a ring of `stages` shared-memory slots with a
+    full and an empty mbarrier each (`nvfp4.ring.alloc`); the producer's
+    bulk copies of A's decoded tiles (`nvfp4.ring.fill`, after
+    `nvfp4.ring.acquire` for a reused slot); and the consumers' rounds
+    (`nvfp4.ring.wait`, the MMAs, `nvfp4.ring.release`). The loop is
+    software-pipelined: the weights' chunks are loaded `b_prefetch - 1`
+    rounds ahead and dequantized one round ahead, one round of MMAs stays in
+    flight, and the loop is unrolled by two so that consecutive rounds'
+    fragments are distinct values (modulo variable expansion). The consumer
+    is chosen by the chip of the kernel's gpu.module: sm_90a warpgroups with
+    wgmma (`nvfp4.wgmma.*`); a ring plan for another chip is an error.
+    Tiles without a ring (`stages = 0`) are left to the conversion.
+
+    Before:
+    ```mlir
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : ...) tiles(%t : memref<...xi8>)
+        outs(%c : ...) at m %m n %n batch %l
+        plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6>
+    ```
+    After (abridged):
+    ```mlir
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>
+    %b0, %b1, %s0, %s1 = nvfp4.wgmma.load_b ins(%b, %sfb : ...) row %row chunk %c0 batch %l
+    %frags = nvfp4.wgmma.decode_b %b0, %b1, %s0, %s1
+    nvvm.griddepcontrol wait
+    scf.if %thread0 { nvfp4.ring.fill %ring[%s] from %t[%offset] : ... }
+    %r:6 = scf.for %i = %c0 to %end step %c2 iter_args(%acc = %zero, ...) {
+      nvfp4.ring.wait %ring[%slot] phase %phase : ...
+      %acc1 = nvfp4.wgmma.mma %acc, %frags, %ring[%slot] : ...
+      nvvm.wgmma.wait.group.sync.aligned 1
+      scf.if %release {
+        nvfp4.ring.release %ring[%previous] : ...
+        scf.if %refill {
+          nvfp4.ring.acquire %ring[%previous] phase %p : ...
+          nvfp4.ring.fill %ring[%previous] from %t[%o] : ...
+      ...
+    nvfp4.wgmma.store %acc outs(%c : ...) at m %m row %row batch %l : vector<64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect"];
+}
+
 def ConvertNVFP4ToNVVMPass : Pass<"convert-nvfp4-to-nvvm"> {
   let summary = "Lower CTA-level nvfp4 ops to NVVM, LLVM, arith and scf";
   let description = [{

@@ -46,6 +46,7 @@ LogicalResult mlir::nvfp4::buildNVFP4PassPipeline(
   pm.addPass(createNVFP4TilePass({options.target}));
 
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createNVFP4SoftwarePipelinePass());
   kernels.addPass(createConvertNVFP4ToNVVMPass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());

@@ -6,7 +6,7 @@
 // all: it lowers each gpu.module for its own #nvvm.target.
 // RUN: nvfp4-opt %s -nvfp4-plan -nvfp4-tile | FileCheck %s
 // RUN: nvfp4-opt %s -nvfp4-plan=target=sm_90a -nvfp4-tile=target=sm_90a | FileCheck %s
-// RUN: nvfp4-opt %s -nvfp4-plan -nvfp4-tile -convert-nvfp4-to-nvvm | FileCheck %s --check-prefix=NVVM
+// RUN: nvfp4-opt %s -nvfp4-plan -nvfp4-tile -nvfp4-software-pipeline -convert-nvfp4-to-nvvm | FileCheck %s --check-prefix=NVVM
 // RUN: not nvfp4-opt %s -nvfp4-plan=target=sm_100a 2>&1 | FileCheck %s --check-prefix=CONFLICT
 // RUN: not nvfp4-opt %s -nvfp4-plan=target=sm_90a -nvfp4-tile=target=sm_100a 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: sed -e 's/sm_90a/sm_80/' %s | not nvfp4-opt -nvfp4-plan 2>&1 | FileCheck %s --check-prefix=CHIP

@@ -35,15 +35,11 @@
 // - stages = 0, the K loop: chunk c's MMAs (4 x wgmma m64n<tile_m>k16)
 //   run while the CTA decodes chunk c + 1 of A into the other buffer; B is
 //   loaded one chunk ahead and A two chunks ahead, in registers.
-// - stages > 0, the ring (emitRingLoop): A's tiles, decoded once by the
-//   pre-pass, stream by cp.async.bulk into `stages` slots with a full and an
-//   empty mbarrier each; k_split K groups of warpgroups take chunks g,
-//   g + k_split, ...; a round issues its MMAs, waits with wait_group 1
-//   (the previous round complete), releases the previous round's slot (its
-//   group's first warpgroup refills it) and decodes the next fragments of
-//   B, loaded b_prefetch rounds ahead; the loop is unrolled by two (two
-//   fragment sets, so ptxas does not serialize the wgmmas). docs/design.md
-//   says why each piece is there.
+// - stages > 0, the ring: nvfp4-software-pipeline writes the K loop out
+//   (lib/Transforms/SoftwarePipeline.cpp) with the ring ops (Ring.cpp) and
+//   the per-thread wgmma ops lowered here: nvfp4.wgmma.load_b (a thread's
+//   raw chunk of B), decode_b (its fragments), mma (a chunk's 4 MMAs on a
+//   ring slot), reduce_k_groups and store.
 // - Epilogue: thread t's accumulator i is C[m][n] with n = 16w + g +
 //   8 ((i >> 1) & 1), m = 8 (i >> 2) + 2q + (i & 1) (wgmma's D fragment),
 //   converted to C's type and stored; rows and columns past M and N are
@@ -52,9 +48,6 @@
 //   copy of C in `partials` (nvfp4.sum_splits adds them).
 // - Scales are read in either layout (ScaleRows): plain, or the blocked
 //   128x4 atoms, of which a 64-value K chunk is one column group.
-// - The ring's first copy of A waits for the pre-pass (griddepcontrol.wait,
-//   after B's first loads), so a programmatic dependent launch overlaps the
-//   GEMM's start with the pre-pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -326,116 +319,94 @@ Value aTileOffset(KernelBuilder &k, GemmPlanAttr plan, int64_t mTiles,
   return arith::MulIOp::create(b, tile, k.c64(plan.getATileBytes()));
 }
 
-class GemmSm90Emitter {
-public:
-  GemmSm90Emitter(GemmTileOp op, ImplicitLocOpBuilder &b)
-      : op(op), b(b), k(b), plan(op.getPlan()) {
-    OperandShape a = getOperandShape(op.getA().getType());
-    m = a.rows;
-    kDim = a.k;
-    n = getOperandShape(op.getB().getType()).rows;
-    tileM = plan.getTileM();
-    threads = plan.getThreadsPerCta();
-    // With split-K, this CTA's share of the chunks (from chunkBase on).
-    totalChunks = kDim / GemmPlanAttr::kTileK;
-    chunks = totalChunks / plan.getSplitK();
-    rowBytes = kDim / 2;
-    sfbRows = ScaleRows{op.getSfbLayout(), n, kDim / 16};
-    outType = op.getC().getType().getElementType();
-    outBytes = outType.getIntOrFloatBitWidth() / 8;
+/// A thread's place in its warpgroup's wgmma fragments: warp w, fragment
+/// row group g, quad lane q (t = tid % 128: w = t / 32, g = t % 32 / 4,
+/// q = t % 4).
+struct FragmentThread {
+  Value w, g, q;
+
+  static FragmentThread get(KernelBuilder &k, Value tid) {
+    ImplicitLocOpBuilder &b = k.b;
+    Value t = arith::AndIOp::create(b, tid, k.c32(127));
+    return {arith::ShRUIOp::create(b, t, k.c32(5)),
+            arith::ShRUIOp::create(b, arith::AndIOp::create(b, t, k.c32(31)),
+                                   k.c32(2)),
+            arith::AndIOp::create(b, t, k.c32(3))};
   }
-
-  LogicalResult emit(RewriterBase &rewriter);
-
-private:
-  /// Registers of one K chunk of B for this thread: 8 bytes of each of its
-  /// two rows and their scales.
-  struct BChunk {
-    Value bytes[2]; // i64
-    Value scale[2]; // i8
-  };
-
-  BChunk loadB(Value chunk);
-  /// wgmma A fragments of one chunk: 4 steps x 4 registers.
-  SmallVector<Value> fragments(const BChunk &chunk);
-  /// The 4 MMAs of one chunk on the decoded A tile at `tileAddress`.
-  SmallVector<Value> mmaChunk(SmallVector<Value> acc, ArrayRef<Value> frags,
-                              Value tileAddress);
-  void epilogue(ArrayRef<Value> acc);
-  /// stages = 0: the CTA decodes A into two static buffers.
-  SmallVector<Value> emitDecodingLoop(RewriterBase &rewriter);
-  /// stages > 0: A's decoded tiles stream through a ring of bulk copies.
-  SmallVector<Value> emitRingLoop(RewriterBase &rewriter);
-  using SlotFn = function_ref<Value(Value)>;
-  /// Fills a slot with a chunk's tile (chunk, slot).
-  using CopyFn = function_ref<void(Value, Value)>;
-  /// The MMA loop of a warpgroup; returns its accumulators.
-  SmallVector<Value> emitRingMainLoop(SlotFn slotAddress, SlotFn full,
-                                      SlotFn empty, CopyFn issueCopy,
-                                      function_ref<void()> startRing);
-
-  Value clampChunk(Value c) {
-    return arith::MinUIOp::create(b, c, k.c32(chunks - 1));
-  }
-  /// K chunk `c` of this CTA's split in the whole K.
-  Value globalChunk(Value c) {
-    return chunkBase ? arith::AddIOp::create(b, c, chunkBase) : c;
-  }
-
-  GemmTileOp op;
-  ImplicitLocOpBuilder &b;
-  KernelBuilder k;
-  GemmPlanAttr plan;
-  int64_t m, n, kDim, tileM, threads, chunks, totalChunks, rowBytes, outBytes;
-  /// How B's scales are laid out.
-  ScaleRows sfbRows;
-  /// The first K chunk of this CTA's split (i32; null without split-K).
-  Value chunkBase;
-  /// The epilogue's batch index into its output: the batch, or with
-  /// split-K split * batches + batch of the partials (i64).
-  Value outBatch;
-  Type outType;
-
-  /// warpgroup: this thread's 64-row tile of B in the CTA; kGroup: its
-  /// share of K (k_split).
-  Value tid, warpgroup, kGroup, w, g, q, batch;
-  /// The addresses of bytes 8q and of scale byte q of this thread's two
-  /// rows of B (clamped to N).
-  Value bRowBase[2], sfbRowBase[2];
-  Value bBase, sfbBase, cBase;
-  Value mBase, nBase;
 };
 
-GemmSm90Emitter::BChunk GemmSm90Emitter::loadB(Value chunk) {
-  BChunk c;
-  chunk = globalChunk(chunk);
-  // Bytes 32 chunk + 8q of the rows, scale byte chunk x the layout's chunk
-  // stride + q (64-bit: 512 x chunk overflows 32 bits past K = 2^28).
-  Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
-  Value bytes = arith::MulIOp::create(b, chunk64, k.c64(32));
-  Value scales =
-      arith::MulIOp::create(b, chunk64, k.c64(sfbRows.chunkStride()));
-  for (int r = 0; r < 2; ++r) {
-    c.bytes[r] = k.load(k.i64, k.offset(bRowBase[r], bytes), 8);
-    c.scale[r] = k.load(k.i8, k.offset(sfbRowBase[r], scales), 1);
-  }
-  return c;
+Value threadId(KernelBuilder &k) {
+  return arith::IndexCastUIOp::create(
+      k.b, k.i32, gpu::ThreadIdOp::create(k.b, gpu::Dimension::x));
 }
 
-SmallVector<Value> GemmSm90Emitter::fragments(const BChunk &chunk) {
-  // Per row: the 8 bytes as two words; the scale as an f16x2 splat.
-  Value words[2][2], scales[2];
-  for (int r = 0; r < 2; ++r) {
-    words[r][0] = arith::TruncIOp::create(b, k.i32, chunk.bytes[r]);
-    words[r][1] = arith::TruncIOp::create(
-        b, k.i32, arith::ShRUIOp::create(b, chunk.bytes[r], k.c64(32)));
-    scales[r] = scaleSplat(k, arith::ExtUIOp::create(b, k.i32, chunk.scale[r]));
+/// A thread's two rows of B (16w + g and 16w + g + 8 of its warpgroup's 64
+/// rows from `row`, clamped to N): the addresses of their bytes 8q and of
+/// their scales of block q, and the loads of one K chunk of them.
+struct BRows {
+  Value bytes[2], scales[2];
+  int64_t scaleChunkStride;
+
+  BRows(KernelBuilder &k, Value b, Value sfb, ScaleLayout layout, Value batch64,
+        Value row, const FragmentThread &ft) {
+    ImplicitLocOpBuilder &bb = k.b;
+    OperandShape shape = getOperandShape(cast<MemRefType>(b.getType()));
+    ScaleRows scaleRows{layout, shape.rows, shape.k / 16};
+    scaleChunkStride = scaleRows.chunkStride();
+    Value first = arith::AddIOp::create(
+        bb, row,
+        arith::AddIOp::create(bb, arith::MulIOp::create(bb, ft.w, k.c32(16)),
+                              ft.g));
+    Value q64 = arith::ExtUIOp::create(bb, k.i64, ft.q);
+    Value bBase = k.pointer(b), sfbBase = k.pointer(sfb);
+    for (int r = 0; r < 2; ++r) {
+      Value rr = arith::MinUIOp::create(
+          bb, arith::AddIOp::create(bb, first, k.c32(8 * r)),
+          k.c32(shape.rows - 1));
+      Value global = arith::AddIOp::create(
+          bb, arith::MulIOp::create(bb, batch64, k.c64(shape.rows)),
+          arith::ExtUIOp::create(bb, k.i64, rr));
+      bytes[r] = k.offset(
+          bBase, arith::AddIOp::create(
+                     bb, arith::MulIOp::create(bb, global, k.c64(shape.k / 2)),
+                     arith::MulIOp::create(bb, q64, k.c64(8))));
+      scales[r] = k.offset(
+          sfbBase,
+          arith::AddIOp::create(bb, scaleRows.rowOffset(k, batch64, rr), q64));
+    }
   }
+
+  /// Bytes 32 chunk + 8q of the rows (i64 each) and their scale bytes (i8;
+  /// the scale offset is 64-bit: 512 x chunk overflows 32 bits past
+  /// K = 2^28).
+  void load(KernelBuilder &k, Value chunk, Value outBytes[2],
+            Value outScales[2]) const {
+    ImplicitLocOpBuilder &b = k.b;
+    Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
+    Value byteOffset = arith::MulIOp::create(b, chunk64, k.c64(32));
+    Value scaleOffset =
+        arith::MulIOp::create(b, chunk64, k.c64(scaleChunkStride));
+    for (int r = 0; r < 2; ++r) {
+      outBytes[r] = k.load(k.i64, k.offset(bytes[r], byteOffset), 8);
+      outScales[r] = k.load(k.i8, k.offset(scales[r], scaleOffset), 1);
+    }
+  }
+};
+
+/// wgmma A fragments of one chunk (4 steps x 4 registers) from a thread's
+/// raw bytes (i64 per row) and scale codes (i8 per row).
+SmallVector<Value> decodeFragments(KernelBuilder &k, const Value bytes[2],
+                                   const Value scales[2]) {
+  ImplicitLocOpBuilder &b = k.b;
   SmallVector<Value> decoded[2];
-  for (int r = 0; r < 2; ++r)
-    for (int h = 0; h < 2; ++h)
-      llvm::append_range(decoded[r],
-                         decodeWordPairs(k, words[r][h], scales[r]));
+  for (int r = 0; r < 2; ++r) {
+    Value scale = scaleSplat(k, arith::ExtUIOp::create(b, k.i32, scales[r]));
+    Value lo = arith::TruncIOp::create(b, k.i32, bytes[r]);
+    Value hi = arith::TruncIOp::create(
+        b, k.i32, arith::ShRUIOp::create(b, bytes[r], k.c64(32)));
+    llvm::append_range(decoded[r], decodeWordPairs(k, lo, scale));
+    llvm::append_range(decoded[r], decodeWordPairs(k, hi, scale));
+  }
   // decoded[r][t]: pair t of row r's scale block.
   SmallVector<Value> frags;
   for (int64_t s = 0; s < 4; ++s) {
@@ -447,41 +418,60 @@ SmallVector<Value> GemmSm90Emitter::fragments(const BChunk &chunk) {
   return frags;
 }
 
-SmallVector<Value> GemmSm90Emitter::mmaChunk(SmallVector<Value> acc,
-                                             ArrayRef<Value> frags,
-                                             Value tileAddress) {
+/// The 4 MMAs of one chunk on the decoded tile of N rows of A at
+/// `tileAddress` (fence, MMAs, commit group).
+SmallVector<Value> mmaChunk(KernelBuilder &k, SmallVector<Value> acc,
+                            ArrayRef<Value> frags, Value tileAddress,
+                            int64_t n) {
+  ImplicitLocOpBuilder &b = k.b;
   NVVM::WgmmaFenceAlignedOp::create(b);
   for (int64_t s = 0; s < 4; ++s) {
     // Step s: K halves 16s .. 16s + 15 of every row, 32 bytes into the
     // swizzle atom (the hardware swizzles the absolute address).
     Value desc = sharedDescriptor(
         k, arith::AddIOp::create(b, tileAddress, k.c32(32 * s)));
-    acc = wgmmaRegisterA(k, acc, frags.slice(4 * s, 4), desc, tileM);
+    acc = wgmmaRegisterA(k, acc, frags.slice(4 * s, 4), desc, n);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
   return acc;
 }
-void GemmSm90Emitter::epilogue(ArrayRef<Value> acc) {
-  const bool maskM = m % tileM != 0, maskN = n % plan.getTileN() != 0;
+
+/// Where a warpgroup's accumulators go: C of `m` x `n` elements per batch,
+/// or (split-K) fp32 partials at batch split x batches + batch.
+struct AccumulatorStore {
+  Value base; // global pointer
+  Type type;
+  int64_t bytes, m, n;
+  Value batch64;
+  /// Whether rows (of B) and columns (of A) past N and M exist.
+  bool maskN, maskM;
+};
+
+/// Thread t's accumulator i is C[m][n] with n = row + 16w + g + 8 ((i >> 1)
+/// & 1), m = mBase + 8 (i >> 2) + 2q + (i & 1) (wgmma's D fragment),
+/// converted to the output type and stored unless past M or N.
+void storeAccumulators(KernelBuilder &k, ArrayRef<Value> acc,
+                       const AccumulatorStore &out, Value mBase, Value row,
+                       const FragmentThread &ft) {
+  ImplicitLocOpBuilder &b = k.b;
   Value row0 = arith::AddIOp::create(
-      b, nBase,
-      arith::AddIOp::create(
-          b, arith::MulIOp::create(b, warpgroup, k.c32(64)),
-          arith::AddIOp::create(b, arith::MulIOp::create(b, w, k.c32(16)), g)));
+      b, row,
+      arith::AddIOp::create(b, arith::MulIOp::create(b, ft.w, k.c32(16)),
+                            ft.g));
   Value col0 =
-      arith::AddIOp::create(b, mBase, arith::MulIOp::create(b, q, k.c32(2)));
+      arith::AddIOp::create(b, mBase, arith::MulIOp::create(b, ft.q, k.c32(2)));
   for (auto [i, value] : llvm::enumerate(acc)) {
     int64_t idx = static_cast<int64_t>(i);
     Value nIdx = arith::AddIOp::create(b, row0, k.c32(8 * ((idx >> 1) & 1)));
     Value mIdx =
         arith::AddIOp::create(b, col0, k.c32(8 * (idx >> 2) + (idx & 1)));
     Value store;
-    if (maskN)
-      store =
-          arith::CmpIOp::create(b, arith::CmpIPredicate::ult, nIdx, k.c32(n));
-    if (maskM) {
-      Value inM =
-          arith::CmpIOp::create(b, arith::CmpIPredicate::ult, mIdx, k.c32(m));
+    if (out.maskN)
+      store = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, nIdx,
+                                    k.c32(out.n));
+    if (out.maskM) {
+      Value inM = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, mIdx,
+                                        k.c32(out.m));
       store = store ? arith::AndIOp::create(b, store, inM) : inM;
     }
     auto emitStore = [&] {
@@ -490,16 +480,17 @@ void GemmSm90Emitter::epilogue(ArrayRef<Value> acc) {
           arith::MulIOp::create(
               b,
               arith::AddIOp::create(
-                  b, arith::MulIOp::create(b, outBatch, k.c64(m)),
+                  b, arith::MulIOp::create(b, out.batch64, k.c64(out.m)),
                   arith::ExtUIOp::create(b, k.i64, mIdx)),
-              k.c64(n)),
+              k.c64(out.n)),
           arith::ExtUIOp::create(b, k.i64, nIdx));
-      Value out =
-          outType.isF32() ? value : arith::TruncFOp::create(b, outType, value);
+      Value converted =
+          out.type.isF32() ? value : arith::TruncFOp::create(b, out.type, value);
       LLVM::StoreOp::create(
-          b, out,
-          k.offset(cBase, arith::MulIOp::create(b, global, k.c64(outBytes))),
-          outBytes);
+          b, converted,
+          k.offset(out.base,
+                   arith::MulIOp::create(b, global, k.c64(out.bytes))),
+          out.bytes);
     };
     if (!store) {
       emitStore();
@@ -511,6 +502,78 @@ void GemmSm90Emitter::epilogue(ArrayRef<Value> acc) {
     emitStore();
   }
 }
+
+/// The output of a GEMM tile: C, or with `partials` (split-K) the fp32
+/// copy of C of split `split`.
+AccumulatorStore accumulatorStore(KernelBuilder &k, Value c, Value partials,
+                                  Value batch, Value split) {
+  ImplicitLocOpBuilder &b = k.b;
+  auto cType = cast<MemRefType>(c.getType());
+  AccumulatorStore out;
+  ArrayRef<int64_t> shape = cType.getShape();
+  out.m = shape[shape.size() - 2];
+  out.n = shape.back();
+  out.batch64 = arith::IndexCastUIOp::create(b, k.i64, batch);
+  out.base = k.pointer(c);
+  out.type = cType.getElementType();
+  if (partials) {
+    int64_t batches = cType.getRank() == 3 ? shape[0] : 1;
+    out.batch64 = arith::AddIOp::create(
+        b,
+        arith::MulIOp::create(
+            b, arith::IndexCastUIOp::create(b, k.i64, split), k.c64(batches)),
+        out.batch64);
+    out.base = k.pointer(partials);
+    out.type = k.f32;
+  }
+  out.bytes = out.type.getIntOrFloatBitWidth() / 8;
+  out.maskN = out.maskM = true;
+  return out;
+}
+
+/// The CTA of a plan without a ring (stages = 0): it decodes A itself into
+/// two static shared-memory buffers, decode of chunk c + 1 overlapping the
+/// MMAs of chunk c. (Plans with a ring are written out by
+/// nvfp4-software-pipeline and lowered op by op below.)
+class GemmSm90Emitter {
+public:
+  GemmSm90Emitter(GemmTileOp op, ImplicitLocOpBuilder &b)
+      : op(op), b(b), k(b), plan(op.getPlan()) {
+    OperandShape a = getOperandShape(op.getA().getType());
+    m = a.rows;
+    n = getOperandShape(op.getB().getType()).rows;
+    tileM = plan.getTileM();
+    threads = plan.getThreadsPerCta();
+    chunks = a.k / GemmPlanAttr::kTileK;
+  }
+
+  LogicalResult emit(RewriterBase &rewriter);
+
+private:
+  /// Registers of one K chunk of B for this thread.
+  struct BChunk {
+    Value bytes[2]; // i64
+    Value scales[2]; // i8
+  };
+
+  BChunk loadB(Value chunk) {
+    BChunk c;
+    bRows->load(k, chunk, c.bytes, c.scales);
+    return c;
+  }
+  SmallVector<Value> emitDecodingLoop(RewriterBase &rewriter);
+  Value clampChunk(Value c) {
+    return arith::MinUIOp::create(b, c, k.c32(chunks - 1));
+  }
+
+  GemmTileOp op;
+  ImplicitLocOpBuilder &b;
+  KernelBuilder k;
+  GemmPlanAttr plan;
+  int64_t m, n, tileM, threads, chunks;
+  Value tid, batch, mBase;
+  std::optional<BRows> bRows;
+};
 
 SmallVector<Value> GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
   // Two buffers of tile_m decoded rows (128 bytes per row per chunk),
@@ -545,7 +608,8 @@ SmallVector<Value> GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
   const int64_t aWords = a1.words.size();
   SmallVector<Value> init(accCount, k.cf32(0.0f));
   auto pack = [&](const BChunk &bc, const AChunk &ac) {
-    SmallVector<Value> v = {bc.bytes[0], bc.bytes[1], bc.scale[0], bc.scale[1]};
+    SmallVector<Value> v = {bc.bytes[0], bc.bytes[1], bc.scales[0],
+                            bc.scales[1]};
     llvm::append_range(v, ac.words);
     llvm::append_range(v, ac.scales);
     return v;
@@ -569,7 +633,8 @@ SmallVector<Value> GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
       decoder.load(clampChunk(arith::AddIOp::create(b, c, k.c32(2))));
   // Chunk c's MMAs, then A's chunk c + 1 into the other buffer while they
   // run; both buffers are free again after the wait and the barrier.
-  acc = mmaChunk(acc, fragments(bc), bufferAddress(c));
+  acc = mmaChunk(k, acc, decodeFragments(k, bc.bytes, bc.scales),
+                 bufferAddress(c), tileM);
   storeA(ac, bufferAddress(next));
   fenceAsyncShared(k);
   NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
@@ -580,355 +645,25 @@ SmallVector<Value> GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
   return SmallVector<Value>(loop.getResults().take_front(accCount));
 }
 
-SmallVector<Value> GemmSm90Emitter::emitRingLoop(RewriterBase &rewriter) {
-  const int64_t stages = plan.getStages();
-  const int64_t kSplit = plan.getKSplit();
-  const int64_t tileBytes = plan.getATileBytes();
-  const int64_t mTiles = llvm::divideCeil(m, tileM);
-  MLIRContext *ctx = b.getContext();
-  // Dynamic shared memory, its base rounded up to 1024 bytes (the 128B
-  // swizzle works on absolute addresses); the slots' full and empty
-  // mbarriers follow them.
-  Value dynamic = k.dynamicSharedMemory(rewriter, op, "__nvfp4_dynamic_smem");
-  Value base32 = LLVM::PtrToIntOp::create(b, k.i32, dynamic);
-  Value ring = arith::AndIOp::create(
-      b, arith::AddIOp::create(b, base32, k.c32(1023)), k.c32(~1023));
-  const int64_t dataBytes =
-      std::max(stages * tileBytes, plan.getReductionBytes());
-  auto smemPtr = LLVM::LLVMPointerType::get(ctx, /*shared*/ 3);
-  auto slotAddress = [&](Value slot) -> Value {
-    return arith::AddIOp::create(
-        b, ring, arith::MulIOp::create(b, slot, k.c32(tileBytes)));
-  };
-  // full[slot]: the tile landed (one arrive with the byte count, completed
-  // by the copy); empty[slot]: the `warpgroups` warpgroups that read it are
-  // done with it (one arrive each). Chunk c uses slot c % stages, and
-  // stages is a multiple of k_split, so a slot only ever holds chunks of
-  // one K group: the warpgroups of that group refill it themselves.
-  auto barrier = [&](Value slot, int64_t which) -> Value {
-    Value address = arith::AddIOp::create(
-        b,
-        arith::AddIOp::create(b, ring, k.c32(dataBytes + 8 * stages * which)),
-        arith::MulIOp::create(b, slot, k.c32(8)));
-    return LLVM::IntToPtrOp::create(b, smemPtr, address);
-  };
-  auto full = [&](Value slot) { return barrier(slot, 0); };
-  auto empty = [&](Value slot) { return barrier(slot, 1); };
-  Value tilesBase = k.pointer(op.getATiles());
-  // Fills `slot` (chunk % stages) with the decoded tile of `chunk`; the
-  // copy completes on the slot's full mbarrier.
-  auto issueCopy = [&](Value chunk, Value slot) {
-    Value bar = full(slot);
-    NVVM::MBarrierArriveExpectTxOp::create(
-        b, Type(), bar, k.c32(tileBytes),
-        NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA),
-        b.getBoolAttr(false), Value());
-    Value src =
-        k.offset(tilesBase, aTileOffset(k, plan, mTiles, totalChunks, batch,
-                                        mBase, globalChunk(chunk)));
-    NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
-        b, LLVM::IntToPtrOp::create(b, smemPtr, slotAddress(slot)), src, bar,
-        k.c32(tileBytes), Value(), Value());
-  };
-  Value isThread0 =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, k.c32(0));
-  {
-    // Thread 0 initializes the barriers.
-    auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    for (int64_t s = 0; s < stages; ++s) {
-      NVVM::MBarrierInitOp::create(b, full(k.c32(s)), k.c32(1), Value());
-      NVVM::MBarrierInitOp::create(b, empty(k.c32(s)),
-                                   k.c32(plan.getWarpgroups()), Value());
-    }
-    NVVM::FenceMbarrierInitOp::create(b);
-  }
-  gpu::BarrierOp::create(b);
-  // Once B's first loads are in flight: wait for the pre-pass (a no-op
-  // unless launched as a programmatic dependent launch, which lets all of
-  // the above overlap the pre-pass), then thread 0 fills every slot once.
-  auto startRing = [&] {
-    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
-    auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    for (int64_t s = 0; s < std::min(stages, chunks); ++s)
-      issueCopy(k.c32(s), k.c32(s));
-  };
-  SmallVector<Value> acc =
-      emitRingMainLoop(slotAddress, full, empty, issueCopy, startRing);
-
-  if (kSplit == 1)
-    return acc;
-  const int64_t accCount = tileM / 2;
-  // K groups 1.. hand their partial sums to group 0 through the ring's
-  // memory (every copy has landed and every MMA that read it is complete
-  // once all threads pass this barrier): element i of thread t of group g
-  // at ((g - 1) * accCount + i) * T + t floats, T threads per group, so a
-  // warp's stores and loads are contiguous.
-  gpu::BarrierOp::create(b);
-  const int64_t groupThreads = plan.getWarpgroups() * 128;
-  Value t = arith::RemUIOp::create(b, tid, k.c32(groupThreads));
-  auto partial = [&](Value group, int64_t i) -> Value {
-    Value index = arith::AddIOp::create(
-        b,
-        arith::MulIOp::create(
-            b,
-            arith::AddIOp::create(
-                b, arith::MulIOp::create(b, group, k.c32(accCount)), k.c32(i)),
-            k.c32(groupThreads)),
-        t);
-    Value address = arith::AddIOp::create(
-        b, ring, arith::MulIOp::create(b, index, k.c32(4)));
-    return LLVM::IntToPtrOp::create(b, smemPtr, address);
-  };
-  Value isLater =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kGroup, k.c32(0));
-  {
-    auto ifOp = scf::IfOp::create(b, isLater, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    Value group = arith::SubIOp::create(b, kGroup, k.c32(1));
-    for (int64_t i = 0; i < accCount; ++i)
-      LLVM::StoreOp::create(b, acc[i], partial(group, i), 4);
-  }
-  gpu::BarrierOp::create(b);
-  for (int64_t gi = 1; gi < kSplit; ++gi)
-    for (int64_t i = 0; i < accCount; ++i)
-      acc[i] = arith::AddFOp::create(
-          b, acc[i],
-          LLVM::LoadOp::create(b, k.f32, partial(k.c32(gi - 1), i), 4));
-  return acc;
-}
-
-SmallVector<Value>
-GemmSm90Emitter::emitRingMainLoop(SlotFn slotAddress, SlotFn full, SlotFn empty,
-                                  CopyFn issueCopy,
-                                  function_ref<void()> startRing) {
-  const int64_t kSplit = plan.getKSplit();
-  const int64_t accCount = tileM / 2;
-  const int64_t inFlight = plan.getBPrefetch() - 1;
-  // This warpgroup's K group takes chunks kGroup, kGroup + k_split, ...:
-  // `count` rounds (warpgroup-uniform; 0 when K has fewer chunks than
-  // groups).
-  Value count = arith::DivUIOp::create(
-      b, arith::SubIOp::create(b, k.c32(chunks + kSplit - 1), kGroup),
-      k.c32(kSplit));
-  auto chunkOf = [&](Value round) -> Value {
-    return arith::AddIOp::create(
-        b, arith::MulIOp::create(b, round, k.c32(kSplit)), kGroup);
-  };
-  auto raw = [](const BChunk &c) {
-    return SmallVector<Value>{c.bytes[0], c.bytes[1], c.scale[0], c.scale[1]};
-  };
-  const int64_t stages = plan.getStages();
-  Value isLeader = arith::CmpIOp::create(
-      b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, tid, k.c32(127)),
-      k.c32(0));
-  Value isFirstOfGroup =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, warpgroup, k.c32(0));
-  // The ring position of a round: its chunk's slot is ring * k_split +
-  // kGroup, the use of the slot has phase parity `phase`; ring counts
-  // modulo stages / k_split, carried through the loop rather than divided.
-  const int64_t ringRounds = stages / kSplit;
-  struct Position {
-    Value ring, phase;
-  };
-  auto slotAt = [&](Position p) -> Value {
-    return arith::AddIOp::create(
-        b, arith::MulIOp::create(b, p.ring, k.c32(kSplit)), kGroup);
-  };
-  auto step = [&](Position p, int64_t delta) -> Position {
-    // delta = +1 or -1: wrapping flips the phase.
-    Value wraps = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, p.ring,
-                                        k.c32(delta > 0 ? ringRounds - 1 : 0));
-    Value moved = arith::AddIOp::create(b, p.ring, k.c32(delta));
-    Value wrapped = k.c32(delta > 0 ? 0 : ringRounds - 1);
-    return {arith::SelectOp::create(b, wraps, wrapped, moved),
-            arith::XOrIOp::create(b, p.phase,
-                                  arith::ExtUIOp::create(b, k.i32, wraps))};
-  };
-  // The MMAs of a round (its chunk exists): wait for the tile, issue them.
-  auto issue = [&](Position at, ArrayRef<Value> acc, ArrayRef<Value> frags) {
-    Value slot = slotAt(at);
-    NVVM::MBarrierTryWaitParityOp::create(b, full(slot), at.phase,
-                                          k.c32(0x989680));
-    return mmaChunk(SmallVector<Value>(acc), frags, slotAddress(slot));
-  };
-  // Loop-carried: the accumulators, this warpgroup's fragments of B for
-  // round r, its raw B chunks of rounds r + 1 .. r + b_prefetch - 1 (the
-  // loads in flight).
-  SmallVector<Value> init(accCount, k.cf32(0.0f));
-  llvm::append_range(init, fragments(loadB(clampChunk(chunkOf(k.c32(0))))));
-  for (int64_t i = 1; i <= inFlight; ++i)
-    llvm::append_range(init, raw(loadB(clampChunk(chunkOf(k.c32(i))))));
-  startRing();
-  // Round r of a pair: issue its MMAs, wait until only they are in flight
-  // (round r - 1's are complete), release round r - 1's slot, decode the
-  // next round's fragments into the registers round r - 1 read while round
-  // r's MMAs run. Unrolled by two so that the fragments alternate between
-  // two sets of values: the ones decoded during round 2i are new values,
-  // and only those decoded during round 2i + 1 return to the loop-carried
-  // registers, whose last reader (round 2i) is complete by then. (With one
-  // set, the register allocator gives the next fragments the registers of
-  // the in-flight ones and ptxas serializes the wgmmas, C7513.)
-  auto round = [&](Value r, bool first, Position &at, SmallVector<Value> &acc,
-                   SmallVector<Value> &frags, SmallVector<Value> &pending) {
-    BChunk after = loadB(
-        clampChunk(chunkOf(arith::AddIOp::create(b, r, k.c32(inFlight + 1)))));
-    acc = issue(at, acc, frags);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(1));
-    Value release = isLeader;
-    if (first)
-      release = arith::AndIOp::create(
-          b, release,
-          arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, r, k.c32(0)));
-    {
-      // Round r - 1's slot is free once every warpgroup of the K group
-      // released it; the group's first warpgroup then refills it with the
-      // group's chunk stages / k_split rounds later (that chunk + stages).
-      auto ifOp = scf::IfOp::create(b, release, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      Position before = step(at, -1);
-      Value slot = slotAt(before);
-      NVVM::MBarrierArriveOp::create(b, Type(), empty(slot), Value());
-      // Round r - 1's chunk plus stages.
-      Value refill =
-          arith::AddIOp::create(b, chunkOf(r), k.c32(stages - kSplit));
-      Value refills = arith::AndIOp::create(
-          b, isFirstOfGroup,
-          arith::CmpIOp::create(b, arith::CmpIPredicate::ult, refill,
-                                k.c32(chunks)));
-      auto refillIf = scf::IfOp::create(b, refills, /*withElseRegion=*/false);
-      b.setInsertionPointToStart(refillIf.thenBlock());
-      NVVM::MBarrierTryWaitParityOp::create(b, empty(slot), before.phase,
-                                            k.c32(0x989680));
-      issueCopy(refill, slot);
-    }
-    at = step(at, +1);
-    frags =
-        fragments(BChunk{{pending[0], pending[1]}, {pending[2], pending[3]}});
-    pending.erase(pending.begin(), pending.begin() + 4);
-    llvm::append_range(pending, raw(after));
-  };
-  init.push_back(k.c32(0)); // ring
-  init.push_back(k.c32(0)); // phase
-  Value pairs = arith::DivUIOp::create(b, count, k.c32(2));
-  auto loop = scf::ForOp::create(
-      b, k.c32(0), arith::MulIOp::create(b, pairs, k.c32(2)), k.c32(2), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value r = loop.getInductionVar();
-    auto args = loop.getRegionIterArgs();
-    SmallVector<Value> acc(args.begin(), args.begin() + accCount);
-    SmallVector<Value> frags(args.begin() + accCount,
-                             args.begin() + accCount + 16);
-    SmallVector<Value> pending(args.begin() + accCount + 16, args.end() - 2);
-    Position at{args[args.size() - 2], args.back()};
-    round(r, /*first=*/true, at, acc, frags, pending);
-    round(arith::AddIOp::create(b, r, k.c32(1)), /*first=*/false, at, acc,
-          frags, pending);
-    SmallVector<Value> yield(acc);
-    llvm::append_range(yield, frags);
-    llvm::append_range(yield, pending);
-    yield.push_back(at.ring);
-    yield.push_back(at.phase);
-    scf::YieldOp::create(b, yield);
-  }
-  // An odd count leaves one round (its fragments are decoded); it waits for
-  // its MMAs inside the branch, so no accumulator is read in flight.
-  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
-  auto results = loop.getResults();
-  SmallVector<Value> acc(results.begin(), results.begin() + accCount);
-  SmallVector<Value> frags(results.begin() + accCount,
-                           results.begin() + accCount + 16);
-  Value odd = arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
-                                    arith::AndIOp::create(b, count, k.c32(1)),
-                                    k.c32(0));
-  SmallVector<Type> accTypes(accCount, k.f32);
-  auto tail = scf::IfOp::create(b, accTypes, odd, /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(tail.thenBlock());
-  Position at{results[results.size() - 2], results.back()};
-  SmallVector<Value> last = issue(at, acc, frags);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
-  scf::YieldOp::create(b, last);
-  b.setInsertionPointToStart(tail.elseBlock());
-  scf::YieldOp::create(b, acc);
-  return SmallVector<Value>(tail.getResults());
-}
-
 LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
   if (!op->getParentOfType<gpu::GPUModuleOp>())
     return op.emitOpError() << "must be inside a gpu.module (its shared "
                                "memory is a module global); run nvfp4-tile";
-  tid = arith::IndexCastUIOp::create(
-      b, k.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
-  Value wgIndex = arith::ShRUIOp::create(b, tid, k.c32(7));
-  warpgroup = arith::RemUIOp::create(b, wgIndex, k.c32(plan.getWarpgroups()));
-  kGroup = arith::DivUIOp::create(b, wgIndex, k.c32(plan.getWarpgroups()));
-  Value t = arith::AndIOp::create(b, tid, k.c32(127));
-  w = arith::ShRUIOp::create(b, t, k.c32(5));
-  g = arith::ShRUIOp::create(b, arith::AndIOp::create(b, t, k.c32(31)),
-                             k.c32(2));
-  q = arith::AndIOp::create(b, t, k.c32(3));
+  tid = threadId(k);
+  Value warpgroup = arith::ShRUIOp::create(b, tid, k.c32(7));
+  FragmentThread ft = FragmentThread::get(k, tid);
   batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
   mBase = arith::IndexCastUIOp::create(b, k.i32, op.getMBase());
-  nBase = arith::IndexCastUIOp::create(b, k.i32, op.getNBase());
-  bBase = k.pointer(op.getB());
-  sfbBase = k.pointer(op.getSfb());
-  cBase = k.pointer(op.getC());
-  outBatch = batch;
-  if (plan.getSplitK() > 1) {
-    // This CTA's share of K, and its fp32 partial tile instead of C.
-    Value split = arith::IndexCastUIOp::create(b, k.i32, op.getSplit());
-    chunkBase = arith::MulIOp::create(b, split, k.c32(chunks));
-    int64_t batches = getOperandShape(op.getA().getType()).batch;
-    outBatch = arith::AddIOp::create(
-        b,
-        arith::MulIOp::create(b, arith::ExtUIOp::create(b, k.i64, split),
-                              k.c64(batches)),
-        batch);
-    cBase = k.pointer(op.getPartials());
-    outType = k.f32;
-    outBytes = 4;
-  }
   Value row = arith::AddIOp::create(
-      b, nBase,
-      arith::AddIOp::create(
-          b, arith::MulIOp::create(b, warpgroup, k.c32(64)),
-          arith::AddIOp::create(b, arith::MulIOp::create(b, w, k.c32(16)), g)));
-  for (int r = 0; r < 2; ++r) {
-    Value rr = arith::MinUIOp::create(
-        b, arith::AddIOp::create(b, row, k.c32(8 * r)), k.c32(n - 1));
-    Value bRow =
-        arith::AddIOp::create(b, arith::MulIOp::create(b, batch, k.c64(n)),
-                              arith::ExtUIOp::create(b, k.i64, rr));
-    Value q64 = arith::ExtUIOp::create(b, k.i64, q);
-    bRowBase[r] = k.offset(
-        bBase, arith::AddIOp::create(
-                   b, arith::MulIOp::create(b, bRow, k.c64(rowBytes)),
-                   arith::MulIOp::create(b, q64, k.c64(8))));
-    sfbRowBase[r] = k.offset(
-        sfbBase,
-        arith::AddIOp::create(b, sfbRows.rowOffset(k, batch, rr), q64));
-  }
-  SmallVector<Value> acc = plan.getStages() > 0 ? emitRingLoop(rewriter)
-                                                : emitDecodingLoop(rewriter);
-  if (plan.getKSplit() == 1) {
-    epilogue(acc);
-    return success();
-  }
-  // K group 0 holds the sums.
-  auto ifOp = scf::IfOp::create(
-      b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kGroup, k.c32(0)),
-      /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  epilogue(acc);
+      b, arith::IndexCastUIOp::create(b, k.i32, op.getNBase()),
+      arith::MulIOp::create(b, warpgroup, k.c32(64)));
+  bRows.emplace(k, op.getB(), op.getSfb(), op.getSfbLayout(), batch, row, ft);
+  SmallVector<Value> acc = emitDecodingLoop(rewriter);
+  AccumulatorStore out =
+      accumulatorStore(k, op.getC(), Value(), op.getBatch(), Value());
+  out.maskM = m % tileM != 0;
+  out.maskN = n % plan.getTileN() != 0;
+  storeAccumulators(k, acc, out, mBase, row, ft);
   return success();
 }
 
@@ -945,8 +680,7 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
                                    NVVM::GridDepActionKind::launch_dependents);
     GemmPlanAttr plan = op.getPlan();
     OperandShape a = getOperandShape(op.getA().getType());
-    Value tid = arith::IndexCastUIOp::create(
-        b, k.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+    Value tid = threadId(k);
     Value batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
     Value mBase = arith::IndexCastUIOp::create(b, k.i32, op.getMBase());
     Value chunk = arith::IndexCastUIOp::create(b, k.i32, op.getChunk());
@@ -970,6 +704,10 @@ struct GemmTileSm90Lowering : OpRewritePattern<GemmTileOp> {
 
   LogicalResult matchAndRewrite(GemmTileOp op,
                                 PatternRewriter &rewriter) const override {
+    if (op.getPlan().getStages() > 0)
+      return op.emitOpError()
+             << "has a ring (stages = " << op.getPlan().getStages()
+             << "): run nvfp4-software-pipeline before the conversion";
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     GemmSm90Emitter emitter(op, b);
     if (failed(emitter.emit(rewriter)))
@@ -979,9 +717,153 @@ struct GemmTileSm90Lowering : OpRewritePattern<GemmTileOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// The pipeline's wgmma consumer ops (nvfp4-software-pipeline)
+//===----------------------------------------------------------------------===//
+
+struct WgmmaLoadBLowering : OpConversionPattern<WgmmaLoadBOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WgmmaLoadBOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    FragmentThread ft = FragmentThread::get(k, threadId(k));
+    BRows rows(k, op.getB(), op.getSfb(), op.getSfbLayout(),
+               arith::IndexCastUIOp::create(b, k.i64, op.getBatch()),
+               op.getRow(), ft);
+    Value bytes[2], scales[2];
+    rows.load(k, op.getChunk(), bytes, scales);
+    rewriter.replaceOp(op, {bytes[0], bytes[1], scales[0], scales[1]});
+    return success();
+  }
+};
+
+struct WgmmaDecodeBLowering : OpConversionPattern<WgmmaDecodeBOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WgmmaDecodeBOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    Value bytes[2] = {adaptor.getBytes0(), adaptor.getBytes1()};
+    Value scales[2] = {adaptor.getScale0(), adaptor.getScale1()};
+    rewriter.replaceOp(op, k.pack(op.getFragments().getType(),
+                                  decodeFragments(k, bytes, scales)));
+    return success();
+  }
+};
+
+struct WgmmaMmaLowering : OpConversionPattern<WgmmaMmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WgmmaMmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    RingType ring = op.getRing().getType();
+    Value tile = arith::AddIOp::create(
+        b, adaptor.getRing(),
+        arith::MulIOp::create(b, adaptor.getSlot(),
+                              k.c32(ring.getSlotBytes())));
+    VectorType accType = op.getAcc().getType();
+    SmallVector<Value> acc =
+        mmaChunk(k, k.unpack(adaptor.getAcc()), k.unpack(adaptor.getFragments()),
+                 tile, 2 * accType.getNumElements());
+    rewriter.replaceOp(op, k.pack(accType, acc));
+    return success();
+  }
+};
+
+struct WgmmaReduceKGroupsLowering : OpConversionPattern<WgmmaReduceKGroupsOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WgmmaReduceKGroupsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    const int64_t groupThreads = op.getWarpgroups() * 128;
+    SmallVector<Value> acc = k.unpack(adaptor.getAcc());
+    const int64_t accCount = acc.size();
+    auto smemPtr = LLVM::LLVMPointerType::get(b.getContext(), /*shared*/ 3);
+    Value tid = threadId(k);
+    Value kGroup = arith::DivUIOp::create(b, tid, k.c32(groupThreads));
+    Value t = arith::RemUIOp::create(b, tid, k.c32(groupThreads));
+    // Groups 1.. hand their sums to group 0 through the ring's memory
+    // (every copy has landed and every MMA that read it is complete once
+    // all threads pass this barrier): element i of thread t of group g at
+    // ((g - 1) * accCount + i) * T + t floats, T threads per group, so a
+    // warp's stores and loads are contiguous.
+    gpu::BarrierOp::create(b);
+    auto partial = [&](Value group, int64_t i) -> Value {
+      Value index = arith::AddIOp::create(
+          b,
+          arith::MulIOp::create(
+              b,
+              arith::AddIOp::create(
+                  b, arith::MulIOp::create(b, group, k.c32(accCount)),
+                  k.c32(i)),
+              k.c32(groupThreads)),
+          t);
+      Value address = arith::AddIOp::create(
+          b, adaptor.getRing(), arith::MulIOp::create(b, index, k.c32(4)));
+      return LLVM::IntToPtrOp::create(b, smemPtr, address);
+    };
+    Value isLater =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kGroup, k.c32(0));
+    {
+      auto ifOp = scf::IfOp::create(b, isLater, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value group = arith::SubIOp::create(b, kGroup, k.c32(1));
+      for (int64_t i = 0; i < accCount; ++i)
+        LLVM::StoreOp::create(b, acc[i], partial(group, i), 4);
+    }
+    gpu::BarrierOp::create(b);
+    for (int64_t gi = 1; gi < op.getGroups(); ++gi)
+      for (int64_t i = 0; i < accCount; ++i)
+        acc[i] = arith::AddFOp::create(
+            b, acc[i],
+            LLVM::LoadOp::create(b, k.f32, partial(k.c32(gi - 1), i), 4));
+    rewriter.replaceOp(op, k.pack(op.getAcc().getType(), acc));
+    return success();
+  }
+};
+
+struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WgmmaStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    AccumulatorStore out = accumulatorStore(k, op.getC(), op.getPartials(),
+                                            op.getBatch(), op.getSplit());
+    // The tile's columns start at a multiple of its N (m is), so only a
+    // ragged M needs masks; rows are masked unless N is a multiple of 64
+    // (the op requires row < N: its warpgroup's rows then all exist).
+    const int64_t tileM = 2 * op.getAcc().getType().getNumElements();
+    out.maskM = out.m % tileM != 0;
+    out.maskN = out.n % 64 != 0;
+    storeAccumulators(k, k.unpack(adaptor.getAcc()), out, op.getM(),
+                      op.getRow(), FragmentThread::get(k, threadId(k)));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
-void mlir::nvfp4::populateGemmSm90Patterns(RewritePatternSet &patterns) {
+void mlir::nvfp4::populateGemmSm90Patterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns) {
   patterns.add<GemmTileSm90Lowering, DecodeATileLowering>(
       patterns.getContext());
+  patterns.add<WgmmaLoadBLowering, WgmmaDecodeBLowering, WgmmaMmaLowering,
+               WgmmaReduceKGroupsLowering, WgmmaStoreLowering>(
+      converter, patterns.getContext());
 }

@@ -40,6 +40,22 @@ struct KernelBuilder {
   Value extract(Value vector, int64_t i) {
     return vector::ExtractOp::create(b, vector, i);
   }
+  /// A vector of `type` holding `elements` (LLVM insertelement chain).
+  Value pack(VectorType type, ArrayRef<Value> elements) {
+    Value vec = LLVM::PoisonOp::create(b, type);
+    for (auto [i, e] : llvm::enumerate(elements))
+      vec = LLVM::InsertElementOp::create(b, vec, e,
+                                          c32(static_cast<int64_t>(i)));
+    return vec;
+  }
+  /// The elements of a 1-D vector.
+  SmallVector<Value> unpack(Value vector) {
+    SmallVector<Value> elements;
+    int64_t n = cast<VectorType>(vector.getType()).getNumElements();
+    for (int64_t i = 0; i < n; ++i)
+      elements.push_back(extract(vector, i));
+    return elements;
+  }
   Value c32(int64_t v) { return arith::ConstantIntOp::create(b, i32, v); }
   Value c64(int64_t v) { return arith::ConstantIntOp::create(b, i64, v); }
   Value cf32(float v) {

@@ -15,14 +15,23 @@
 #include "nvfp4/Target/Target.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::nvfp4 {
 
 /// nvfp4.gemv_tile for `target` (GemvLowering.cpp).
 void populateGemvPatterns(RewritePatternSet &patterns, GpuTarget target);
 
-/// nvfp4.gemm_tile for sm_90a: register-A wgmma (GemmSm90.cpp).
-void populateGemmSm90Patterns(RewritePatternSet &patterns);
+/// nvfp4.gemm_tile without a ring, nvfp4.decode_a_tile and the pipeline's
+/// nvfp4.wgmma.* consumer ops for sm_90a: register-A wgmma (GemmSm90.cpp).
+void populateGemmSm90Patterns(const TypeConverter &converter,
+                              RewritePatternSet &patterns);
+
+/// The pipeline's nvfp4.ring.* ops, for every target (Ring.cpp).
+void populateRingPatterns(const TypeConverter &converter,
+                          RewritePatternSet &patterns);
+/// !nvfp4.ring -> the i32 shared-memory address of its first slot.
+void addRingTypeConversion(TypeConverter &converter);
 
 /// nvfp4.sum_splits, the split-K GEMM's last kernel, for every target
 /// (SumSplits.cpp).

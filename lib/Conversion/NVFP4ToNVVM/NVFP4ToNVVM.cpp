@@ -33,9 +33,13 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-/// The CTA-level ops this pass lowers.
+/// The CTA-level ops (nvfp4-tile) and the per-thread ops of
+/// nvfp4-software-pipeline this pass lowers.
 bool isCtaLevelOp(Operation *op) {
-  return isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp>(op);
+  return isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp, RingAllocOp,
+             RingFillOp, RingAcquireOp, RingWaitOp, RingReleaseOp,
+             WgmmaLoadBOp, WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
+             WgmmaStoreOp>(op);
 }
 
 struct ConvertNVFP4ToNVVMPass
@@ -76,8 +80,10 @@ struct ConvertNVFP4ToNVVMPass
         failedAny = true;
         continue;
       }
+      TypeConverter converter;
+      populateNVFP4ToNVVMTypeConversions(converter);
       RewritePatternSet patterns(&getContext());
-      populateNVFP4ToNVVMConversionPatterns(patterns, **target);
+      populateNVFP4ToNVVMConversionPatterns(converter, patterns, **target);
       ConversionTarget conversionTarget(getContext());
       conversionTarget.markUnknownOpDynamicallyLegal(
           [](Operation *op) { return !isCtaLevelOp(op); });
@@ -92,12 +98,20 @@ struct ConvertNVFP4ToNVVMPass
 
 } // namespace
 
+void mlir::nvfp4::populateNVFP4ToNVVMTypeConversions(
+    TypeConverter &converter) {
+  converter.addConversion([](Type type) { return type; });
+  addRingTypeConversion(converter);
+}
+
 void mlir::nvfp4::populateNVFP4ToNVVMConversionPatterns(
-    RewritePatternSet &patterns, GpuTarget target) {
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    GpuTarget target) {
   populateGemvPatterns(patterns, target);
   populateSumSplitsPatterns(patterns);
+  populateRingPatterns(converter, patterns);
   // The GEMM is lowered with wgmma only so far (nvfp4-plan says so for
   // sm_100a); a gemm_tile left for sm_100a fails to legalize.
   if (getTargetInfo(target).hasWgmma)
-    populateGemmSm90Patterns(patterns);
+    populateGemmSm90Patterns(converter, patterns);
 }

@@ -21,10 +21,17 @@ using namespace mlir::nvfp4;
 #define GET_ATTRDEF_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Attrs.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "nvfp4/Dialect/NVFP4/NVFP4Types.cpp.inc"
+
 void NVFP4Dialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "nvfp4/Dialect/NVFP4/NVFP4Attrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "nvfp4/Dialect/NVFP4/NVFP4Types.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST
@@ -191,5 +198,24 @@ LogicalResult NVFP4Dialect::verifyOperationAttribute(Operation *op,
                            << "' to be a plan (#nvfp4.gemv_plan or "
                               "#nvfp4.gemm_plan), but got "
                            << attr.getValue();
+  return success();
+}
+
+LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               int64_t stages, int64_t slotBytes,
+                               int64_t consumers, int64_t scratchBytes) {
+  if (stages < 1)
+    return emitError() << "expects a ring of at least one stage, got "
+                       << stages;
+  // Slots follow each other from a 1024-byte aligned base: each must keep
+  // the next aligned for the 128B swizzle.
+  if (slotBytes <= 0 || slotBytes % 1024 != 0)
+    return emitError() << "expects slot_bytes to be a positive multiple of "
+                          "1024 (the 128B swizzle's alignment), got "
+                       << slotBytes;
+  if (consumers < 1)
+    return emitError() << "expects at least one consumer, got " << consumers;
+  if (scratchBytes < 0)
+    return emitError() << "expects scratch_bytes >= 0, got " << scratchBytes;
   return success();
 }

@@ -478,3 +478,61 @@ LogicalResult DecodeATileOp::verify() {
 
 #define GET_OP_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Ops.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Pipeline-level ops (nvfp4-software-pipeline)
+//===----------------------------------------------------------------------===//
+
+/// The MMA's N (rows of A) a wgmma accumulator vector stands for: two f32
+/// per thread per column pair; wgmma takes N in [8, 256], steps of 8.
+static LogicalResult verifyWgmmaAccumulator(Operation *op, VectorType acc) {
+  int64_t n = 2 * acc.getNumElements();
+  if (n < 8 || n > 256 || n % 8 != 0)
+    return op->emitOpError()
+           << "expects an accumulator of N / 2 floats per thread with N (the "
+              "MMA's N) a multiple of 8 in [8, 256], got "
+           << acc.getNumElements() << " floats";
+  return success();
+}
+
+LogicalResult WgmmaMmaOp::verify() {
+  if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
+    return failure();
+  int64_t n = 2 * getAcc().getType().getNumElements();
+  int64_t tileBytes = n * GemmPlanAttr::kTileK * 2;
+  if (getRing().getType().getSlotBytes() < tileBytes)
+    return emitOpError() << "expects ring slots of at least " << tileBytes
+                         << " bytes (N = " << n
+                         << " rows of 64 decoded f16 values), got "
+                         << getRing().getType().getSlotBytes();
+  return success();
+}
+
+LogicalResult WgmmaReduceKGroupsOp::verify() {
+  if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
+    return failure();
+  int64_t need = (getGroups() - 1) * getWarpgroups() * 128 *
+                 getAcc().getType().getNumElements() * 4;
+  if (getRing().getType().getDataBytes() < need)
+    return emitOpError() << "expects the ring to hold " << need
+                         << " bytes of scratch (the accumulators of "
+                         << getGroups() - 1
+                         << " K groups), but it has "
+                         << getRing().getType().getDataBytes();
+  return success();
+}
+
+LogicalResult WgmmaStoreOp::verify() {
+  if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
+    return failure();
+  MemRefType c = getC().getType();
+  if (!c.hasStaticShape() || (c.getRank() != 2 && c.getRank() != 3))
+    return emitOpError() << "expects C to be a static [L x] M x N memref";
+  if (!getPartials() != !getSplit())
+    return emitOpError() << "expects `partials` and `split` together";
+  if (getPartials() &&
+      getPartials().getType().getNumElements() % (c.getNumElements() * 4))
+    return emitOpError() << "expects `partials` to hold whole fp32 copies "
+                            "of C";
+  return success();
+}

@@ -495,3 +495,58 @@ func.func @gemm_tile_partials_size(%a: memref<128x256xf4E2M1FN>, %sfa: memref<12
   nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : memref<65536xi8>) outs(%c : memref<128x128xf16>) partials(%p : memref<100xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2>
   return
 }
+
+// -----
+
+// The pipeline-level ops of nvfp4-software-pipeline.
+
+// expected-error @+1 {{expects slot_bytes to be a positive multiple of 1024 (the 128B swizzle's alignment), got 1000}}
+func.func @ring_slot_alignment(%r: !nvfp4.ring<stages = 2, slot_bytes = 1000, consumers = 1>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects a ring of at least one stage, got 0}}
+func.func @ring_no_stage(%r: !nvfp4.ring<stages = 0, slot_bytes = 1024, consumers = 1>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects at least one consumer, got 0}}
+func.func @ring_no_consumer(%r: !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 0>) {
+  return
+}
+
+// -----
+
+func.func @wgmma_slot_too_small(%acc: vector<64xf32>, %f: vector<16xi32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, %s: i32) {
+  // expected-error @+1 {{expects ring slots of at least 16384 bytes (N = 128 rows of 64 decoded f16 values), got 8192}}
+  %0 = nvfp4.wgmma.mma %acc, %f, %r[%s] : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_bad_n(%acc: vector<3xf32>, %f: vector<16xi32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, %s: i32) {
+  // expected-error @+1 {{expects an accumulator of N / 2 floats per thread with N (the MMA's N) a multiple of 8 in [8, 256], got 3 floats}}
+  %0 = nvfp4.wgmma.mma %acc, %f, %r[%s] : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_scratch(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) {
+  // expected-error @+1 {{expects the ring to hold 32768 bytes of scratch (the accumulators of 1 K groups), but it has 16384}}
+  %0 = nvfp4.wgmma.reduce_k_groups %acc in %r groups 2 warpgroups 2 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
+  return
+}
+
+// -----
+
+func.func @store_partials_without_split(%acc: vector<32xf32>, %c: memref<64x128xf16>, %p: memref<65536xi8>, %i: i32, %l: index) {
+  // expected-error @+1 {{expects `partials` and `split` together}}
+  nvfp4.wgmma.store %acc outs(%c : memref<64x128xf16>) partials(%p : memref<65536xi8>) at m %i row %i batch %l : vector<32xf32>
+  return
+}

@@ -84,3 +84,32 @@ func.func @split_k_ops(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E
   nvfp4.sum_splits ins(%p : memref<131072xi8>) outs(%c : memref<128x128xf16>) at %i splits 2
   return
 }
+
+// The pipeline-level ops of nvfp4-software-pipeline.
+// CHECK-LABEL: func.func @pipeline_ops
+// CHECK: %[[R:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
+// CHECK: nvfp4.ring.fill %[[R]][%{{.*}}] from %{{.*}}[%{{.*}}] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, memref<65536xi8>
+// CHECK: nvfp4.ring.acquire %[[R]][%{{.*}}] phase %{{.*}}
+// CHECK: nvfp4.ring.wait %[[R]][%{{.*}}] phase %{{.*}}
+// CHECK: nvfp4.ring.release %[[R]][%{{.*}}]
+// CHECK: %[[B0:.*]], %[[B1:.*]], %[[S0:.*]], %[[S1:.*]] = nvfp4.wgmma.load_b ins({{.*}}) row %{{.*}} chunk %{{.*}} batch %{{.*}} {sfb_layout = #nvfp4.scale_layout<blocked>}
+// CHECK: nvfp4.wgmma.decode_b %[[B0]], %[[B1]], %[[S0]], %[[S1]]
+// CHECK: nvfp4.wgmma.mma
+// CHECK: nvfp4.wgmma.reduce_k_groups %{{.*}} in %[[R]] groups 2 warpgroups 2
+// CHECK: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<64x256xf16>) partials(%{{.*}} : memref<131072xi8>) at m %{{.*}} row %{{.*}} batch %{{.*}} split %{{.*}} : vector<32xf32>
+// GENERIC-LABEL: sym_name = "pipeline_ops"
+// GENERIC: "nvfp4.wgmma.store"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1>}>
+func.func @pipeline_ops(%b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8E4M3FN>, %c: memref<64x256xf16>, %t: memref<65536xi8>, %p: memref<131072xi8>, %i: i32, %o: i64, %l: index) {
+  %r = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
+  nvfp4.ring.fill %r[%i] from %t[%o] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, memref<65536xi8>
+  nvfp4.ring.acquire %r[%i] phase %i : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
+  nvfp4.ring.wait %r[%i] phase %i : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
+  nvfp4.ring.release %r[%i] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
+  %b0, %b1, %s0, %s1 = nvfp4.wgmma.load_b ins(%b, %sfb : memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>) row %i chunk %i batch %l {sfb_layout = #nvfp4.scale_layout<blocked>}
+  %f = nvfp4.wgmma.decode_b %b0, %b1, %s0, %s1
+  %zero = arith.constant dense<0.0> : vector<32xf32>
+  %acc = nvfp4.wgmma.mma %zero, %f, %r[%i] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, vector<32xf32>
+  %sum = nvfp4.wgmma.reduce_k_groups %acc in %r groups 2 warpgroups 2 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, vector<32xf32>
+  nvfp4.wgmma.store %sum outs(%c : memref<64x256xf16>) partials(%p : memref<131072xi8>) at m %i row %i batch %l split %l : vector<32xf32>
+  return
+}

@@ -10,6 +10,7 @@
 #include "nvfp4/Target/Target.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::nvfp4 {
 
@@ -17,7 +18,14 @@ namespace mlir::nvfp4 {
 /// `target` into NVVM, LLVM, arith, math, vector, scf and gpu ops; the
 /// upstream convert-gpu-to-nvvm finishes the job. The result depends on the
 /// target (the fp4 decode), hence the argument.
-void populateNVFP4ToNVVMConversionPatterns(RewritePatternSet &patterns,
+/// The type conversions the patterns below rely on: !nvfp4.ring becomes the
+/// i32 shared-memory address of its first slot; every other type is kept.
+void populateNVFP4ToNVVMTypeConversions(TypeConverter &converter);
+
+/// The lowerings of the CTA-level and pipeline-level nvfp4 ops for
+/// `target` (the ones it has: the GEMM's only for a chip with wgmma).
+void populateNVFP4ToNVVMConversionPatterns(const TypeConverter &converter,
+                                           RewritePatternSet &patterns,
                                            GpuTarget target);
 
 } // namespace mlir::nvfp4

@@ -24,6 +24,9 @@
 #define GET_ATTRDEF_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Attrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "nvfp4/Dialect/NVFP4/NVFP4Types.h.inc"
+
 #define GET_OP_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Ops.h.inc"
 

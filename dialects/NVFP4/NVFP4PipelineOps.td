@@ -1,0 +1,283 @@
+//===- NVFP4PipelineOps.td - software-pipelined K loop ops -*- tablegen -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The ops `nvfp4-software-pipeline` writes a CTA's K loop with: the ring of
+// shared-memory stages and its producer/consumer protocol (any target), and
+// the per-thread pieces of the sm_90a wgmma consumer (register accumulators,
+// weights dequantized in registers). They run per thread, inside the
+// kernel's gpu.func; `convert-nvfp4-to-nvvm` lowers them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_PIPELINE_OPS_TD
+#define NVFP4_PIPELINE_OPS_TD
+
+include "NVFP4Types.td"
+
+//===----------------------------------------------------------------------===//
+// The ring: stages in shared memory, full/empty mbarriers
+//===----------------------------------------------------------------------===//
+
+def NVFP4_RingAllocOp : NVFP4_Op<"ring.alloc"> {
+  let summary = "Place a ring in dynamic shared memory and initialize its barriers";
+  let description = [{
+    Every thread of the CTA executes it (it ends with a CTA barrier): the
+    ring takes the kernel's dynamic shared memory from its first 1024-byte
+    aligned address; thread 0 initializes `full[s]` for one arrival and
+    `empty[s]` for the ring's `consumers` arrivals. The launch must give
+    the kernel the type's `getSharedBytes()` of dynamic shared memory.
+
+    Example:
+    ```mlir
+    %ring = nvfp4.ring.alloc
+        : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>
+    ```
+  }];
+  let results = (outs NVFP4_RingType:$ring);
+  let assemblyFormat = "attr-dict `:` qualified(type($ring))";
+}
+
+def NVFP4_RingFillOp : NVFP4_Op<"ring.fill"> {
+  let summary = "Producer: copy one slot's bytes from global memory (bulk copy)";
+  let description = [{
+    Executed by one producer thread: arrives on `full[slot]` expecting
+    `slot_bytes` bytes and starts a `cp.async.bulk` of the slot's
+    `slot_bytes` bytes from byte `offset` of `source`, which completes the
+    transaction. The slot must be free: never used yet, or acquired
+    (`nvfp4.ring.acquire`) after its consumers released it.
+
+    Example:
+    ```mlir
+    nvfp4.ring.fill %ring[%slot] from %tiles[%offset]
+        : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>,
+          memref<4194304xi8>
+    ```
+  }];
+  // No declared memory effects: besides reading `source` it writes the slot
+  // and arrives on a barrier, neither of which is a memref operand, so it
+  // must count as having unknown effects (never dead, never reordered).
+  let arguments = (ins NVFP4_RingType:$ring, I32:$slot,
+                       MemRefRankOf<[I8], [1]>:$source, I64:$offset);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` `from` $source `[` $offset `]` attr-dict `:`
+    qualified(type($ring)) `,` type($source)
+  }];
+}
+
+def NVFP4_RingAcquireOp : NVFP4_Op<"ring.acquire"> {
+  let summary = "Producer: wait until a slot's consumers released it";
+  let description = [{
+    Waits for the phase of parity `phase` of `empty[slot]`: every consumer
+    released the use of the slot that had that parity.
+
+    Example:
+    ```mlir
+    nvfp4.ring.acquire %ring[%slot] phase %parity
+        : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>
+    ```
+  }];
+  let arguments = (ins NVFP4_RingType:$ring, I32:$slot, I32:$phase);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` `phase` $phase attr-dict `:` qualified(type($ring))
+  }];
+}
+
+def NVFP4_RingWaitOp : NVFP4_Op<"ring.wait"> {
+  let summary = "Consumer: wait until a slot's bytes have landed";
+  let description = [{
+    Waits for the phase of parity `phase` of `full[slot]`: the fill of the
+    slot's use with that parity completed, so its bytes are visible to the
+    thread (and to the tensor cores' async proxy).
+
+    Example:
+    ```mlir
+    nvfp4.ring.wait %ring[%slot] phase %parity
+        : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>
+    ```
+  }];
+  let arguments = (ins NVFP4_RingType:$ring, I32:$slot, I32:$phase);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` `phase` $phase attr-dict `:` qualified(type($ring))
+  }];
+}
+
+def NVFP4_RingReleaseOp : NVFP4_Op<"ring.release"> {
+  let summary = "Consumer: release a slot (one arrival on its empty barrier)";
+  let description = [{
+    Executed by one thread per consumer once everything that consumer
+    issued on the slot has read it (for asynchronous MMAs: after they
+    completed).
+
+    Example:
+    ```mlir
+    nvfp4.ring.release %ring[%slot]
+        : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>
+    ```
+  }];
+  let arguments = (ins NVFP4_RingType:$ring, I32:$slot);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` attr-dict `:` qualified(type($ring))
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// The sm_90a consumer: a warpgroup's wgmma with B dequantized in registers
+//===----------------------------------------------------------------------===//
+
+/// One K chunk of a thread's wgmma A fragments: 4 MMA steps x 4 registers
+/// of f16 pairs.
+def NVFP4_WgmmaFragments
+    : Type<VectorOfLengthAndType<[16], [I32]>.predicate,
+           "vector<16xi32> (wgmma A fragments of a K chunk)",
+           "::mlir::VectorType">,
+      BuildableType<"::mlir::VectorType::get({16}, $_builder.getI32Type())">;
+
+def NVFP4_WgmmaLoadBOp : NVFP4_Op<"wgmma.load_b"> {
+  let summary = "Load this thread's raw bytes and scales of one K chunk of B";
+  let description = [{
+    The thread's share of a K chunk (64 values) of the warpgroup's 64 rows
+    of B starting at `row` (i32) of batch `batch`: thread t of the
+    warpgroup (w = t / 32, g = t % 32 / 4, q = t % 4) reads bytes
+    8q .. 8q + 7 of the chunk of its two fragment rows, row + 16w + g
+    (`bytes0`, `scale0`) and row + 16w + g + 8 (`bytes1`, `scale1`),
+    clamped to N, and their scale codes of block q. Returned raw, so that a
+    loop can carry them while the loads are in flight; scalars, because
+    that is how the registers are carried (a vector of two i8 makes ptxas
+    pack and unpack them every round). Scales are read in `sfb_layout`.
+
+    Example:
+    ```mlir
+    %b0, %b1, %s0, %s1 = nvfp4.wgmma.load_b ins(%b, %sfb
+        : memref<7168x16384xf4E2M1FN>, memref<7168x1024xf8E4M3FN>)
+        row %row chunk %chunk batch %l
+    ```
+  }];
+  let arguments = (ins
+    Arg<NVFP4_FP4Memref, "B values", [MemRead]>:$b,
+    Arg<NVFP4_ScaleMemref, "B scales", [MemRead]>:$sfb,
+    I32:$row, I32:$chunk, Index:$batch,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
+  let results = (outs I64:$bytes0, I64:$bytes1, I8:$scale0, I8:$scale1);
+  let assemblyFormat = [{
+    `ins` `(` $b `,` $sfb `:` type($b) `,` type($sfb) `)`
+    `row` $row `chunk` $chunk `batch` $batch attr-dict
+  }];
+}
+
+def NVFP4_WgmmaDecodeBOp : NVFP4_Op<"wgmma.decode_b", [Pure]> {
+  let summary = "Dequantize a loaded chunk of B into wgmma's register A fragments";
+  let description = [{
+    value x scale in f16 pairs (exact: e2m1 x e4m3 fits f16), arranged as
+    the A fragments of the chunk's 4 MMAs of K = 16: registers 4s .. 4s + 3
+    are step s's (rows g and g + 8, K slots {2q, 2q + 1} and
+    {2q + 8, 2q + 9} in the permuted K order of GemmSm90.cpp).
+
+    Example:
+    ```mlir
+    %frags = nvfp4.wgmma.decode_b %b0, %b1, %s0, %s1
+    ```
+  }];
+  let arguments = (ins I64:$bytes0, I64:$bytes1, I8:$scale0, I8:$scale1);
+  let results = (outs NVFP4_WgmmaFragments:$fragments);
+  let assemblyFormat = [{
+    $bytes0 `,` $bytes1 `,` $scale0 `,` $scale1 attr-dict
+  }];
+}
+
+def NVFP4_WgmmaMmaOp : NVFP4_Op<"wgmma.mma",
+    [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "The 4 asynchronous MMAs of one K chunk on a ring slot";
+  let description = [{
+    The warpgroup issues `wgmma.mma_async m64n<N>k16` for the 4 steps of a
+    K chunk (fence, 4 MMAs, commit group): register A = `fragments`,
+    descriptor B = the slot's decoded, 128B-swizzled tile of N = 2 x
+    len(acc) rows of A. The result is the accumulator after these MMAs; it
+    may only be read after a `nvvm.wgmma.wait.group.sync.aligned` that
+    leaves this group complete, and the slot may only be released then.
+
+    Example:
+    ```mlir
+    %acc1 = nvfp4.wgmma.mma %acc, %frags, %ring[%slot]
+        : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>,
+          vector<64xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       NVFP4_WgmmaFragments:$fragments,
+                       NVFP4_RingType:$ring, I32:$slot);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $fragments `,` $ring `[` $slot `]` attr-dict `:`
+    qualified(type($ring)) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def NVFP4_WgmmaReduceKGroupsOp : NVFP4_Op<"wgmma.reduce_k_groups",
+    [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "Add the accumulators of a CTA's K groups into the first group's";
+  let description = [{
+    Every thread of the CTA executes it after the K loop (all MMAs
+    complete). The CTA's warpgroups are `groups` K groups of `warpgroups`
+    warpgroups (group = warpgroup index / warpgroups); groups 1.. store
+    their accumulators in the ring's memory (its scratch) and group 0 adds
+    them in group order. The result is the sum in group 0 (undefined
+    elsewhere).
+
+    Example:
+    ```mlir
+    %sum = nvfp4.wgmma.reduce_k_groups %acc in %ring groups 2 warpgroups 1
+        : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1,
+                      scratch_bytes = 32768>, vector<64xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       NVFP4_RingType:$ring,
+                       ConfinedAttr<I64Attr, [IntMinValue<2>]>:$groups,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$warpgroups);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $acc `in` $ring `groups` $groups `warpgroups` $warpgroups attr-dict `:`
+    qualified(type($ring)) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def NVFP4_WgmmaStoreOp : NVFP4_Op<"wgmma.store", [AttrSizedOperandSegments]> {
+  let summary = "Store a warpgroup's accumulators to its tile of C";
+  let description = [{
+    The warpgroup's 64 rows of B from `row` (i32) by N = 2 x len(acc)
+    rows of A from `m` (i32): thread t's accumulator i is C[m + 8 (i / 4) +
+    2q + i % 2][row + 16w + g + 8 ((i / 2) % 2)] (wgmma's D fragment),
+    converted to C's element type; elements past M or N are not stored.
+    `row` must be less than N (a warpgroup whose rows all lie past N does
+    not store: nvfp4-software-pipeline guards the op when the CTA's tile
+    can reach past N).
+    With `partials`, the fp32 values go to split `split`'s copy of C in
+    it (split-major [split][batch][m][n]) instead.
+
+    Example:
+    ```mlir
+    nvfp4.wgmma.store %acc outs(%c : memref<128x7168xf16>)
+        at m %m row %row batch %l : vector<64xf32>
+    ```
+  }];
+  let arguments = (ins
+    VectorOfRankAndType<[1], [F32]>:$acc,
+    Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
+    Arg<Optional<MemRefRankOf<[I8], [1]>>, "fp32 partial tiles",
+        [MemWrite]>:$partials,
+    I32:$m, I32:$row, Index:$batch, Optional<Index>:$split);
+  let assemblyFormat = [{
+    $acc `outs` `(` $c `:` type($c) `)`
+    (`partials` `(` $partials^ `:` type($partials) `)`)?
+    `at` `m` $m `row` $row `batch` $batch (`split` $split^)? attr-dict `:`
+    type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // NVFP4_PIPELINE_OPS_TD

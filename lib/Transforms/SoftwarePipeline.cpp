@@ -1,0 +1,382 @@
+//===- SoftwarePipeline.cpp - multi-stage producer/consumer K loops -------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// nvfp4-software-pipeline: a CTA-level nvfp4.gemm_tile whose plan has a ring
+// (stages > 0) becomes its K loop, written out per thread:
+//
+// - the ring (nvfp4.ring.alloc): `stages` shared-memory slots with full and
+//   empty mbarriers;
+// - the producer: chunk c of this CTA's K goes to slot c % stages; the
+//   first `stages` fills are issued up front, and each later one by the
+//   consumer that frees the slot (nvfp4.ring.acquire, nvfp4.ring.fill);
+// - the consumers: K groups of warpgroups take chunks g, g + k_split, ...
+//   (stages is a multiple of k_split, so a slot only ever holds one group's
+//   chunks and that group refills it: no producer warp, see docs/design.md);
+//   a round waits for its slot (nvfp4.ring.wait), issues its MMAs, waits
+//   until only they are in flight, releases the previous round's slot
+//   (nvfp4.ring.release) and refills it;
+// - the weights' register pipeline: each round's chunk of B is loaded
+//   b_prefetch - 1 rounds ahead (nvfp4.wgmma.load_b) and dequantized one
+//   round ahead (nvfp4.wgmma.decode_b), while the previous MMAs run;
+// - modulo variable expansion: the loop is unrolled by two so that the
+//   fragments of consecutive rounds are distinct values (with one set the
+//   register allocator reuses the registers an in-flight wgmma reads and
+//   ptxas serializes the wgmmas);
+// - after the loop: an odd last round, the K groups' reduction
+//   (nvfp4.wgmma.reduce_k_groups) and the store (nvfp4.wgmma.store).
+//
+// Slot indices, phases and chunk numbers are i32, as the kernel computes
+// them. The consumer ops are the sm_90a (wgmma) ones; a tcgen05 consumer for
+// sm_100a plugs into the same ring (issue 9).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Target/KernelModule.h"
+#include "nvfp4/Target/Target.h"
+#include "nvfp4/Transforms/Passes.h"
+
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace mlir::nvfp4 {
+#define GEN_PASS_DEF_NVFP4SOFTWAREPIPELINEPASS
+#include "nvfp4/Dialect/NVFP4/Passes.h.inc"
+} // namespace mlir::nvfp4
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+/// Builds the pipelined K loop of one gemm_tile in its place.
+class GemmRingBuilder {
+public:
+  GemmRingBuilder(GemmTileOp op, ImplicitLocOpBuilder &b)
+      : op(op), b(b), plan(op.getPlan()), i32(b.getI32Type()) {
+    OperandShape a = getOperandShape(op.getA().getType());
+    m = a.rows;
+    batches = a.batch;
+    mTiles = llvm::divideCeil(m, plan.getTileM());
+    totalChunks = a.k / GemmPlanAttr::kTileK;
+    chunks = totalChunks / plan.getSplitK();
+    kSplit = plan.getKSplit();
+    stages = plan.getStages();
+  }
+
+  void build();
+
+private:
+  /// A round's raw chunk of B: bytes and scale code of each fragment row.
+  struct Raw {
+    Value bytes0, bytes1, scale0, scale1;
+  };
+  /// The ring position of a round: its slot is ring * k_split + kGroup, its
+  /// use of the slot has phase parity `phase`; `ring` counts modulo
+  /// stages / k_split (carried through the loop, never divided).
+  struct Position {
+    Value ring, phase;
+  };
+
+  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, i32, v); }
+  // Folding builders: constant round and slot numbers of the prologue and
+  // k_split = 1 multiplications do not clutter the IR.
+  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(x, y); }
+  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(x, y); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return b.createOrFold<arith::CmpIOp>(p, x, y);
+  }
+  /// The K group's round r -> its chunk in this CTA's share of K.
+  Value chunkOf(Value round) { return add(mul(round, c32(kSplit)), kGroup); }
+  Value clampChunk(Value c) {
+    return b.createOrFold<arith::MinUIOp>(c, c32(chunks - 1));
+  }
+  /// This CTA's chunk c in the whole K (split-K offsets it).
+  Value globalChunk(Value c) { return chunkBase ? add(c, chunkBase) : c; }
+  Raw loadB(Value chunk);
+  Value decode(Raw raw) {
+    return WgmmaDecodeBOp::create(b, VectorType::get({16}, i32), raw.bytes0,
+                                  raw.bytes1, raw.scale0, raw.scale1);
+  }
+  /// Byte offset (i64) of decoded tile `chunk` of this CTA's rows of A in
+  /// the pre-pass workspace: ((batch * m_tiles + m tile) * chunks + chunk)
+  /// tiles.
+  Value tileOffset(Value chunk);
+  void fill(Value chunk, Value slot) {
+    RingFillOp::create(b, ring, slot, op.getATiles(), tileOffset(chunk));
+  }
+  Value slotAt(Position p) { return add(mul(p.ring, c32(kSplit)), kGroup); }
+  Position step(Position p, int64_t delta);
+  void round(Value r, bool first, Position &at, Value &acc, Value &frags,
+             SmallVector<Raw> &pending);
+
+  GemmTileOp op;
+  ImplicitLocOpBuilder &b;
+  GemmPlanAttr plan;
+  Type i32;
+  int64_t m, batches, mTiles, totalChunks, chunks, kSplit, stages;
+  Value ring, tid, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch,
+      chunkBase;
+};
+
+GemmRingBuilder::Raw GemmRingBuilder::loadB(Value chunk) {
+  auto load = WgmmaLoadBOp::create(
+      b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
+      op.getB(), op.getSfb(), rowBase, globalChunk(chunk), op.getBatch(),
+      op.getSfbLayoutAttr());
+  return {load.getBytes0(), load.getBytes1(), load.getScale0(),
+          load.getScale1()};
+}
+
+Value GemmRingBuilder::tileOffset(Value chunk) {
+  Type i64 = b.getI64Type();
+  auto c64 = [&](int64_t v) { return arith::ConstantIntOp::create(b, i64, v); };
+  auto add64 = [&](Value x, Value y) {
+    return b.createOrFold<arith::AddIOp>(x, y);
+  };
+  auto mul64 = [&](Value x, Value y) {
+    return b.createOrFold<arith::MulIOp>(x, y);
+  };
+  Value mTile = b.createOrFold<arith::ExtUIOp>(
+      i64, b.createOrFold<arith::DivUIOp>(mBase, c32(plan.getTileM())));
+  Value batch64 = b.createOrFold<arith::IndexCastUIOp>(i64, op.getBatch());
+  Value tile = add64(mul64(add64(mul64(batch64, c64(mTiles)), mTile),
+                           c64(totalChunks)),
+                     b.createOrFold<arith::ExtUIOp>(i64, globalChunk(chunk)));
+  return mul64(tile, c64(plan.getATileBytes()));
+}
+
+GemmRingBuilder::Position GemmRingBuilder::step(Position p, int64_t delta) {
+  // delta = +1 or -1: wrapping around the group's stages / k_split slots
+  // flips the phase.
+  const int64_t ringRounds = stages / kSplit;
+  Value wraps = cmp(arith::CmpIPredicate::eq, p.ring,
+                    c32(delta > 0 ? ringRounds - 1 : 0));
+  Value moved = add(p.ring, c32(delta));
+  Value wrapped = c32(delta > 0 ? 0 : ringRounds - 1);
+  return {arith::SelectOp::create(b, wraps, wrapped, moved),
+          arith::XOrIOp::create(b, p.phase,
+                                arith::ExtUIOp::create(b, i32, wraps))};
+}
+
+/// Round r: B's loads for round r + b_prefetch; wait for round r's tile and
+/// issue its MMAs; wait until only they are in flight (round r - 1's are
+/// complete); release round r - 1's slot and refill it with the group's
+/// chunk stages / k_split rounds later; decode round r + 1's fragments while
+/// round r's MMAs run.
+void GemmRingBuilder::round(Value r, bool first, Position &at, Value &acc,
+                            Value &frags, SmallVector<Raw> &pending) {
+  const int64_t inFlight = plan.getBPrefetch() - 1;
+  Raw after = loadB(clampChunk(chunkOf(add(r, c32(inFlight + 1)))));
+  Value slot = slotAt(at);
+  RingWaitOp::create(b, ring, slot, at.phase);
+  acc = WgmmaMmaOp::create(b, acc.getType(), acc, frags, ring, slot);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(1));
+  Value release = isLeader;
+  if (first)
+    release = arith::AndIOp::create(b, release,
+                                    cmp(arith::CmpIPredicate::ugt, r, c32(0)));
+  {
+    auto ifOp = scf::IfOp::create(b, release, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Position before = step(at, -1);
+    Value previous = slotAt(before);
+    RingReleaseOp::create(b, ring, previous);
+    // Round r - 1's chunk plus stages.
+    Value refill = add(chunkOf(r), c32(stages - kSplit));
+    Value refills = arith::AndIOp::create(
+        b, isFirstOfGroup, cmp(arith::CmpIPredicate::ult, refill, c32(chunks)));
+    auto refillIf = scf::IfOp::create(b, refills, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(refillIf.thenBlock());
+    RingAcquireOp::create(b, ring, previous, before.phase);
+    fill(refill, previous);
+  }
+  at = step(at, +1);
+  frags = decode(pending.front());
+  pending.erase(pending.begin());
+  pending.push_back(after);
+}
+
+void GemmRingBuilder::build() {
+  MLIRContext *ctx = b.getContext();
+  const int64_t warpgroups = plan.getWarpgroups();
+  const int64_t accCount = plan.getTileM() / 2;
+  const int64_t inFlight = plan.getBPrefetch() - 1;
+  auto ringType =
+      RingType::get(ctx, stages, plan.getATileBytes(), warpgroups,
+                    kSplit > 1 ? plan.getReductionBytes() : 0);
+  ring = RingAllocOp::create(b, ringType);
+
+  // Thread roles: warpgroup index = K group x warpgroups + warpgroup; each
+  // warpgroup owns 64 rows of B from rowBase.
+  tid = arith::IndexCastUIOp::create(
+      b, i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+  Value wgIndex = arith::ShRUIOp::create(b, tid, c32(7));
+  Value warpgroup = b.createOrFold<arith::RemUIOp>(wgIndex, c32(warpgroups));
+  kGroup = b.createOrFold<arith::DivUIOp>(wgIndex, c32(warpgroups));
+  mBase = arith::IndexCastUIOp::create(b, i32, op.getMBase());
+  rowBase = add(arith::IndexCastUIOp::create(b, i32, op.getNBase()),
+                mul(warpgroup, c32(64)));
+  batch = op.getBatch();
+  if (plan.getSplitK() > 1)
+    chunkBase = mul(arith::IndexCastUIOp::create(b, i32, op.getSplit()),
+                    c32(chunks));
+  isLeader = cmp(arith::CmpIPredicate::eq,
+                 arith::AndIOp::create(b, tid, c32(127)), c32(0));
+  isFirstOfGroup = cmp(arith::CmpIPredicate::eq, warpgroup, c32(0));
+  Value isThread0 = cmp(arith::CmpIPredicate::eq, tid, c32(0));
+
+  // The K group's rounds (0 when K has fewer chunks than groups).
+  Value count = b.createOrFold<arith::DivUIOp>(
+      b.createOrFold<arith::SubIOp>(c32(chunks + kSplit - 1), kGroup),
+      c32(kSplit));
+
+  // Prologue: round 0's fragments and the loads of rounds 1 .. inFlight in
+  // flight; then wait for the pre-pass that wrote the tiles (a no-op unless
+  // launched as a programmatic dependent launch, which lets all of the above
+  // overlap the pre-pass) and fill every slot once.
+  Value acc = arith::ConstantOp::create(
+      b, DenseElementsAttr::get(VectorType::get({accCount}, b.getF32Type()),
+                                0.0f));
+  Value frags = decode(loadB(clampChunk(chunkOf(c32(0)))));
+  SmallVector<Raw> pending;
+  for (int64_t i = 1; i <= inFlight; ++i)
+    pending.push_back(loadB(clampChunk(chunkOf(c32(i)))));
+  NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+  {
+    auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (int64_t s = 0; s < std::min(stages, chunks); ++s)
+      fill(c32(s), c32(s));
+  }
+
+  // The loop over pairs of rounds, carrying the accumulator, the next
+  // round's fragments, the raw chunks in flight and the ring position.
+  SmallVector<Value> init = {acc, frags};
+  for (Raw raw : pending)
+    init.append({raw.bytes0, raw.bytes1, raw.scale0, raw.scale1});
+  init.push_back(c32(0)); // ring
+  init.push_back(c32(0)); // phase
+  Value pairs = arith::DivUIOp::create(b, count, c32(2));
+  auto loop = scf::ForOp::create(b, c32(0), mul(pairs, c32(2)), c32(2), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value r = loop.getInductionVar();
+    auto args = loop.getRegionIterArgs();
+    Value loopAcc = args[0], loopFrags = args[1];
+    SmallVector<Raw> loopPending;
+    for (int64_t i = 0; i < inFlight; ++i)
+      loopPending.push_back({args[2 + 4 * i], args[3 + 4 * i],
+                             args[4 + 4 * i], args[5 + 4 * i]});
+    Position at{args[args.size() - 2], args.back()};
+    round(r, /*first=*/true, at, loopAcc, loopFrags, loopPending);
+    round(add(r, c32(1)), /*first=*/false, at, loopAcc, loopFrags,
+          loopPending);
+    SmallVector<Value> yield = {loopAcc, loopFrags};
+    for (Raw raw : loopPending)
+      yield.append({raw.bytes0, raw.bytes1, raw.scale0, raw.scale1});
+    yield.push_back(at.ring);
+    yield.push_back(at.phase);
+    scf::YieldOp::create(b, yield);
+  }
+  // An odd count leaves one round (its fragments are decoded); it waits for
+  // its MMAs inside the branch, so no accumulator is read in flight.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+  auto results = loop.getResults();
+  Value odd = cmp(arith::CmpIPredicate::ne,
+                  arith::AndIOp::create(b, count, c32(1)), c32(0));
+  auto tail = scf::IfOp::create(b, TypeRange{acc.getType()}, odd,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(tail.thenBlock());
+    Position at{results[results.size() - 2], results.back()};
+    Value slot = slotAt(at);
+    RingWaitOp::create(b, ring, slot, at.phase);
+    Value last = WgmmaMmaOp::create(b, acc.getType(), results[0],
+                                    results[1], ring, slot);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+    scf::YieldOp::create(b, last);
+    b.setInsertionPointToStart(tail.elseBlock());
+    scf::YieldOp::create(b, results[0]);
+  }
+  acc = tail.getResult(0);
+
+  // The K groups' partial sums meet in group 0, which stores; when the
+  // CTA's rows of B can reach past N, a warpgroup whose rows all lie past N
+  // (N a multiple of 64: its rows are not masked one by one) stores nothing.
+  const int64_t n = getOperandShape(op.getB().getType()).rows;
+  auto store = [&] {
+    if (n % plan.getTileN() == 0 || n % 64 != 0) {
+      WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase,
+                           rowBase, batch, op.getSplit());
+      return;
+    }
+    auto inN = scf::IfOp::create(b, cmp(arith::CmpIPredicate::ult, rowBase,
+                                         c32(n)),
+                                 /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(inN.thenBlock());
+    WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase, rowBase,
+                         batch, op.getSplit());
+  };
+  if (kSplit == 1) {
+    store();
+    return;
+  }
+  acc = WgmmaReduceKGroupsOp::create(b, acc.getType(), acc, ring,
+                                     b.getI64IntegerAttr(kSplit),
+                                     b.getI64IntegerAttr(warpgroups));
+  auto ifOp = scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, kGroup,
+                                       c32(0)),
+                                /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  store();
+}
+
+struct NVFP4SoftwarePipelinePass
+    : nvfp4::impl::NVFP4SoftwarePipelinePassBase<NVFP4SoftwarePipelinePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<GemmTileOp> tiles;
+    getOperation()->walk([&](GemmTileOp op) {
+      if (op.getPlan().getStages() > 0)
+        tiles.push_back(op);
+    });
+    bool failedAny = false;
+    for (GemmTileOp op : tiles) {
+      auto module = op->getParentOfType<gpu::GPUModuleOp>();
+      FailureOr<std::optional<GpuTarget>> target =
+          module ? getKernelModuleTarget(module, "nvfp4-software-pipeline")
+                 : FailureOr<std::optional<GpuTarget>>(std::nullopt);
+      if (failed(target)) {
+        failedAny = true;
+        continue;
+      }
+      if (!*target || !getTargetInfo(**target).hasWgmma) {
+        op.emitOpError()
+            << "has a ring (stages = " << op.getPlan().getStages()
+            << ") but nvfp4-software-pipeline has no consumer for "
+            << (*target ? "target " + getChip(**target).str()
+                        : std::string("a kernel outside a gpu.module with "
+                                      "an #nvvm.target"))
+            << " yet (sm_90a: wgmma)";
+        failedAny = true;
+        continue;
+      }
+      ImplicitLocOpBuilder b(op.getLoc(), op);
+      GemmRingBuilder(op, b).build();
+      op.erase();
+    }
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,57 @@
+// The sm_90a consumer ops of nvfp4-software-pipeline: a thread's raw chunk of
+// B, its dequantization into register A fragments, the chunk's 4 register-A
+// wgmmas on a ring slot, the K groups' reduction and the store.
+// RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm -canonicalize -cse | FileCheck %s
+
+// CHECK-LABEL: gpu.func @wgmma
+// load_b: 8 bytes and one scale byte of each of the thread's two rows.
+// CHECK: llvm.load %{{.*}} invariant {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// CHECK: llvm.load %{{.*}} invariant {alignment = 1 : i64} : !llvm.ptr<1> -> i8
+// CHECK: llvm.load %{{.*}} invariant {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// CHECK: llvm.load %{{.*}} invariant {alignment = 1 : i64} : !llvm.ptr<1> -> i8
+// decode_b: byte permutes look the values up (4 words, 6 prmt each).
+// CHECK-COUNT-24: nvvm.prmt
+// mma: fence, 4 x m64n64k16 (32 accumulators: N = 64) on the slot, commit.
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// reduce_k_groups: group 1 stores its 32 sums to the ring, group 0 adds them.
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK-COUNT-32: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK-COUNT-32: arith.addf
+// store: N = 256 is a multiple of 64 and M = 64 one whole tile: 32 f16
+// stores without masks.
+// CHECK-NOT: scf.if
+// CHECK-COUNT-32: llvm.store %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<1>
+// CHECK-NOT: nvfp4.
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @wgmma(%b: memref<256x512xf4E2M1FN>, %sfb: memref<256x32xf8E4M3FN>, %c: memref<64x256xf16>, %row: i32, %chunk: i32, %m: i32, %l: index) kernel {
+    %r = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1, scratch_bytes = 16384>
+    %b0, %b1, %s0, %s1 = nvfp4.wgmma.load_b ins(%b, %sfb : memref<256x512xf4E2M1FN>, memref<256x32xf8E4M3FN>) row %row chunk %chunk batch %l
+    %f = nvfp4.wgmma.decode_b %b0, %b1, %s0, %s1
+    %zero = arith.constant dense<0.0> : vector<32xf32>
+    %acc = nvfp4.wgmma.mma %zero, %f, %r[%chunk] : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1, scratch_bytes = 16384>, vector<32xf32>
+    nvvm.wgmma.wait.group.sync.aligned 0
+    %sum = nvfp4.wgmma.reduce_k_groups %acc in %r groups 2 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1, scratch_bytes = 16384>, vector<32xf32>
+    nvfp4.wgmma.store %sum outs(%c : memref<64x256xf16>) at m %m row %row batch %l : vector<32xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A ragged N (100) masks every row; a ragged M (40 of a 64-wide tile) masks
+// the columns.
+// RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm -canonicalize -cse | FileCheck %s --check-prefix=RAGGED
+// RAGGED-LABEL: gpu.func @ragged
+// RAGGED-COUNT-32: scf.if
+// RAGGED-NOT: scf.if
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @ragged(%c: memref<40x100xf32>, %acc: vector<32xf32>, %row: i32, %m: i32, %l: index) kernel {
+    nvfp4.wgmma.store %acc outs(%c : memref<40x100xf32>) at m %m row %row batch %l : vector<32xf32>
+    gpu.return
+  }
+}

@@ -1,0 +1,151 @@
+// nvfp4-software-pipeline on CTA-level GEMM tiles: a plan with a ring becomes
+// its K loop (ring, producer fills, consumer rounds unrolled by two, the
+// weights' register pipeline, tail, store); a plan without one is left to the
+// conversion; a ring for a chip with no consumer yet is an error.
+// RUN: nvfp4-opt %s -split-input-file -nvfp4-software-pipeline -canonicalize -verify-diagnostics | FileCheck %s
+
+// K = 256: 4 chunks, 6 stages -> 4 fills up front; b_prefetch = 3: round 0's
+// fragments decoded and rounds 1, 2 loaded before the loop.
+// CHECK-LABEL: gpu.func @ring_kernel
+// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>
+// CHECK: %[[B0:.*]], %[[B1:.*]], %[[S0:.*]], %[[S1:.*]] = nvfp4.wgmma.load_b ins(%arg2, %arg3 : {{.*}}) row %{{.*}} chunk %{{.*}} batch %{{.*}}
+// CHECK: %[[F0:.*]] = nvfp4.wgmma.decode_b %[[B0]], %[[B1]], %[[S0]], %[[S1]]
+// CHECK: nvfp4.wgmma.load_b
+// CHECK: nvfp4.wgmma.load_b
+// CHECK-NOT: nvfp4.wgmma.load_b
+// CHECK: nvvm.griddepcontrol wait
+// CHECK: scf.if
+// CHECK-COUNT-4: nvfp4.ring.fill %[[RING]][%{{.*}}] from %arg5[%{{.*}}] : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>, memref<131072xi8>
+// CHECK-NOT: nvfp4.ring.fill
+// CHECK: }
+// The loop steps two rounds; it carries the accumulator, the next fragments,
+// two raw chunks in flight and the ring position.
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %c2_i32 iter_args(%[[ACC:.*]] = %{{.*}}, %[[FR:.*]] = %[[F0]], {{.*}}) -> (vector<64xf32>, vector<16xi32>, i64, i64, i8, i8, i64, i64, i8, i8, i32, i32)
+// Round 2i.
+// CHECK: nvfp4.wgmma.load_b
+// CHECK: nvfp4.ring.wait %[[RING]][%[[SLOT:.*]]] phase
+// CHECK: %[[ACC1:.*]] = nvfp4.wgmma.mma %[[ACC]], %[[FR]], %[[RING]][%[[SLOT]]]
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: scf.if
+// CHECK: nvfp4.ring.release %[[RING]]
+// CHECK: scf.if
+// CHECK: nvfp4.ring.acquire %[[RING]][%{{.*}}] phase
+// CHECK: nvfp4.ring.fill %[[RING]]
+// CHECK: %[[FR1:.*]] = nvfp4.wgmma.decode_b
+// Round 2i + 1 issues the fragments decoded during round 2i.
+// CHECK: nvfp4.wgmma.load_b
+// CHECK: nvfp4.ring.wait
+// CHECK: nvfp4.wgmma.mma %[[ACC1]], %[[FR1]], %[[RING]]
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: nvfp4.ring.release
+// CHECK: nvfp4.ring.acquire
+// CHECK: nvfp4.ring.fill
+// CHECK: nvfp4.wgmma.decode_b
+// CHECK: scf.yield
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// An odd round count leaves one round.
+// CHECK: scf.if %{{.*}} -> (vector<64xf32>)
+// CHECK: nvfp4.ring.wait
+// CHECK: nvfp4.wgmma.mma
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvfp4.wgmma.store %{{.*}} outs(%arg4 : memref<200x300xf16>) at m %{{.*}} row %{{.*}} batch %{{.*}} : vector<64xf32>
+// CHECK-NOT: nvfp4.gemm_tile
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @ring_kernel(%a: memref<200x256xf4E2M1FN>, %sfa: memref<200x16xf8E4M3FN>, %b: memref<300x256xf4E2M1FN>, %sfb: memref<300x16xf8E4M3FN>, %c: memref<200x300xf16>, %tiles: memref<131072xi8>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %bz = gpu.block_id z
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %n = arith.muli %bx, %c64 : index
+    %m = arith.muli %by, %c128 : index
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<200x256xf4E2M1FN>, memref<200x16xf8E4M3FN>, memref<300x256xf4E2M1FN>, memref<300x16xf8E4M3FN>) tiles(%tiles : memref<131072xi8>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, b_prefetch = 3>
+    gpu.return
+  }
+}
+
+// -----
+
+// Two K groups (k_split = 2): the ring reserves the groups' scratch, the
+// empty barriers wait for one warpgroup, the group's chunks are 2 apart, and
+// group 0 stores the sum.
+// CHECK-LABEL: gpu.func @k_groups
+// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, scratch_bytes = 16384>
+// CHECK: scf.for
+// CHECK: %[[SUM:.*]] = nvfp4.wgmma.reduce_k_groups %{{.*}} in %[[RING]] groups 2 warpgroups 1
+// CHECK: scf.if
+// CHECK: nvfp4.wgmma.store %[[SUM]]
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @k_groups(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<64x128xf32>, %tiles: memref<65536xi8>) kernel {
+    %bx = gpu.block_id x
+    %bz = gpu.block_id z
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = arith.muli %bx, %c64 : index
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : memref<65536xi8>) outs(%c : memref<64x128xf32>) at m %c0 n %n batch %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2>
+    gpu.return
+  }
+}
+
+// -----
+
+// Split-K: the CTA's chunks start at split x chunks / split_k, and the sums
+// go to its split's partial copy of C.
+// CHECK-LABEL: gpu.func @split
+// CHECK: nvfp4.wgmma.store %{{.*}} outs(%arg4 : memref<64x128xbf16>) partials(%arg6 : memref<65536xi8>) at m %{{.*}} row %{{.*}} batch %{{.*}} split %{{.*}} : vector<32xf32>
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @split(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<64x128xbf16>, %tiles: memref<65536xi8>, %partials: memref<65536xi8>) kernel {
+    %bx = gpu.block_id x
+    %bz = gpu.block_id z
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = arith.muli %bx, %c64 : index
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : memref<65536xi8>) outs(%c : memref<64x128xbf16>) partials(%partials : memref<65536xi8>) at m %c0 n %n batch %c0 split %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, split_k = 2>
+    gpu.return
+  }
+}
+
+// -----
+
+// No ring (stages = 0): the CTA decodes A itself; left to the conversion.
+// CHECK-LABEL: gpu.func @no_ring
+// CHECK-NOT: nvfp4.ring
+// CHECK: nvfp4.gemm_tile
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @no_ring(%a: memref<40x512xf4E2M1FN>, %sfa: memref<40x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<40x128xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<40x512xf4E2M1FN>, memref<40x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) outs(%c : memref<40x128xf32>) at m %c0 n %c0 batch %c0 plan #nvfp4.gemm_plan<warpgroups = 2, tile_m = 40>
+    gpu.return
+  }
+}
+
+// -----
+
+// sm_100a has no wgmma; its tcgen05 consumer is not built yet.
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @blackwell(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: memref<32768xi8>) kernel {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{has a ring (stages = 4) but nvfp4-software-pipeline has no consumer for target sm_100a yet (sm_90a: wgmma)}}
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%tiles : memref<32768xi8>) outs(%c : memref<64x128xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4>
+    gpu.return
+  }
+}
+
+// -----
+
+// Two warpgroups (tile N = 128) on N = 192: the last CTA's second
+// warpgroup's rows all lie past N, so the store is guarded by its first row.
+// CHECK-LABEL: gpu.func @guarded
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW:.*]], %c192_i32
+// CHECK: scf.if %[[IN]] {
+// CHECK-NEXT: nvfp4.wgmma.store %{{.*}} outs(%arg4 : memref<64x192xf16>) at m %{{.*}} row %[[ROW]]
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @guarded(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<192x256xf4E2M1FN>, %sfb: memref<192x16xf8E4M3FN>, %c: memref<64x192xf16>, %tiles: memref<32768xi8>) kernel {
+    %bx = gpu.block_id x
+    %c0 = arith.constant 0 : index
+    %c128 = arith.constant 128 : index
+    %n = arith.muli %bx, %c128 : index
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<192x256xf4E2M1FN>, memref<192x16xf8E4M3FN>) tiles(%tiles : memref<32768xi8>) outs(%c : memref<64x192xf16>) at m %c0 n %n batch %c0 plan #nvfp4.gemm_plan<warpgroups = 2, tile_m = 64, stages = 2>
+    gpu.return
+  }
+}
