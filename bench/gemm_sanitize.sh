@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck, racecheck and synccheck on one GEMM of each
-# plan kind (A decoded in the CTA; the bulk-copy ring with k_split 1, 2, 4;
+# plan kind (A decoded in the CTA; the bulk-copy ring with k_split 1-4;
 # an odd number of rounds; ragged M and N; split-K across CTAs):
 #   bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
 # Exits non-zero when a tool reports an error or a check fails.
@@ -13,6 +13,7 @@ cases=(
   "cta: 72 64 256 0 bf16"
   "ring_k1: 100 200 448 0 f16 1 64 4 1 3"
   "ring_k2: 128 256 320 0 f32 1 128 6 2 4"
+  "ring_k3: 128 300 1280 0 bf16 1 128 6 3 2"
   "ring_k4: 64 130 512 2 f16 1 64 8 4 2"
   "wg2: 40 256 192 0 f16 2 40 2 1 2"
   "split_k: 70 200 512 2 bf16 1 128 4 2 2 4"

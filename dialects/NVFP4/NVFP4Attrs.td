@@ -156,7 +156,7 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       through a ring of N shared-memory slots with bulk copies
       (`cp.async.bulk`; a full and an empty mbarrier per slot), N / k_split
       - 1 rounds ahead of the MMAs (dynamic shared memory).
-    - `k_split` (default 1; 2 or 4 need `stages`, a multiple of k_split):
+    - `k_split` (default 1; 2 to 4 need `stages`, a multiple of k_split):
       warpgroups that share each 64-row tile of B and split its K chunks
       (chunk j of the CTA's K goes to warpgroup j % k_split of the tile);
       their partial
@@ -177,8 +177,7 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
     64. Stream-K, TMA tensor maps, clusters and the sm_100a
     tcgen05 form are the next steps of the design (docs/design.md) and have
-    no field yet. (`b_prefetch` defaults to 2 in the IR; the planner picks
-    3 for the ring plans it makes.)
+    no field yet.
 
     Example: `#nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6,
     k_split = 2>`.

@@ -189,8 +189,9 @@ LogicalResult planGemv(ScaledMatmulOp op, const PlanTarget &t) {
 /// is decoded once by a pre-pass and streamed through a ring of bulk
 /// copies, and warpgroups split each tile's K: the kernel is bound by each
 /// warp's instruction latency, so more warps per SM help (H100 sweeps,
-/// performance.md GEMM v4 and v7). Two warpgroups per tile with B loaded 3
-/// rounds ahead by default; when the grid covers at most half the SMs,
+/// performance.md GEMM v4, v7 and v11). Three warpgroups per tile (12 warps
+/// per SM) with B loaded 2 rounds ahead by default; when the grid covers at
+/// most half the SMs,
 /// tiles of 64 rows of A with four warpgroups each (128x4096x7168: 40 ->
 /// 29 us; the longer-K shapes lose with it, as every tile of A's rows
 /// decodes B again). Otherwise each CTA decodes A itself (one launch, no
@@ -208,7 +209,7 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                              /*stages=*/8, /*kSplit=*/4,
                              /*bPrefetch=*/2, /*splitK=*/1);
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
-                           /*kSplit=*/2, /*bPrefetch=*/3, /*splitK=*/1);
+                           /*kSplit=*/3, /*bPrefetch=*/2, /*splitK=*/1);
 }
 
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it

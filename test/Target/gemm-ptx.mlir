@@ -14,7 +14,7 @@
 // RING: cvt.rn.f16x2.e4m3x2
 // RING: st.global.v4.b32
 // RING-LABEL: .entry ring_kernel(
-// RING: .maxntid 256, 1, 1
+// RING: .maxntid 384, 1, 1
 // RING: mbarrier.init.shared.b64
 // RING: fence.mbarrier_init
 // RING: bar.sync 0;

@@ -131,8 +131,8 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects stages to be 0 (A decoded in each CTA) or "
                           "in [2, 8] (a ring of bulk-copied tiles), but got "
                        << stages;
-  if (kSplit != 1 && kSplit != 2 && kSplit != 4)
-    return emitError() << "expects k_split to be 1, 2 or 4, but got "
+  if (kSplit < 1 || kSplit > 4)
+    return emitError() << "expects k_split to be in [1, 4], but got "
                        << kSplit;
   if (kSplit > 1 && (stages == 0 || stages % kSplit != 0 ||
                      stages / kSplit < 2))
