@@ -38,6 +38,7 @@ def NVFP4_RingAllocOp : NVFP4_Op<"ring.alloc"> {
   }];
   let results = (outs NVFP4_RingType:$ring);
   let assemblyFormat = "attr-dict `:` qualified(type($ring))";
+  let hasVerifier = 1;
 }
 
 def NVFP4_RingFillOp : NVFP4_Op<"ring.fill"> {
@@ -65,6 +66,7 @@ def NVFP4_RingFillOp : NVFP4_Op<"ring.fill"> {
     $ring `[` $slot `]` `from` $source `[` $offset `]` attr-dict `:`
     qualified(type($ring)) `,` type($source)
   }];
+  let hasVerifier = 1;
 }
 
 def NVFP4_RingAcquireOp : NVFP4_Op<"ring.acquire"> {
@@ -165,6 +167,7 @@ def NVFP4_WgmmaLoadBOp : NVFP4_Op<"wgmma.load_b"> {
     `ins` `(` $b `,` $sfb `:` type($b) `,` type($sfb) `)`
     `row` $row `chunk` $chunk `batch` $batch attr-dict
   }];
+  let hasVerifier = 1;
 }
 
 def NVFP4_WgmmaDecodeBOp : NVFP4_Op<"wgmma.decode_b", [Pure]> {
@@ -196,7 +199,9 @@ def NVFP4_WgmmaMmaOp : NVFP4_Op<"wgmma.mma",
     descriptor B = the slot's decoded, 128B-swizzled tile of N = 2 x
     len(acc) rows of A. The result is the accumulator after these MMAs; it
     may only be read after a `nvvm.wgmma.wait.group.sync.aligned` that
-    leaves this group complete, and the slot may only be released then.
+    leaves this group complete (except as the accumulator of a later
+    `nvfp4.wgmma.mma`, which the hardware chains), and the slot may only be
+    released then.
 
     Example:
     ```mlir
@@ -221,8 +226,10 @@ def NVFP4_WgmmaReduceKGroupsOp : NVFP4_Op<"wgmma.reduce_k_groups",
   let summary = "Add the accumulators of a CTA's K groups into the first group's";
   let description = [{
     Every thread of the CTA executes it after the K loop (all MMAs
-    complete). The CTA's warpgroups are `groups` K groups of `warpgroups`
-    warpgroups (group = warpgroup index / warpgroups); groups 1.. store
+    complete, and every fill of the ring landed: it overwrites the slots).
+    The CTA is exactly `groups` K groups of `warpgroups` warpgroups (group =
+    warpgroup index / warpgroups; checked against the kernel's
+    `known_block_size` when it has one); groups 1.. store
     their accumulators in the ring's memory (its scratch) and group 0 adds
     them in group order. The result is the sum in group 0 (undefined
     elsewhere).
@@ -252,10 +259,12 @@ def NVFP4_WgmmaStoreOp : NVFP4_Op<"wgmma.store", [AttrSizedOperandSegments]> {
     The warpgroup's 64 rows of B from `row` (i32) by N = 2 x len(acc)
     rows of A from `m` (i32): thread t's accumulator i is C[m + 8 (i / 4) +
     2q + i % 2][row + 16w + g + 8 ((i / 2) % 2)] (wgmma's D fragment),
-    converted to C's element type; elements past M or N are not stored.
-    `row` must be less than N (a warpgroup whose rows all lie past N does
-    not store: nvfp4-software-pipeline guards the op when the CTA's tile
-    can reach past N).
+    converted to C's element type. The tile is where the GEMM's grid puts
+    it: `row` a multiple of 64 and less than N, `m` a multiple of
+    2 x len(acc); then elements past M or N are not stored (rows are
+    masked when N % 64 != 0, columns when M % (2 x len(acc)) != 0).
+    nvfp4-software-pipeline guards the op where a warpgroup's rows can all
+    lie past N.
     With `partials`, the fp32 values go to split `split`'s copy of C in
     it (split-major [split][batch][m][n]) instead.
 

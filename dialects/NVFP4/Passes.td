@@ -92,7 +92,7 @@ def NVFP4SoftwarePipelinePass : Pass<"nvfp4-software-pipeline"> {
     bulk copies of A's decoded tiles (`nvfp4.ring.fill`, after
     `nvfp4.ring.acquire` for a reused slot); and the consumers' rounds
     (`nvfp4.ring.wait`, the MMAs, `nvfp4.ring.release`). The loop is
-    software-pipelined: the weights' chunks are loaded `b_prefetch - 1`
+    software-pipelined: the weights' chunks are loaded `b_prefetch`
     rounds ahead and dequantized one round ahead, one round of MMAs stays in
     flight, and the loop is unrolled by two so that consecutive rounds'
     fragments are distinct values (modulo variable expansion). The consumer

@@ -19,7 +19,7 @@
 //   until only they are in flight, releases the previous round's slot
 //   (nvfp4.ring.release) and refills it;
 // - the weights' register pipeline: each round's chunk of B is loaded
-//   b_prefetch - 1 rounds ahead (nvfp4.wgmma.load_b) and dequantized one
+//   b_prefetch rounds ahead (nvfp4.wgmma.load_b) and dequantized one
 //   round ahead (nvfp4.wgmma.decode_b), while the previous MMAs run;
 // - modulo variable expansion: the loop is unrolled by two so that the
 //   fragments of consecutive rounds are distinct values (with one set the

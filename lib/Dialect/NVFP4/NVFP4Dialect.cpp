@@ -215,7 +215,11 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << slotBytes;
   if (consumers < 1)
     return emitError() << "expects at least one consumer, got " << consumers;
-  if (scratchBytes < 0)
-    return emitError() << "expects scratch_bytes >= 0, got " << scratchBytes;
+  // The mbarriers follow the data: keep them 8-byte aligned.
+  if (scratchBytes < 0 || scratchBytes % 16 != 0)
+    return emitError() << "expects scratch_bytes to be a non-negative "
+                          "multiple of 16 (the ring's mbarriers follow it), "
+                          "got "
+                       << scratchBytes;
   return success();
 }

@@ -70,26 +70,33 @@ std::string scaleShapeSpelling(ScaleLayout layout, StringRef batch,
          "/128), ceil(K/64), 32, 4, 4])";
 }
 
-/// Checks that every memref operand of `op` is static with an identity
-/// layout; the kernels address them as dense row-major arrays.
+/// Checks that memref `value` (operand `name` of `op`) is static, non-empty
+/// and has an identity layout; the kernels address memrefs as dense
+/// row-major arrays.
+LogicalResult verifyDense(Operation *op, Value value, StringRef name) {
+  auto type = cast<MemRefType>(value.getType());
+  if (!type.hasStaticShape())
+    return op->emitOpError() << "expects '" << name
+                             << "' to have a static shape, but got " << type;
+  if (llvm::is_contained(type.getShape(), 0))
+    return op->emitOpError()
+           << "expects every dimension of '" << name
+           << "' to be at least 1 (an empty problem has nothing to "
+              "compute or launch), but got "
+           << type;
+  if (!type.getLayout().isIdentity())
+    return op->emitOpError()
+           << "expects '" << name
+           << "' to have an identity layout (dense, row-major), but got "
+           << type;
+  return success();
+}
+
+/// verifyDense on the leading memref operands of `op`, named `names`.
 LogicalResult verifyDenseOperands(Operation *op, ArrayRef<StringRef> names) {
-  for (auto [value, name] : llvm::zip(op->getOperands(), names)) {
-    auto type = cast<MemRefType>(value.getType());
-    if (!type.hasStaticShape())
-      return op->emitOpError() << "expects '" << name
-                               << "' to have a static shape, but got " << type;
-    if (llvm::is_contained(type.getShape(), 0))
-      return op->emitOpError()
-             << "expects every dimension of '" << name
-             << "' to be at least 1 (an empty problem has nothing to "
-                "compute or launch), but got "
-             << type;
-    if (!type.getLayout().isIdentity())
-      return op->emitOpError()
-             << "expects '" << name
-             << "' to have an identity layout (dense, row-major), but got "
-             << type;
-  }
+  for (auto [value, name] : llvm::zip(op->getOperands(), names))
+    if (failed(verifyDense(op, value, name)))
+      return failure();
   return success();
 }
 
@@ -486,6 +493,8 @@ LogicalResult DecodeATileOp::verify() {
 /// The MMA's N (rows of A) a wgmma accumulator vector stands for: two f32
 /// per thread per column pair; wgmma takes N in [8, 256], steps of 8.
 static LogicalResult verifyWgmmaAccumulator(Operation *op, VectorType acc) {
+  if (acc.isScalable())
+    return op->emitOpError() << "expects a fixed-length accumulator vector";
   int64_t n = 2 * acc.getNumElements();
   if (n < 8 || n > 256 || n % 8 != 0)
     return op->emitOpError()
@@ -511,6 +520,23 @@ LogicalResult WgmmaMmaOp::verify() {
 LogicalResult WgmmaReduceKGroupsOp::verify() {
   if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
     return failure();
+  // The groups are the CTA's warpgroups: a CTA with more would have groups
+  // write past the scratch checked below.
+  // (gpu.func keeps the CTA shape it is launched with in
+  // `known_block_size`; read generically to keep the dialect free of gpu.)
+  Operation *func = (*this)->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  if (auto block =
+          func ? func->getAttrOfType<DenseI32ArrayAttr>("known_block_size")
+               : DenseI32ArrayAttr())
+    if (block.size() == 3)
+      if (block[0] != getGroups() * getWarpgroups() * 128 || block[1] != 1 ||
+          block[2] != 1)
+        return emitOpError()
+               << "expects its kernel's CTA to be the " << getGroups()
+               << " K groups x " << getWarpgroups()
+               << " warpgroups it reduces (" << getGroups() * getWarpgroups() * 128
+               << " threads), but the kernel's known_block_size is "
+               << block[0] << " x " << block[1] << " x " << block[2];
   int64_t need = (getGroups() - 1) * getWarpgroups() * 128 *
                  getAcc().getType().getNumElements() * 4;
   if (getRing().getType().getDataBytes() < need)
@@ -523,7 +549,10 @@ LogicalResult WgmmaReduceKGroupsOp::verify() {
 }
 
 LogicalResult WgmmaStoreOp::verify() {
-  if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
+  if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())) ||
+      failed(verifyDense(getOperation(), getC(), "c")) ||
+      (getPartials() &&
+       failed(verifyDense(getOperation(), getPartials(), "partials"))))
     return failure();
   MemRefType c = getC().getType();
   if (!c.hasStaticShape() || (c.getRank() != 2 && c.getRank() != 3))
@@ -535,4 +564,36 @@ LogicalResult WgmmaStoreOp::verify() {
     return emitOpError() << "expects `partials` to hold whole fp32 copies "
                             "of C";
   return success();
+}
+
+LogicalResult RingAllocOp::verify() {
+  Operation *func = (*this)->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  if (!func)
+    return success();
+  int64_t rings = 0;
+  func->walk([&](RingAllocOp) { ++rings; });
+  if (rings > 1)
+    return emitOpError() << "expects one ring per kernel (every ring takes "
+                            "the kernel's dynamic shared memory from its "
+                            "start), but this function allocates "
+                         << rings;
+  return success();
+}
+
+LogicalResult RingFillOp::verify() {
+  return verifyDense(getOperation(), getSource(), "source");
+}
+
+LogicalResult WgmmaLoadBOp::verify() {
+  Operation *op = getOperation();
+  MemRefType bType = getB().getType();
+  if (failed(verifyDenseOperands(op, {"b", "sfb"})) ||
+      failed(verifyRank2or3(op, "b", bType, "N")))
+    return failure();
+  OperandShape b = getOperandShape(bType);
+  if (b.k % GemmPlanAttr::kTileK != 0)
+    return emitOpError() << "expects K (" << b.k
+                         << ") to be a multiple of 64, the K chunk it loads";
+  return verifyScales(op, "sfb", getSfb().getType(), getSfbLayout(), b.rows,
+                      "N", b.k, b.batched, b.batch);
 }

@@ -550,3 +550,61 @@ func.func @store_partials_without_split(%acc: vector<32xf32>, %c: memref<64x128x
   nvfp4.wgmma.store %acc outs(%c : memref<64x128xf16>) partials(%p : memref<65536xi8>) at m %i row %i batch %l : vector<32xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{expects scratch_bytes to be a non-negative multiple of 16 (the ring's mbarriers follow it), got 2049}}
+func.func @ring_scratch_alignment(%r: !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 1, scratch_bytes = 2049>) {
+  return
+}
+
+// -----
+
+func.func @two_rings() {
+  // expected-error @+1 {{expects one ring per kernel (every ring takes the kernel's dynamic shared memory from its start), but this function allocates 2}}
+  %r0 = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 1>
+  %r1 = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 1>
+  return
+}
+
+// -----
+
+func.func @fill_strided(%r: !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 1>, %t: memref<4096xi8, strided<[2]>>, %s: i32, %o: i64) {
+  // expected-error @+1 {{expects 'source' to have an identity layout (dense, row-major), but got 'memref<4096xi8, strided<[2]>>'}}
+  nvfp4.ring.fill %r[%s] from %t[%o] : !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 1>, memref<4096xi8, strided<[2]>>
+  return
+}
+
+// -----
+
+func.func @load_b_rank(%b: memref<512xf4E2M1FN>, %sfb: memref<32xf8E4M3FN>, %i: i32, %l: index) {
+  // expected-error @+1 {{expects 'b' to have rank 2 ([N, K]) or 3 ([L, N, K]), but got rank 1}}
+  %b0, %b1, %s0, %s1 = nvfp4.wgmma.load_b ins(%b, %sfb : memref<512xf4E2M1FN>, memref<32xf8E4M3FN>) row %i chunk %i batch %l
+  return
+}
+
+// -----
+
+func.func @load_b_scales(%b: memref<64x512xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %i: i32, %l: index) {
+  // expected-error @+1 {{expects 'sfb' in the plain scale layout to have shape [64, 32] ([N, K/16]), but got [64, 16]}}
+  %b0, %b1, %s0, %s1 = nvfp4.wgmma.load_b ins(%b, %sfb : memref<64x512xf4E2M1FN>, memref<64x16xf8E4M3FN>) row %i chunk %i batch %l
+  return
+}
+
+// -----
+
+func.func @store_strided(%acc: vector<32xf32>, %c: memref<64x128xf16, strided<[256, 1]>>, %i: i32, %l: index) {
+  // expected-error @+1 {{expects 'c' to have an identity layout (dense, row-major)}}
+  nvfp4.wgmma.store %acc outs(%c : memref<64x128xf16, strided<[256, 1]>>) at m %i row %i batch %l : vector<32xf32>
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @reduce_block(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    // expected-error @+1 {{expects its kernel's CTA to be the 2 K groups x 1 warpgroups it reduces (256 threads), but the kernel's known_block_size is 128 x 1 x 1}}
+    %0 = nvfp4.wgmma.reduce_k_groups %acc in %r groups 2 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
+    gpu.return
+  }
+}
