@@ -190,24 +190,32 @@ LogicalResult planGemv(ScaledMatmulOp op, const PlanTarget &t) {
 /// copies, and warpgroups split each tile's K: the kernel is bound by each
 /// warp's instruction latency, so more warps per SM help (H100 sweeps,
 /// performance.md GEMM v4, v7 and v11). Three warpgroups per tile (12 warps
-/// per SM) with B loaded 2 rounds ahead by default; when the grid covers at
-/// most half the SMs,
-/// tiles of 64 rows of A with four warpgroups each (128x4096x7168: 40 ->
-/// 29 us; the longer-K shapes lose with it, as every tile of A's rows
-/// decodes B again). Otherwise each CTA decodes A itself (one launch, no
-/// workspace).
+/// per SM) with B loaded 2 rounds ahead by default. When the grid covers at
+/// most half the SMs, two CTAs split K (128x4096x7168: 28.7 -> 26.8 us,
+/// performance.md GEMM v12), or with an odd K / 64 tiles of 64 rows of A
+/// with four warpgroups each (GEMM v7: 40 -> 29 us there; every tile of
+/// A's rows decodes B again). When B is a single tile (N <= 64) each CTA
+/// decodes A itself (one launch, no workspace).
 GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
-                            int64_t n, int64_t batch) {
+                            int64_t n, int64_t k, int64_t batch) {
+  const int64_t chunks = k / GemmPlanAttr::kTileK;
   int64_t tileM = std::min<int64_t>(llvm::alignTo(m, 8), 128);
   if (n <= 64)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/0,
                              /*kSplit=*/1, /*bPrefetch=*/2,
                              /*splitK=*/1);
   int64_t ctas = llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM) * batch;
-  if (2 * ctas <= t.smCount && tileM > 64)
+  if (2 * ctas <= t.smCount && tileM > 64) {
+    // Two CTAs split K (B decoded once; the sum kernel overlaps the GEMM's
+    // end as its programmatic dependent), or, when K / 64 is odd, tiles of
+    // 64 rows of A (B decoded once per tile of A).
+    if (chunks % 2 == 0)
+      return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
+                               /*kSplit=*/3, /*bPrefetch=*/2, /*splitK=*/2);
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
                              /*stages=*/8, /*kSplit=*/4,
                              /*bPrefetch=*/2, /*splitK=*/1);
+  }
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
                            /*kSplit=*/3, /*bPrefetch=*/2, /*splitK=*/1);
 }
@@ -242,7 +250,7 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
                             << "' to be a #nvfp4.gemm_plan, but got "
                             << given;
   if (!plan)
-    plan = chooseGemmPlan(op->getContext(), t, a.rows, n, a.batch);
+    plan = chooseGemmPlan(op->getContext(), t, a.rows, n, a.k, a.batch);
   int64_t gridY = llvm::divideCeil(a.rows, plan.getTileM());
   int64_t gridZ = a.batch * plan.getSplitK();
   if (gridY > kMaxGridY || gridZ > kMaxGridY)

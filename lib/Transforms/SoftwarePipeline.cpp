@@ -305,6 +305,11 @@ void GemmRingBuilder::build() {
     scf::YieldOp::create(b, results[0]);
   }
   acc = tail.getResult(0);
+  // With split-K a third kernel adds the partials: it may be scheduled now
+  // (it waits for this grid's completion before reading them).
+  if (plan.getSplitK() > 1)
+    NVVM::GriddepcontrolOp::create(b,
+                                   NVVM::GridDepActionKind::launch_dependents);
 
   // The K groups' partial sums meet in group 0, which stores; when the
   // CTA's rows of B can reach past N, a warpgroup whose rows all lie past N

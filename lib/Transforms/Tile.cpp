@@ -263,13 +263,17 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
         scaledBlockId(kb, loc, gpu::Dimension::x, 4 * SumSplitsOp::kSumThreads),
         splitK);
     gpu::ReturnOp::create(kb, loc);
-    launchWithPlan(
+    auto sumLaunch = launchWithPlan(
         hb, loc, sum,
         gpu::KernelDim3{idx(llvm::divideCeil(cType.getNumElements(),
                                              4 * SumSplitsOp::kSumThreads)),
                         idx(1), idx(1)},
         gpu::KernelDim3{idx(SumSplitsOp::kSumThreads), idx(1), idx(1)},
         /*dynamicShared=*/Value(), ValueRange{partials, op.getC()}, plan);
+    // The sum waits for the GEMM's partials with griddepcontrol.wait, so it
+    // may be launched while the GEMM finishes.
+    sumLaunch->setAttr(NVFP4Dialect::kDependentLaunchAttrName,
+                       hb.getUnitAttr());
     freeWorkspace(hb, loc, partials);
   }
   if (prepass)

@@ -8,14 +8,14 @@
 // on 264 SMs the contest shape's 112 CTAs cover less than half of them.
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan="target=sm_90a sm-count=264" -verify-diagnostics | FileCheck %s --check-prefix=SMS
 // SMS-LABEL: func.func @contest
-// SMS: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 8, k_split = 4>
+// SMS: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, k_split = 3, split_k = 2>
 // RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan="target=sm_90a sm-count=-1" 2>&1 | FileCheck %s --check-prefix=BADSMS
 // BADSMS: nvfp4-plan: sm-count must be >= 0 (0: the chip's), but got -1
 
 // SM100: error: 'nvfp4.scaled_matmul' op has no sm_100a kernel yet: the GEMM (scaled_matmul with N > 1) is lowered for sm_90a (wgmma); its tcgen05 form for sm_100a is not built yet
 
 // Contest shape: one warpgroup per 64 rows of B, all 128 rows of A in one
-// tile, A decoded once by the pre-pass and streamed through 6 slots, two
+// tile, A decoded once by the pre-pass and streamed through 6 slots, three
 // warpgroups splitting K.
 // CHECK-LABEL: func.func @contest
 // CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, k_split = 3>
@@ -82,12 +82,23 @@ func.func @too_many_rows(%a: memref<8388608x64xf4E2M1FN>, %sfa: memref<8388608x4
 
 // -----
 
-// A grid that would cover at most half the SMs (64 tiles of B): 64-row
-// tiles of A and four warpgroups splitting K instead.
+// A grid that would cover at most half the SMs (64 tiles of B): two CTAs
+// split K (112 chunks).
 // CHECK-LABEL: func.func @half_the_sms
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 8, k_split = 4>
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, k_split = 3, split_k = 2>
 func.func @half_the_sms(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<128x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<128x4096xf16>)
+  return
+}
+
+// -----
+
+// The same grid with an odd number of K chunks (K = 7232: 113): 64-row
+// tiles of A and four warpgroups splitting K instead.
+// CHECK-LABEL: func.func @half_the_sms_odd_k
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 8, k_split = 4>
+func.func @half_the_sms_odd_k(%a: memref<128x7232xf4E2M1FN>, %sfa: memref<128x452xf8E4M3FN>, %b: memref<4096x7232xf4E2M1FN>, %sfb: memref<4096x452xf8E4M3FN>, %c: memref<128x4096xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7232xf4E2M1FN>, memref<128x452xf8E4M3FN>, memref<4096x7232xf4E2M1FN>, memref<4096x452xf8E4M3FN>) outs(%c : memref<128x4096xf16>)
   return
 }
 

@@ -90,8 +90,11 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 // -----
 
 // Split-K: the CTA's chunks start at split x chunks / split_k, and the sums
-// go to its split's partial copy of C.
+// go to its split's partial copy of C; after its MMAs the CTA lets the sum
+// kernel (its programmatic dependent) be scheduled.
 // CHECK-LABEL: gpu.func @split
+// CHECK: scf.for
+// CHECK: nvvm.griddepcontrol launch_dependents
 // CHECK: nvfp4.wgmma.store %{{.*}} outs(%arg4 : memref<64x128xbf16>) partials(%arg6 : memref<65536xi8>) at m %{{.*}} row %{{.*}} batch %{{.*}} split %{{.*}} : vector<32xf32>
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @split(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<64x128xbf16>, %tiles: memref<65536xi8>, %partials: memref<65536xi8>) kernel {

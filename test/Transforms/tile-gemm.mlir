@@ -40,7 +40,8 @@ func.func @decode_in_cta(%a: memref<3x40x512xf4E2M1FN>, %sfa: memref<3x40x32xf8E
 
 // Split-K: block z is batch * split_k + split; a second workspace holds the
 // splits' fp32 partial outputs (2 x 2 x 64 x 128 floats), and a third
-// kernel adds them into C (4 x 256 elements per CTA: 32 CTAs).
+// kernel adds them into C (4 x 256 elements per CTA: 32 CTAs), launched as
+// the GEMM's programmatic dependent.
 // CHECK-LABEL: func.func @split
 // CHECK: %[[TILES:.*]] = gpu.alloc () : memref<131072xi8>
 // CHECK: gpu.launch_func @nvfp4_kernels::@split_kernel_decode_a
@@ -48,7 +49,7 @@ func.func @decode_in_cta(%a: memref<3x40x512xf4E2M1FN>, %sfa: memref<3x40x32xf8E
 // CHECK: gpu.launch_func @nvfp4_kernels::@split_kernel blocks in (%c2{{.*}}, %c1{{.*}}, %c4) threads in (%c256
 // CHECK-SAME: %[[TILES]] : memref<131072xi8>, %[[PARTIALS]] : memref<131072xi8>) {nvfp4.plan = {{.*}}, nvfp4.programmatic_dependent_launch}
 // CHECK: gpu.launch_func @nvfp4_kernels::@split_kernel_sum_splits blocks in (%c16, %c1{{.*}}, %c1{{.*}}) threads in (%c256
-// CHECK-SAME: args(%[[PARTIALS]] : memref<131072xi8>, %arg4 : memref<2x64x128xbf16>)
+// CHECK-SAME: args(%[[PARTIALS]] : memref<131072xi8>, %arg4 : memref<2x64x128xbf16>) {nvfp4.plan = {{.*}}, nvfp4.programmatic_dependent_launch}
 // CHECK: gpu.dealloc %[[PARTIALS]]
 // CHECK: gpu.dealloc %[[TILES]]
 // CHECK: gpu.func @split_kernel(

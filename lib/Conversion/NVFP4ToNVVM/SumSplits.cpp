@@ -32,6 +32,9 @@ struct SumSplitsLowering : OpRewritePattern<SumSplitsOp> {
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
+    // Launched as a programmatic dependent of the GEMM: its partials are
+    // complete and visible once this returns (a no-op for a plain launch).
+    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
     MemRefType cType = op.getC().getType();
     Type outType = cType.getElementType();
     const int64_t outBytes = outType.getIntOrFloatBitWidth() / 8;

@@ -1,11 +1,13 @@
 // nvfp4.sum_splits: each thread adds 4 elements of C (strided by the 256
 // threads, so a warp's accesses are contiguous), each over the 3 splits'
 // fp32 partials in split order, bounds-checked against C's 1000 elements,
-// and stores them as f16.
+// and stores them as f16; first it waits for the GEMM that wrote the
+// partials (it is launched as the GEMM's programmatic dependent).
 // RUN: nvfp4-opt %s -convert-nvfp4-to-nvvm | FileCheck %s
 
 // CHECK-LABEL: gpu.func @sum
 // CHECK-NOT: nvfp4.sum_splits
+// CHECK: nvvm.griddepcontrol wait
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: arith.cmpi ult, %{{.*}}, %c1000_i64
 // CHECK: scf.if
