@@ -364,14 +364,19 @@ struct NVFP4SoftwarePipelinePass
         failedAny = true;
         continue;
       }
-      if (!*target || !getTargetInfo(**target).hasWgmma) {
+      if (!*target) {
+        op.emitOpError() << "has a ring (stages = " << op.getPlan().getStages()
+                         << ") and must be inside a gpu.module with an "
+                            "#nvvm.target (the chip picks its consumer); run "
+                            "nvfp4-tile";
+        failedAny = true;
+        continue;
+      }
+      if (!getTargetInfo(**target).hasWgmma) {
         op.emitOpError()
             << "has a ring (stages = " << op.getPlan().getStages()
-            << ") but nvfp4-software-pipeline has no consumer for "
-            << (*target ? "target " + getChip(**target).str()
-                        : std::string("a kernel outside a gpu.module with "
-                                      "an #nvvm.target"))
-            << " yet (sm_90a: wgmma)";
+            << ") but nvfp4-software-pipeline has no consumer for target "
+            << getChip(**target) << " yet (sm_90a: wgmma)";
         failedAny = true;
         continue;
       }

@@ -152,3 +152,13 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+
+// -----
+
+// Outside a gpu.module with a chip there is no consumer to choose.
+func.func @no_module(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: memref<32768xi8>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{has a ring (stages = 4) and must be inside a gpu.module with an #nvvm.target (the chip picks its consumer); run nvfp4-tile}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%tiles : memref<32768xi8>) outs(%c : memref<64x128xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4>
+  return
+}

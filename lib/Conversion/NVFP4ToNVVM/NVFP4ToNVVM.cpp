@@ -80,6 +80,24 @@ struct ConvertNVFP4ToNVVMPass
         failedAny = true;
         continue;
       }
+      // The GEMM's ops exist for wgmma only so far: say so rather than
+      // "failed to legalize".
+      if (!getTargetInfo(**target).hasWgmma) {
+        WalkResult wgmmaOps = module.walk([&](Operation *op) {
+          if (!isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp, WgmmaDecodeBOp,
+                   WgmmaMmaOp, WgmmaReduceKGroupsOp, WgmmaStoreOp>(op))
+            return WalkResult::advance();
+          op->emitOpError() << "is lowered with wgmma (sm_90a) only, but "
+                               "gpu.module @"
+                            << module.getName() << " targets "
+                            << getChip(**target);
+          return WalkResult::interrupt();
+        });
+        if (wgmmaOps.wasInterrupted()) {
+          failedAny = true;
+          continue;
+        }
+      }
       TypeConverter converter;
       populateNVFP4ToNVVMTypeConversions(converter);
       RewritePatternSet patterns(&getContext());

@@ -40,3 +40,14 @@ func.func @outside(%a: memref<1x64x1024xf4E2M1FN>, %sfa: memref<1x64x64xf8E4M3FN
   nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<1x64x1024xf4E2M1FN>, memref<1x64x64xf8E4M3FN>, memref<1x1x1024xf4E2M1FN>, memref<1x1x64xf8E4M3FN>) outs(%c : memref<1x64x1xf16>) rows %c0 batch %c0 plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1>
   return
 }
+
+// -----
+
+// The GEMM's consumer ops are wgmma (sm_90a) ops.
+gpu.module @blackwell_gemm [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @f(%acc: vector<32xf32>, %c: memref<64x128xf16>, %i: i32, %l: index) kernel {
+    // expected-error @+1 {{'nvfp4.wgmma.store' op is lowered with wgmma (sm_90a) only, but gpu.module @blackwell_gemm targets sm_100a}}
+    nvfp4.wgmma.store %acc outs(%c : memref<64x128xf16>) at m %i row %i batch %l : vector<32xf32>
+    gpu.return
+  }
+}
