@@ -65,7 +65,7 @@ public:
     stages = plan.getStages();
   }
 
-  void build();
+  LogicalResult build();
 
 private:
   /// A round's raw chunk of B: bytes and scale code of each fragment row.
@@ -199,7 +199,7 @@ void GemmRingBuilder::round(Value r, bool first, Position &at, Value &acc,
   pending.push_back(after);
 }
 
-void GemmRingBuilder::build() {
+LogicalResult GemmRingBuilder::build() {
   MLIRContext *ctx = b.getContext();
   const int64_t warpgroups = plan.getWarpgroups();
   const int64_t accCount = plan.getTileM() / 2;
@@ -207,6 +207,14 @@ void GemmRingBuilder::build() {
   auto ringType =
       RingType::get(ctx, stages, plan.getATileBytes(), warpgroups,
                     kSplit > 1 ? plan.getReductionBytes() : 0);
+  // nvfp4-tile launched the kernel with the plan's dynamic shared memory;
+  // the ring must fit it exactly as planned.
+  if (ringType.getSharedBytes() != plan.getSharedBytes())
+    return op.emitOpError()
+           << "needs a ring of " << ringType.getSharedBytes()
+           << " bytes of dynamic shared memory, but its plan launches the "
+              "kernel with "
+           << plan.getSharedBytes();
   ring = RingAllocOp::create(b, ringType);
 
   // Thread roles: warpgroup index = K group x warpgroups + warpgroup; each
@@ -331,7 +339,7 @@ void GemmRingBuilder::build() {
   };
   if (kSplit == 1) {
     store();
-    return;
+    return success();
   }
   acc = WgmmaReduceKGroupsOp::create(b, acc.getType(), acc, ring,
                                      b.getI64IntegerAttr(kSplit),
@@ -342,6 +350,7 @@ void GemmRingBuilder::build() {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   store();
+  return success();
 }
 
 struct NVFP4SoftwarePipelinePass
@@ -381,7 +390,10 @@ struct NVFP4SoftwarePipelinePass
         continue;
       }
       ImplicitLocOpBuilder b(op.getLoc(), op);
-      GemmRingBuilder(op, b).build();
+      if (failed(GemmRingBuilder(op, b).build())) {
+        failedAny = true;
+        continue;
+      }
       op.erase();
     }
     if (failedAny)
