@@ -56,9 +56,7 @@ public:
   GemmRingBuilder(GemmTileOp op, ImplicitLocOpBuilder &b)
       : op(op), b(b), plan(op.getPlan()), i32(b.getI32Type()) {
     OperandShape a = getOperandShape(op.getA().getType());
-    m = a.rows;
-    batches = a.batch;
-    mTiles = llvm::divideCeil(m, plan.getTileM());
+    mTiles = llvm::divideCeil(a.rows, plan.getTileM());
     totalChunks = a.k / GemmPlanAttr::kTileK;
     chunks = totalChunks / plan.getSplitK();
     kSplit = plan.getKSplit();
@@ -115,8 +113,8 @@ private:
   ImplicitLocOpBuilder &b;
   GemmPlanAttr plan;
   Type i32;
-  int64_t m, batches, mTiles, totalChunks, chunks, kSplit, stages;
-  Value ring, tid, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch,
+  int64_t mTiles, totalChunks, chunks, kSplit, stages;
+  Value ring, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch,
       chunkBase;
 };
 
@@ -219,7 +217,7 @@ LogicalResult GemmRingBuilder::build() {
 
   // Thread roles: warpgroup index = K group x warpgroups + warpgroup; each
   // warpgroup owns 64 rows of B from rowBase.
-  tid = arith::IndexCastUIOp::create(
+  Value tid = arith::IndexCastUIOp::create(
       b, i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
   Value wgIndex = arith::ShRUIOp::create(b, tid, c32(7));
   Value warpgroup = b.createOrFold<arith::RemUIOp>(wgIndex, c32(warpgroups));
