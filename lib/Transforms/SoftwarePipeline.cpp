@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
 #include "nvfp4/Target/KernelModule.h"
 #include "nvfp4/Target/Target.h"
 #include "nvfp4/Transforms/Passes.h"
@@ -98,8 +99,7 @@ private:
                                   raw.bytes1, raw.scale0, raw.scale1);
   }
   /// Byte offset (i64) of decoded tile `chunk` of this CTA's rows of A in
-  /// the pre-pass workspace: ((batch * m_tiles + m tile) * chunks + chunk)
-  /// tiles.
+  /// the pre-pass workspace (ATileWorkspace.h).
   Value tileOffset(Value chunk);
   void fill(Value chunk, Value slot) {
     RingFillOp::create(b, ring, slot, op.getATiles(), tileOffset(chunk));
@@ -128,21 +128,10 @@ GemmRingBuilder::Raw GemmRingBuilder::loadB(Value chunk) {
 }
 
 Value GemmRingBuilder::tileOffset(Value chunk) {
-  Type i64 = b.getI64Type();
-  auto c64 = [&](int64_t v) { return arith::ConstantIntOp::create(b, i64, v); };
-  auto add64 = [&](Value x, Value y) {
-    return b.createOrFold<arith::AddIOp>(x, y);
-  };
-  auto mul64 = [&](Value x, Value y) {
-    return b.createOrFold<arith::MulIOp>(x, y);
-  };
-  Value mTile = b.createOrFold<arith::ExtUIOp>(
-      i64, b.createOrFold<arith::DivUIOp>(mBase, c32(plan.getTileM())));
-  Value batch64 = b.createOrFold<arith::IndexCastUIOp>(i64, op.getBatch());
-  Value tile = add64(mul64(add64(mul64(batch64, c64(mTiles)), mTile),
-                           c64(totalChunks)),
-                     b.createOrFold<arith::ExtUIOp>(i64, globalChunk(chunk)));
-  return mul64(tile, c64(plan.getATileBytes()));
+  return buildATileOffset(
+      b, plan, mTiles, totalChunks,
+      b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(), op.getBatch()),
+      mBase, globalChunk(chunk));
 }
 
 GemmRingBuilder::Position GemmRingBuilder::step(Position p, int64_t delta) {

@@ -55,6 +55,7 @@
 #include "KernelBuilder.h"
 #include "Lowerings.h"
 
+#include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -289,9 +290,9 @@ void ATileDecoder::decode(const AChunk &chunk,
 
 /// Stores a 16-byte vector at a 32-bit shared-memory address.
 void storeShared(KernelBuilder &k, Value vec, Value address) {
-  auto smemPtr = LLVM::LLVMPointerType::get(k.b.getContext(), /*shared*/ 3);
   LLVM::StoreOp::create(k.b, vec,
-                        LLVM::IntToPtrOp::create(k.b, smemPtr, address), 16);
+                        LLVM::IntToPtrOp::create(k.b, k.sharedPtr, address),
+                        16);
 }
 
 void fenceAsyncShared(KernelBuilder &k) {
@@ -299,24 +300,6 @@ void fenceAsyncShared(KernelBuilder &k) {
       k.b, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(k.b.getContext(),
                                  NVVM::SharedSpace::shared_cta));
-}
-
-/// The byte offset of decoded tile (batch, m tile, chunk) in the pre-pass
-/// workspace, as an i64.
-Value aTileOffset(KernelBuilder &k, GemmPlanAttr plan, int64_t mTiles,
-                  int64_t chunks, Value batch64, Value mBase32, Value chunk32) {
-  ImplicitLocOpBuilder &b = k.b;
-  Value mTile = arith::ExtUIOp::create(
-      b, k.i64, arith::DivUIOp::create(b, mBase32, k.c32(plan.getTileM())));
-  Value tile = arith::AddIOp::create(
-      b,
-      arith::MulIOp::create(
-          b,
-          arith::AddIOp::create(
-              b, arith::MulIOp::create(b, batch64, k.c64(mTiles)), mTile),
-          k.c64(chunks)),
-      arith::ExtUIOp::create(b, k.i64, chunk32));
-  return arith::MulIOp::create(b, tile, k.c64(plan.getATileBytes()));
 }
 
 /// A thread's place in its warpgroup's wgmma fragments: warp w, fragment
@@ -335,10 +318,6 @@ struct FragmentThread {
   }
 };
 
-Value threadId(KernelBuilder &k) {
-  return arith::IndexCastUIOp::create(
-      k.b, k.i32, gpu::ThreadIdOp::create(k.b, gpu::Dimension::x));
-}
 
 /// A thread's two rows of B (16w + g and 16w + g + 8 of its warpgroup's 64
 /// rows from `row`, clamped to N): the addresses of their bytes 8q and of
@@ -649,7 +628,7 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
   if (!op->getParentOfType<gpu::GPUModuleOp>())
     return op.emitOpError() << "must be inside a gpu.module (its shared "
                                "memory is a module global); run nvfp4-tile";
-  tid = threadId(k);
+  tid = k.threadIdX();
   Value warpgroup = arith::ShRUIOp::create(b, tid, k.c32(7));
   FragmentThread ft = FragmentThread::get(k, tid);
   batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
@@ -680,7 +659,7 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
                                    NVVM::GridDepActionKind::launch_dependents);
     GemmPlanAttr plan = op.getPlan();
     OperandShape a = getOperandShape(op.getA().getType());
-    Value tid = threadId(k);
+    Value tid = k.threadIdX();
     Value batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
     Value mBase = arith::IndexCastUIOp::create(b, k.i32, op.getMBase());
     Value chunk = arith::IndexCastUIOp::create(b, k.i32, op.getChunk());
@@ -688,8 +667,10 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
                          mBase, tid, GemmPlanAttr::kDecodeThreads, plan);
     Value tile =
         k.offset(k.pointer(op.getTiles()),
-                 aTileOffset(k, plan, llvm::divideCeil(a.rows, plan.getTileM()),
-                             a.k / GemmPlanAttr::kTileK, batch, mBase, chunk));
+                 buildATileOffset(b, plan,
+                                  llvm::divideCeil(a.rows, plan.getTileM()),
+                                  a.k / GemmPlanAttr::kTileK, batch, mBase,
+                                  chunk));
     decoder.decode(decoder.load(chunk), [&](Value vec, Value offset) {
       LLVM::StoreOp::create(
           b, vec, k.offset(tile, arith::ExtUIOp::create(b, k.i64, offset)), 16);
@@ -729,7 +710,7 @@ struct WgmmaLoadBLowering : OpConversionPattern<WgmmaLoadBOp> {
                   ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    FragmentThread ft = FragmentThread::get(k, threadId(k));
+    FragmentThread ft = FragmentThread::get(k, k.threadIdX());
     BRows rows(k, op.getB(), op.getSfb(), op.getSfbLayout(),
                arith::IndexCastUIOp::create(b, k.i64, op.getBatch()),
                op.getRow(), ft);
@@ -764,11 +745,8 @@ struct WgmmaMmaLowering : OpConversionPattern<WgmmaMmaOp> {
                   ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    RingType ring = op.getRing().getType();
-    Value tile = arith::AddIOp::create(
-        b, adaptor.getRing(),
-        arith::MulIOp::create(b, adaptor.getSlot(),
-                              k.c32(ring.getSlotBytes())));
+    Value tile = ringSlotAddress(k, op.getRing().getType(), adaptor.getRing(),
+                                 adaptor.getSlot());
     VectorType accType = op.getAcc().getType();
     SmallVector<Value> acc =
         mmaChunk(k, k.unpack(adaptor.getAcc()), k.unpack(adaptor.getFragments()),
@@ -789,8 +767,7 @@ struct WgmmaReduceKGroupsLowering : OpConversionPattern<WgmmaReduceKGroupsOp> {
     const int64_t groupThreads = op.getWarpgroups() * 128;
     SmallVector<Value> acc = k.unpack(adaptor.getAcc());
     const int64_t accCount = acc.size();
-    auto smemPtr = LLVM::LLVMPointerType::get(b.getContext(), /*shared*/ 3);
-    Value tid = threadId(k);
+    Value tid = k.threadIdX();
     Value kGroup = arith::DivUIOp::create(b, tid, k.c32(groupThreads));
     Value t = arith::RemUIOp::create(b, tid, k.c32(groupThreads));
     // Groups 1.. hand their sums to group 0 through the ring's memory
@@ -811,7 +788,7 @@ struct WgmmaReduceKGroupsLowering : OpConversionPattern<WgmmaReduceKGroupsOp> {
           t);
       Value address = arith::AddIOp::create(
           b, adaptor.getRing(), arith::MulIOp::create(b, index, k.c32(4)));
-      return LLVM::IntToPtrOp::create(b, smemPtr, address);
+      return LLVM::IntToPtrOp::create(b, k.sharedPtr, address);
     };
     Value isLater =
         arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kGroup, k.c32(0));
@@ -824,7 +801,7 @@ struct WgmmaReduceKGroupsLowering : OpConversionPattern<WgmmaReduceKGroupsOp> {
         LLVM::StoreOp::create(b, acc[i], partial(group, i), 4);
     }
     gpu::BarrierOp::create(b);
-    for (int64_t gi = 1; gi < op.getGroups(); ++gi)
+    for (int64_t gi = 1; gi < static_cast<int64_t>(op.getGroups()); ++gi)
       for (int64_t i = 0; i < accCount; ++i)
         acc[i] = arith::AddFOp::create(
             b, acc[i],
@@ -851,7 +828,7 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     out.maskM = out.m % tileM != 0;
     out.maskN = out.n % 64 != 0;
     storeAccumulators(k, k.unpack(adaptor.getAcc()), out, op.getM(),
-                      op.getRow(), FragmentThread::get(k, threadId(k)));
+                      op.getRow(), FragmentThread::get(k, k.threadIdX()));
     rewriter.eraseOp(op);
     return success();
   }

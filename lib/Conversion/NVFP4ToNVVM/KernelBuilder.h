@@ -29,13 +29,21 @@ namespace mlir::nvfp4 {
 /// Small typed helpers over an ImplicitLocOpBuilder.
 struct KernelBuilder {
   ImplicitLocOpBuilder &b;
-  Type i8, i16, i32, i64, f16, f32, v2f16, v4i32, ptr;
+  /// `ptr`: a global pointer; `sharedPtr`: a shared-memory one.
+  Type i8, i16, i32, i64, f16, f32, v2f16, v4i32, ptr, sharedPtr;
 
   explicit KernelBuilder(ImplicitLocOpBuilder &b)
       : b(b), i8(b.getI8Type()), i16(b.getI16Type()), i32(b.getI32Type()),
         i64(b.getI64Type()), f16(b.getF16Type()), f32(b.getF32Type()),
         v2f16(VectorType::get({2}, f16)), v4i32(VectorType::get({4}, i32)),
-        ptr(LLVM::LLVMPointerType::get(b.getContext(), /*global*/ 1)) {}
+        ptr(LLVM::LLVMPointerType::get(b.getContext(), /*global*/ 1)),
+        sharedPtr(LLVM::LLVMPointerType::get(b.getContext(), /*shared*/ 3)) {}
+
+  /// threadIdx.x as an i32.
+  Value threadIdX() {
+    return arith::IndexCastUIOp::create(
+        b, i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+  }
 
   Value extract(Value vector, int64_t i) {
     return vector::ExtractOp::create(b, vector, i);
@@ -124,7 +132,6 @@ struct KernelBuilder {
   /// vector accesses need); returns its address as a !llvm.ptr<3>.
   Value sharedBuffer(RewriterBase &rewriter, Operation *op, StringRef name,
                      int64_t bytes, uint64_t alignment = 16) {
-    MLIRContext *ctx = b.getContext();
     auto module = op->getParentOfType<gpu::GPUModuleOp>();
     SymbolTable symbols(module);
     std::string unique = name.str();
@@ -139,8 +146,7 @@ struct KernelBuilder {
                              unique, Attribute(), alignment,
                              /*addrSpace=*/3);
     }
-    return LLVM::AddressOfOp::create(
-        b, LLVM::LLVMPointerType::get(ctx, /*shared*/ 3), unique);
+    return LLVM::AddressOfOp::create(b, sharedPtr, unique);
   }
 
   /// The kernel's dynamic shared memory (an external, unsized
@@ -148,7 +154,6 @@ struct KernelBuilder {
   /// 16-byte aligned, as a !llvm.ptr<3>.
   Value dynamicSharedMemory(RewriterBase &rewriter, Operation *op,
                             StringRef name) {
-    MLIRContext *ctx = b.getContext();
     auto module = op->getParentOfType<gpu::GPUModuleOp>();
     if (!SymbolTable::lookupSymbolIn(module, name)) {
       OpBuilder::InsertionGuard guard(rewriter);
@@ -159,8 +164,7 @@ struct KernelBuilder {
                              name, Attribute(), /*alignment=*/16,
                              /*addrSpace=*/3);
     }
-    return LLVM::AddressOfOp::create(
-        b, LLVM::LLVMPointerType::get(ctx, /*shared*/ 3), name);
+    return LLVM::AddressOfOp::create(b, sharedPtr, name);
   }
 
   Value smemOffset(Value base, Value bytes) {

@@ -12,6 +12,9 @@
 #ifndef NVFP4_CONVERSION_NVFP4TONVVM_LOWERINGS_H
 #define NVFP4_CONVERSION_NVFP4TONVVM_LOWERINGS_H
 
+#include "KernelBuilder.h"
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Target/Target.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -32,6 +35,9 @@ void populateRingPatterns(const TypeConverter &converter,
                           RewritePatternSet &patterns);
 /// !nvfp4.ring -> the i32 shared-memory address of its first slot.
 void addRingTypeConversion(TypeConverter &converter);
+/// The i32 shared-memory address of `slot` of a ring at `base` (its
+/// converted value), the one place that knows the slots' layout.
+Value ringSlotAddress(KernelBuilder &k, RingType ring, Value base, Value slot);
 
 /// nvfp4.sum_splits, the split-K GEMM's last kernel, for every target
 /// (SumSplits.cpp).

@@ -45,8 +45,7 @@ Value barrierOf(KernelBuilder &k, RingType ring, Value base, Value slot,
           k.c32(ring.getDataBytes() +
                 8 * ring.getStages() * static_cast<int64_t>(which))),
       arith::MulIOp::create(b, slot, k.c32(8)));
-  return LLVM::IntToPtrOp::create(
-      b, LLVM::LLVMPointerType::get(b.getContext(), /*shared*/ 3), address);
+  return LLVM::IntToPtrOp::create(b, k.sharedPtr, address);
 }
 
 struct RingAllocLowering : OpConversionPattern<RingAllocOp> {
@@ -65,10 +64,8 @@ struct RingAllocLowering : OpConversionPattern<RingAllocOp> {
     Value base32 = LLVM::PtrToIntOp::create(b, k.i32, dynamic);
     Value base = arith::AndIOp::create(
         b, arith::AddIOp::create(b, base32, k.c32(1023)), k.c32(~1023));
-    Value tid = arith::IndexCastUIOp::create(
-        b, k.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
-    Value isThread0 =
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, k.c32(0));
+    Value isThread0 = arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                            k.threadIdX(), k.c32(0));
     {
       auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
@@ -104,13 +101,9 @@ struct RingFillLowering : OpConversionPattern<RingFillOp> {
         b, Type(), full, k.c32(ring.getSlotBytes()),
         NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
         b.getBoolAttr(false), Value());
-    Value destination = arith::AddIOp::create(
-        b, base, arith::MulIOp::create(b, slot, k.c32(ring.getSlotBytes())));
+    Value destination = ringSlotAddress(k, ring, base, slot);
     NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
-        b,
-        LLVM::IntToPtrOp::create(
-            b, LLVM::LLVMPointerType::get(b.getContext(), /*shared*/ 3),
-            destination),
+        b, LLVM::IntToPtrOp::create(b, k.sharedPtr, destination),
         k.offset(k.pointer(adaptor.getSource()), adaptor.getOffset()), full,
         k.c32(ring.getSlotBytes()), Value(), Value());
     rewriter.eraseOp(op);
@@ -157,6 +150,12 @@ struct RingReleaseLowering : OpConversionPattern<RingReleaseOp> {
 };
 
 } // namespace
+
+Value mlir::nvfp4::ringSlotAddress(KernelBuilder &k, RingType ring, Value base,
+                                   Value slot) {
+  return arith::AddIOp::create(
+      k.b, base, arith::MulIOp::create(k.b, slot, k.c32(ring.getSlotBytes())));
+}
 
 void mlir::nvfp4::populateRingPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns) {
