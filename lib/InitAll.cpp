@@ -6,6 +6,7 @@
 
 #include "nvfp4/InitAll.h"
 
+#include "nvfp4/Conversion/NVFP4ToNVVM/NVFP4ToNVVM.h"
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Pipelines/Pipelines.h"
 #include "nvfp4/Transforms/Passes.h"
@@ -48,6 +49,7 @@ void mlir::nvfp4::registerAllDialects(DialectRegistry &registry) {
   registerConvertNVVMToLLVMInterface(registry);
   ub::registerConvertUBToLLVMInterface(registry);
   vector::registerConvertVectorToLLVMInterface(registry);
+  nvfp4::registerConvertNVFP4ToLLVMInterface(registry);
   // Serialization of gpu.module to PTX/cubin and its LLVM IR translation.
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);

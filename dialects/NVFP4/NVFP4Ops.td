@@ -9,6 +9,7 @@
 
 include "NVFP4Dialect.td"
 include "NVFP4Attrs.td"
+include "NVFP4Types.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def NVFP4_FP4Memref : MemRefOf<[F4E2M1FN]>;
@@ -273,9 +274,9 @@ def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile", [AttrSizedOperandSegments]> {
     Arg<NVFP4_ScaleMemref, "B scales", [MemRead]>:$sfb,
     Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
     Index:$m_base, Index:$n_base, Index:$batch,
-    Arg<Optional<MemRefRankOf<[I8], [1]>>,
-        "A decoded by nvfp4.decode_a_tile (plans with stages > 0)",
-        [MemRead]>:$a_tiles,
+    Arg<Optional<NVFP4_TensorMapType>,
+        "A decoded by nvfp4.decode_a_tile, as a tensor map of its tiles "
+        "(plans with stages > 0)">:$a_tiles,
     Optional<Index>:$split,
     Arg<Optional<MemRefRankOf<[I8], [1]>>,
         "fp32 partial tiles (plans with split_k > 1)", [MemWrite]>:$partials,
@@ -361,6 +362,33 @@ def NVFP4_SumSplitsOp : NVFP4_Op<"sum_splits"> {
     /// Threads of a sum_splits CTA; each adds 4 elements.
     static constexpr int64_t kSumThreads = 256;
   }];
+}
+
+def NVFP4_TensorMapOp : NVFP4_Op<"tensor_map", [Pure]> {
+  let summary = "Name the buffer a TMA tensor map describes (host side)";
+  let description = [{
+    On the host, next to the launch that passes it: the result is a kernel
+    operand that the launcher turns into a 128-byte `CUtensorMap`, encoded
+    with `cuTensorMapEncodeTiled` from the result type (shape, element
+    type, box, swizzle; see `!nvfp4.tensor_map`) and the device address of
+    `source`, and passed by value. `source` is reinterpreted: it must be a
+    dense buffer of exactly the map's bytes, whatever its own element type.
+    The IR alone says how to launch the kernel: an embedding runtime lowers
+    this op to its call of `cuTensorMapEncodeTiled` (the arguments are
+    `getTensorMapEncoding` in nvfp4/Target/TensorMap.h).
+
+    Example: the decoded A tiles of a GEMM, as 128 x 64 f16 tiles:
+    ```mlir
+    %map = nvfp4.tensor_map %tiles : memref<4194304xi8>
+        -> !nvfp4.tensor_map<32768x64xf16, box = [128, 64], swizzle = swizzle_128b>
+    ```
+  }];
+  let arguments = (ins Arg<AnyStaticShapeMemRef, "the tensor's buffer">:$source);
+  let results = (outs NVFP4_TensorMapType:$map);
+  let assemblyFormat = [{
+    $source attr-dict `:` type($source) `->` qualified(type($map))
+  }];
+  let hasVerifier = 1;
 }
 
 include "NVFP4PipelineOps.td"

@@ -42,29 +42,32 @@ def NVFP4_RingAllocOp : NVFP4_Op<"ring.alloc"> {
 }
 
 def NVFP4_RingFillOp : NVFP4_Op<"ring.fill"> {
-  let summary = "Producer: copy one slot's bytes from global memory (bulk copy)";
+  let summary = "Producer: copy one slot's tile with TMA (cp.async.bulk.tensor)";
   let description = [{
     Executed by one producer thread: arrives on `full[slot]` expecting
-    `slot_bytes` bytes and starts a `cp.async.bulk` of the slot's
-    `slot_bytes` bytes from byte `offset` of `source`, which completes the
-    transaction. The slot must be free: never used yet, or acquired
-    (`nvfp4.ring.acquire`) after its consumers released it.
+    `slot_bytes` bytes and starts the TMA copy of the tile of `map` whose
+    first element is at `coordinates` (i32, outermost dimension first, as
+    the map's shape), which completes the transaction. The map's box is
+    exactly one slot; the map's swizzle is applied on the slot's absolute
+    address (slots are 1024-byte aligned). The slot must be free: never
+    used yet, or acquired (`nvfp4.ring.acquire`) after its consumers
+    released it.
 
     Example:
     ```mlir
-    nvfp4.ring.fill %ring[%slot] from %tiles[%offset]
+    nvfp4.ring.fill %ring[%slot] from %map[%row, %c0]
         : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>,
-          memref<4194304xi8>
+          !nvfp4.tensor_map<32768x64xf16, box = [128, 64], swizzle = swizzle_128b>
     ```
   }];
-  // No declared memory effects: besides reading `source` it writes the slot
-  // and arrives on a barrier, neither of which is a memref operand, so it
-  // must count as having unknown effects (never dead, never reordered).
+  // No declared memory effects: it writes the slot and arrives on a
+  // barrier, neither of which is an operand, so it must count as having
+  // unknown effects (never dead, never reordered).
   let arguments = (ins NVFP4_RingType:$ring, I32:$slot,
-                       MemRefRankOf<[I8], [1]>:$source, I64:$offset);
+                       NVFP4_TensorMapType:$map, Variadic<I32>:$coordinates);
   let assemblyFormat = [{
-    $ring `[` $slot `]` `from` $source `[` $offset `]` attr-dict `:`
-    qualified(type($ring)) `,` type($source)
+    $ring `[` $slot `]` `from` $map `[` $coordinates `]` attr-dict `:`
+    qualified(type($ring)) `,` qualified(type($map))
   }];
   let hasVerifier = 1;
 }

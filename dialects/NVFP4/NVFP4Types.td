@@ -9,6 +9,7 @@
 
 include "NVFP4Dialect.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
 
 def NVFP4_RingType : TypeDef<NVFP4_Dialect, "Ring"> {
   let mnemonic = "ring";
@@ -49,6 +50,55 @@ def NVFP4_RingType : TypeDef<NVFP4_Dialect, "Ring"> {
     int64_t getSharedBytes() const {
       return getDataBytes() + 1024 + 16 * getStages();
     }
+  }];
+}
+
+def NVFP4_TensorMapSwizzle : I32EnumAttr<"TensorMapSwizzle",
+    "how a TMA tensor map swizzles the tiles it writes to shared memory", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"B32", 1, "swizzle_32b">,
+    I32EnumAttrCase<"B64", 2, "swizzle_64b">,
+    I32EnumAttrCase<"B128", 3, "swizzle_128b">
+  ]> {
+  let cppNamespace = "::mlir::nvfp4";
+  let genSpecializedAttr = 0;
+}
+
+def NVFP4_TensorMapType : TypeDef<NVFP4_Dialect, "TensorMap"> {
+  let mnemonic = "tensor_map";
+  let summary = "A TMA tensor map, passed to the kernel by value";
+  let description = [{
+    What `cp.async.bulk.tensor` needs to copy a tile (`box`) of a dense,
+    row-major global tensor of `shape` (outermost dimension first) and
+    `element_type` into shared memory, with the shared-memory `swizzle`.
+    Out-of-bounds elements read as zero.
+
+    The map is a 128-byte `CUtensorMap` that the launcher encodes with
+    `cuTensorMapEncodeTiled` from this type and the buffer's device address
+    (`nvfp4.tensor_map` names the buffer) and passes **by value**: the
+    kernel parameter becomes a 64-byte aligned `.param` array that the TMA
+    instructions read in place (a `__grid_constant__` parameter), so no
+    copy of the map is made in global memory (unlike upstream
+    `!nvgpu.tensormap.descriptor`, which is a device pointer).
+    `getEncoding()` gives the arguments of `cuTensorMapEncodeTiled`.
+
+    Example: the 128 x 64 f16 tiles of a 32768 x 64 matrix, 128B-swizzled:
+    `!nvfp4.tensor_map<32768x64xf16, box = [128, 64], swizzle = swizzle_128b>`.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "Type":$elementType,
+                        ArrayRefParameter<"int64_t">:$box,
+                        "TensorMapSwizzle":$swizzle);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getRank() const { return getShape().size(); }
+    /// Bytes of one element.
+    int64_t getElementBytes() const;
+    /// Bytes of the whole tensor.
+    int64_t getTensorBytes() const;
+    /// Bytes of one tile (what one copy writes to shared memory).
+    int64_t getBoxBytes() const;
   }];
 }
 

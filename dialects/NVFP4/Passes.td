@@ -89,7 +89,7 @@ def NVFP4SoftwarePipelinePass : Pass<"nvfp4-software-pipeline"> {
     Every `nvfp4.gemm_tile` whose plan has a ring (`stages > 0`) becomes
     its K loop, per thread: a ring of `stages` shared-memory slots with a
     full and an empty mbarrier each (`nvfp4.ring.alloc`); the producer's
-    bulk copies of A's decoded tiles (`nvfp4.ring.fill`, after
+    TMA tile copies of A's decoded tiles (`nvfp4.ring.fill`, after
     `nvfp4.ring.acquire` for a reused slot); and the consumers' rounds
     (`nvfp4.ring.wait`, the MMAs, `nvfp4.ring.release`). The loop is
     software-pipelined: the weights' chunks are loaded `b_prefetch`
@@ -112,7 +112,7 @@ def NVFP4SoftwarePipelinePass : Pass<"nvfp4-software-pipeline"> {
     %b0, %b1, %s0, %s1 = nvfp4.wgmma.load_b ins(%b, %sfb : ...) row %row chunk %c0 batch %l
     %frags = nvfp4.wgmma.decode_b %b0, %b1, %s0, %s1
     nvvm.griddepcontrol wait
-    scf.if %thread0 { nvfp4.ring.fill %ring[%s] from %t[%offset] : ... }
+    scf.if %thread0 { nvfp4.ring.fill %ring[%s] from %map[%row, %c0] : ... }
     %r:6 = scf.for %i = %c0 to %end step %c2 iter_args(%acc = %zero, ...) {
       nvfp4.ring.wait %ring[%slot] phase %phase : ...
       %acc1 = nvfp4.wgmma.mma %acc, %frags, %ring[%slot] : ...
@@ -121,7 +121,7 @@ def NVFP4SoftwarePipelinePass : Pass<"nvfp4-software-pipeline"> {
         nvfp4.ring.release %ring[%previous] : ...
         scf.if %refill {
           nvfp4.ring.acquire %ring[%previous] phase %p : ...
-          nvfp4.ring.fill %ring[%previous] from %t[%o] : ...
+          nvfp4.ring.fill %ring[%previous] from %map[%r, %c0] : ...
       ...
     nvfp4.wgmma.store %acc outs(%c : ...) at m %m row %row batch %l : vector<64xf32>
     ```
@@ -169,6 +169,39 @@ def ConvertNVFP4ToNVVMPass : Pass<"convert-nvfp4-to-nvvm"> {
                            "::mlir::vector::VectorDialect",
                            "::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::memref::MemRefDialect"];
+}
+
+def NVFP4TensorMapParamsPass : Pass<"nvfp4-tensor-map-params"> {
+  let summary = "Pass the kernels' tensor maps by value, as grid constants";
+  let description = [{
+    Runs after `convert-gpu-to-nvvm`, on the `llvm.func` kernels. A kernel
+    parameter of type `!nvfp4.tensor_map` is a 128-byte `CUtensorMap` the
+    launcher passes by value; `convert-gpu-to-nvvm` turns it into a plain
+    `!llvm.ptr` and cannot mark it (it drops `llvm.byval` from `gpu.func`
+    argument attributes, and the NVVM verifier rejects
+    `nvvm.grid_constant` on a `gpu.func`). `convert-nvfp4-to-nvvm`
+    records the indices of such parameters on the kernel
+    (`nvfp4.tensor_map_params`); this pass gives each of them
+    `llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 64` (the driver
+    requires a 64-byte aligned map) and `nvvm.grid_constant`, and drops
+    the record. The NVPTX backend then declares the parameter
+    `.param .align 64 .b8 p[128]` and hands the TMA instructions its
+    address in the parameter space (`cvta.param`), with no local copy,
+    which a TMA instruction could not read.
+
+    Before:
+    ```mlir
+    llvm.func @k(%map: !llvm.ptr, ...) attributes {gpu.kernel,
+        nvfp4.tensor_map_params = array<i64: 0>, nvvm.kernel}
+    ```
+    After:
+    ```mlir
+    llvm.func @k(%map: !llvm.ptr {llvm.align = 64 : i64,
+        llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, ...)
+        attributes {gpu.kernel, nvvm.kernel}
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
 }
 
 def NVFP4SerializePass : Pass<"nvfp4-serialize", "ModuleOp"> {

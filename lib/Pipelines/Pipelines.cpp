@@ -56,6 +56,8 @@ LogicalResult mlir::nvfp4::buildNVFP4PassPipeline(
   // any embedding runtime) passes one pointer per operand.
   nvvm.useBarePtrCallConv = true;
   kernels.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // Tensor maps are passed by value (byval grid constants).
+  kernels.addPass(createNVFP4TensorMapParamsPass());
   // NVVM ops with no LLVM intrinsic (the ring's mbarrier waits) become
   // inline PTX.
   kernels.addPass(createConvertNVVMToLLVMPass());

@@ -6,6 +6,8 @@
 
 #include "nvfp4/Runner/Compile.h"
 
+#include "nvfp4/Target/TensorMap.h"
+
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Pipelines/Pipelines.h"
 
@@ -188,16 +190,24 @@ FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
     }
     k.dependent = launch->hasAttr(NVFP4Dialect::kDependentLaunchAttrName);
     for (Value operand : launch.getKernelOperands()) {
-      if (auto arg = dyn_cast<BlockArgument>(operand);
+      KernelOperand o;
+      Value buffer = operand;
+      if (auto map = operand.getDefiningOp<TensorMapOp>()) {
+        o.tensorMap = getTensorMapEncoding(map.getType());
+        buffer = map.getSource();
+      }
+      if (auto arg = dyn_cast<BlockArgument>(buffer);
           arg && arg.getOwner()->getParentOp() == fn) {
-        k.operands.push_back({false, arg.getArgNumber()});
+        o.index = arg.getArgNumber();
+        k.operands.push_back(o);
         continue;
       }
-      auto alloc = operand.getDefiningOp<gpu::AllocOp>();
+      auto alloc = buffer.getDefiningOp<gpu::AllocOp>();
       auto type = alloc ? dyn_cast<MemRefType>(alloc.getType()) : MemRefType();
       if (!type || !type.hasStaticShape()) {
-        launch.emitError() << "kernel operands must be entry arguments or "
-                              "statically shaped gpu.alloc workspaces";
+        launch.emitError() << "kernel operands must be entry arguments, "
+                              "statically shaped gpu.alloc workspaces, or "
+                              "nvfp4.tensor_map of either";
         return WalkResult::interrupt();
       }
       auto [it, inserted] = workspaces.try_emplace(
@@ -205,7 +215,9 @@ FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
       if (inserted)
         result.workspaceBytes.push_back(
             type.getNumElements() * type.getElementTypeBitWidth() / 8);
-      k.operands.push_back({true, it->second});
+      o.workspace = true;
+      o.index = it->second;
+      k.operands.push_back(o);
     }
     if (Attribute plan = launch->getAttr(NVFP4Dialect::kPlanAttrName)) {
       llvm::raw_string_ostream os(k.plan);

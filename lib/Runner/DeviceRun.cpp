@@ -43,19 +43,40 @@ bool isFloat(const HostBuffer &buffer) {
   return e.isF16() || e.isBF16() || e.isF32();
 }
 
-/// Launches every kernel of the entry on one set of argument pointers and
-/// the entry's workspaces.
-bool launchAll(Device &device, const CompiledEntry &kernels,
-               const std::vector<DevicePtr> &ptrs,
-               const std::vector<DevicePtr> &workspaces, std::string &error) {
+/// The parameters of each launch of the entry for one set of argument
+/// pointers and the entry's workspaces: pointers, and the tensor maps
+/// encoded over them (once, outside any timing).
+using BoundArgs = std::vector<std::vector<KernelArg>>;
+
+bool bindArgs(Device &device, const CompiledEntry &kernels,
+              const std::vector<DevicePtr> &ptrs,
+              const std::vector<DevicePtr> &workspaces, BoundArgs &bound,
+              std::string &error) {
+  bound.clear();
   for (const KernelLaunch &k : kernels.launches) {
-    std::vector<DevicePtr> params;
-    for (const KernelOperand &o : k.operands)
-      params.push_back(o.workspace ? workspaces[o.index] : ptrs[o.index]);
+    std::vector<KernelArg> &params = bound.emplace_back();
+    for (const KernelOperand &o : k.operands) {
+      KernelArg arg =
+          KernelArg::ofPointer(o.workspace ? workspaces[o.index] : ptrs[o.index]);
+      if (o.tensorMap) {
+        arg.isTensorMap = true;
+        if (!device.encodeTensorMap(*o.tensorMap, arg.pointer, arg.tensorMap,
+                                    error))
+          return false;
+      }
+      params.push_back(arg);
+    }
+  }
+  return true;
+}
+
+/// Launches every kernel of the entry with its bound parameters.
+bool launchAll(Device &device, const CompiledEntry &kernels,
+               const BoundArgs &bound, std::string &error) {
+  for (auto [k, params] : llvm::zip(kernels.launches, bound))
     if (!device.launch(k.kernel, k.grid, k.block, k.dynamicSharedBytes,
                        k.dependent, params, error))
       return false;
-  }
   return true;
 }
 
@@ -84,15 +105,13 @@ bool upload(Device &device, ArrayRef<HostBuffer> args,
 /// Poisons the outputs with `poison`, runs, and reads the outputs back.
 bool runPoisoned(Device &device, const CompiledEntry &kernels,
                  const EntrySignature &signature,
-                 const std::vector<DevicePtr> &ptrs,
-                 const std::vector<DevicePtr> &workspaces,
+                 const std::vector<DevicePtr> &ptrs, const BoundArgs &bound,
                  MutableArrayRef<HostBuffer> args, uint8_t poison,
                  std::string &error) {
   for (unsigned o : signature.outputs)
     if (!device.memset(ptrs[o], poison, args[o].bytes.size(), error))
       return false;
-  if (!launchAll(device, kernels, ptrs, workspaces, error) ||
-      !device.synchronize(error))
+  if (!launchAll(device, kernels, bound, error) || !device.synchronize(error))
     return false;
   for (unsigned o : signature.outputs)
     if (!device.copyToHost(args[o].bytes.data(), ptrs[o], args[o].bytes.size(),
@@ -125,21 +144,21 @@ bool mlir::nvfp4::runOnDevice(Device &device, const CompiledEntry &kernels,
   BufferScope scope(device);
   scope.add(ptrs);
   scope.add(workspaces);
+  BoundArgs bound;
   if (!upload(device, args, ptrs, error) ||
-      !allocWorkspaces(device, kernels, workspaces, error))
+      !allocWorkspaces(device, kernels, workspaces, error) ||
+      !bindArgs(device, kernels, ptrs, workspaces, bound, error))
     return false;
   // Two runs, poisoned with 0x00 and then 0xFF: any byte that differs was
   // not written. (A NaN poison alone does not do for float outputs: with
   // NaN scales in the inputs the reference has NaNs, which an unwritten
   // NaN would match. The kernels are deterministic, so written bytes agree.)
   SmallVector<std::vector<uint8_t>> first;
-  if (!runPoisoned(device, kernels, signature, ptrs, workspaces, args, 0x00,
-                   error))
+  if (!runPoisoned(device, kernels, signature, ptrs, bound, args, 0x00, error))
     return false;
   for (unsigned o : signature.outputs)
     first.push_back(args[o].bytes);
-  if (!runPoisoned(device, kernels, signature, ptrs, workspaces, args, 0xFF,
-                   error))
+  if (!runPoisoned(device, kernels, signature, ptrs, bound, args, 0xFF, error))
     return false;
   for (auto [oi, o] : llvm::enumerate(signature.outputs)) {
     const std::vector<uint8_t> &a = first[oi], &b = args[o].bytes;
@@ -204,6 +223,10 @@ bool mlir::nvfp4::benchmarkOnDevice(Device &device,
   scope.add(workspaces);
   if (!allocWorkspaces(device, kernels, workspaces, error))
     return false;
+  std::vector<BoundArgs> bound(sets);
+  for (size_t s = 0; s < sets; ++s)
+    if (!bindArgs(device, kernels, copies[s], workspaces, bound[s], error))
+      return false;
   // The floor: a device-to-device copy of 1 GiB, bytes read + written.
   const size_t copyBytes = size_t(1) << 30;
   DevicePtr src = 0, dst = 0;
@@ -224,7 +247,7 @@ bool mlir::nvfp4::benchmarkOnDevice(Device &device,
     return false;
   // Warm-up over every set.
   for (size_t w = 0; w < 2 * sets; ++w)
-    if (!launchAll(device, kernels, copies[w % sets], workspaces, error))
+    if (!launchAll(device, kernels, bound[w % sets], error))
       return false;
   // Two timings, both over rotating buffer sets: (a) each launch between
   // its own pair of events (includes the launch latency, several
@@ -237,8 +260,7 @@ bool mlir::nvfp4::benchmarkOnDevice(Device &device,
     float t = 0;
     if (!device.time(
             [&] {
-              return launchAll(device, kernels, copies[r % sets], workspaces,
-                               error);
+              return launchAll(device, kernels, bound[r % sets], error);
             },
             t, error))
       return false;
@@ -250,8 +272,8 @@ bool mlir::nvfp4::benchmarkOnDevice(Device &device,
     if (!device.time(
             [&] {
               for (unsigned i = 0; i < batch; ++i)
-                if (!launchAll(device, kernels, copies[(r * batch + i) % sets],
-                               workspaces, error))
+                if (!launchAll(device, kernels, bound[(r * batch + i) % sets],
+                               error))
                   return false;
               return true;
             },

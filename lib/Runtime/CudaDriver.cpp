@@ -85,6 +85,13 @@ struct CudaDriver::Api {
   /// back to cuLaunchKernel.
   CUresult (*cuLaunchKernelEx)(const LaunchConfig *, Handle, void **,
                                void **) = nullptr;
+  /// Optional (drivers before CUDA 12 lack it): kernels with tensor maps
+  /// cannot be launched without it.
+  CUresult (*cuTensorMapEncodeTiled)(void *, unsigned, unsigned, void *,
+                                     const uint64_t *, const uint64_t *,
+                                     const unsigned *, const unsigned *,
+                                     unsigned, unsigned, unsigned,
+                                     unsigned) = nullptr;
   CUresult (*cuCtxSynchronize)();
   CUresult (*cuEventCreate)(Handle *, unsigned);
   CUresult (*cuEventRecord)(Handle, Handle);
@@ -150,6 +157,9 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string &error) {
   bind(a.cuGetErrorString, "cuGetErrorString");
   a.cuLaunchKernelEx = reinterpret_cast<decltype(a.cuLaunchKernelEx)>(
       dlsym(d->library, "cuLaunchKernelEx"));
+  a.cuTensorMapEncodeTiled =
+      reinterpret_cast<decltype(a.cuTensorMapEncodeTiled)>(
+          dlsym(d->library, "cuTensorMapEncodeTiled"));
   if (!ok)
     return nullptr;
   CUdevice &dev = d->device;
@@ -275,9 +285,24 @@ bool CudaDriver::kernelResources(const std::string &kernel,
   return true;
 }
 
+bool CudaDriver::encodeTensorMap(const TensorMapEncoding &e, DevicePtr base,
+                                 TensorMapBytes &map, std::string &error) {
+  if (!api->cuTensorMapEncodeTiled) {
+    error = "the CUDA driver lacks cuTensorMapEncodeTiled (CUDA 12 or newer "
+            "is needed for kernels with tensor maps)";
+    return false;
+  }
+  return check(api->cuTensorMapEncodeTiled(
+                   map.bytes, e.dataType, e.rank,
+                   reinterpret_cast<void *>(static_cast<uintptr_t>(base)),
+                   e.globalDim, e.globalStrides, e.boxDim, e.elementStrides,
+                   e.interleave, e.swizzle, e.l2Promotion, e.oobFill),
+               "cuTensorMapEncodeTiled", error);
+}
+
 bool CudaDriver::launch(const std::string &kernel, const unsigned grid[3],
                         const unsigned block[3], unsigned sharedBytes,
-                        bool dependent, const std::vector<DevicePtr> &args,
+                        bool dependent, const std::vector<KernelArg> &args,
                         std::string &error) {
   Handle fn = nullptr;
   if (!function(kernel, fn, error))
@@ -291,10 +316,13 @@ bool CudaDriver::launch(const std::string &kernel, const unsigned grid[3],
       return false;
     optIn = sharedBytes;
   }
-  std::vector<DevicePtr> values(args);
+  // kernelParams[i] points at parameter i's bytes: the pointer, or the
+  // 128 bytes of a by-value tensor map. The launch copies them.
   std::vector<void *> params;
-  for (DevicePtr &v : values)
-    params.push_back(&v);
+  for (const KernelArg &a : args)
+    params.push_back(const_cast<void *>(
+        a.isTensorMap ? static_cast<const void *>(a.tensorMap.bytes)
+                      : static_cast<const void *>(&a.pointer)));
   if (dependent && api->cuLaunchKernelEx) {
     LaunchAttribute attr{};
     attr.id = kLaunchAttrProgrammaticStreamSerialization;

@@ -98,11 +98,12 @@ private:
     return WgmmaDecodeBOp::create(b, VectorType::get({16}, i32), raw.bytes0,
                                   raw.bytes1, raw.scale0, raw.scale1);
   }
-  /// Byte offset (i64) of decoded tile `chunk` of this CTA's rows of A in
-  /// the pre-pass workspace (ATileWorkspace.h).
-  Value tileOffset(Value chunk);
+  /// First workspace row (i32) of decoded tile `chunk` of this CTA's rows
+  /// of A (ATileWorkspace.h).
+  Value tileRow(Value chunk);
   void fill(Value chunk, Value slot) {
-    RingFillOp::create(b, ring, slot, op.getATiles(), tileOffset(chunk));
+    RingFillOp::create(b, ring, slot, op.getATiles(),
+                       ValueRange{tileRow(chunk), c32(0)});
   }
   Value slotAt(Position p) { return add(mul(p.ring, c32(kSplit)), kGroup); }
   Position step(Position p, int64_t delta);
@@ -127,11 +128,10 @@ GemmRingBuilder::Raw GemmRingBuilder::loadB(Value chunk) {
           load.getScale1()};
 }
 
-Value GemmRingBuilder::tileOffset(Value chunk) {
-  return buildATileOffset(
-      b, plan, mTiles, totalChunks,
-      b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(), op.getBatch()),
-      mBase, globalChunk(chunk));
+Value GemmRingBuilder::tileRow(Value chunk) {
+  return buildATileRow(b, plan, mTiles, totalChunks,
+                       b.createOrFold<arith::IndexCastUIOp>(i32, op.getBatch()),
+                       mBase, globalChunk(chunk));
 }
 
 GemmRingBuilder::Position GemmRingBuilder::step(Position p, int64_t delta) {

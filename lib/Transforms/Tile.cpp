@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
 #include "nvfp4/Target/KernelModule.h"
 #include "nvfp4/Target/Target.h"
 #include "nvfp4/Transforms/Passes.h"
@@ -153,7 +154,8 @@ Value scaledBlockId(OpBuilder &kb, Location loc, gpu::Dimension d,
 
 /// A GEMM: with stages > 0, a workspace (gpu.alloc) for A's decoded tiles,
 /// the pre-pass kernel `<name>_decode_a` (one CTA per tile of A's rows and
-/// K chunk) and the GEMM kernel reading the tiles; with stages = 0 the GEMM
+/// K chunk) and the GEMM kernel reading the tiles through a tensor map
+/// (nvfp4.tensor_map, next to the launch); with stages = 0 the GEMM
 /// kernel alone. The GEMM grid: x -> tiles of B's rows, y -> tiles of A's
 /// rows, z -> batch (times split_k + the split). With split_k > 1 a second
 /// workspace takes the splits' fp32 partial outputs and a third kernel,
@@ -199,7 +201,10 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
         gpu::KernelDim3{idx(GemmPlanAttr::kDecodeThreads), idx(1), idx(1)},
         /*dynamicShared=*/Value(), ValueRange{op.getA(), op.getSfa(), tiles},
         plan);
-    operands.push_back(tiles);
+    // The GEMM copies the tiles with TMA: a tensor map of the workspace,
+    // which the launcher encodes and passes by value.
+    operands.push_back(TensorMapOp::create(
+        hb, loc, getATilesMapType(plan, a.batch, a.rows, a.k), tiles));
   }
 
   // Split-K: the CTAs' fp32 partial tiles, summed by a third kernel.

@@ -1,7 +1,9 @@
 // The sm_90a GEMM to PTX: register-A wgmma (inline PTX, no NVVM op), the
 // descriptor of the 128B-swizzled A tiles, the ring's full and empty
 // mbarriers (one round of MMAs kept in flight: wait_group 1, then the
-// slot's release and its refill by bulk copy), the programmatic dependent
+// slot's release and its refill by a TMA copy through the tensor map, a
+// 128-byte by-value grid-constant parameter read in place through
+// cvta.param), the programmatic dependent
 // launch (the pre-pass lets the GEMM start early; the GEMM issues B's first
 // loads before it waits for the pre-pass's tiles), and (with ptxas) a cubin
 // without spills or serialized wgmmas (C7513 is an info line, hence the
@@ -14,13 +16,16 @@
 // RING: cvt.rn.f16x2.e4m3x2
 // RING: st.global.v4.b32
 // RING-LABEL: .entry ring_kernel(
+// RING: .param .align 64 .b8 ring_kernel_param_5[128]
 // RING: .maxntid 384, 1, 1
+// RING: mov.b64 [[PARAM:%rd[0-9]+]], ring_kernel_param_5;
+// RING-NEXT: cvta.param.u64 [[MAP:%rd[0-9]+]], [[PARAM]];
 // RING: mbarrier.init.shared.b64
 // RING: fence.mbarrier_init
 // RING: bar.sync 0;
 // RING: ld.global.nc.b64
 // RING: griddepcontrol.wait;
-// RING: cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes
+// RING: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [[[MAP]], {%r{{[0-9]+}}, %r{{[0-9]+}}}]
 // RING: mbarrier.try_wait.parity
 // RING: wgmma.fence.sync.aligned;
 // RING: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
@@ -29,7 +34,7 @@
 // RING: mbarrier.arrive.shared.b64
 // RING: mbarrier.try_wait.parity
 // RING: mbarrier.arrive.expect_tx.shared.b64
-// RING: cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes
+// RING: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // RING: wgmma.wait_group.sync.aligned 0;
 // CTA-LABEL: .entry in_cta_kernel(
 // CTA: .shared .align 1024 .b8 __nvfp4_gemm_a[16384];

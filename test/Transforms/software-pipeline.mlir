@@ -15,7 +15,7 @@
 // CHECK-NOT: nvfp4.wgmma.load_b
 // CHECK: nvvm.griddepcontrol wait
 // CHECK: scf.if
-// CHECK-COUNT-4: nvfp4.ring.fill %[[RING]][%{{.*}}] from %arg5[%{{.*}}] : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>, memref<131072xi8>
+// CHECK-COUNT-4: nvfp4.ring.fill %[[RING]][%{{.*}}] from %arg5[%{{.*}}, %c0_i32] : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>, !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>
 // CHECK-NOT: nvfp4.ring.fill
 // CHECK: }
 // The loop steps two rounds; it carries the accumulator, the next fragments,
@@ -51,7 +51,7 @@
 // CHECK: nvfp4.wgmma.store %{{.*}} outs(%arg4 : memref<200x300xf16>) at m %{{.*}} row %{{.*}} batch %{{.*}} : vector<64xf32>
 // CHECK-NOT: nvfp4.gemm_tile
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
-  gpu.func @ring_kernel(%a: memref<200x256xf4E2M1FN>, %sfa: memref<200x16xf8E4M3FN>, %b: memref<300x256xf4E2M1FN>, %sfb: memref<300x16xf8E4M3FN>, %c: memref<200x300xf16>, %tiles: memref<131072xi8>) kernel {
+  gpu.func @ring_kernel(%a: memref<200x256xf4E2M1FN>, %sfa: memref<200x16xf8E4M3FN>, %b: memref<300x256xf4E2M1FN>, %sfb: memref<300x16xf8E4M3FN>, %c: memref<200x300xf16>, %tiles: !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) kernel {
     %bx = gpu.block_id x
     %by = gpu.block_id y
     %bz = gpu.block_id z
@@ -59,7 +59,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
     %c128 = arith.constant 128 : index
     %n = arith.muli %bx, %c64 : index
     %m = arith.muli %by, %c128 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<200x256xf4E2M1FN>, memref<200x16xf8E4M3FN>, memref<300x256xf4E2M1FN>, memref<300x16xf8E4M3FN>) tiles(%tiles : memref<131072xi8>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, b_prefetch = 3>
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<200x256xf4E2M1FN>, memref<200x16xf8E4M3FN>, memref<300x256xf4E2M1FN>, memref<300x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, b_prefetch = 3>
     gpu.return
   }
 }
@@ -76,13 +76,13 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 // CHECK: scf.if
 // CHECK: nvfp4.wgmma.store %[[SUM]]
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
-  gpu.func @k_groups(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<64x128xf32>, %tiles: memref<65536xi8>) kernel {
+  gpu.func @k_groups(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<64x128xf32>, %tiles: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel {
     %bx = gpu.block_id x
     %bz = gpu.block_id z
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %n = arith.muli %bx, %c64 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : memref<65536xi8>) outs(%c : memref<64x128xf32>) at m %c0 n %n batch %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2>
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf32>) at m %c0 n %n batch %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2>
     gpu.return
   }
 }
@@ -97,13 +97,13 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 // CHECK: nvvm.griddepcontrol launch_dependents
 // CHECK: nvfp4.wgmma.store %{{.*}} outs(%arg4 : memref<64x128xbf16>) partials(%arg6 : memref<65536xi8>) at m %{{.*}} row %{{.*}} batch %{{.*}} split %{{.*}} : vector<32xf32>
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
-  gpu.func @split(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<64x128xbf16>, %tiles: memref<65536xi8>, %partials: memref<65536xi8>) kernel {
+  gpu.func @split(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<64x128xbf16>, %tiles: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>, %partials: memref<65536xi8>) kernel {
     %bx = gpu.block_id x
     %bz = gpu.block_id z
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %n = arith.muli %bx, %c64 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : memref<65536xi8>) outs(%c : memref<64x128xbf16>) partials(%partials : memref<65536xi8>) at m %c0 n %n batch %c0 split %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, split_k = 2>
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xbf16>) partials(%partials : memref<65536xi8>) at m %c0 n %n batch %c0 split %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, split_k = 2>
     gpu.return
   }
 }
@@ -126,10 +126,10 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // sm_100a has no wgmma; its tcgen05 consumer is not built yet.
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
-  gpu.func @blackwell(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: memref<32768xi8>) kernel {
+  gpu.func @blackwell(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel {
     %c0 = arith.constant 0 : index
     // expected-error @+1 {{has a ring (stages = 4) but nvfp4-software-pipeline has no consumer for target sm_100a yet (sm_90a: wgmma)}}
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%tiles : memref<32768xi8>) outs(%c : memref<64x128xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4>
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4>
     gpu.return
   }
 }
@@ -143,12 +143,12 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
 // CHECK: scf.if %[[IN]] {
 // CHECK-NEXT: nvfp4.wgmma.store %{{.*}} outs(%arg4 : memref<64x192xf16>) at m %{{.*}} row %[[ROW]]
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
-  gpu.func @guarded(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<192x256xf4E2M1FN>, %sfb: memref<192x16xf8E4M3FN>, %c: memref<64x192xf16>, %tiles: memref<32768xi8>) kernel {
+  gpu.func @guarded(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<192x256xf4E2M1FN>, %sfb: memref<192x16xf8E4M3FN>, %c: memref<64x192xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel {
     %bx = gpu.block_id x
     %c0 = arith.constant 0 : index
     %c128 = arith.constant 128 : index
     %n = arith.muli %bx, %c128 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<192x256xf4E2M1FN>, memref<192x16xf8E4M3FN>) tiles(%tiles : memref<32768xi8>) outs(%c : memref<64x192xf16>) at m %c0 n %n batch %c0 plan #nvfp4.gemm_plan<warpgroups = 2, tile_m = 64, stages = 2>
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<192x256xf4E2M1FN>, memref<192x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x192xf16>) at m %c0 n %n batch %c0 plan #nvfp4.gemm_plan<warpgroups = 2, tile_m = 64, stages = 2>
     gpu.return
   }
 }
@@ -156,9 +156,9 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 // -----
 
 // Outside a gpu.module with a chip there is no consumer to choose.
-func.func @no_module(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: memref<32768xi8>) {
+func.func @no_module(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{has a ring (stages = 4) and must be inside a gpu.module with an #nvvm.target (the chip picks its consumer); run nvfp4-tile}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%tiles : memref<32768xi8>) outs(%c : memref<64x128xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4>
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4>
   return
 }

@@ -1,8 +1,9 @@
 // nvfp4-tile on a planned GEMM. With stages > 0: a workspace for A's
 // decoded tiles, the pre-pass kernel (one CTA per K chunk and tile of A's
 // rows), then the GEMM kernel (one CTA per 64 rows of B and tile of A's
-// rows) with its ring in dynamic shared memory; with stages = 0 the GEMM
-// kernel alone.
+// rows) with its ring in dynamic shared memory, reading the tiles through a
+// tensor map of the workspace made next to its launch (the launcher encodes
+// it; the kernel takes it by value); with stages = 0 the GEMM kernel alone.
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-tile=target=sm_90a | FileCheck %s
 
 // CHECK-LABEL: func.func @ring
@@ -10,14 +11,15 @@
 // CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel_decode_a blocks in (%c4, %c2, %c1{{.*}}) threads in (%c128
 // CHECK-SAME: args(%arg0 : memref<200x256xf4E2M1FN>, %arg1 : memref<200x16xf8E4M3FN>, %[[TILES]] : memref<131072xi8>)
 // CHECK-SAME: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
+// CHECK: %[[MAP:.*]] = nvfp4.tensor_map %[[TILES]] : memref<131072xi8> -> !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>
 // CHECK: %[[SMEM:.*]] = arith.constant 66624 : i32
 // CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel blocks in (%c5, %c2{{.*}}, %c1{{.*}}) threads in (%c128{{.*}}) dynamic_shared_memory_size %[[SMEM]]
-// CHECK-SAME: %[[TILES]] : memref<131072xi8>) {nvfp4.plan = {{.*}}, nvfp4.programmatic_dependent_launch}
+// CHECK-SAME: %[[MAP]] : !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) {nvfp4.plan = {{.*}}, nvfp4.programmatic_dependent_launch}
 // CHECK: gpu.dealloc %[[TILES]]
 // CHECK: gpu.func @ring_kernel_decode_a({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK: nvfp4.decode_a_tile ins(%arg0, %arg1 : {{.*}}) outs(%arg2 : memref<131072xi8>) at m %{{.*}} chunk %block_id_x batch %block_id_z
-// CHECK: gpu.func @ring_kernel({{.*}}, %arg5: memref<131072xi8>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
-// CHECK: nvfp4.gemm_tile ins(%arg0, %arg1, %arg2, %arg3 : {{.*}}) tiles(%arg5 : memref<131072xi8>) outs(%arg4 : memref<200x300xf16>) at m %{{.*}} n %{{.*}} batch %block_id_z
+// CHECK: gpu.func @ring_kernel({{.*}}, %arg5: !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: nvfp4.gemm_tile ins(%arg0, %arg1, %arg2, %arg3 : {{.*}}) tiles(%arg5 : !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%arg4 : memref<200x300xf16>) at m %{{.*}} n %{{.*}} batch %block_id_z
 func.func @ring(%a: memref<200x256xf4E2M1FN>, %sfa: memref<200x16xf8E4M3FN>, %b: memref<300x256xf4E2M1FN>, %sfb: memref<300x16xf8E4M3FN>, %c: memref<200x300xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<200x256xf4E2M1FN>, memref<200x16xf8E4M3FN>, memref<300x256xf4E2M1FN>, memref<300x16xf8E4M3FN>) outs(%c : memref<200x300xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>}
   return
@@ -47,7 +49,7 @@ func.func @decode_in_cta(%a: memref<3x40x512xf4E2M1FN>, %sfa: memref<3x40x32xf8E
 // CHECK: gpu.launch_func @nvfp4_kernels::@split_kernel_decode_a
 // CHECK: %[[PARTIALS:.*]] = gpu.alloc () : memref<131072xi8>
 // CHECK: gpu.launch_func @nvfp4_kernels::@split_kernel blocks in (%c2{{.*}}, %c1{{.*}}, %c4) threads in (%c256
-// CHECK-SAME: %[[TILES]] : memref<131072xi8>, %[[PARTIALS]] : memref<131072xi8>) {nvfp4.plan = {{.*}}, nvfp4.programmatic_dependent_launch}
+// CHECK-SAME: %{{.*}} : !nvfp4.tensor_map<1024x64xf16, box = [64, 64], swizzle = swizzle_128b>, %[[PARTIALS]] : memref<131072xi8>) {nvfp4.plan = {{.*}}, nvfp4.programmatic_dependent_launch}
 // CHECK: gpu.launch_func @nvfp4_kernels::@split_kernel_sum_splits blocks in (%c16, %c1{{.*}}, %c1{{.*}}) threads in (%c256
 // CHECK-SAME: args(%[[PARTIALS]] : memref<131072xi8>, %arg4 : memref<2x64x128xbf16>) {nvfp4.plan = {{.*}}, nvfp4.programmatic_dependent_launch}
 // CHECK: gpu.dealloc %[[PARTIALS]]

@@ -40,6 +40,8 @@ public:
   using Kernel = std::function<void(std::vector<std::vector<uint8_t> *> &)>;
   Kernel kernel;
   int launches = 0, frees = 0;
+  /// The tensor maps encoded, with the buffers they describe.
+  std::vector<std::pair<TensorMapEncoding, DevicePtr>> tensorMaps;
   /// Live allocations.
   size_t liveBuffers() const { return memory.size(); }
 
@@ -80,12 +82,17 @@ public:
     std::memset(memory[dst].data(), value, bytes);
     return true;
   }
+  bool encodeTensorMap(const TensorMapEncoding &encoding, DevicePtr base,
+                       TensorMapBytes &, std::string &) override {
+    tensorMaps.push_back({encoding, base});
+    return true;
+  }
   bool launch(const std::string &, const unsigned[3], const unsigned[3],
-              unsigned, bool, const std::vector<DevicePtr> &args,
+              unsigned, bool, const std::vector<KernelArg> &args,
               std::string &) override {
     std::vector<std::vector<uint8_t> *> buffers;
-    for (DevicePtr p : args)
-      buffers.push_back(&memory[p]);
+    for (const KernelArg &a : args)
+      buffers.push_back(&memory[a.pointer]);
     ++launches;
     kernel(buffers);
     return true;
@@ -321,3 +328,70 @@ TEST(RunnerSupportTest, NestingDepth) {
 }
 
 } // namespace
+
+TEST_F(DeviceRunTest, TensorMapOperandsAreEncodedOverTheirBufferOnce) {
+  setUp(kGemv);
+  correctKernel();
+  // The kernel's last parameter: a tensor map over argument 0.
+  KernelOperand map;
+  map.index = 0;
+  map.tensorMap = TensorMapEncoding();
+  map.tensorMap->rank = 2;
+  kernels.launches.back().operands.push_back(map);
+  std::vector<uint8_t> *seen = nullptr;
+  auto write = device.kernel;
+  device.kernel = [&](std::vector<std::vector<uint8_t> *> &b) {
+    seen = b.back();
+    write(b);
+  };
+  std::string error;
+  ASSERT_TRUE(runOnDevice(device, kernels, sig, args, {}, error)) << error;
+  ASSERT_EQ(device.tensorMaps.size(), 1u)
+      << "encoded once, outside the two launches";
+  EXPECT_EQ(device.tensorMaps[0].first.rank, 2u);
+  EXPECT_EQ(seen->size(), args[0].bytes.size())
+      << "the map describes argument 0's buffer";
+}
+
+TEST_F(DeviceRunTest, GemmLaunchCarriesTheTensorMapOfItsTiles) {
+  // A ring plan: the GEMM reads A's decoded tiles (a workspace) through a
+  // tensor map that the launcher must encode: 128 x 64 f16 boxes of a
+  // (tiles x 128) x 64 matrix, 128B-swizzled.
+  constexpr const char *kGemm = R"mlir(
+func.func @gemm(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>,
+                %b: memref<256x256xf4E2M1FN>, %sfb: memref<256x16xf8E4M3FN>,
+                %c: memref<128x256xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<128x256xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>}
+  return
+}
+)mlir";
+  module = parseSourceString<ModuleOp>(kGemm, context.get());
+  ASSERT_TRUE(module);
+  FailureOr<CompiledEntry> compiled =
+      compileEntry(*module, "gemm", "sm_90a", "none", "");
+  ASSERT_TRUE(succeeded(compiled));
+  ASSERT_EQ(compiled->launches.size(), 2u) << "the pre-pass, then the GEMM";
+  ASSERT_EQ(compiled->workspaceBytes.size(), 1u);
+  EXPECT_EQ(compiled->workspaceBytes[0], 4u * 128 * 128)
+      << "4 K chunks of 128 rows x 128 bytes";
+  const KernelLaunch &gemm = compiled->launches[1];
+  ASSERT_EQ(gemm.operands.size(), 6u);
+  const KernelOperand &tiles = gemm.operands[5];
+  EXPECT_TRUE(tiles.workspace);
+  EXPECT_EQ(tiles.index, 0u);
+  ASSERT_TRUE(tiles.tensorMap.has_value());
+  const TensorMapEncoding &e = *tiles.tensorMap;
+  EXPECT_EQ(e.dataType, 6u) << "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
+  EXPECT_EQ(e.rank, 2u);
+  EXPECT_EQ(e.globalDim[0], 64u);
+  EXPECT_EQ(e.globalDim[1], 512u);
+  EXPECT_EQ(e.globalStrides[0], 128u);
+  EXPECT_EQ(e.boxDim[0], 64u);
+  EXPECT_EQ(e.boxDim[1], 128u);
+  EXPECT_EQ(e.elementStrides[0], 1u);
+  EXPECT_EQ(e.elementStrides[1], 1u);
+  EXPECT_EQ(e.swizzle, 3u) << "CU_TENSOR_MAP_SWIZZLE_128B";
+  EXPECT_EQ(e.oobFill, 0u);
+  EXPECT_FALSE(compiled->launches[0].operands[2].tensorMap.has_value())
+      << "the pre-pass writes the workspace through its pointer";
+}

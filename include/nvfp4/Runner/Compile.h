@@ -14,20 +14,26 @@
 #ifndef NVFP4_RUNNER_COMPILE_H
 #define NVFP4_RUNNER_COMPILE_H
 
+#include "nvfp4/Runtime/Device.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::nvfp4 {
 
 /// A kernel parameter: an entry argument, or a workspace the entry
-/// allocates (gpu.alloc) for its kernels.
+/// allocates (gpu.alloc) for its kernels, passed as its device pointer or,
+/// with `tensorMap`, as a tensor map over it (nvfp4.tensor_map) encoded by
+/// the launcher and passed by value.
 struct KernelOperand {
   bool workspace = false;
   /// Entry-argument index, or workspace index.
   unsigned index = 0;
+  std::optional<TensorMapEncoding> tensorMap;
 };
 
 /// One kernel launch of a compiled entry function.
@@ -41,7 +47,7 @@ struct KernelLaunch {
   /// `nvfp4.programmatic_dependent_launch`).
   bool dependent = false;
   /// The kernel's parameters, in order.
-  SmallVector<KernelOperand> operands;
+  std::vector<KernelOperand> operands;
   /// The plan nvfp4-tile recorded on the launch, as IR text (paste it back
   /// as `nvfp4.plan = ...` on the op to reproduce it), or "".
   std::string plan;

@@ -47,9 +47,11 @@ public:
                     std::string &error) override;
   bool memset(DevicePtr dst, uint8_t value, size_t bytes,
               std::string &error) override;
+  bool encodeTensorMap(const TensorMapEncoding &encoding, DevicePtr base,
+                       TensorMapBytes &map, std::string &error) override;
   bool launch(const std::string &kernel, const unsigned grid[3],
               const unsigned block[3], unsigned sharedBytes, bool dependent,
-              const std::vector<DevicePtr> &args,
+              const std::vector<KernelArg> &args,
               std::string &error) override;
   bool synchronize(std::string &error) override;
 

@@ -32,6 +32,42 @@ struct KernelResources {
   int maxThreadsPerBlock = -1;
 };
 
+/// The arguments of cuTensorMapEncodeTiled for one tensor map, but the
+/// buffer's address: what `!nvfp4.tensor_map` says (getTensorMapEncoding in
+/// nvfp4/Target/TensorMap.h builds it). Values of cuda.h's enums; tiled
+/// mode, dimensions innermost first.
+struct TensorMapEncoding {
+  /// CUtensorMapDataType.
+  uint32_t dataType = 0;
+  uint32_t rank = 0;
+  uint64_t globalDim[5] = {};
+  /// Byte strides of dimensions 1 .. rank - 1.
+  uint64_t globalStrides[4] = {};
+  uint32_t boxDim[5] = {};
+  uint32_t elementStrides[5] = {};
+  /// CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,
+  /// CUtensorMapFloatOOBfill.
+  uint32_t interleave = 0, swizzle = 0, l2Promotion = 0, oobFill = 0;
+};
+
+/// An encoded CUtensorMap (opaque; 64-byte aligned as the driver requires).
+struct alignas(64) TensorMapBytes {
+  uint8_t bytes[128] = {};
+};
+
+/// One kernel parameter: a device pointer, or a tensor map passed by value.
+struct KernelArg {
+  DevicePtr pointer = 0;
+  bool isTensorMap = false;
+  TensorMapBytes tensorMap;
+
+  static KernelArg ofPointer(DevicePtr p) {
+    KernelArg a;
+    a.pointer = p;
+    return a;
+  }
+};
+
 class Device {
 public:
   virtual ~Device() = default;
@@ -59,14 +95,19 @@ public:
                             std::string &error) = 0;
   virtual bool memset(DevicePtr dst, uint8_t value, size_t bytes,
                       std::string &error) = 0;
-  /// Launches `kernel` with one pointer parameter per entry of `args` and
-  /// `sharedBytes` of dynamic shared memory. `dependent`: a programmatic
+  /// Encodes the tensor map `encoding` describes over the buffer at `base`
+  /// (cuTensorMapEncodeTiled).
+  virtual bool encodeTensorMap(const TensorMapEncoding &encoding,
+                               DevicePtr base, TensorMapBytes &map,
+                               std::string &error) = 0;
+  /// Launches `kernel` with the parameters `args` (pointers, and tensor
+  /// maps by value) and `sharedBytes` of dynamic shared memory. `dependent`: a programmatic
   /// dependent launch (the kernel may start while the previous one in the
   /// stream finishes, and waits for it with griddepcontrol.wait; without
   /// the feature a plain launch is equally correct).
   virtual bool launch(const std::string &kernel, const unsigned grid[3],
                       const unsigned block[3], unsigned sharedBytes,
-                      bool dependent, const std::vector<DevicePtr> &args,
+                      bool dependent, const std::vector<KernelArg> &args,
                       std::string &error) = 0;
   /// Waits for the launched work; reports a failed kernel.
   virtual bool synchronize(std::string &error) = 0;

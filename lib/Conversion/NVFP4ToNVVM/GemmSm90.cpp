@@ -203,8 +203,10 @@ public:
 
   AChunk load(Value chunk);
   /// Decodes `chunk` and hands every 16-byte slot to `store` with its byte
-  /// offset inside the tile (row i at i * 128, slot P at (P ^ i % 8) * 16).
-  void decode(const AChunk &chunk,
+  /// offset inside the tile: row i at i * 128, slot P at (P ^ i % 8) * 16
+  /// when `swizzle` (the 128B swizzle, for shared memory), else at P * 16
+  /// (the pre-pass's workspace, which the copies swizzle).
+  void decode(const AChunk &chunk, bool swizzle,
               function_ref<void(Value vec, Value offset)> store);
 
 private:
@@ -245,7 +247,7 @@ AChunk ATileDecoder::load(Value chunk) {
   return c;
 }
 
-void ATileDecoder::decode(const AChunk &chunk,
+void ATileDecoder::decode(const AChunk &chunk, bool swizzle,
                           function_ref<void(Value, Value)> store) {
   for (int64_t r = 0; r < rowsPerThread; ++r) {
     Value i = arith::AddIOp::create(b, tid, k.c32(r * threads));
@@ -259,7 +261,8 @@ void ATileDecoder::decode(const AChunk &chunk,
       for (int64_t v = 0; v < 8; ++v)
         llvm::append_range(pairs, decodeWordPairs(k, words[v], scales[v / 2]));
       Value rowOffset = arith::MulIOp::create(b, i, k.c32(128));
-      Value swizzle = arith::AndIOp::create(b, i, k.c32(7));
+      Value rowSwizzle =
+          swizzle ? arith::AndIOp::create(b, i, k.c32(7)).getResult() : Value();
       for (int64_t p = 0; p < 8; ++p) {
         // Slot p holds MMA step s = p / 2, K slots 8 (p % 2) .. + 7: pair
         // 2s + p % 2 of scale blocks q = 0..3 (pairs 8q .. 8q + 7).
@@ -269,7 +272,9 @@ void ATileDecoder::decode(const AChunk &chunk,
           vec = LLVM::InsertElementOp::create(b, vec, pairs[8 * qq + 2 * s + o],
                                               k.c32(qq));
         }
-        Value slot = arith::XOrIOp::create(b, k.c32(p), swizzle);
+        Value slot =
+            swizzle ? arith::XOrIOp::create(b, k.c32(p), rowSwizzle).getResult()
+                    : k.c32(p);
         store(vec,
               arith::AddIOp::create(b, rowOffset,
                                     arith::MulIOp::create(b, slot, k.c32(16))));
@@ -569,7 +574,7 @@ SmallVector<Value> GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
   ATileDecoder decoder(k, op.getA(), op.getSfa(), op.getSfaLayout(), batch,
                        mBase, tid, threads, plan);
   auto storeA = [&](const AChunk &chunk, Value buffer) {
-    decoder.decode(chunk, [&](Value vec, Value offset) {
+    decoder.decode(chunk, /*swizzle=*/true, [&](Value vec, Value offset) {
       storeShared(k, vec, arith::AddIOp::create(b, buffer, offset));
     });
   };
@@ -665,13 +670,16 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
     Value chunk = arith::IndexCastUIOp::create(b, k.i32, op.getChunk());
     ATileDecoder decoder(k, op.getA(), op.getSfa(), op.getSfaLayout(), batch,
                          mBase, tid, GemmPlanAttr::kDecodeThreads, plan);
-    Value tile =
-        k.offset(k.pointer(op.getTiles()),
-                 buildATileOffset(b, plan,
-                                  llvm::divideCeil(a.rows, plan.getTileM()),
-                                  a.k / GemmPlanAttr::kTileK, batch, mBase,
-                                  chunk));
-    decoder.decode(decoder.load(chunk), [&](Value vec, Value offset) {
+    Value row = buildATileRow(b, plan, llvm::divideCeil(a.rows, plan.getTileM()),
+                              a.k / GemmPlanAttr::kTileK,
+                              arith::TruncIOp::create(b, k.i32, batch), mBase,
+                              chunk);
+    Value tile = k.offset(
+        k.pointer(op.getTiles()),
+        arith::MulIOp::create(b, arith::ExtUIOp::create(b, k.i64, row),
+                              k.c64(kATileRowBytes)));
+    decoder.decode(decoder.load(chunk), /*swizzle=*/false,
+                   [&](Value vec, Value offset) {
       LLVM::StoreOp::create(
           b, vec, k.offset(tile, arith::ExtUIOp::create(b, k.i64, offset)), 16);
     });

@@ -109,6 +109,12 @@ struct ConvertNVFP4ToNVVMPass
                                         std::move(patterns))))
         failedAny = true;
     }
+    // Tensor-map parameters cross convert-gpu-to-nvvm as plain pointers:
+    // say which they are for nvfp4-tensor-map-params.
+    getOperation()->walk([](gpu::GPUFuncOp kernel) {
+      if (kernel.isKernel())
+        markTensorMapParams(kernel);
+    });
     if (failedAny)
       signalPassFailure();
   }
@@ -120,6 +126,7 @@ void mlir::nvfp4::populateNVFP4ToNVVMTypeConversions(
     TypeConverter &converter) {
   converter.addConversion([](Type type) { return type; });
   addRingTypeConversion(converter);
+  addTensorMapTypeConversion(converter);
 }
 
 void mlir::nvfp4::populateNVFP4ToNVVMConversionPatterns(

@@ -10,8 +10,9 @@
 // (the 128B swizzle works on absolute addresses). Slot s is at
 // base + s x slot_bytes; after the ring's data (max(stages x slot_bytes,
 // scratch_bytes)) come the 8-byte mbarriers full[0 .. stages) and
-// empty[0 .. stages). Fills are cp.async.bulk copies that complete their
-// slot's full barrier (expect_tx); waits are try_wait.parity loops.
+// empty[0 .. stages). Fills are TMA tile copies (cp.async.bulk.tensor,
+// the map a by-value kernel parameter) that complete their slot's full
+// barrier (expect_tx); waits are try_wait.parity loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,9 @@ namespace {
 constexpr int64_t kWaitHintNs = 10000000;
 
 enum class Barrier { Full = 0, Empty = 1 };
+
+/// NVPTX's shared::cluster address space.
+constexpr unsigned kSharedClusterSpace = 7;
 
 /// The mbarrier of `slot` (i32) as a shared-memory pointer.
 Value barrierOf(KernelBuilder &k, RingType ring, Value base, Value slot,
@@ -101,11 +105,19 @@ struct RingFillLowering : OpConversionPattern<RingFillOp> {
         b, Type(), full, k.c32(ring.getSlotBytes()),
         NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
         b.getBoolAttr(false), Value());
-    Value destination = ringSlotAddress(k, ring, base, slot);
-    NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
-        b, LLVM::IntToPtrOp::create(b, k.sharedPtr, destination),
-        k.offset(k.pointer(adaptor.getSource()), adaptor.getOffset()), full,
-        k.c32(ring.getSlotBytes()), Value(), Value());
+    // The TMA copy's destination is a shared::cluster address (on sm_90a
+    // only that form selects), its coordinates innermost first.
+    Value destination = LLVM::AddrSpaceCastOp::create(
+        b, LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterSpace),
+        LLVM::IntToPtrOp::create(b, k.sharedPtr,
+                                 ringSlotAddress(k, ring, base, slot)));
+    SmallVector<Value> coordinates(llvm::reverse(adaptor.getCoordinates()));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, destination, adaptor.getMap(), coordinates, full,
+        /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+        /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+        /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(),
+        /*predicate=*/Value());
     rewriter.eraseOp(op);
     return success();
   }

@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -190,6 +191,19 @@ LogicalResult NVFP4Dialect::verifyOperationAttribute(Operation *op,
                                 "gpu.launch_func";
     return success();
   }
+  if (attr.getName() == kTensorMapParamsAttrName) {
+    auto indices = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    auto function = dyn_cast<FunctionOpInterface>(op);
+    if (!indices || !function)
+      return op->emitError() << "expects '" << kTensorMapParamsAttrName
+                             << "' to be an array<i64> on a function";
+    for (int64_t i : indices.asArrayRef())
+      if (i < 0 || i >= static_cast<int64_t>(function.getNumArguments()))
+        return op->emitError()
+               << "'" << kTensorMapParamsAttrName << "' names parameter " << i
+               << ", but the function has " << function.getNumArguments();
+    return success();
+  }
   if (attr.getName() != kPlanAttrName)
     return op->emitError() << "unknown nvfp4 attribute '" << attr.getName()
                            << "'";
@@ -221,5 +235,115 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "multiple of 16 (the ring's mbarriers follow it), "
                           "got "
                        << scratchBytes;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TensorMapType
+//===----------------------------------------------------------------------===//
+
+// Syntax: `<` dims `x` element-type `,` `box` `=` `[` dims `]` `,`
+// `swizzle` `=` keyword `>`.
+Type TensorMapType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape, box;
+  Type elementType;
+  std::string swizzleName;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType) || parser.parseComma() ||
+      parser.parseKeyword("box") || parser.parseEqual() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       return parser.parseInteger(
+                                           box.emplace_back());
+                                     }) ||
+      parser.parseComma() || parser.parseKeyword("swizzle") ||
+      parser.parseEqual() || parser.parseKeywordOrString(&swizzleName) ||
+      parser.parseGreater())
+    return Type();
+  std::optional<TensorMapSwizzle> swizzle =
+      symbolizeTensorMapSwizzle(swizzleName);
+  if (!swizzle) {
+    parser.emitError(parser.getCurrentLocation())
+        << "expected swizzle none, swizzle_32b, swizzle_64b or swizzle_128b, got '" << swizzleName
+        << "'";
+    return Type();
+  }
+  return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                    parser.getContext(), shape, elementType, box, *swizzle);
+}
+
+void TensorMapType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType() << ", box = [";
+  llvm::interleaveComma(getBox(), printer);
+  printer << "], swizzle = " << stringifyTensorMapSwizzle(getSwizzle()) << ">";
+}
+
+int64_t TensorMapType::getElementBytes() const {
+  return getElementType().getIntOrFloatBitWidth() / 8;
+}
+
+int64_t TensorMapType::getTensorBytes() const {
+  int64_t bytes = getElementBytes();
+  for (int64_t d : getShape())
+    bytes *= d;
+  return bytes;
+}
+
+int64_t TensorMapType::getBoxBytes() const {
+  int64_t bytes = getElementBytes();
+  for (int64_t d : getBox())
+    bytes *= d;
+  return bytes;
+}
+
+LogicalResult
+TensorMapType::verify(function_ref<InFlightDiagnostic()> emitError,
+                      ArrayRef<int64_t> shape, Type elementType,
+                      ArrayRef<int64_t> box, TensorMapSwizzle swizzle) {
+  // The limits of cuTensorMapEncodeTiled (tiled mode, no interleave), so
+  // that a map this type accepts is one the driver encodes.
+  if (!elementType.isInteger(8) && !elementType.isInteger(16) &&
+      !elementType.isInteger(32) && !elementType.isF16() &&
+      !elementType.isBF16() && !elementType.isF32())
+    return emitError() << "expects an element type i8, i16, i32, f16, bf16 "
+                          "or f32 (a TMA data type), got "
+                       << elementType;
+  if (shape.empty() || shape.size() > 5)
+    return emitError() << "expects a rank from 1 to 5, got " << shape.size();
+  if (box.size() != shape.size())
+    return emitError() << "expects a box of rank " << shape.size()
+                       << " (the tensor's), got " << box.size();
+  const int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  int64_t stride = elementBytes;
+  for (int64_t i = shape.size() - 1; i >= 0; --i) {
+    if (shape[i] < 1 || shape[i] > (int64_t(1) << 32))
+      return emitError() << "expects every dimension in [1, 2^32], got "
+                         << shape[i];
+    if (box[i] < 1 || box[i] > 256)
+      return emitError() << "expects every box dimension in [1, 256], got "
+                         << box[i];
+    if (i + 1 < static_cast<int64_t>(shape.size()) &&
+        (stride % 16 != 0 || stride >= (int64_t(1) << 40)))
+      return emitError() << "expects the byte stride of every dimension but "
+                            "the innermost to be a multiple of 16 below "
+                            "2^40, got "
+                         << stride;
+    stride *= shape[i];
+  }
+  const int64_t innerBoxBytes = box.back() * elementBytes;
+  if (innerBoxBytes % 16 != 0)
+    return emitError() << "expects the box's innermost extent to be a "
+                          "multiple of 16 bytes, got "
+                       << innerBoxBytes;
+  const int64_t span[] = {0, 32, 64, 128};
+  int64_t spanBytes = span[static_cast<int>(swizzle)];
+  if (spanBytes && innerBoxBytes > spanBytes)
+    return emitError() << "expects the box's innermost extent ("
+                       << innerBoxBytes << " bytes) to fit the " << spanBytes
+                       << "-byte swizzle span";
   return success();
 }

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+#include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -215,20 +216,25 @@ FailureOr<OperandShape> verifyScaledProduct(Operation *op, MemRefType aType,
   return a;
 }
 
-/// Checks the GEMM's K step and the size of the decoded tiles of A.
+/// Checks the GEMM's K step and the tensor map of the decoded tiles of A.
 LogicalResult verifyGemmTiles(Operation *op, const OperandShape &a,
-                              GemmPlanAttr plan, MemRefType tiles) {
+                              GemmPlanAttr plan, TensorMapType tiles) {
   if (a.k % GemmPlanAttr::kTileK != 0)
     return op->emitOpError() << "expects K (" << a.k
                              << ") to be a multiple of 64, the GEMM kernels' "
                                 "K step";
   if (!tiles)
     return success();
-  int64_t want = plan.getATilesBytes(a.batch, a.rows, a.k);
-  if (tiles.getNumElements() != want)
-    return op->emitOpError() << "expects `tiles` to hold " << want
-                             << " bytes (the decoded tiles of A), but it has "
-                             << tiles.getNumElements();
+  TensorMapType want = getATilesMapType(plan, a.batch, a.rows, a.k);
+  if (tiles != want)
+    return op->emitOpError() << "expects the decoded tiles of A as " << want
+                             << ", but got " << tiles;
+  // The fills address tiles by row with TMA's signed 32-bit coordinates.
+  if (want.getShape()[0] > std::numeric_limits<int32_t>::max())
+    return op->emitOpError()
+           << "expects the decoded tiles of A to have fewer than 2^31 rows "
+              "(TMA coordinates are signed 32-bit), but they have "
+           << want.getShape()[0];
   return success();
 }
 
@@ -423,7 +429,7 @@ LogicalResult GemmTileOp::verify() {
                             "(the CTA decodes A itself)";
   if (failed(verifyGemmTiles(getOperation(), *a, plan,
                              getATiles() ? getATiles().getType()
-                                         : MemRefType())))
+                                         : TensorMapType())))
     return failure();
   const int64_t splitK = plan.getSplitK();
   if (splitK == 1) {
@@ -480,7 +486,14 @@ LogicalResult DecodeATileOp::verify() {
       failed(verifyScales(op, "sfa", getSfa().getType(), getSfaLayout(),
                           a.rows, "M", a.k, a.batched, a.batch)))
     return failure();
-  return verifyGemmTiles(op, a, getPlan(), getTiles().getType());
+  if (failed(verifyGemmTiles(op, a, getPlan(), TensorMapType())))
+    return failure();
+  int64_t want = getPlan().getATilesBytes(a.batch, a.rows, a.k);
+  if (getTiles().getType().getNumElements() != want)
+    return emitOpError() << "expects `tiles` to hold " << want
+                         << " bytes (the decoded tiles of A), but it has "
+                         << getTiles().getType().getNumElements();
+  return success();
 }
 
 #define GET_OP_CLASSES
@@ -581,7 +594,35 @@ LogicalResult RingAllocOp::verify() {
 }
 
 LogicalResult RingFillOp::verify() {
-  return verifyDense(getOperation(), getSource(), "source");
+  TensorMapType map = getMap().getType();
+  if (static_cast<int64_t>(getCoordinates().size()) != map.getRank())
+    return emitOpError() << "expects " << map.getRank()
+                         << " coordinates (the map's rank), got "
+                         << getCoordinates().size();
+  int64_t slotBytes = getRing().getType().getSlotBytes();
+  if (map.getBoxBytes() != slotBytes)
+    return emitOpError() << "expects the map's box to fill one slot ("
+                         << slotBytes << " bytes), but it has "
+                         << map.getBoxBytes() << " bytes";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TensorMapOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TensorMapOp::verify() {
+  if (failed(verifyDense(getOperation(), getSource(), "source")))
+    return failure();
+  auto source = cast<MemRefType>(getSource().getType());
+  int64_t bits = source.getNumElements() *
+                 static_cast<int64_t>(source.getElementTypeBitWidth());
+  TensorMapType map = getMap().getType();
+  if (bits != 8 * map.getTensorBytes())
+    return emitOpError() << "expects 'source' to hold the map's "
+                         << map.getTensorBytes() << " bytes, but it has "
+                         << bits / 8 << (bits % 8 ? " and a half" : "");
+  return success();
 }
 
 LogicalResult WgmmaLoadBOp::verify() {

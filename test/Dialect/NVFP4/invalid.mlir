@@ -474,25 +474,25 @@ func.func private @dependent_on_func() attributes {nvfp4.programmatic_dependent_
 
 // -----
 
-func.func @gemm_tile_split_missing(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: memref<65536xi8>, %i: index) {
+func.func @gemm_tile_split_missing(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
   // expected-error @+1 {{expects `split` and `partials` with split_k = 2}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : memref<65536xi8>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2>
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2>
   return
 }
 
 // -----
 
-func.func @gemm_tile_split_divides(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: memref<65536xi8>, %p: memref<196608xi8>, %i: index) {
+func.func @gemm_tile_split_divides(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<196608xi8>, %i: index) {
   // expected-error @+1 {{expects split_k (3) to divide K / 64 = 4, the K chunks the splits share}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : memref<65536xi8>) outs(%c : memref<128x128xf16>) partials(%p : memref<196608xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 3>
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<196608xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 3>
   return
 }
 
 // -----
 
-func.func @gemm_tile_partials_size(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: memref<65536xi8>, %p: memref<100xi8>, %i: index) {
+func.func @gemm_tile_partials_size(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<100xi8>, %i: index) {
   // expected-error @+1 {{expects `partials` to hold 131072 bytes (split_k fp32 copies of C), but it has 100}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : memref<65536xi8>) outs(%c : memref<128x128xf16>) partials(%p : memref<100xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2>
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<100xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2>
   return
 }
 
@@ -569,9 +569,69 @@ func.func @two_rings() {
 
 // -----
 
-func.func @fill_strided(%r: !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 1>, %t: memref<4096xi8, strided<[2]>>, %s: i32, %o: i64) {
+func.func @fill_box(%r: !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 1>, %t: !nvfp4.tensor_map<64x64xf16, box = [16, 64], swizzle = swizzle_128b>, %s: i32) {
+  // expected-error @+1 {{expects the map's box to fill one slot (1024 bytes), but it has 2048 bytes}}
+  nvfp4.ring.fill %r[%s] from %t[%s, %s] : !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 1>, !nvfp4.tensor_map<64x64xf16, box = [16, 64], swizzle = swizzle_128b>
+  return
+}
+
+// -----
+
+func.func @fill_coordinates(%r: !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 1>, %t: !nvfp4.tensor_map<64x64xf16, box = [8, 64], swizzle = swizzle_128b>, %s: i32) {
+  // expected-error @+1 {{expects 2 coordinates (the map's rank), got 1}}
+  nvfp4.ring.fill %r[%s] from %t[%s] : !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 1>, !nvfp4.tensor_map<64x64xf16, box = [8, 64], swizzle = swizzle_128b>
+  return
+}
+
+// -----
+
+func.func @tensor_map_bytes(%w: memref<4000xi8>) {
+  // expected-error @+1 {{expects 'source' to hold the map's 4096 bytes, but it has 4000}}
+  %0 = nvfp4.tensor_map %w : memref<4000xi8> -> !nvfp4.tensor_map<32x64xf16, box = [16, 64], swizzle = swizzle_128b>
+  return
+}
+
+// -----
+
+func.func @tensor_map_strided(%w: memref<4096xi8, strided<[2]>>) {
   // expected-error @+1 {{expects 'source' to have an identity layout (dense, row-major), but got 'memref<4096xi8, strided<[2]>>'}}
-  nvfp4.ring.fill %r[%s] from %t[%o] : !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 1>, memref<4096xi8, strided<[2]>>
+  %0 = nvfp4.tensor_map %w : memref<4096xi8, strided<[2]>> -> !nvfp4.tensor_map<32x64xf16, box = [16, 64], swizzle = swizzle_128b>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects the box's innermost extent (256 bytes) to fit the 128-byte swizzle span}}
+func.func @tensor_map_swizzle_span(%t: !nvfp4.tensor_map<32x128xf16, box = [16, 128], swizzle = swizzle_128b>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects every box dimension in [1, 256], got 512}}
+func.func @tensor_map_box(%t: !nvfp4.tensor_map<1024x64xf16, box = [512, 64], swizzle = swizzle_128b>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects the byte stride of every dimension but the innermost to be a multiple of 16 below 2^40, got 14}}
+func.func @tensor_map_stride(%t: !nvfp4.tensor_map<32x7xf16, box = [8, 8], swizzle = none>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects an element type i8, i16, i32, f16, bf16 or f32 (a TMA data type), got 'f64'}}
+func.func @tensor_map_type(%t: !nvfp4.tensor_map<32x8xf64, box = [8, 8], swizzle = none>) {
+  return
+}
+
+// -----
+
+func.func @gemm_tile_map(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>, %i: index) {
+  // expected-error @+1 {{expects the decoded tiles of A as '!nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>', but got '!nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>'}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
   return
 }
 

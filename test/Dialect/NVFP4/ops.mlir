@@ -79,16 +79,28 @@ func.func private @plan() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 8,
 // CHECK-LABEL: func.func @split_k_ops
 // CHECK: nvfp4.gemm_tile {{.*}} partials(%{{.*}} : memref<131072xi8>) at m %{{.*}} n %{{.*}} batch %{{.*}} split %{{.*}} plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2> {sfa_layout = #nvfp4.scale_layout<blocked>}
 // CHECK: nvfp4.sum_splits ins(%{{.*}} : memref<131072xi8>) outs(%{{.*}} : memref<128x128xf16>) at %{{.*}} splits 2
-func.func @split_k_ops(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: memref<65536xi8>, %p: memref<131072xi8>, %i: index) {
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : memref<65536xi8>) outs(%c : memref<128x128xf16>) partials(%p : memref<131072xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2> {sfa_layout = #nvfp4.scale_layout<blocked>}
+func.func @split_k_ops(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<131072xi8>, %i: index) {
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<131072xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2> {sfa_layout = #nvfp4.scale_layout<blocked>}
   nvfp4.sum_splits ins(%p : memref<131072xi8>) outs(%c : memref<128x128xf16>) at %i splits 2
   return
+}
+
+// The host side of a tensor map: the buffer it describes, reinterpreted.
+// CHECK-LABEL: func.func @tensor_map
+// CHECK: nvfp4.tensor_map %{{.*}} : memref<4096xi8> -> !nvfp4.tensor_map<32x64xf16, box = [16, 64], swizzle = swizzle_128b>
+// CHECK: nvfp4.tensor_map %{{.*}} : memref<64x256xf4E2M1FN> -> !nvfp4.tensor_map<64x128xi8, box = [64, 128], swizzle = swizzle_128b>
+// CHECK: nvfp4.tensor_map %{{.*}} : memref<2x8x8xf32> -> !nvfp4.tensor_map<2x8x8xf32, box = [1, 8, 4], swizzle = none>
+func.func @tensor_map(%w: memref<4096xi8>, %a: memref<64x256xf4E2M1FN>, %x: memref<2x8x8xf32>) -> (!nvfp4.tensor_map<32x64xf16, box = [16, 64], swizzle = swizzle_128b>, !nvfp4.tensor_map<64x128xi8, box = [64, 128], swizzle = swizzle_128b>, !nvfp4.tensor_map<2x8x8xf32, box = [1, 8, 4], swizzle = none>) {
+  %0 = nvfp4.tensor_map %w : memref<4096xi8> -> !nvfp4.tensor_map<32x64xf16, box = [16, 64], swizzle = swizzle_128b>
+  %1 = nvfp4.tensor_map %a : memref<64x256xf4E2M1FN> -> !nvfp4.tensor_map<64x128xi8, box = [64, 128], swizzle = swizzle_128b>
+  %2 = nvfp4.tensor_map %x : memref<2x8x8xf32> -> !nvfp4.tensor_map<2x8x8xf32, box = [1, 8, 4], swizzle = none>
+  return %0, %1, %2 : !nvfp4.tensor_map<32x64xf16, box = [16, 64], swizzle = swizzle_128b>, !nvfp4.tensor_map<64x128xi8, box = [64, 128], swizzle = swizzle_128b>, !nvfp4.tensor_map<2x8x8xf32, box = [1, 8, 4], swizzle = none>
 }
 
 // The pipeline-level ops of nvfp4-software-pipeline.
 // CHECK-LABEL: func.func @pipeline_ops
 // CHECK: %[[R:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
-// CHECK: nvfp4.ring.fill %[[R]][%{{.*}}] from %{{.*}}[%{{.*}}] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, memref<65536xi8>
+// CHECK: nvfp4.ring.fill %[[R]][%{{.*}}] from %{{.*}}[%{{.*}}, %{{.*}}] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>
 // CHECK: nvfp4.ring.acquire %[[R]][%{{.*}}] phase %{{.*}}
 // CHECK: nvfp4.ring.wait %[[R]][%{{.*}}] phase %{{.*}}
 // CHECK: nvfp4.ring.release %[[R]][%{{.*}}]
@@ -99,9 +111,9 @@ func.func @split_k_ops(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E
 // CHECK: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<64x256xf16>) partials(%{{.*}} : memref<131072xi8>) at m %{{.*}} row %{{.*}} batch %{{.*}} split %{{.*}} : vector<32xf32>
 // GENERIC-LABEL: sym_name = "pipeline_ops"
 // GENERIC: "nvfp4.wgmma.store"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1>}>
-func.func @pipeline_ops(%b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8E4M3FN>, %c: memref<64x256xf16>, %t: memref<65536xi8>, %p: memref<131072xi8>, %i: i32, %o: i64, %l: index) {
+func.func @pipeline_ops(%b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8E4M3FN>, %c: memref<64x256xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>, %p: memref<131072xi8>, %i: i32, %o: i64, %l: index) {
   %r = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
-  nvfp4.ring.fill %r[%i] from %t[%o] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, memref<65536xi8>
+  nvfp4.ring.fill %r[%i] from %t[%i, %i] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>
   nvfp4.ring.acquire %r[%i] phase %i : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
   nvfp4.ring.wait %r[%i] phase %i : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
   nvfp4.ring.release %r[%i] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>

@@ -9,6 +9,8 @@
 
 #include "nvfp4/Target/Target.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -19,7 +21,8 @@ namespace mlir::nvfp4 {
 /// upstream convert-gpu-to-nvvm finishes the job. The result depends on the
 /// target (the fp4 decode), hence the argument.
 /// The type conversions the patterns below rely on: !nvfp4.ring becomes the
-/// i32 shared-memory address of its first slot; every other type is kept.
+/// i32 shared-memory address of its first slot, !nvfp4.tensor_map the
+/// generic address of the map; every other type is kept.
 void populateNVFP4ToNVVMTypeConversions(TypeConverter &converter);
 
 /// The lowerings of the CTA-level and pipeline-level nvfp4 ops for
@@ -27,6 +30,19 @@ void populateNVFP4ToNVVMTypeConversions(TypeConverter &converter);
 void populateNVFP4ToNVVMConversionPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns,
                                            GpuTarget target);
+
+/// !nvfp4.tensor_map -> !llvm.ptr, the generic address of the by-value
+/// map (TensorMapParams.cpp).
+void addTensorMapTypeConversion(TypeConverter &converter);
+
+/// Records on `kernel` which of its parameters are tensor maps, for
+/// nvfp4-tensor-map-params after convert-gpu-to-nvvm.
+void markTensorMapParams(gpu::GPUFuncOp kernel);
+
+/// Registers the nvfp4 dialect's ConvertToLLVMPatternInterface (the tensor
+/// map's type conversion), which convert-gpu-to-nvvm uses for kernel
+/// signatures.
+void registerConvertNVFP4ToLLVMInterface(DialectRegistry &registry);
 
 } // namespace mlir::nvfp4
 

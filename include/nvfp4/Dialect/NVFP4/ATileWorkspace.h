@@ -5,9 +5,12 @@
 //===----------------------------------------------------------------------===//
 //
 // The layout of the workspace nvfp4.decode_a_tile writes and the ring's
-// fills read (plans with stages > 0), said once for both: tile (batch,
-// m tile, chunk) of `GemmPlanAttr::getATileBytes()` bytes at tile index
-// (batch * m_tiles + m_base / tile_m) * chunks + chunk.
+// fills read (plans with stages > 0), said once for both. The workspace is
+// a row-major matrix of f16 with 64 columns (one K chunk, 128 bytes per
+// row): tile (batch, m tile, chunk), of tile_m rows, starts at row
+// ((batch * m_tiles + m_base / tile_m) * chunks + chunk) * tile_m. The
+// GEMM reads it through a tensor map whose box is one tile, 128B-swizzled
+// by the copy (`getATilesMapType`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,27 +24,41 @@
 
 namespace mlir::nvfp4 {
 
-/// Emits the byte offset (i64) of decoded tile `chunk32` (i32) of the tile
-/// of A's rows starting at `mBase32` (i32) of batch `batch64` (i64), for
-/// `mTiles` tiles of rows and `chunks` K chunks per batch.
-inline Value buildATileOffset(ImplicitLocOpBuilder &b, GemmPlanAttr plan,
-                              int64_t mTiles, int64_t chunks, Value batch64,
-                              Value mBase32, Value chunk32) {
-  Type i64 = b.getI64Type();
-  auto c64 = [&](int64_t v) { return arith::ConstantIntOp::create(b, i64, v); };
+/// Bytes of one row of the workspace: a K chunk of f16.
+constexpr int64_t kATileRowBytes = GemmPlanAttr::kTileK * 2;
+
+/// The tensor map through which the GEMM copies the workspace of a
+/// [batch x] m x k A, one tile per copy.
+inline TensorMapType getATilesMapType(GemmPlanAttr plan, int64_t batch,
+                                      int64_t m, int64_t k) {
+  MLIRContext *ctx = plan.getContext();
+  return TensorMapType::get(
+      ctx, {plan.getATilesBytes(batch, m, k) / kATileRowBytes, GemmPlanAttr::kTileK},
+      Float16Type::get(ctx), {plan.getTileM(), GemmPlanAttr::kTileK},
+      TensorMapSwizzle::B128);
+}
+
+/// Emits the first workspace row (i32) of decoded tile `chunk32` (i32) of
+/// the tile of A's rows starting at `mBase32` (i32) of batch `batch32`
+/// (i32), for `mTiles` tiles of rows and `chunks` K chunks per batch. The
+/// workspace's rows fit TMA's signed 32-bit coordinates (GemmTileOp's
+/// verifier).
+inline Value buildATileRow(ImplicitLocOpBuilder &b, GemmPlanAttr plan,
+                           int64_t mTiles, int64_t chunks, Value batch32,
+                           Value mBase32, Value chunk32) {
+  auto c32 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, b.getI32Type(), v);
+  };
   auto add = [&](Value x, Value y) {
     return b.createOrFold<arith::AddIOp>(x, y);
   };
   auto mul = [&](Value x, Value y) {
     return b.createOrFold<arith::MulIOp>(x, y);
   };
-  Value mTile = b.createOrFold<arith::ExtUIOp>(
-      i64, b.createOrFold<arith::DivUIOp>(
-               mBase32, arith::ConstantIntOp::create(b, b.getI32Type(),
-                                                     plan.getTileM())));
-  Value tile = add(mul(add(mul(batch64, c64(mTiles)), mTile), c64(chunks)),
-                   b.createOrFold<arith::ExtUIOp>(i64, chunk32));
-  return mul(tile, c64(plan.getATileBytes()));
+  Value mTile = b.createOrFold<arith::DivUIOp>(mBase32, c32(plan.getTileM()));
+  Value tile =
+      add(mul(add(mul(batch32, c32(mTiles)), mTile), c32(chunks)), chunk32);
+  return mul(tile, c32(plan.getTileM()));
 }
 
 } // namespace mlir::nvfp4
