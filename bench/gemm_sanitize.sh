@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck, racecheck and synccheck on one GEMM of each
-# plan kind (A decoded in the CTA; the bulk-copy ring with k_split 1-4;
-# an odd number of rounds; ragged M and N; split-K across CTAs):
+# plan kind (A decoded in the CTA; the TMA ring with k_split 1-4;
+# an odd number of rounds; ragged M and N; split-K across CTAs; clusters of
+# 2 and 4 CTAs sharing the ring by multicast):
 #   bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
 # Exits non-zero when a tool reports an error or a check fails.
 set -uo pipefail
 run="$1"; out="${2:-/tmp/nvfp4-sanitize}"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
 fails=0
-# name: M N K L out_type [WG TILE_M STAGES K_SPLIT B_PREFETCH]
+# name: M N K L out_type [WG TILE_M STAGES K_SPLIT B_PREFETCH [SPLIT_K
+# [CLUSTER_N]]]
 cases=(
   "cta: 72 64 256 0 bf16"
   "ring_k1: 100 200 448 0 f16 1 64 4 1 3"
@@ -17,6 +19,8 @@ cases=(
   "ring_k4: 64 130 512 2 f16 1 64 8 4 2"
   "wg2: 40 256 192 0 f16 2 40 2 1 2"
   "split_k: 70 200 512 2 bf16 1 128 4 2 2 4"
+  "cluster2: 100 256 640 0 f16 1 128 6 3 2 1 2"
+  "cluster4: 64 512 512 2 bf16 1 64 4 2 2 2 4"
 )
 for c in "${cases[@]}"; do
   name=${c%%:*}; args=${c#*: }

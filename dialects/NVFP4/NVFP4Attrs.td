@@ -152,10 +152,11 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     - `stages` (default 0): 0 decodes A inside every CTA, into two shared-
       memory buffers (decode of chunk c + 1 overlaps the MMAs of chunk c).
       N >= 2 decodes A once, in a pre-pass kernel, into a workspace laid
-      out as the shared-memory tiles; the GEMM CTA then streams the tiles
-      through a ring of N shared-memory slots with bulk copies
-      (`cp.async.bulk`; a full and an empty mbarrier per slot), N / k_split
-      - 1 rounds ahead of the MMAs (dynamic shared memory).
+      out as rows of 64 f16 per K chunk; the GEMM CTA then streams the tiles
+      through a ring of N shared-memory slots with TMA tile copies (a
+      tensor map passed by value, 128B-swizzled by the copy; a full and an
+      empty mbarrier per slot), N / k_split - 1 rounds ahead of the MMAs
+      (dynamic shared memory).
     - `k_split` (default 1; 2 to 4 need `stages`, a multiple of k_split):
       warpgroups that share each 64-row tile of B and split its K chunks
       (chunk j of the CTA's K goes to warpgroup j % k_split of the tile);
@@ -173,11 +174,16 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       registers. B streams from global memory straight into registers, so
       this is what keeps enough of its bytes in flight to cover the memory
       latency; each round costs 6 registers per thread.
+    - `cluster_n` (default 1; 1, 2 or 4; > 1 needs `stages`): CTAs of a
+      cluster (adjacent tiles of B, the grid's x) that share each tile of
+      A: each copies `tile_m / cluster_n` of its rows and multicasts them
+      into every CTA's ring slot, so A crosses from L2 once per cluster
+      instead of once per CTA. The number of tiles of B must be a multiple
+      of it.
 
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
-    64. Stream-K, TMA tensor maps, clusters and the sm_100a
-    tcgen05 form are the next steps of the design (docs/design.md) and have
-    no field yet.
+    64. Stream-K and the sm_100a tcgen05 form are the next steps of the
+    design (docs/design.md) and have no field yet.
 
     Example: `#nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6,
     k_split = 2>`.
@@ -186,7 +192,8 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
                         DefaultValuedParameter<"int64_t", "0">:$stages,
                         DefaultValuedParameter<"int64_t", "1">:$k_split,
                         DefaultValuedParameter<"int64_t", "2">:$b_prefetch,
-                        DefaultValuedParameter<"int64_t", "1">:$split_k);
+                        DefaultValuedParameter<"int64_t", "1">:$split_k,
+                        DefaultValuedParameter<"int64_t", "1">:$cluster_n);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -53,6 +53,13 @@ def NVFP4_RingFillOp : NVFP4_Op<"ring.fill"> {
     used yet, or acquired (`nvfp4.ring.acquire`) after its consumers
     released it.
 
+    With a ring shared by a cluster of c CTAs, every CTA of the cluster
+    fills the slot (collectively): the map's box is `1 / c` of the slot, and
+    the CTA of rank r copies the box at `coordinates` + r x box[0] (the
+    outermost dimension) to byte r x slot_bytes / c of the slot of every
+    CTA of the cluster (multicast); each CTA's `full[slot]` expects the
+    whole slot.
+
     Example:
     ```mlir
     nvfp4.ring.fill %ring[%slot] from %map[%row, %c0]
@@ -70,6 +77,24 @@ def NVFP4_RingFillOp : NVFP4_Op<"ring.fill"> {
     qualified(type($ring)) `,` qualified(type($map))
   }];
   let hasVerifier = 1;
+}
+
+def NVFP4_RingRetireOp : NVFP4_Op<"ring.retire"> {
+  let summary = "Every thread, after the ring's last use: let the cluster finish";
+  let description = [{
+    Executed by every thread of the CTA once it no longer uses the ring.
+    With a ring shared by a cluster (`cluster > 1`), peers arrive on this
+    CTA's `empty` barriers until they are done, so the CTA must not exit
+    before them: a cluster barrier. A no-op for a ring of one CTA.
+
+    Example:
+    ```mlir
+    nvfp4.ring.retire %ring
+        : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1, cluster = 2>
+    ```
+  }];
+  let arguments = (ins NVFP4_RingType:$ring);
+  let assemblyFormat = "$ring attr-dict `:` qualified(type($ring))";
 }
 
 def NVFP4_RingAcquireOp : NVFP4_Op<"ring.acquire"> {
@@ -114,7 +139,8 @@ def NVFP4_RingReleaseOp : NVFP4_Op<"ring.release"> {
   let description = [{
     Executed by one thread per consumer once everything that consumer
     issued on the slot has read it (for asynchronous MMAs: after they
-    completed).
+    completed). With a ring shared by a cluster it arrives on `empty[slot]`
+    of every CTA of the cluster.
 
     Example:
     ```mlir

@@ -179,6 +179,16 @@ FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
         return WalkResult::interrupt();
       (i < 3 ? k.grid[i] : k.block[i - 3]) = *d;
     }
+    if (launch.hasClusterSize()) {
+      Value cluster[3] = {launch.getClusterSizeX(), launch.getClusterSizeY(),
+                          launch.getClusterSizeZ()};
+      for (int i = 0; i < 3; ++i) {
+        FailureOr<unsigned> d = constantDim(cluster[i], launch);
+        if (failed(d))
+          return WalkResult::interrupt();
+        k.cluster[i] = *d;
+      }
+    }
     if (Value dyn = launch.getDynamicSharedMemorySize()) {
       auto cst = dyn.getDefiningOp<arith::ConstantIntOp>();
       if (!cst || cst.value() < 0 || cst.value() > (1 << 30)) {

@@ -74,8 +74,8 @@ bool bindArgs(Device &device, const CompiledEntry &kernels,
 bool launchAll(Device &device, const CompiledEntry &kernels,
                const BoundArgs &bound, std::string &error) {
   for (auto [k, params] : llvm::zip(kernels.launches, bound))
-    if (!device.launch(k.kernel, k.grid, k.block, k.dynamicSharedBytes,
-                       k.dependent, params, error))
+    if (!device.launch(k.kernel, k.grid, k.block, k.cluster,
+                       k.dynamicSharedBytes, k.dependent, params, error))
       return false;
   return true;
 }

@@ -29,15 +29,16 @@ constexpr int kFuncMaxThreads = 0, kFuncSharedBytes = 1, kFuncLocalBytes = 3,
               kFuncNumRegs = 4, kFuncMaxDynamicShared = 8;
 // cuLaunchKernelEx's configuration, laid out as cuda.h (CUDA 12+) declares
 // CUlaunchConfig and CUlaunchAttribute (a 4-byte id, padding, a 64-byte
-// value union); the one attribute used is programmatic stream
-// serialization (id 6, value 1: the kernel may start before the previous
-// one in the stream completes).
+// value union); the attributes used are programmatic stream serialization
+// (id 6, value 1: the kernel may start before the previous one in the
+// stream completes) and the cluster dimension (id 4, value x, y, z).
 struct LaunchAttribute {
   int id;
   char pad[4];
   union alignas(8) {
     char bytes[64];
     int programmaticStreamSerializationAllowed;
+    unsigned clusterDim[3];
   } value;
 };
 static_assert(sizeof(LaunchAttribute) == 72 &&
@@ -55,6 +56,7 @@ static_assert(sizeof(LaunchConfig) == 56 &&
                   offsetof(LaunchConfig, attrs) == 40 &&
                   offsetof(LaunchConfig, numAttrs) == 48,
               "CUlaunchConfig layout");
+constexpr int kLaunchAttrClusterDimension = 4;
 constexpr int kLaunchAttrProgrammaticStreamSerialization = 6;
 } // namespace
 
@@ -301,8 +303,9 @@ bool CudaDriver::encodeTensorMap(const TensorMapEncoding &e, DevicePtr base,
 }
 
 bool CudaDriver::launch(const std::string &kernel, const unsigned grid[3],
-                        const unsigned block[3], unsigned sharedBytes,
-                        bool dependent, const std::vector<KernelArg> &args,
+                        const unsigned block[3], const unsigned cluster[3],
+                        unsigned sharedBytes, bool dependent,
+                        const std::vector<KernelArg> &args,
                         std::string &error) {
   Handle fn = nullptr;
   if (!function(kernel, fn, error))
@@ -323,12 +326,27 @@ bool CudaDriver::launch(const std::string &kernel, const unsigned grid[3],
     params.push_back(const_cast<void *>(
         a.isTensorMap ? static_cast<const void *>(a.tensorMap.bytes)
                       : static_cast<const void *>(&a.pointer)));
-  if (dependent && api->cuLaunchKernelEx) {
-    LaunchAttribute attr{};
-    attr.id = kLaunchAttrProgrammaticStreamSerialization;
-    attr.value.programmaticStreamSerializationAllowed = 1;
+  const bool clustered = cluster[0] * cluster[1] * cluster[2] > 1;
+  if (clustered && !api->cuLaunchKernelEx) {
+    error = "the CUDA driver lacks cuLaunchKernelEx (CUDA 12 or newer is "
+            "needed to launch thread-block clusters)";
+    return false;
+  }
+  if ((dependent || clustered) && api->cuLaunchKernelEx) {
+    LaunchAttribute attrs[2] = {};
+    unsigned count = 0;
+    if (dependent) {
+      attrs[count].id = kLaunchAttrProgrammaticStreamSerialization;
+      attrs[count++].value.programmaticStreamSerializationAllowed = 1;
+    }
+    if (clustered) {
+      attrs[count].id = kLaunchAttrClusterDimension;
+      for (int d = 0; d < 3; ++d)
+        attrs[count].value.clusterDim[d] = cluster[d];
+      ++count;
+    }
     LaunchConfig config{grid[0],  grid[1],     grid[2], block[0], block[1],
-                        block[2], sharedBytes, nullptr, &attr,    1};
+                        block[2], sharedBytes, nullptr, attrs,    count};
     return check(api->cuLaunchKernelEx(&config, fn, params.data(), nullptr),
                  "cuLaunchKernelEx", error);
   }

@@ -190,7 +190,10 @@ LogicalResult planGemv(ScaledMatmulOp op, const PlanTarget &t) {
 /// copies, and warpgroups split each tile's K: the kernel is bound by each
 /// warp's instruction latency, so more warps per SM help (H100 sweeps,
 /// performance.md GEMM v4, v7 and v11). Three warpgroups per tile (12 warps
-/// per SM) with B loaded 2 rounds ahead by default. When the grid covers at
+/// per SM) with B loaded 2 rounds ahead by default; 9 stages (3 slots per
+/// K group: fills two rounds ahead) when the CTA has at least 48 K chunks,
+/// else 6 (128x7168x16384: 85.6 -> 79.3 us; 128x7168x2048, 32 chunks:
+/// 16.9 vs 17.0-17.3, performance.md GEMM v14). When the grid covers at
 /// most half the SMs, two CTAs split K (128x4096x7168: 28.7 -> 26.8 us,
 /// performance.md GEMM v12), or with an odd K / 64 tiles of 64 rows of A
 /// with four warpgroups each (GEMM v7: 40 -> 29 us there; every tile of
@@ -203,21 +206,26 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
   if (n <= 64)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/0,
                              /*kSplit=*/1, /*bPrefetch=*/2,
-                             /*splitK=*/1);
+                             /*splitK=*/1, /*clusterN=*/1);
   int64_t ctas = llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM) * batch;
+  auto ringStages = [](int64_t ctaChunks) -> int64_t {
+    return ctaChunks >= 48 ? 9 : 6;
+  };
   if (2 * ctas <= t.smCount && tileM > 64) {
     // Two CTAs split K (B decoded once; the sum kernel overlaps the GEMM's
     // end as its programmatic dependent), or, when K / 64 is odd, tiles of
     // 64 rows of A (B decoded once per tile of A).
     if (chunks % 2 == 0)
-      return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
-                               /*kSplit=*/3, /*bPrefetch=*/2, /*splitK=*/2);
+      return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM,
+                               ringStages(chunks / 2), /*kSplit=*/3,
+                               /*bPrefetch=*/2, /*splitK=*/2, /*clusterN=*/1);
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
                              /*stages=*/8, /*kSplit=*/4,
-                             /*bPrefetch=*/2, /*splitK=*/1);
+                             /*bPrefetch=*/2, /*splitK=*/1, /*clusterN=*/1);
   }
-  return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
-                           /*kSplit=*/3, /*bPrefetch=*/2, /*splitK=*/1);
+  return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, ringStages(chunks),
+                           /*kSplit=*/3, /*bPrefetch=*/2, /*splitK=*/1,
+                           /*clusterN=*/1);
 }
 
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
@@ -259,6 +267,12 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
            << " tiles of A's rows in y and " << gridZ
            << " (batches x split_k) in z, and CUDA limits both to "
            << kMaxGridY;
+  int64_t nTiles = llvm::divideCeil(n, plan.getTileN());
+  if (nTiles % plan.getClusterN() != 0)
+    return op.emitOpError()
+           << "has a plan with cluster_n = " << plan.getClusterN()
+           << ", which must divide the " << nTiles << " tiles of "
+           << plan.getTileN() << " rows of B (N = " << n << ")";
   int64_t chunks = a.k / GemmPlanAttr::kTileK;
   if (chunks % plan.getSplitK() != 0)
     return op.emitOpError()

@@ -193,7 +193,8 @@ LogicalResult GemmRingBuilder::build() {
   const int64_t inFlight = plan.getBPrefetch() - 1;
   auto ringType =
       RingType::get(ctx, stages, plan.getATileBytes(), warpgroups,
-                    kSplit > 1 ? plan.getReductionBytes() : 0);
+                    kSplit > 1 ? plan.getReductionBytes() : 0,
+                    plan.getClusterN());
   // nvfp4-tile launched the kernel with the plan's dynamic shared memory;
   // the ring must fit it exactly as planned.
   if (ringType.getSharedBytes() != plan.getSharedBytes())
@@ -326,17 +327,19 @@ LogicalResult GemmRingBuilder::build() {
   };
   if (kSplit == 1) {
     store();
-    return success();
+  } else {
+    acc = WgmmaReduceKGroupsOp::create(b, acc.getType(), acc, ring,
+                                       b.getI64IntegerAttr(kSplit),
+                                       b.getI64IntegerAttr(warpgroups));
+    auto ifOp = scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, kGroup,
+                                         c32(0)),
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    store();
   }
-  acc = WgmmaReduceKGroupsOp::create(b, acc.getType(), acc, ring,
-                                     b.getI64IntegerAttr(kSplit),
-                                     b.getI64IntegerAttr(warpgroups));
-  auto ifOp = scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, kGroup,
-                                       c32(0)),
-                                /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  store();
+  // Cluster peers may still arrive on this CTA's barriers.
+  RingRetireOp::create(b, ring);
   return success();
 }
 

@@ -74,12 +74,14 @@ void freeWorkspace(OpBuilder &hb, Location loc, Value workspace) {
 }
 
 /// Launches `kernel`, recording the plan on the launch (nvfp4-run prints it).
-gpu::LaunchFuncOp launchWithPlan(OpBuilder &hb, Location loc,
-                                 gpu::GPUFuncOp kernel, gpu::KernelDim3 grid,
-                                 gpu::KernelDim3 block, Value dynamicShared,
-                                 ValueRange operands, Attribute plan) {
-  auto launch = gpu::LaunchFuncOp::create(hb, loc, kernel, grid, block,
-                                          dynamicShared, operands);
+gpu::LaunchFuncOp
+launchWithPlan(OpBuilder &hb, Location loc, gpu::GPUFuncOp kernel,
+               gpu::KernelDim3 grid, gpu::KernelDim3 block, Value dynamicShared,
+               ValueRange operands, Attribute plan,
+               std::optional<gpu::KernelDim3> cluster = std::nullopt) {
+  auto launch = gpu::LaunchFuncOp::create(
+      hb, loc, kernel, grid, block, dynamicShared, operands,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, cluster);
   launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
   return launch;
 }
@@ -249,8 +251,16 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   if (prepass)
     dynamicShared = arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
                                                  plan.getSharedBytes());
+  // cluster_n > 1: clusters of CTAs along x share (multicast) A's tiles;
+  // the kernel also declares its cluster shape (.reqnctapercluster).
+  std::optional<gpu::KernelDim3> cluster;
+  if (plan.getClusterN() > 1) {
+    cluster = gpu::KernelDim3{idx(plan.getClusterN()), idx(1), idx(1)};
+    kernel.setKnownClusterSizeAttr(kb.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(plan.getClusterN()), 1, 1}));
+  }
   auto launch = launchWithPlan(hb, loc, kernel, grid, block, dynamicShared,
-                               operands, plan);
+                               operands, plan, cluster);
   // The GEMM's prologue (barriers, B's first loads) may overlap the
   // pre-pass: it waits for the decoded tiles with griddepcontrol.wait.
   if (prepass)

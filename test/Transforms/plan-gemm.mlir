@@ -83,9 +83,9 @@ func.func @too_many_rows(%a: memref<8388608x64xf4E2M1FN>, %sfa: memref<8388608x4
 // -----
 
 // A grid that would cover at most half the SMs (64 tiles of B): two CTAs
-// split K (112 chunks).
+// split K (112 chunks); each CTA's 56 chunks take the 9-stage ring.
 // CHECK-LABEL: func.func @half_the_sms
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, k_split = 3, split_k = 2>
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, split_k = 2>
 func.func @half_the_sms(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<128x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<128x4096xf16>)
   return
@@ -99,6 +99,26 @@ func.func @half_the_sms(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4
 // CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 8, k_split = 4>
 func.func @half_the_sms_odd_k(%a: memref<128x7232xf4E2M1FN>, %sfa: memref<128x452xf8E4M3FN>, %b: memref<4096x7232xf4E2M1FN>, %sfb: memref<4096x452xf8E4M3FN>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7232xf4E2M1FN>, memref<128x452xf8E4M3FN>, memref<4096x7232xf4E2M1FN>, memref<4096x452xf8E4M3FN>) outs(%c : memref<128x4096xf16>)
+  return
+}
+
+// -----
+
+// A long K (256 chunks) on a full grid: 9 stages, so that each K group's
+// fills run two rounds ahead.
+// CHECK-LABEL: func.func @long_k
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3>
+func.func @long_k(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<128x1024xf8E4M3FN>, %b: memref<7168x16384xf4E2M1FN>, %sfb: memref<7168x1024xf8E4M3FN>, %c: memref<128x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x16384xf4E2M1FN>, memref<128x1024xf8E4M3FN>, memref<7168x16384xf4E2M1FN>, memref<7168x1024xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
+  return
+}
+
+// -----
+
+// cluster_n must divide the tiles of B (N = 192: 3 tiles of 64 rows).
+func.func @cluster_tiles(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<192x256xf4E2M1FN>, %sfb: memref<192x16xf8E4M3FN>, %c: memref<128x192xf16>) {
+  // expected-error @+1 {{has a plan with cluster_n = 2, which must divide the 3 tiles of 64 rows of B (N = 192)}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<192x256xf4E2M1FN>, memref<192x16xf8E4M3FN>) outs(%c : memref<128x192xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, cluster_n = 2>}
   return
 }
 

@@ -124,6 +124,29 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
+// cluster_n = 2: the ring is shared by the cluster (its fills multicast,
+// each CTA copying 32 of the 64 rows through the map), and every thread
+// retires it once the store is done, so no CTA exits while its peer may
+// still arrive on its barriers.
+// CHECK-LABEL: gpu.func @cluster
+// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, cluster = 2>
+// CHECK: nvfp4.ring.fill %[[RING]][%{{.*}}] from %arg5[%{{.*}}, %c0_i32] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, cluster = 2>, !nvfp4.tensor_map<256x64xf16, box = [32, 64], swizzle = swizzle_128b>
+// CHECK: nvfp4.wgmma.store
+// CHECK-NEXT: nvfp4.ring.retire %[[RING]]
+// CHECK-NEXT: gpu.return
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @cluster(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [32, 64], swizzle = swizzle_128b>) kernel {
+    %c0 = arith.constant 0 : index
+    %bx = gpu.block_id x
+    %c64 = arith.constant 64 : index
+    %n = arith.muli %bx, %c64 : index
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [32, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf16>) at m %c0 n %n batch %c0 plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, cluster_n = 2>
+    gpu.return
+  }
+}
+
+// -----
+
 // sm_100a has no wgmma; its tcgen05 consumer is not built yet.
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
   gpu.func @blackwell(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel {

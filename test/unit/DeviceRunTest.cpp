@@ -88,7 +88,8 @@ public:
     return true;
   }
   bool launch(const std::string &, const unsigned[3], const unsigned[3],
-              unsigned, bool, const std::vector<KernelArg> &args,
+              const unsigned[3], unsigned, bool,
+              const std::vector<KernelArg> &args,
               std::string &) override {
     std::vector<std::vector<uint8_t> *> buffers;
     for (const KernelArg &a : args)
@@ -151,7 +152,12 @@ protected:
       args[i].fillRandom(random, i);
     reference = args;
     ASSERT_TRUE(succeeded(executeOnCpu(entry, reference)));
-    kernels.launches.push_back({"k", {1, 1, 1}, {32, 1, 1}, 0, false, {}, ""});
+    KernelLaunch launch;
+    launch.kernel = "k";
+    launch.grid[0] = launch.grid[1] = launch.grid[2] = 1;
+    launch.block[0] = 32;
+    launch.block[1] = launch.block[2] = 1;
+    kernels.launches.push_back(launch);
     for (unsigned i = 0; i < args.size(); ++i)
       kernels.launches.back().operands.push_back({false, i});
   }
@@ -394,4 +400,31 @@ func.func @gemm(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>,
   EXPECT_EQ(e.oobFill, 0u);
   EXPECT_FALSE(compiled->launches[0].operands[2].tensorMap.has_value())
       << "the pre-pass writes the workspace through its pointer";
+}
+
+TEST_F(DeviceRunTest, ClusterPlanLaunchesInClusters) {
+  // cluster_n = 2: the GEMM's launch carries its cluster shape, and its
+  // tensor map copies half a tile (each CTA multicasts its half).
+  constexpr const char *kGemm = R"mlir(
+func.func @gemm(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>,
+                %b: memref<256x256xf4E2M1FN>, %sfb: memref<256x16xf8E4M3FN>,
+                %c: memref<64x256xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<64x256xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, cluster_n = 2>}
+  return
+}
+)mlir";
+  module = parseSourceString<ModuleOp>(kGemm, context.get());
+  ASSERT_TRUE(module);
+  FailureOr<CompiledEntry> compiled =
+      compileEntry(*module, "gemm", "sm_90a", "none", "");
+  ASSERT_TRUE(succeeded(compiled));
+  ASSERT_EQ(compiled->launches.size(), 2u);
+  const KernelLaunch &decode = compiled->launches[0], &gemm = compiled->launches[1];
+  EXPECT_EQ(decode.cluster[0] * decode.cluster[1] * decode.cluster[2], 1u);
+  EXPECT_EQ(gemm.cluster[0], 2u);
+  EXPECT_EQ(gemm.cluster[1], 1u);
+  EXPECT_EQ(gemm.cluster[2], 1u);
+  EXPECT_EQ(gemm.grid[0], 4u) << "4 tiles of B: 2 clusters";
+  ASSERT_TRUE(gemm.operands[5].tensorMap.has_value());
+  EXPECT_EQ(gemm.operands[5].tensorMap->boxDim[1], 32u);
 }

@@ -41,6 +41,9 @@ struct KernelLaunch {
   std::string kernel;
   unsigned grid[3];
   unsigned block[3];
+  /// Thread-block cluster shape (gpu.launch_func's `clusters in`; 1 x 1 x 1
+  /// without).
+  unsigned cluster[3] = {1, 1, 1};
   /// Dynamic shared memory of the launch, in bytes.
   unsigned dynamicSharedBytes = 0;
   /// A programmatic dependent launch (the launch op carries

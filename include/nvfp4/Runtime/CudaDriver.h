@@ -50,7 +50,8 @@ public:
   bool encodeTensorMap(const TensorMapEncoding &encoding, DevicePtr base,
                        TensorMapBytes &map, std::string &error) override;
   bool launch(const std::string &kernel, const unsigned grid[3],
-              const unsigned block[3], unsigned sharedBytes, bool dependent,
+              const unsigned block[3], const unsigned cluster[3],
+              unsigned sharedBytes, bool dependent,
               const std::vector<KernelArg> &args,
               std::string &error) override;
   bool synchronize(std::string &error) override;

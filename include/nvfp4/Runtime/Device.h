@@ -101,12 +101,15 @@ public:
                                DevicePtr base, TensorMapBytes &map,
                                std::string &error) = 0;
   /// Launches `kernel` with the parameters `args` (pointers, and tensor
-  /// maps by value) and `sharedBytes` of dynamic shared memory. `dependent`: a programmatic
+  /// maps by value), `sharedBytes` of dynamic shared memory and, when
+  /// `cluster` is not 1 x 1 x 1, thread-block clusters of that shape (`grid`
+  /// counts CTAs). `dependent`: a programmatic
   /// dependent launch (the kernel may start while the previous one in the
   /// stream finishes, and waits for it with griddepcontrol.wait; without
   /// the feature a plain launch is equally correct).
   virtual bool launch(const std::string &kernel, const unsigned grid[3],
-                      const unsigned block[3], unsigned sharedBytes,
+                      const unsigned block[3], const unsigned cluster[3],
+                      unsigned sharedBytes,
                       bool dependent, const std::vector<KernelArg> &args,
                       std::string &error) = 0;
   /// Waits for the launched work; reports a failed kernel.

@@ -38,6 +38,7 @@ namespace {
 bool isCtaLevelOp(Operation *op) {
   return isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp, RingAllocOp,
              RingFillOp, RingAcquireOp, RingWaitOp, RingReleaseOp,
+             RingRetireOp,
              WgmmaLoadBOp, WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
              WgmmaStoreOp>(op);
 }

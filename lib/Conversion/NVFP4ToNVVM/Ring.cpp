@@ -12,7 +12,11 @@
 // scratch_bytes)) come the 8-byte mbarriers full[0 .. stages) and
 // empty[0 .. stages). Fills are TMA tile copies (cp.async.bulk.tensor,
 // the map a by-value kernel parameter) that complete their slot's full
-// barrier (expect_tx); waits are try_wait.parity loops.
+// barrier (expect_tx); waits are try_wait.parity loops. A ring shared by a
+// cluster multicasts each CTA's part of a fill into every CTA, releases
+// arrive on every CTA's empty barrier (mapa), and cluster barriers order
+// the barriers' initialization before any peer's use and every peer's
+// last arrival before a CTA exits (ring.retire).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +41,13 @@ enum class Barrier { Full = 0, Empty = 1 };
 
 /// NVPTX's shared::cluster address space.
 constexpr unsigned kSharedClusterSpace = 7;
+
+/// Every thread of the cluster waits for every other (barrier.cluster
+/// arrive, with release semantics, then wait, with acquire).
+void clusterBarrier(ImplicitLocOpBuilder &b) {
+  NVVM::ClusterArriveOp::create(b, UnitAttr());
+  NVVM::ClusterWaitOp::create(b, UnitAttr());
+}
 
 /// The mbarrier of `slot` (i32) as a shared-memory pointer.
 Value barrierOf(KernelBuilder &k, RingType ring, Value base, Value slot,
@@ -80,11 +91,15 @@ struct RingAllocLowering : OpConversionPattern<RingAllocOp> {
             Value());
         NVVM::MBarrierInitOp::create(
             b, barrierOf(k, ring, base, k.c32(s), Barrier::Empty),
-            k.c32(ring.getConsumers()), Value());
+            k.c32(ring.getConsumers() * ring.getCluster()), Value());
       }
       NVVM::FenceMbarrierInitOp::create(b);
     }
     gpu::BarrierOp::create(b);
+    // Peers multicast into this CTA's slots and arrive on its barriers:
+    // every CTA of the cluster initializes its barriers first.
+    if (ring.getCluster() > 1)
+      clusterBarrier(b);
     rewriter.replaceOp(op, base);
     return success();
   }
@@ -106,15 +121,31 @@ struct RingFillLowering : OpConversionPattern<RingFillOp> {
         NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
         b.getBoolAttr(false), Value());
     // The TMA copy's destination is a shared::cluster address (on sm_90a
-    // only that form selects), its coordinates innermost first.
-    Value destination = LLVM::AddrSpaceCastOp::create(
-        b, LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterSpace),
-        LLVM::IntToPtrOp::create(b, k.sharedPtr,
-                                 ringSlotAddress(k, ring, base, slot)));
+    // only that form selects), its coordinates innermost first. In a
+    // cluster, this CTA copies part `rank` of the slot to every CTA.
+    Value destination = ringSlotAddress(k, ring, base, slot);
     SmallVector<Value> coordinates(llvm::reverse(adaptor.getCoordinates()));
+    Value multicast;
+    if (const int64_t cluster = ring.getCluster(); cluster > 1) {
+      Value rank = NVVM::ClusterId::create(b, k.i32);
+      destination = arith::AddIOp::create(
+          b, destination,
+          arith::MulIOp::create(b, rank,
+                                k.c32(ring.getSlotBytes() / cluster)));
+      TensorMapType map = op.getMap().getType();
+      coordinates.back() = arith::AddIOp::create(
+          b, coordinates.back(),
+          arith::MulIOp::create(b, rank, k.c32(map.getBox().front())));
+      multicast = arith::ConstantIntOp::create(b, b.getI16Type(),
+                                               (1 << cluster) - 1);
+    }
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, destination, adaptor.getMap(), coordinates, full,
-        /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+        b,
+        LLVM::AddrSpaceCastOp::create(
+            b, LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterSpace),
+            LLVM::IntToPtrOp::create(b, k.sharedPtr, destination)),
+        adaptor.getMap(), coordinates, full,
+        /*im2colOffsets=*/ValueRange(), multicast,
         /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
         /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(),
         /*predicate=*/Value());
@@ -151,11 +182,39 @@ struct RingReleaseLowering : OpConversionPattern<RingReleaseOp> {
                   ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    NVVM::MBarrierArriveOp::create(
-        b, Type(),
-        barrierOf(k, op.getRing().getType(), adaptor.getRing(),
-                  adaptor.getSlot(), Barrier::Empty),
-        Value());
+    RingType ring = op.getRing().getType();
+    Value empty = barrierOf(k, ring, adaptor.getRing(), adaptor.getSlot(),
+                            Barrier::Empty);
+    if (ring.getCluster() == 1) {
+      NVVM::MBarrierArriveOp::create(b, Type(), empty, Value());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // One arrival on the slot's empty barrier in every CTA of the cluster
+    // (this one included), at the same offset of each CTA's shared memory.
+    auto clusterPtr =
+        LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterSpace);
+    for (int64_t peer = 0; peer < ring.getCluster(); ++peer)
+      NVVM::MBarrierArriveOp::create(
+          b, Type(), NVVM::MapaOp::create(b, clusterPtr, empty, k.c32(peer)),
+          Value(),
+          NVVM::MemScopeKindAttr::get(b.getContext(),
+                                      NVVM::MemScopeKind::CLUSTER));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct RingRetireLowering : OpConversionPattern<RingRetireOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RingRetireOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getRing().getType().getCluster() > 1) {
+      ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+      clusterBarrier(b);
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -174,7 +233,8 @@ void mlir::nvfp4::populateRingPatterns(const TypeConverter &converter,
   patterns.add<RingAllocLowering, RingFillLowering,
                RingWaitLowering<RingWaitOp, Barrier::Full>,
                RingWaitLowering<RingAcquireOp, Barrier::Empty>,
-               RingReleaseLowering>(converter, patterns.getContext());
+               RingReleaseLowering, RingRetireLowering>(converter,
+                                                        patterns.getContext());
 }
 
 void mlir::nvfp4::addRingTypeConversion(TypeConverter &converter) {

@@ -115,7 +115,8 @@ StringRef GemmPlanAttr::getKernelKind() const { return "gemm"; }
 LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t warpgroups, int64_t tileM,
                                    int64_t stages, int64_t kSplit,
-                                   int64_t bPrefetch, int64_t splitK) {
+                                   int64_t bPrefetch, int64_t splitK,
+                                   int64_t clusterN) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
                           "each), but got "
@@ -128,9 +129,9 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "(the MMA's N; two shared-memory buffers of "
                           "tile_m x 128 bytes), but got "
                        << tileM;
-  if (stages != 0 && (stages < 2 || stages > 8))
+  if (stages != 0 && (stages < 2 || stages > 16))
     return emitError() << "expects stages to be 0 (A decoded in each CTA) or "
-                          "in [2, 8] (a ring of bulk-copied tiles), but got "
+                          "in [2, 16] (a ring of TMA-copied tiles), but got "
                        << stages;
   if (kSplit < 1 || kSplit > 4)
     return emitError() << "expects k_split to be in [1, 4], but got "
@@ -157,6 +158,20 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects b_prefetch = 2 with stages = 0 (the ring "
                           "loop alone loads B further ahead), but got "
                        << bPrefetch;
+  if (clusterN != 1 && clusterN != 2 && clusterN != 4)
+    return emitError() << "expects cluster_n to be 1, 2 or 4 (CTAs sharing "
+                          "each tile of A by multicast), but got "
+                       << clusterN;
+  // Each CTA multicasts tile_m / cluster_n rows of 128 bytes: whole 1024-byte
+  // atoms of the 128B swizzle.
+  if (clusterN > 1 && (stages == 0 || (tileM / clusterN) % 8 != 0 ||
+                       tileM % clusterN != 0))
+    return emitError() << "expects cluster_n = " << clusterN
+                       << " with a ring (stages > 0) and tile_m a multiple of "
+                       << 8 * clusterN
+                       << " (each CTA multicasts whole 8-row swizzle atoms), "
+                          "but got stages = "
+                       << stages << " and tile_m = " << tileM;
   // tile_m / 2 accumulators, 6 registers per round of B in flight and about
   // 58 more per thread: the CTA's threads must fit the 64K registers of an
   // SM.
@@ -217,7 +232,8 @@ LogicalResult NVFP4Dialect::verifyOperationAttribute(Operation *op,
 
 LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
                                int64_t stages, int64_t slotBytes,
-                               int64_t consumers, int64_t scratchBytes) {
+                               int64_t consumers, int64_t scratchBytes,
+                               int64_t cluster) {
   if (stages < 1)
     return emitError() << "expects a ring of at least one stage, got "
                        << stages;
@@ -235,6 +251,11 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "multiple of 16 (the ring's mbarriers follow it), "
                           "got "
                        << scratchBytes;
+  // Each CTA's part of a slot is whole 1024-byte swizzle atoms.
+  if (cluster < 1 || cluster > 8 || slotBytes % (1024 * cluster) != 0)
+    return emitError() << "expects a cluster of 1 to 8 CTAs, each filling "
+                          "whole 1024-byte atoms of a slot, got cluster = "
+                       << cluster << " for slot_bytes = " << slotBytes;
   return success();
 }
 

@@ -599,10 +599,16 @@ LogicalResult RingFillOp::verify() {
     return emitOpError() << "expects " << map.getRank()
                          << " coordinates (the map's rank), got "
                          << getCoordinates().size();
-  int64_t slotBytes = getRing().getType().getSlotBytes();
-  if (map.getBoxBytes() != slotBytes)
-    return emitOpError() << "expects the map's box to fill one slot ("
-                         << slotBytes << " bytes), but it has "
+  RingType ring = getRing().getType();
+  int64_t partBytes = ring.getSlotBytes() / ring.getCluster();
+  if (map.getBoxBytes() != partBytes)
+    return emitOpError() << "expects the map's box to fill one slot"
+                         << (ring.getCluster() > 1
+                                 ? " / " + std::to_string(ring.getCluster()) +
+                                       " (each CTA of the cluster copies a "
+                                       "part)"
+                                 : std::string())
+                         << " (" << partBytes << " bytes), but it has "
                          << map.getBoxBytes() << " bytes";
   return success();
 }

@@ -398,7 +398,7 @@ func.func private @gemm_plan_tile_m() attributes {plan = #nvfp4.gemm_plan<warpgr
 
 // -----
 
-// expected-error @+1 {{expects stages to be 0 (A decoded in each CTA) or in [2, 8] (a ring of bulk-copied tiles), but got 1}}
+// expected-error @+1 {{expects stages to be 0 (A decoded in each CTA) or in [2, 16] (a ring of TMA-copied tiles), but got 1}}
 func.func private @gemm_plan_stages() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 1>}
 
 // -----
@@ -667,4 +667,40 @@ gpu.module @kernels {
     %0 = nvfp4.wgmma.reduce_k_groups %acc in %r groups 2 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
     gpu.return
   }
+}
+
+// -----
+
+// expected-error @+1 {{expects cluster_n to be 1, 2 or 4 (CTAs sharing each tile of A by multicast), but got 3}}
+func.func @cluster_n_value(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, cluster_n = 3>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects cluster_n = 2 with a ring (stages > 0) and tile_m a multiple of 16 (each CTA multicasts whole 8-row swizzle atoms), but got stages = 0 and tile_m = 128}}
+func.func @cluster_n_ring(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, cluster_n = 2>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects cluster_n = 4 with a ring (stages > 0) and tile_m a multiple of 32 (each CTA multicasts whole 8-row swizzle atoms), but got stages = 4 and tile_m = 48}}
+func.func @cluster_n_rows(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 48, stages = 4, cluster_n = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects a cluster of 1 to 8 CTAs, each filling whole 1024-byte atoms of a slot, got cluster = 4 for slot_bytes = 2048}}
+func.func @ring_cluster(%r: !nvfp4.ring<stages = 2, slot_bytes = 2048, consumers = 1, cluster = 4>) {
+  return
+}
+
+// -----
+
+func.func @fill_cluster_box(%r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1, cluster = 2>, %t: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>, %s: i32) {
+  // expected-error @+1 {{expects the map's box to fill one slot / 2 (each CTA of the cluster copies a part) (4096 bytes), but it has 8192 bytes}}
+  nvfp4.ring.fill %r[%s] from %t[%s, %s] : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1, cluster = 2>, !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>
+  return
 }
