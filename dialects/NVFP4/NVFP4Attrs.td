@@ -180,6 +180,15 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       into every CTA's ring slot, so A crosses from L2 once per cluster
       instead of once per CTA. The number of tiles of B must be a multiple
       of it.
+    - `producer` (default false; true needs `stages`): one more
+      warpgroup whose first thread fills the ring (waits for free slots,
+      issues the copies) ahead of the consumers, which then only wait,
+      compute and release. The producer warpgroup gives its registers to
+      the consumers (`setmaxnreg`: 40 for it, the rest of each SM
+      quarter's 16384 for them). Without it, each K group's first consumer
+      thread refills the slot it just released, which waits for every
+      consumer of that slot (with `cluster_n > 1`, those of the peer CTAs
+      too).
 
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
     64. Stream-K and the sm_100a tcgen05 form are the next steps of the
@@ -193,7 +202,8 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
                         DefaultValuedParameter<"int64_t", "1">:$k_split,
                         DefaultValuedParameter<"int64_t", "2">:$b_prefetch,
                         DefaultValuedParameter<"int64_t", "1">:$split_k,
-                        DefaultValuedParameter<"int64_t", "1">:$cluster_n);
+                        DefaultValuedParameter<"int64_t", "1">:$cluster_n,
+                        DefaultValuedParameter<"bool", "false">:$producer);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -201,6 +211,21 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     /// accumulators, 6 per round of B in flight and about 58 more.
     static int64_t estimateRegisters(int64_t tileM, int64_t bPrefetch) {
       return tileM / 2 + 6 * bPrefetch + 58;
+    }
+    /// Threads of the CTA's consumer warpgroups (all of its threads but the
+    /// producer warpgroup).
+    int64_t getConsumerThreads() const {
+      return 128 * getWarpgroups() * getKSplit();
+    }
+    /// Registers per thread of the producer warpgroup, and of the consumers
+    /// once the producer gave its own up (setmaxnreg): each SM quarter holds
+    /// one warp of every warpgroup in 16384 registers; multiples of 8,
+    /// at most 256.
+    static constexpr int64_t kProducerRegisters = 40;
+    int64_t getConsumerRegisters() const {
+      int64_t perThread = (16384 - 32 * kProducerRegisters) /
+                          (32 * getWarpgroups() * getKSplit());
+      return std::min<int64_t>(perThread & ~int64_t(7), 256);
     }
     /// Rows of B (the MMA's M) one CTA computes.
     int64_t getTileN() const { return 64 * getWarpgroups(); }

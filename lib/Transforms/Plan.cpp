@@ -190,10 +190,10 @@ LogicalResult planGemv(ScaledMatmulOp op, const PlanTarget &t) {
 /// copies, and warpgroups split each tile's K: the kernel is bound by each
 /// warp's instruction latency, so more warps per SM help (H100 sweeps,
 /// performance.md GEMM v4, v7 and v11). Three warpgroups per tile (12 warps
-/// per SM) with B loaded 2 rounds ahead by default; 9 stages (3 slots per
-/// K group: fills two rounds ahead) when the CTA has at least 48 K chunks,
-/// else 6 (128x7168x16384: 85.6 -> 79.3 us; 128x7168x2048, 32 chunks:
-/// 16.9 vs 17.0-17.3, performance.md GEMM v14). When the grid covers at
+/// per SM) with B loaded 2 rounds ahead by default, a producer warpgroup
+/// filling a 9-stage ring (3 slots per K group: fills two rounds ahead;
+/// performance.md GEMM v14 and v15: 128x7168x16384 85.6 -> 79.1 us,
+/// 128x7168x2048 16.9 -> 15.5 us). When the grid covers at
 /// most half the SMs, two CTAs split K (128x4096x7168: 28.7 -> 26.8 us,
 /// performance.md GEMM v12), or with an odd K / 64 tiles of 64 rows of A
 /// with four warpgroups each (GEMM v7: 40 -> 29 us there; every tile of
@@ -206,26 +206,25 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
   if (n <= 64)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/0,
                              /*kSplit=*/1, /*bPrefetch=*/2,
-                             /*splitK=*/1, /*clusterN=*/1);
+                             /*splitK=*/1, /*clusterN=*/1,
+                             /*producer=*/false);
   int64_t ctas = llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM) * batch;
-  auto ringStages = [](int64_t ctaChunks) -> int64_t {
-    return ctaChunks >= 48 ? 9 : 6;
-  };
   if (2 * ctas <= t.smCount && tileM > 64) {
     // Two CTAs split K (B decoded once; the sum kernel overlaps the GEMM's
     // end as its programmatic dependent), or, when K / 64 is odd, tiles of
     // 64 rows of A (B decoded once per tile of A).
     if (chunks % 2 == 0)
-      return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM,
-                               ringStages(chunks / 2), /*kSplit=*/3,
-                               /*bPrefetch=*/2, /*splitK=*/2, /*clusterN=*/1);
+      return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
+                               /*kSplit=*/3, /*bPrefetch=*/2, /*splitK=*/2,
+                               /*clusterN=*/1, /*producer=*/true);
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
                              /*stages=*/8, /*kSplit=*/4,
-                             /*bPrefetch=*/2, /*splitK=*/1, /*clusterN=*/1);
+                             /*bPrefetch=*/2, /*splitK=*/1, /*clusterN=*/1,
+                             /*producer=*/false);
   }
-  return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, ringStages(chunks),
+  return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
                            /*kSplit=*/3, /*bPrefetch=*/2, /*splitK=*/1,
-                           /*clusterN=*/1);
+                           /*clusterN=*/1, /*producer=*/true);
 }
 
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it

@@ -9,15 +9,18 @@
 //
 // - the ring (nvfp4.ring.alloc): `stages` shared-memory slots with full and
 //   empty mbarriers;
-// - the producer: chunk c of this CTA's K goes to slot c % stages; the
-//   first `stages` fills are issued up front, and each later one by the
-//   consumer that frees the slot (nvfp4.ring.acquire, nvfp4.ring.fill);
+// - the producer: chunk c of this CTA's K goes to slot c % stages. With a
+//   producer warpgroup (plan `producer`), its first thread fills every
+//   chunk in order, acquiring a slot (nvfp4.ring.acquire) before each
+//   reuse, while the warpgroup hands its registers to the consumers
+//   (setmaxnreg); without one, the first `stages` fills are issued up front
+//   and each later one by the consumer that frees the slot;
 // - the consumers: K groups of warpgroups take chunks g, g + k_split, ...
 //   (stages is a multiple of k_split, so a slot only ever holds one group's
-//   chunks and that group refills it: no producer warp, see docs/design.md);
-//   a round waits for its slot (nvfp4.ring.wait), issues its MMAs, waits
-//   until only they are in flight, releases the previous round's slot
-//   (nvfp4.ring.release) and refills it;
+//   chunks); a round waits for its slot (nvfp4.ring.wait), issues its MMAs,
+//   waits until only they are in flight and releases the previous round's
+//   slot (nvfp4.ring.release), which it refills itself when there is no
+//   producer warpgroup;
 // - the weights' register pipeline: each round's chunk of B is loaded
 //   b_prefetch rounds ahead (nvfp4.wgmma.load_b) and dequantized one
 //   round ahead (nvfp4.wgmma.decode_b), while the previous MMAs run;
@@ -67,6 +70,8 @@ public:
   LogicalResult build();
 
 private:
+  void produce(Value isProducer);
+  LogicalResult consume(Value tid, bool fillFirst);
   /// A round's raw chunk of B: bytes and scale code of each fragment row.
   struct Raw {
     Value bytes0, bytes1, scale0, scale1;
@@ -171,14 +176,18 @@ void GemmRingBuilder::round(Value r, bool first, Position &at, Value &acc,
     Position before = step(at, -1);
     Value previous = slotAt(before);
     RingReleaseOp::create(b, ring, previous);
-    // Round r - 1's chunk plus stages.
-    Value refill = add(chunkOf(r), c32(stages - kSplit));
-    Value refills = arith::AndIOp::create(
-        b, isFirstOfGroup, cmp(arith::CmpIPredicate::ult, refill, c32(chunks)));
-    auto refillIf = scf::IfOp::create(b, refills, /*withElseRegion=*/false);
-    b.setInsertionPointToStart(refillIf.thenBlock());
-    RingAcquireOp::create(b, ring, previous, before.phase);
-    fill(refill, previous);
+    // Without a producer the K group's first consumer refills the
+    // slot with round r - 1's chunk plus stages.
+    if (!plan.getProducer()) {
+      Value refill = add(chunkOf(r), c32(stages - kSplit));
+      Value refills = arith::AndIOp::create(
+          b, isFirstOfGroup,
+          cmp(arith::CmpIPredicate::ult, refill, c32(chunks)));
+      auto refillIf = scf::IfOp::create(b, refills, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(refillIf.thenBlock());
+      RingAcquireOp::create(b, ring, previous, before.phase);
+      fill(refill, previous);
+    }
   }
   at = step(at, +1);
   frags = decode(pending.front());
@@ -189,8 +198,6 @@ void GemmRingBuilder::round(Value r, bool first, Position &at, Value &acc,
 LogicalResult GemmRingBuilder::build() {
   MLIRContext *ctx = b.getContext();
   const int64_t warpgroups = plan.getWarpgroups();
-  const int64_t accCount = plan.getTileM() / 2;
-  const int64_t inFlight = plan.getBPrefetch() - 1;
   auto ringType =
       RingType::get(ctx, stages, plan.getATileBytes(), warpgroups,
                     kSplit > 1 ? plan.getReductionBytes() : 0,
@@ -222,6 +229,78 @@ LogicalResult GemmRingBuilder::build() {
   isLeader = cmp(arith::CmpIPredicate::eq,
                  arith::AndIOp::create(b, tid, c32(127)), c32(0));
   isFirstOfGroup = cmp(arith::CmpIPredicate::eq, warpgroup, c32(0));
+
+  if (!plan.getProducer()) {
+    if (failed(consume(tid, /*fillFirst=*/true)))
+      return failure();
+  } else {
+    // The producer warpgroup (after the consumer warpgroups) gives its
+    // registers to the consumers.
+    auto roles = scf::IfOp::create(
+        b,
+        cmp(arith::CmpIPredicate::uge, tid, c32(plan.getConsumerThreads())),
+        /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(roles.thenBlock());
+    NVVM::SetMaxRegisterOp::create(
+        b, b.getI32IntegerAttr(GemmPlanAttr::kProducerRegisters),
+        NVVM::SetMaxRegisterActionAttr::get(
+            ctx, NVVM::SetMaxRegisterAction::decrease));
+    produce(cmp(arith::CmpIPredicate::eq, tid,
+                c32(plan.getConsumerThreads())));
+    b.setInsertionPointToStart(roles.elseBlock());
+    NVVM::SetMaxRegisterOp::create(
+        b, b.getI32IntegerAttr(plan.getConsumerRegisters()),
+        NVVM::SetMaxRegisterActionAttr::get(
+            ctx, NVVM::SetMaxRegisterAction::increase));
+    if (failed(consume(tid, /*fillFirst=*/false)))
+      return failure();
+  }
+  // Cluster peers may still arrive on this CTA's barriers.
+  RingRetireOp::create(b, ring);
+  return success();
+}
+
+/// The producer warpgroup: its first thread waits for the pre-pass's tiles, then
+/// fills the CTA's chunks in order, each once its slot's previous use was
+/// released (chunk c: K group g = c % k_split, round r = c / k_split, slot
+/// (r % rounds) * k_split + g, its u-th use with u = r / rounds, where
+/// rounds = stages / k_split).
+void GemmRingBuilder::produce(Value isProducer) {
+  auto ifOp = scf::IfOp::create(b, isProducer, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+  const int64_t rounds = stages / kSplit;
+  auto loop = scf::ForOp::create(b, c32(0), c32(chunks), c32(1));
+  b.setInsertionPointToStart(loop.getBody());
+  Value c = loop.getInductionVar();
+  Value r = b.createOrFold<arith::DivUIOp>(c, c32(kSplit));
+  Value slot = add(mul(b.createOrFold<arith::RemUIOp>(r, c32(rounds)),
+                       c32(kSplit)),
+                   b.createOrFold<arith::RemUIOp>(c, c32(kSplit)));
+  Value use = b.createOrFold<arith::DivUIOp>(r, c32(rounds));
+  auto reuse = scf::IfOp::create(b, cmp(arith::CmpIPredicate::ugt, use, c32(0)),
+                                 /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(reuse.thenBlock());
+    // The previous use (u - 1) has parity (u - 1) % 2.
+    RingAcquireOp::create(
+        b, ring, slot,
+        arith::AndIOp::create(b, arith::SubIOp::create(b, use, c32(1)),
+                              c32(1)));
+  }
+  fill(c, slot);
+}
+
+/// The consumer warpgroups: the K loop, the reduction of K groups and the
+/// store. `fillFirst`: thread 0 also fills every slot once (no producer
+/// warpgroup).
+LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
+  const int64_t warpgroups = plan.getWarpgroups();
+  const int64_t accCount = plan.getTileM() / 2;
+  const int64_t inFlight = plan.getBPrefetch() - 1;
   Value isThread0 = cmp(arith::CmpIPredicate::eq, tid, c32(0));
 
   // The K group's rounds (0 when K has fewer chunks than groups).
@@ -240,8 +319,8 @@ LogicalResult GemmRingBuilder::build() {
   SmallVector<Raw> pending;
   for (int64_t i = 1; i <= inFlight; ++i)
     pending.push_back(loadB(clampChunk(chunkOf(c32(i)))));
-  NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
-  {
+  if (fillFirst) {
+    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
     auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
@@ -338,8 +417,6 @@ LogicalResult GemmRingBuilder::build() {
     b.setInsertionPointToStart(ifOp.thenBlock());
     store();
   }
-  // Cluster peers may still arrive on this CTA's barriers.
-  RingRetireOp::create(b, ring);
   return success();
 }
 

@@ -251,6 +251,13 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   if (prepass)
     dynamicShared = arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
                                                  plan.getSharedBytes());
+  // With a producer warpgroup the kernel starts with what fits 65536 /
+  // threads registers (setmaxnreg then moves them from the producer to the
+  // consumers); ptxas needs that entry count to honour setmaxnreg.
+  if (plan.getProducer())
+    kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    kb.getI32IntegerAttr((65536 / plan.getThreadsPerCta()) &
+                                         ~int64_t(7)));
   // cluster_n > 1: clusters of CTAs along x share (multicast) A's tiles;
   // the kernel also declares its cluster shape (.reqnctapercluster).
   std::optional<gpu::KernelDim3> cluster;

@@ -1,13 +1,17 @@
 // The sm_90a GEMM to PTX: register-A wgmma (inline PTX, no NVVM op), the
 // descriptor of the 128B-swizzled A tiles, the ring's full and empty
-// mbarriers (one round of MMAs kept in flight: wait_group 1, then the
-// slot's release and its refill by a TMA copy through the tensor map, a
-// 128-byte by-value grid-constant parameter read in place through
-// cvta.param), the programmatic dependent
-// launch (the pre-pass lets the GEMM start early; the GEMM issues B's first
-// loads before it waits for the pre-pass's tiles), and (with ptxas) a cubin
-// without spills or serialized wgmmas (C7513 is an info line, hence the
-// check on it) for both plans.
+// mbarriers, the programmatic dependent launch (the pre-pass lets the GEMM
+// start early), and (with ptxas) a cubin without spills or serialized
+// wgmmas (C7513 is an info line, hence the check on it) for every plan.
+// The default ring plan has a producer warpgroup: 512 threads that start
+// with 128 registers; the producer keeps 40 (setmaxnreg.dec), waits for
+// the pre-pass and fills the slots with TMA copies through the tensor map
+// (a 128-byte by-value grid-constant parameter read in place through
+// cvta.param), each after the slot's previous use was released; the
+// consumers take 152 (setmaxnreg.inc), load B, wait for a slot, keep one
+// round of MMAs in flight (wait_group 1), release the previous slot, and
+// meet for the K groups' reduction at a named barrier of their 384
+// threads.
 // RUN: nvfp4-run %s --entry ring --target sm_90a --emit=ptx | FileCheck %s --check-prefix=RING
 // RUN: nvfp4-run %s --entry in_cta --target sm_90a --emit=ptx | FileCheck %s --check-prefix=CTA
 // RING: .extern .shared .align 16 .b8 __nvfp4_dynamic_smem[];
@@ -17,25 +21,28 @@
 // RING: st.global.v4.b32
 // RING-LABEL: .entry ring_kernel(
 // RING: .param .align 64 .b8 ring_kernel_param_5[128]
-// RING: .maxntid 384, 1, 1
+// RING: .maxntid 512, 1, 1
+// RING-NEXT: .maxnreg 128
 // RING: mov.b64 [[PARAM:%rd[0-9]+]], ring_kernel_param_5;
 // RING-NEXT: cvta.param.u64 [[MAP:%rd[0-9]+]], [[PARAM]];
 // RING: mbarrier.init.shared.b64
 // RING: fence.mbarrier_init
 // RING: bar.sync 0;
-// RING: ld.global.nc.b64
+// RING: setmaxnreg.dec.sync.aligned.u32 40;
 // RING: griddepcontrol.wait;
+// RING: mbarrier.arrive.expect_tx.shared.b64
 // RING: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [[[MAP]], {%r{{[0-9]+}}, %r{{[0-9]+}}}]
+// RING: mbarrier.try_wait.parity
+// RING: setmaxnreg.inc.sync.aligned.u32 152;
+// RING: ld.global.nc.b64
 // RING: mbarrier.try_wait.parity
 // RING: wgmma.fence.sync.aligned;
 // RING: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // RING: wgmma.commit_group.sync.aligned;
 // RING: wgmma.wait_group.sync.aligned 1;
 // RING: mbarrier.arrive.shared.b64
-// RING: mbarrier.try_wait.parity
-// RING: mbarrier.arrive.expect_tx.shared.b64
-// RING: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // RING: wgmma.wait_group.sync.aligned 0;
+// RING: bar.sync 1, 384;
 // CTA-LABEL: .entry in_cta_kernel(
 // CTA: .shared .align 1024 .b8 __nvfp4_gemm_a[16384];
 // CTA: fence.proxy.async.shared::cta;

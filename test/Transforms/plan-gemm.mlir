@@ -8,17 +8,18 @@
 // on 264 SMs the contest shape's 112 CTAs cover less than half of them.
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan="target=sm_90a sm-count=264" -verify-diagnostics | FileCheck %s --check-prefix=SMS
 // SMS-LABEL: func.func @contest
-// SMS: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, k_split = 3, split_k = 2>
+// SMS: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, split_k = 2, producer = true>
 // RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan="target=sm_90a sm-count=-1" 2>&1 | FileCheck %s --check-prefix=BADSMS
 // BADSMS: nvfp4-plan: sm-count must be >= 0 (0: the chip's), but got -1
 
 // SM100: error: 'nvfp4.scaled_matmul' op has no sm_100a kernel yet: the GEMM (scaled_matmul with N > 1) is lowered for sm_90a (wgmma); its tcgen05 form for sm_100a is not built yet
 
 // Contest shape: one warpgroup per 64 rows of B, all 128 rows of A in one
-// tile, A decoded once by the pre-pass and streamed through 6 slots, three
+// tile, A decoded once by the pre-pass and streamed by a producer
+// warpgroup through 9 slots, three
 // warpgroups splitting K.
 // CHECK-LABEL: func.func @contest
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, k_split = 3>
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, producer = true>
 func.func @contest(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<7168x128xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<128x128xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<7168x128xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
   return
@@ -83,9 +84,9 @@ func.func @too_many_rows(%a: memref<8388608x64xf4E2M1FN>, %sfa: memref<8388608x4
 // -----
 
 // A grid that would cover at most half the SMs (64 tiles of B): two CTAs
-// split K (112 chunks); each CTA's 56 chunks take the 9-stage ring.
+// split K (112 chunks).
 // CHECK-LABEL: func.func @half_the_sms
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, split_k = 2>
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, split_k = 2, producer = true>
 func.func @half_the_sms(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<128x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<128x4096xf16>)
   return
@@ -107,7 +108,7 @@ func.func @half_the_sms_odd_k(%a: memref<128x7232xf4E2M1FN>, %sfa: memref<128x45
 // A long K (256 chunks) on a full grid: 9 stages, so that each K group's
 // fills run two rounds ahead.
 // CHECK-LABEL: func.func @long_k
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3>
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, producer = true>
 func.func @long_k(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<128x1024xf8E4M3FN>, %b: memref<7168x16384xf4E2M1FN>, %sfb: memref<7168x1024xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x16384xf4E2M1FN>, memref<128x1024xf8E4M3FN>, memref<7168x16384xf4E2M1FN>, memref<7168x1024xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
   return

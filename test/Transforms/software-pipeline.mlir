@@ -147,6 +147,43 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
+// producer = true: the warpgroup after the consumers (threads 128..255)
+// keeps 40 registers and its first thread fills the CTA's 4 chunks in
+// order, acquiring a slot before its reuse (chunk c of 1 K group: slot
+// c % 2, use c / 2); the consumers take the rest of the registers and
+// only wait, compute and release (one consumer warpgroup: the most
+// setmaxnreg allows, 256).
+// CHECK-LABEL: gpu.func @producer
+// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>
+// CHECK: %[[TID:.*]] = arith.index_castui %{{.*}} : index to i32
+// CHECK: %[[ISPROD:.*]] = arith.cmpi uge, %[[TID]], %c128_i32
+// CHECK: scf.if %[[ISPROD]] {
+// CHECK-NEXT: nvvm.setmaxregister decrease 40
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.griddepcontrol wait
+// CHECK-NEXT: scf.for %{{.*}} = %c0_i32 to %c4_i32 step %c1_i32 : i32 {
+// CHECK: scf.if
+// CHECK: nvfp4.ring.acquire %[[RING]]
+// CHECK: nvfp4.ring.fill %[[RING]]
+// CHECK: } else {
+// CHECK-NEXT: nvvm.setmaxregister increase 256
+// CHECK-NOT: nvfp4.ring.fill
+// CHECK-NOT: nvfp4.ring.acquire
+// CHECK: nvfp4.ring.wait
+// CHECK: nvfp4.ring.release
+// CHECK: nvfp4.wgmma.store
+// CHECK: }
+// CHECK-NEXT: nvfp4.ring.retire %[[RING]]
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @producer(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<64x64xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel {
+    %c0 = arith.constant 0 : index
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x64xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 2, producer = true>
+    gpu.return
+  }
+}
+
+// -----
+
 // sm_100a has no wgmma; its tcgen05 consumer is not built yet.
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
   gpu.func @blackwell(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel {

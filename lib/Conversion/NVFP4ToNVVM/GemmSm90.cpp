@@ -764,6 +764,9 @@ struct WgmmaMmaLowering : OpConversionPattern<WgmmaMmaOp> {
   }
 };
 
+/// The named barrier of the K groups' reduction (0 is the CTA's).
+constexpr int64_t kReductionBarrier = 1;
+
 struct WgmmaReduceKGroupsLowering : OpConversionPattern<WgmmaReduceKGroupsOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -782,8 +785,16 @@ struct WgmmaReduceKGroupsLowering : OpConversionPattern<WgmmaReduceKGroupsOp> {
     // (every copy has landed and every MMA that read it is complete once
     // all threads pass this barrier): element i of thread t of group g at
     // ((g - 1) * accCount + i) * T + t floats, T threads per group, so a
-    // warp's stores and loads are contiguous.
-    gpu::BarrierOp::create(b);
+    // warp's stores and loads are contiguous. The barrier counts the K
+    // groups' threads only (named barrier 1): a producer warpgroup, if the
+    // CTA has one, does not take part.
+    auto groupsBarrier = [&] {
+      NVVM::BarrierOp::create(
+          b, Type(), k.c32(kReductionBarrier),
+          k.c32(op.getGroups() * groupThreads), NVVM::BarrierReductionAttr(),
+          Value());
+    };
+    groupsBarrier();
     auto partial = [&](Value group, int64_t i) -> Value {
       Value index = arith::AddIOp::create(
           b,
@@ -808,7 +819,7 @@ struct WgmmaReduceKGroupsLowering : OpConversionPattern<WgmmaReduceKGroupsOp> {
       for (int64_t i = 0; i < accCount; ++i)
         LLVM::StoreOp::create(b, acc[i], partial(group, i), 4);
     }
-    gpu::BarrierOp::create(b);
+    groupsBarrier();
     for (int64_t gi = 1; gi < static_cast<int64_t>(op.getGroups()); ++gi)
       for (int64_t i = 0; i < accCount; ++i)
         acc[i] = arith::AddFOp::create(

@@ -108,7 +108,7 @@ int64_t GemvPlanAttr::getThreadsPerCta() const { return getWarpsPerCta() * 32; }
 StringRef GemvPlanAttr::getKernelKind() const { return "gemv"; }
 
 int64_t GemmPlanAttr::getThreadsPerCta() const {
-  return 128 * getWarpgroups() * getKSplit();
+  return getConsumerThreads() + (getProducer() ? 128 : 0);
 }
 StringRef GemmPlanAttr::getKernelKind() const { return "gemm"; }
 
@@ -116,7 +116,7 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t warpgroups, int64_t tileM,
                                    int64_t stages, int64_t kSplit,
                                    int64_t bPrefetch, int64_t splitK,
-                                   int64_t clusterN) {
+                                   int64_t clusterN, bool producer) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
                           "each), but got "
@@ -172,6 +172,13 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " (each CTA multicasts whole 8-row swizzle atoms), "
                           "but got stages = "
                        << stages << " and tile_m = " << tileM;
+  if (producer && stages == 0)
+    return emitError() << "expects producer with a ring (stages > 0): "
+                          "without one there is nothing to produce";
+  if (producer && 128 * warpgroups * kSplit > 384)
+    return emitError() << "expects at most 3 consumer warpgroups (warpgroups "
+                          "x k_split) with a producer warpgroup, but got "
+                       << warpgroups * kSplit;
   // tile_m / 2 accumulators, 6 registers per round of B in flight and about
   // 58 more per thread: the CTA's threads must fit the 64K registers of an
   // SM.

@@ -541,15 +541,19 @@ LogicalResult WgmmaReduceKGroupsOp::verify() {
   if (auto block =
           func ? func->getAttrOfType<DenseI32ArrayAttr>("known_block_size")
                : DenseI32ArrayAttr())
-    if (block.size() == 3)
-      if (block[0] != getGroups() * getWarpgroups() * 128 || block[1] != 1 ||
+    if (block.size() == 3) {
+      const int64_t threads = getGroups() * getWarpgroups() * 128;
+      if ((block[0] != threads && block[0] != threads + 128) || block[1] != 1 ||
           block[2] != 1)
         return emitOpError()
                << "expects its kernel's CTA to be the " << getGroups()
                << " K groups x " << getWarpgroups()
-               << " warpgroups it reduces (" << getGroups() * getWarpgroups() * 128
-               << " threads), but the kernel's known_block_size is "
+               << " warpgroups it reduces (" << threads
+               << " threads, plus 128 with a producer warpgroup), but the "
+                  "kernel's "
+                  "known_block_size is "
                << block[0] << " x " << block[1] << " x " << block[2];
+    }
   int64_t need = (getGroups() - 1) * getWarpgroups() * 128 *
                  getAcc().getType().getNumElements() * 4;
   if (getRing().getType().getDataBytes() < need)

@@ -16,11 +16,13 @@
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// reduce_k_groups: group 1 stores its 32 sums to the ring, group 0 adds them.
-// CHECK: gpu.barrier
+// reduce_k_groups: group 1 stores its 32 sums to the ring, group 0 adds them,
+// between named barriers of the two groups' 256 threads (a producer warp
+// would not take part).
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
 // CHECK: scf.if
 // CHECK-COUNT-32: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
-// CHECK: gpu.barrier
+// CHECK: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
 // CHECK-COUNT-32: arith.addf
 // store: N = 256 is a multiple of 64 and M = 64 one whole tile: 32 f16
 // stores without masks.

@@ -663,7 +663,7 @@ func.func @store_strided(%acc: vector<32xf32>, %c: memref<64x128xf16, strided<[2
 
 gpu.module @kernels {
   gpu.func @reduce_block(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
-    // expected-error @+1 {{expects its kernel's CTA to be the 2 K groups x 1 warpgroups it reduces (256 threads), but the kernel's known_block_size is 128 x 1 x 1}}
+    // expected-error @+1 {{expects its kernel's CTA to be the 2 K groups x 1 warpgroups it reduces (256 threads, plus 128 with a producer warpgroup), but the kernel's known_block_size is 128 x 1 x 1}}
     %0 = nvfp4.wgmma.reduce_k_groups %acc in %r groups 2 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
     gpu.return
   }
