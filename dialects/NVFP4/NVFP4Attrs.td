@@ -222,10 +222,19 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     /// one warp of every warpgroup in 16384 registers; multiples of 8,
     /// at most 256.
     static constexpr int64_t kProducerRegisters = 40;
-    int64_t getConsumerRegisters() const {
+    static int64_t consumerRegisters(int64_t consumerWarpgroups) {
       int64_t perThread = (16384 - 32 * kProducerRegisters) /
-                          (32 * getWarpgroups() * getKSplit());
+                          (32 * consumerWarpgroups);
       return std::min<int64_t>(perThread & ~int64_t(7), 256);
+    }
+    int64_t getConsumerRegisters() const {
+      return consumerRegisters(getWarpgroups() * getKSplit());
+    }
+    /// Registers per thread the kernel starts with (nvvm.maxnreg) when it
+    /// has a producer warpgroup: what fits 65536 / threads, in the
+    /// allocation unit of 8.
+    int64_t getEntryRegisters() const {
+      return (65536 / getThreadsPerCta()) & ~int64_t(7);
     }
     /// Rows of B (the MMA's M) one CTA computes.
     int64_t getTileN() const { return 64 * getWarpgroups(); }

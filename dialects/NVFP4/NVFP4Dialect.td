@@ -47,7 +47,8 @@ def NVFP4_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kDependentLaunchAttrName =
         "nvfp4.programmatic_dependent_launch";
     /// On a kernel, from convert-nvfp4-to-nvvm to nvfp4-tensor-map-params:
-    /// the indices of its parameters that are tensor maps (by value).
+    /// its parameter count, then the indices of its parameters that are
+    /// tensor maps (by value).
     static constexpr ::llvm::StringLiteral kTensorMapParamsAttrName =
         "nvfp4.tensor_map_params";
   }];

@@ -301,12 +301,13 @@ def NVFP4_DecodeATileOp : NVFP4_Op<"decode_a_tile"> {
     The GEMM's pre-pass (plans with `stages > 0`), one per CTA of its own
     kernel: decodes rows `[m_base, m_base + tile_m)` (clamped to M) of
     batch `batch`, K chunk `chunk` (64 values), of A into f16 value x scale,
-    in the layout the GEMM's shared memory needs (the MMA's permuted K
-    order, 128B-swizzled rows of 128 bytes), and writes that
-    `tile_m x 128`-byte tile to its place in `tiles`: tile
-    `(batch * m_tiles + m_base / tile_m) * chunks + chunk`. The GEMM CTAs
-    then copy tiles with bulk copies instead of decoding A again for every
-    tile of B. Scales are read in `sfa_layout`.
+    in the MMA's permuted K order, and writes that tile (`tile_m` plain
+    rows of 128 bytes) to its place in `tiles`, a row-major matrix of 64
+    f16 columns: rows from `((batch * m_tiles + m_base / tile_m) * chunks +
+    chunk) * tile_m`. The GEMM CTAs then copy tiles with TMA through a
+    tensor map of `tiles` (which applies the 128B swizzle their shared
+    memory needs) instead of decoding A again for every tile of B. Scales
+    are read in `sfa_layout`.
 
     Example:
     ```mlir

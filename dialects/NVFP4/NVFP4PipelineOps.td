@@ -27,8 +27,11 @@ def NVFP4_RingAllocOp : NVFP4_Op<"ring.alloc"> {
     Every thread of the CTA executes it (it ends with a CTA barrier): the
     ring takes the kernel's dynamic shared memory from its first 1024-byte
     aligned address; thread 0 initializes `full[s]` for one arrival and
-    `empty[s]` for the ring's `consumers` arrivals. The launch must give
-    the kernel the type's `getSharedBytes()` of dynamic shared memory.
+    `empty[s]` for `consumers x cluster` arrivals (the consumers of every
+    CTA sharing the ring). With `cluster > 1` a cluster barrier follows,
+    so no peer multicasts into this CTA or arrives on its barriers before
+    they exist. The launch must give the kernel the type's
+    `getSharedBytes()` of dynamic shared memory.
 
     Example:
     ```mlir

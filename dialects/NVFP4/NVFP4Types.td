@@ -88,7 +88,8 @@ def NVFP4_TensorMapType : TypeDef<NVFP4_Dialect, "TensorMap"> {
     instructions read in place (a `__grid_constant__` parameter), so no
     copy of the map is made in global memory (unlike upstream
     `!nvgpu.tensormap.descriptor`, which is a device pointer).
-    `getEncoding()` gives the arguments of `cuTensorMapEncodeTiled`.
+    `getTensorMapEncoding` (nvfp4/Target/TensorMap.h) gives the arguments
+    of `cuTensorMapEncodeTiled`.
 
     Example: the 128 x 64 f16 tiles of a 32768 x 64 matrix, 128B-swizzled:
     `!nvfp4.tensor_map<32768x64xf16, box = [128, 64], swizzle = swizzle_128b>`.

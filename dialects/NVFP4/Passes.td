@@ -98,11 +98,18 @@ def NVFP4SoftwarePipelinePass : Pass<"nvfp4-software-pipeline"> {
     fragments are distinct values (modulo variable expansion). The consumer
     is chosen by the chip of the kernel's gpu.module: sm_90a warpgroups with
     wgmma (`nvfp4.wgmma.*`); a ring plan for another chip is an error.
+    With `producer = true` the warpgroup after the consumers fills the
+    ring (its first thread, in chunk order; the warpgroup gives its
+    registers to the consumers with `setmaxregister`) and the consumers
+    only wait, compute and release. Every thread ends with
+    `nvfp4.ring.retire` (a cluster barrier when `cluster_n > 1`). The plan
+    must match the kernel's `known_block_size` and `known_cluster_size`.
     Tiles without a ring (`stages = 0`) are left to the conversion.
 
     Before:
     ```mlir
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : ...) tiles(%t : memref<...xi8>)
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : ...)
+        tiles(%map : !nvfp4.tensor_map<...>)
         outs(%c : ...) at m %m n %n batch %l
         plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6>
     ```
@@ -180,8 +187,10 @@ def NVFP4TensorMapParamsPass : Pass<"nvfp4-tensor-map-params"> {
     `!llvm.ptr` and cannot mark it (it drops `llvm.byval` from `gpu.func`
     argument attributes, and the NVVM verifier rejects
     `nvvm.grid_constant` on a `gpu.func`). `convert-nvfp4-to-nvvm`
-    records the indices of such parameters on the kernel
-    (`nvfp4.tensor_map_params`); this pass gives each of them
+    records the kernel's parameter count and the indices of such
+    parameters on it (`nvfp4.tensor_map_params`; the indices hold only
+    when memrefs are bare pointers, which the count checks); this pass
+    gives each of them
     `llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 64` (the driver
     requires a 64-byte aligned map) and `nvvm.grid_constant`, and drops
     the record. The NVPTX backend then declares the parameter
@@ -192,7 +201,7 @@ def NVFP4TensorMapParamsPass : Pass<"nvfp4-tensor-map-params"> {
     Before:
     ```mlir
     llvm.func @k(%map: !llvm.ptr, ...) attributes {gpu.kernel,
-        nvfp4.tensor_map_params = array<i64: 0>, nvvm.kernel}
+        nvfp4.tensor_map_params = array<i64: 3, 0>, nvvm.kernel}
     ```
     After:
     ```mlir

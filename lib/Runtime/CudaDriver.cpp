@@ -326,12 +326,10 @@ bool CudaDriver::launch(const std::string &kernel, const unsigned grid[3],
     params.push_back(const_cast<void *>(
         a.isTensorMap ? static_cast<const void *>(a.tensorMap.bytes)
                       : static_cast<const void *>(&a.pointer)));
+  // Without cuLaunchKernelEx a plain launch is still right: a clustered
+  // kernel declares its cluster shape (.reqnctapercluster), and a dependent
+  // one then simply waits for its predecessor.
   const bool clustered = cluster[0] * cluster[1] * cluster[2] > 1;
-  if (clustered && !api->cuLaunchKernelEx) {
-    error = "the CUDA driver lacks cuLaunchKernelEx (CUDA 12 or newer is "
-            "needed to launch thread-block clusters)";
-    return false;
-  }
   if ((dependent || clustered) && api->cuLaunchKernelEx) {
     LaunchAttribute attrs[2] = {};
     unsigned count = 0;

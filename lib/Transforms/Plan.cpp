@@ -186,7 +186,7 @@ LogicalResult planGemv(ScaledMatmulOp op, const PlanTarget &t) {
 /// buffers, 32 KiB, within one CTA's budget with room for two CTAs per
 /// SM); more rows of A take more tiles.
 /// When several CTAs share a tile of A (N spans more than one tile of B), A
-/// is decoded once by a pre-pass and streamed through a ring of bulk
+/// is decoded once by a pre-pass and streamed through a ring of TMA
 /// copies, and warpgroups split each tile's K: the kernel is bound by each
 /// warp's instruction latency, so more warps per SM help (H100 sweeps,
 /// performance.md GEMM v4, v7 and v11). Three warpgroups per tile (12 warps

@@ -256,8 +256,7 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   // consumers); ptxas needs that entry count to honour setmaxnreg.
   if (plan.getProducer())
     kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-                    kb.getI32IntegerAttr((65536 / plan.getThreadsPerCta()) &
-                                         ~int64_t(7)));
+                    kb.getI32IntegerAttr(plan.getEntryRegisters()));
   // cluster_n > 1: clusters of CTAs along x share (multicast) A's tiles;
   // the kernel also declares its cluster shape (.reqnctapercluster).
   std::optional<gpu::KernelDim3> cluster;

@@ -135,7 +135,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 // CHECK-NEXT: nvfp4.ring.retire %[[RING]]
 // CHECK-NEXT: gpu.return
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
-  gpu.func @cluster(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [32, 64], swizzle = swizzle_128b>) kernel {
+  gpu.func @cluster(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [32, 64], swizzle = swizzle_128b>) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
     %c0 = arith.constant 0 : index
     %bx = gpu.block_id x
     %c64 = arith.constant 64 : index
@@ -177,6 +177,19 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @producer(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<64x64xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel {
     %c0 = arith.constant 0 : index
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x64xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 2, producer = true>
+    gpu.return
+  }
+}
+
+// -----
+
+// A producer plan in a kernel launched without the producer warpgroup would
+// never fill its ring: an error, not a hang.
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @no_producer_threads(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<64x64xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{has a plan for CTAs of 256 threads, but its kernel's known_block_size says otherwise}}
     nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x64xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 2, producer = true>
     gpu.return
   }

@@ -40,6 +40,8 @@ public:
   using Kernel = std::function<void(std::vector<std::vector<uint8_t> *> &)>;
   Kernel kernel;
   int launches = 0, frees = 0;
+  /// The parameters of the last launch.
+  std::vector<KernelArg> lastArgs;
   /// The tensor maps encoded, with the buffers they describe.
   std::vector<std::pair<TensorMapEncoding, DevicePtr>> tensorMaps;
   /// Live allocations.
@@ -92,6 +94,7 @@ public:
               const std::vector<KernelArg> &args,
               std::string &) override {
     std::vector<std::vector<uint8_t> *> buffers;
+    lastArgs = args;
     for (const KernelArg &a : args)
       buffers.push_back(&memory[a.pointer]);
     ++launches;
@@ -344,9 +347,10 @@ TEST_F(DeviceRunTest, TensorMapOperandsAreEncodedOverTheirBufferOnce) {
   map.tensorMap = TensorMapEncoding();
   map.tensorMap->rank = 2;
   kernels.launches.back().operands.push_back(map);
-  std::vector<uint8_t> *seen = nullptr;
+  std::vector<uint8_t> *seen = nullptr, *first = nullptr;
   auto write = device.kernel;
   device.kernel = [&](std::vector<std::vector<uint8_t> *> &b) {
+    first = b.front();
     seen = b.back();
     write(b);
   };
@@ -355,8 +359,11 @@ TEST_F(DeviceRunTest, TensorMapOperandsAreEncodedOverTheirBufferOnce) {
   ASSERT_EQ(device.tensorMaps.size(), 1u)
       << "encoded once, outside the two launches";
   EXPECT_EQ(device.tensorMaps[0].first.rank, 2u);
-  EXPECT_EQ(seen->size(), args[0].bytes.size())
-      << "the map describes argument 0's buffer";
+  EXPECT_EQ(device.lastArgs.back().pointer, device.tensorMaps[0].second)
+      << "the map is encoded over the buffer the launch names";
+  EXPECT_TRUE(device.lastArgs.back().isTensorMap);
+  EXPECT_FALSE(device.lastArgs.front().isTensorMap);
+  EXPECT_EQ(seen, first) << "the map describes argument 0's buffer";
 }
 
 TEST_F(DeviceRunTest, GemmLaunchCarriesTheTensorMapOfItsTiles) {

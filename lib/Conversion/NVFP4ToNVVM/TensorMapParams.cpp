@@ -18,6 +18,7 @@
 
 #include "nvfp4/Conversion/NVFP4ToNVVM/NVFP4ToNVVM.h"
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+#include "nvfp4/Runtime/Device.h"
 #include "nvfp4/Transforms/Passes.h"
 
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
@@ -31,9 +32,9 @@ namespace mlir::nvfp4 {
 using namespace mlir;
 using namespace mlir::nvfp4;
 
-/// Bytes and alignment of a CUtensorMap (cuda.h: CU_TENSOR_MAP_NUM_QWORDS
-/// 16, declared alignas(64)).
-static constexpr int64_t kTensorMapBytes = 128, kTensorMapAlign = 64;
+/// Bytes and alignment of a CUtensorMap, as the launcher holds it.
+static constexpr int64_t kTensorMapBytes = sizeof(TensorMapBytes),
+                         kTensorMapAlign = alignof(TensorMapBytes);
 
 void mlir::nvfp4::addTensorMapTypeConversion(TypeConverter &converter) {
   converter.addConversion([](TensorMapType map) -> Type {
@@ -54,13 +55,17 @@ void mlir::nvfp4::addTensorMapTypeConversion(TypeConverter &converter) {
 }
 
 void mlir::nvfp4::markTensorMapParams(gpu::GPUFuncOp kernel) {
-  SmallVector<int64_t> indices;
+  // The parameter count first, then the maps' indices: the indices only
+  // hold for the llvm.func if every parameter stays one parameter (bare
+  // pointers), which nvfp4-tensor-map-params checks against the count.
+  SmallVector<int64_t> record = {
+      static_cast<int64_t>(kernel.getNumArguments())};
   for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes()))
     if (isa<TensorMapType>(type))
-      indices.push_back(i);
-  if (!indices.empty())
+      record.push_back(i);
+  if (record.size() > 1)
     kernel->setAttr(NVFP4Dialect::kTensorMapParamsAttrName,
-                    DenseI64ArrayAttr::get(kernel.getContext(), indices));
+                    DenseI64ArrayAttr::get(kernel.getContext(), record));
 }
 
 namespace {
@@ -95,7 +100,19 @@ struct NVFP4TensorMapParamsPass
                             "(run convert-gpu-to-nvvm first)";
         return WalkResult::interrupt();
       }
-      for (int64_t i : indices.asArrayRef()) {
+      ArrayRef<int64_t> record = indices.asArrayRef();
+      if (record.empty() ||
+          record.front() != static_cast<int64_t>(func.getNumArguments())) {
+        func.emitError() << "nvfp4-tensor-map-params: the kernel had "
+                         << (record.empty() ? -1 : record.front())
+                         << " parameters before convert-gpu-to-nvvm and has "
+                         << func.getNumArguments()
+                         << " now; the tensor maps' positions only hold "
+                            "with bare-pointer memrefs "
+                            "(use-bare-ptr-memref-call-conv)";
+        return WalkResult::interrupt();
+      }
+      for (int64_t i : record.drop_front()) {
         if (!isa<LLVM::LLVMPointerType>(func.getArgumentTypes()[i])) {
           func.emitError() << "nvfp4-tensor-map-params: parameter " << i
                            << " of the kernel should be the tensor map's "

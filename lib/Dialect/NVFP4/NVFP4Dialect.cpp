@@ -191,6 +191,18 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "b_prefetch + 58) to fit 65536 registers; use fewer "
                           "warpgroups, a smaller k_split, tile_m or "
                           "b_prefetch";
+  // With a producer warpgroup the consumers get what it leaves them.
+  if (producer) {
+    int64_t budget =
+        GemmPlanAttr::consumerRegisters(warpgroups * kSplit);
+    if (registers > budget)
+      return emitError() << "expects about " << registers
+                         << " registers per consumer thread (tile_m / 2 "
+                            "accumulators + 6 x b_prefetch + 58) to fit the "
+                         << budget
+                         << " a producer warpgroup leaves them; use a "
+                            "smaller tile_m, k_split or b_prefetch";
+  }
   // The ring lives in dynamic shared memory: at most 227 KiB per CTA.
   int64_t reduction = (kSplit - 1) * warpgroups * 128 * (tileM / 2) * 4;
   int64_t ring =
@@ -219,7 +231,13 @@ LogicalResult NVFP4Dialect::verifyOperationAttribute(Operation *op,
     if (!indices || !function)
       return op->emitError() << "expects '" << kTensorMapParamsAttrName
                              << "' to be an array<i64> on a function";
-    for (int64_t i : indices.asArrayRef())
+    // The parameter count, then the maps' indices.
+    ArrayRef<int64_t> record = indices.asArrayRef();
+    if (record.size() < 2)
+      return op->emitError() << "expects '" << kTensorMapParamsAttrName
+                             << "' to hold the parameter count and at least "
+                                "one index";
+    for (int64_t i : record.drop_front())
       if (i < 0 || i >= static_cast<int64_t>(function.getNumArguments()))
         return op->emitError()
                << "'" << kTensorMapParamsAttrName << "' names parameter " << i

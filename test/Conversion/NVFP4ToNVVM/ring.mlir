@@ -6,7 +6,7 @@
 
 // CHECK: llvm.mlir.global external @__nvfp4_dynamic_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // The map parameter is recorded for nvfp4-tensor-map-params.
-// CHECK-LABEL: gpu.func @ring(%arg0: !nvfp4.tensor_map<{{.*}}>, {{.*}}) kernel attributes {nvfp4.tensor_map_params = array<i64: 0>}
+// CHECK-LABEL: gpu.func @ring(%arg0: !nvfp4.tensor_map<{{.*}}>, {{.*}}) kernel attributes {nvfp4.tensor_map_params = array<i64: 4, 0>}
 // CHECK: %[[DYN:.*]] = llvm.mlir.addressof @__nvfp4_dynamic_smem
 // CHECK: %[[MAP:.*]] = builtin.unrealized_conversion_cast %arg0 : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b> to !llvm.ptr
 // CHECK: %[[INT:.*]] = llvm.ptrtoint %[[DYN]] : !llvm.ptr<3> to i32

@@ -11,7 +11,7 @@
 // CHECK-SAME: %arg0: !llvm.ptr, %arg1: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
 // CHECK-SAME: attributes {gpu.kernel, nvvm.kernel}
 gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
-  llvm.func @k(%p: !llvm.ptr, %map: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, nvfp4.tensor_map_params = array<i64: 1>} {
+  llvm.func @k(%p: !llvm.ptr, %map: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, nvfp4.tensor_map_params = array<i64: 2, 1>} {
     llvm.return
   }
 }
@@ -20,7 +20,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
 
 gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
   // expected-error @+1 {{nvfp4-tensor-map-params: 'nvfp4.tensor_map_params' on a function that is not an NVVM kernel (run convert-gpu-to-nvvm first)}}
-  llvm.func @not_kernel(%map: !llvm.ptr) attributes {nvfp4.tensor_map_params = array<i64: 0>} {
+  llvm.func @not_kernel(%map: !llvm.ptr) attributes {nvfp4.tensor_map_params = array<i64: 1, 0>} {
     llvm.return
   }
 }
@@ -29,7 +29,16 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
 
 gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
   // expected-error @+1 {{nvfp4-tensor-map-params: parameter 0 of the kernel should be the tensor map's pointer, but it is 'i64' (kernel memrefs must be bare pointers)}}
-  llvm.func @wrong(%map: i64) attributes {gpu.kernel, nvvm.kernel, nvfp4.tensor_map_params = array<i64: 0>} {
+  llvm.func @wrong(%map: i64) attributes {gpu.kernel, nvvm.kernel, nvfp4.tensor_map_params = array<i64: 1, 0>} {
+    llvm.return
+  }
+}
+
+// -----
+
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  // expected-error @+1 {{nvfp4-tensor-map-params: the kernel had 2 parameters before convert-gpu-to-nvvm and has 6 now; the tensor maps' positions only hold with bare-pointer memrefs (use-bare-ptr-memref-call-conv)}}
+  llvm.func @expanded(%p: !llvm.ptr, %q: !llvm.ptr, %o: i64, %s: i64, %t: i64, %map: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel, nvfp4.tensor_map_params = array<i64: 2, 1>} {
     llvm.return
   }
 }

@@ -704,3 +704,24 @@ func.func @fill_cluster_box(%r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consu
   nvfp4.ring.fill %r[%s] from %t[%s, %s] : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1, cluster = 2>, !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>
   return
 }
+
+// -----
+
+// expected-error @+1 {{expects producer with a ring (stages > 0): without one there is nothing to produce}}
+func.func @producer_ring(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, producer = true>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects at most 3 consumer warpgroups (warpgroups x k_split) with a producer warpgroup, but got 4}}
+func.func @producer_warpgroups(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 8, k_split = 4, producer = true>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects about 166 registers per consumer thread (tile_m / 2 accumulators + 6 x b_prefetch + 58) to fit the 152 a producer warpgroup leaves them; use a smaller tile_m, k_split or b_prefetch}}
+func.func @producer_registers(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 192, stages = 9, k_split = 3, producer = true>} {
+  return
+}
