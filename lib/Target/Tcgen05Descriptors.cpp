@@ -129,7 +129,10 @@ mlir::nvfp4::tcgen05::kMajorAddress(const SmemDescriptor &d, int64_t row,
   const uint32_t inGroup = static_cast<uint32_t>(row % 8);
   switch (d.swizzle) {
   case Swizzle::Swizzle128B: {
-    if (kByte >= 128 || d.startAddress % 1024 != 0)
+    // The start may sit inside the first 128-byte row of a 1024-byte
+    // pattern (an MMA's K step advances it by 32 bytes); the swizzle XORs
+    // the absolute address, so the row's bytes must not cross that row.
+    if (d.startAddress % 1024 + kByte >= 128)
       return std::nullopt;
     uint32_t linear = d.startAddress + group * d.strideByteOffset +
                       inGroup * 128 + static_cast<uint32_t>(kByte);

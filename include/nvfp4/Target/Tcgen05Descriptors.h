@@ -94,7 +94,8 @@ struct SmemDescriptor {
 /// pattern to start on that boundary). None: 8 x 16-byte core matrices,
 /// `leadingByteOffset` apart along K and `strideByteOffset` apart along
 /// the rows. nullopt for the modes and base offsets the model does not
-/// cover, or a byte outside the swizzle atom.
+/// cover, or a byte outside the swizzle atom (for 128B: the start plus
+/// `kByte` must stay in the first 128-byte row of a 1024-byte pattern).
 std::optional<uint32_t> kMajorAddress(const SmemDescriptor &d, int64_t row,
                                       int64_t kByte);
 
