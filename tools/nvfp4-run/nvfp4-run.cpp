@@ -218,6 +218,28 @@ static void printKernels(const CompiledEntry &kernels, StringRef target,
         "nvfp4-run: kernel @{0}: grid ({1}, {2}, {3}), block ({4}, {5}, {6})",
         k.kernel, k.grid[0], k.grid[1], k.grid[2], k.block[0], k.block[1],
         k.block[2]);
+    if (k.cluster[0] * k.cluster[1] * k.cluster[2] > 1)
+      line += llvm::formatv(", cluster ({0}, {1}, {2})", k.cluster[0],
+                            k.cluster[1], k.cluster[2]);
+    if (k.dynamicSharedBytes)
+      line += llvm::formatv(", {0} bytes dynamic smem", k.dynamicSharedBytes);
+    // Parameters passed as by-value tensor maps, and what they describe.
+    for (auto [i, o] : llvm::enumerate(k.operands)) {
+      if (!o.tensorMap)
+        continue;
+      const TensorMapEncoding &e = *o.tensorMap;
+      std::string dims, box;
+      for (int d = static_cast<int>(e.rank) - 1; d >= 0; --d) {
+        dims += std::to_string(e.globalDim[d]) + (d ? "x" : "");
+        box += std::to_string(e.boxDim[d]) + (d ? "x" : "");
+      }
+      static const char *const swizzles[] = {"none", "32B", "64B", "128B"};
+      line += llvm::formatv("; param {0}: tensor map of {1} #{2} ({3}, box "
+                            "{4}, swizzle {5})",
+                            i, o.workspace ? "workspace" : "argument", o.index,
+                            dims, box,
+                            e.swizzle < 4 ? swizzles[e.swizzle] : "other");
+    }
     auto it = kernels.ptxas.find(k.kernel);
     if (it != kernels.ptxas.end()) {
       const PtxasReport &r = it->second;
