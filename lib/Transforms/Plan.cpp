@@ -190,10 +190,12 @@ LogicalResult planGemv(ScaledMatmulOp op, const PlanTarget &t) {
 /// copies, and warpgroups split each tile's K: the kernel is bound by each
 /// warp's instruction latency, so more warps per SM help (H100 sweeps,
 /// performance.md GEMM v4, v7 and v11). Three warpgroups per tile (12 warps
-/// per SM) with B loaded 2 rounds ahead by default, a producer warpgroup
-/// filling a 9-stage ring (3 slots per K group: fills two rounds ahead;
-/// performance.md GEMM v14 and v15: 128x7168x16384 85.6 -> 79.1 us,
-/// 128x7168x2048 16.9 -> 15.5 us). When the grid covers at
+/// per SM), a producer warpgroup filling a 9-stage ring (3 slots per K
+/// group: fills two rounds ahead; performance.md GEMM v14 and v15:
+/// 128x7168x16384 85.6 -> 79.1 us, 128x7168x2048 16.9 -> 15.5 us), and B
+/// loaded 2 rounds ahead, or 3 when the CTA has at least 128 K chunks
+/// (GEMM v16: 78.7 -> 72.2 us on 128x7168x16384; on 32 or 56 chunks 3
+/// rounds are 6-7 % slower). When the grid covers at
 /// most half the SMs, two CTAs split K (128x4096x7168: 28.7 -> 26.8 us,
 /// performance.md GEMM v12), or with an odd K / 64 tiles of 64 rows of A
 /// with four warpgroups each (GEMM v7: 40 -> 29 us there; every tile of
@@ -209,21 +211,25 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                              /*splitK=*/1, /*clusterN=*/1,
                              /*producer=*/false);
   int64_t ctas = llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM) * batch;
+  auto bPrefetch = [](int64_t ctaChunks) -> int64_t {
+    return ctaChunks >= 128 ? 3 : 2;
+  };
   if (2 * ctas <= t.smCount && tileM > 64) {
     // Two CTAs split K (B decoded once; the sum kernel overlaps the GEMM's
     // end as its programmatic dependent), or, when K / 64 is odd, tiles of
     // 64 rows of A (B decoded once per tile of A).
     if (chunks % 2 == 0)
       return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
-                               /*kSplit=*/3, /*bPrefetch=*/2, /*splitK=*/2,
-                               /*clusterN=*/1, /*producer=*/true);
+                               /*kSplit=*/3, bPrefetch(chunks / 2),
+                               /*splitK=*/2, /*clusterN=*/1,
+                               /*producer=*/true);
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
                              /*stages=*/8, /*kSplit=*/4,
                              /*bPrefetch=*/2, /*splitK=*/1, /*clusterN=*/1,
                              /*producer=*/false);
   }
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
-                           /*kSplit=*/3, /*bPrefetch=*/2, /*splitK=*/1,
+                           /*kSplit=*/3, bPrefetch(chunks), /*splitK=*/1,
                            /*clusterN=*/1, /*producer=*/true);
 }
 

@@ -105,10 +105,9 @@ func.func @half_the_sms_odd_k(%a: memref<128x7232xf4E2M1FN>, %sfa: memref<128x45
 
 // -----
 
-// A long K (256 chunks) on a full grid: 9 stages, so that each K group's
-// fills run two rounds ahead.
+// A long K (256 chunks) on a full grid: B loaded 3 rounds ahead.
 // CHECK-LABEL: func.func @long_k
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, producer = true>
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, b_prefetch = 3, producer = true>
 func.func @long_k(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<128x1024xf8E4M3FN>, %b: memref<7168x16384xf4E2M1FN>, %sfb: memref<7168x1024xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x16384xf4E2M1FN>, memref<128x1024xf8E4M3FN>, memref<7168x16384xf4E2M1FN>, memref<7168x1024xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
   return
