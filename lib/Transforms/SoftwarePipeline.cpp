@@ -206,25 +206,18 @@ LogicalResult GemmRingBuilder::build() {
   // launches the plan with: a kernel that says otherwise would hang (no
   // producer) or multicast to CTAs that do not exist.
   if (auto kernel = op->getParentOfType<gpu::GPUFuncOp>()) {
-    auto same = [](std::optional<ArrayRef<int32_t>> shape,
-                   ArrayRef<int64_t> want) {
-      ArrayRef<int32_t> got =
-          shape.value_or(ArrayRef<int32_t>());
-      if (got.empty())
-        return want[0] * want[1] * want[2] == 1;
-      return got.size() == 3 && got[0] == want[0] && got[1] == want[1] &&
-             got[2] == want[2];
+    auto isRow = [](DenseI32ArrayAttr shape, int64_t x) {
+      return shape.asArrayRef() ==
+             ArrayRef<int32_t>({static_cast<int32_t>(x), 1, 1});
     };
-    std::optional<ArrayRef<int32_t>> block, cluster;
-    if (DenseI32ArrayAttr a = kernel.getKnownBlockSizeAttr())
-      block = a.asArrayRef();
-    if (DenseI32ArrayAttr a = kernel.getKnownClusterSizeAttr())
-      cluster = a.asArrayRef();
-    if (block && !same(block, {plan.getThreadsPerCta(), 1, 1}))
+    DenseI32ArrayAttr block = kernel.getKnownBlockSizeAttr();
+    DenseI32ArrayAttr cluster = kernel.getKnownClusterSizeAttr();
+    if (block && !isRow(block, plan.getThreadsPerCta()))
       return op.emitOpError()
              << "has a plan for CTAs of " << plan.getThreadsPerCta()
              << " threads, but its kernel's known_block_size says otherwise";
-    if (!same(cluster, {plan.getClusterN(), 1, 1}))
+    if (cluster ? !isRow(cluster, plan.getClusterN())
+                : plan.getClusterN() != 1)
       return op.emitOpError()
              << "has a plan for clusters of " << plan.getClusterN()
              << " CTAs along x, but its kernel's known_cluster_size says "

@@ -165,6 +165,15 @@ protected:
       kernels.launches.back().operands.push_back({false, i});
   }
 
+  /// Compiles entry @gemm of `source` for sm_90a up to the launches (no
+  /// binary): what a launcher reads off the IR.
+  FailureOr<CompiledEntry> compileForSm90(const char *source) {
+    module = parseSourceString<ModuleOp>(source, context.get());
+    if (!module)
+      return failure();
+    return compileEntry(*module, "gemm", "sm_90a", "none", "");
+  }
+
   /// A kernel that writes the reference's outputs, then lets `tamper`
   /// change them.
   void correctKernel(std::function<void(std::vector<uint8_t> &)> tamper = {}) {
@@ -378,10 +387,7 @@ func.func @gemm(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>,
   return
 }
 )mlir";
-  module = parseSourceString<ModuleOp>(kGemm, context.get());
-  ASSERT_TRUE(module);
-  FailureOr<CompiledEntry> compiled =
-      compileEntry(*module, "gemm", "sm_90a", "none", "");
+  FailureOr<CompiledEntry> compiled = compileForSm90(kGemm);
   ASSERT_TRUE(succeeded(compiled));
   ASSERT_EQ(compiled->launches.size(), 2u) << "the pre-pass, then the GEMM";
   ASSERT_EQ(compiled->workspaceBytes.size(), 1u);
@@ -420,10 +426,7 @@ func.func @gemm(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>,
   return
 }
 )mlir";
-  module = parseSourceString<ModuleOp>(kGemm, context.get());
-  ASSERT_TRUE(module);
-  FailureOr<CompiledEntry> compiled =
-      compileEntry(*module, "gemm", "sm_90a", "none", "");
+  FailureOr<CompiledEntry> compiled = compileForSm90(kGemm);
   ASSERT_TRUE(succeeded(compiled));
   ASSERT_EQ(compiled->launches.size(), 2u);
   const KernelLaunch &decode = compiled->launches[0], &gemm = compiled->launches[1];
