@@ -273,4 +273,104 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
   }];
 }
 
+def NVFP4_Tcgen05PlanAttr : AttrDef<NVFP4_Dialect, "Tcgen05Plan",
+    [DeclareAttrInterfaceMethods<NVFP4_PlanAttrInterface>]> {
+  let mnemonic = "tcgen05_plan";
+  let summary = "How a block-scaled GEMM maps to sm_100a tcgen05 tensor cores";
+  let description = [{
+    The sm_100a (Blackwell) form of a GEMM's plan, chosen by `nvfp4-plan`
+    for that target (or written in the IR, and then checked). The operands
+    are swapped as in `#nvfp4.gemm_plan`: a CTA computes 128 rows of B (the
+    weights, the MMA's M: one `tcgen05.mma.cta_group::1` of M = 128) by
+    `tile_m` rows of A (the activations, the MMA's N), accumulated in
+    tensor memory (TMEM), with e2m1 operands and e4m3 block16 scales read
+    by the MMA itself (`kind::mxf4nvf4.block_scale`). The CTA is 4 warps:
+    thread 0 copies the tiles (TMA) and the scales (bulk copies) into the
+    ring, thread 32 issues the scale copies into TMEM (`tcgen05.cp`) and
+    the MMAs, and all 4 warps read the accumulator out of TMEM (one lane
+    quadrant each) and store C.
+
+    - `tile_m` (32, 64, 128 or 256): rows of A per CTA, the MMA's N. The
+      scales of A are copied in 128-row blocks of the blocked layout; a
+      tile of fewer rows reads its part of the block (a TMEM column offset
+      of (row % 128) / 32).
+    - `stages` ([2, 16]): ring slots of 256 K values each (4 MMAs of K =
+      64): the tile of B (16 KiB), the tile of A (tile_m x 128 bytes), both
+      128B-swizzled, and their scales (2 KiB per 128 rows). Each slot also
+      has its own TMEM columns for its scales, so a slot's scale copy never
+      overwrites scales an MMA of another slot may still read.
+    - `split_k` (default 1; [1, 8]; dividing K / 256): CTAs that split K,
+      each writing an fp32 partial tile that `nvfp4.sum_splits` adds.
+
+    K must be a multiple of 256, and both scale operands in the blocked
+    layout (the 128 x 4 atoms `tcgen05.cp` copies as they are).
+
+    Example: `#nvfp4.tcgen05_plan<tile_m = 128, stages = 6>`.
+  }];
+  let parameters = (ins "int64_t":$tile_m, "int64_t":$stages,
+                        DefaultValuedParameter<"int64_t", "1">:$split_k);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Rows of B per CTA: the MMA's M (cta_group::1).
+    static constexpr int64_t kTileN = 128;
+    /// K values per ring slot (4 MMAs of K = 64), and bytes of one row's
+    /// share of them (packed e2m1: one 128B swizzle row).
+    static constexpr int64_t kStageK = 256;
+    static constexpr int64_t kStageRowBytes = kStageK / 2;
+    /// K values per MMA.
+    static constexpr int64_t kMmaK = 64;
+    /// Bytes of the scales of 128 rows over one slot's K (4 atoms of the
+    /// blocked layout, contiguous in it).
+    static constexpr int64_t kScaleBlockBytes = 4 * 512;
+    /// Threads of the CTA (4 warps: one per TMEM lane quadrant).
+    static constexpr int64_t kThreads = 128;
+    /// Blocks of 128 rows of A's scales a tile needs.
+    int64_t getScaleBlocksA() const { return (getTileM() + 127) / 128; }
+    /// Byte offsets inside a slot: B's tile, A's tile, B's scales, A's
+    /// scales; and the slot's size (1024-byte multiples keep every slot
+    /// aligned for the swizzle).
+    static constexpr int64_t kBOffset = 0;
+    int64_t getAOffset() const { return kTileN * kStageRowBytes; }
+    int64_t getSfbOffset() const {
+      return getAOffset() + getTileM() * kStageRowBytes;
+    }
+    int64_t getSfaOffset() const { return getSfbOffset() + kScaleBlockBytes; }
+    int64_t getSlotBytes() const {
+      int64_t end = getSfaOffset() + getScaleBlocksA() * kScaleBlockBytes;
+      return (end + 1023) / 1024 * 1024;
+    }
+    /// Dynamic shared memory: the ring (slots, 1024 bytes of alignment
+    /// slack, a full and an empty mbarrier per slot).
+    int64_t getSharedBytes() const {
+      return getStages() * getSlotBytes() + 1024 + 16 * getStages();
+    }
+    /// TMEM columns: the fp32 accumulator (one column per row of A) from
+    /// column 0, then per slot B's scales (4 columns per MMA) and A's
+    /// (4 per MMA and block of 128 rows).
+    int64_t getSfbColumnsPerMma() const { return 4; }
+    int64_t getSfaColumnsPerMma() const { return 4 * getScaleBlocksA(); }
+    int64_t getScaleColumnsPerSlot() const {
+      return (kStageK / kMmaK) *
+             (getSfbColumnsPerMma() + getSfaColumnsPerMma());
+    }
+    int64_t getScaleColumnBase() const { return getTileM(); }
+    int64_t getTmemColumnsUsed() const {
+      return getScaleColumnBase() + getStages() * getScaleColumnsPerSlot();
+    }
+    /// The allocation: a power of two >= 32 (tcgen05.alloc), or 0 when the
+    /// columns exceed TMEM's 512.
+    int64_t getTmemColumns() const {
+      int64_t columns = 32;
+      while (columns < getTmemColumnsUsed())
+        columns *= 2;
+      return columns <= 512 ? columns : 0;
+    }
+    /// Bytes of the fp32 partial tiles split_k > 1 CTAs write.
+    int64_t getPartialsBytes(int64_t batch, int64_t m, int64_t n) const {
+      return getSplitK() > 1 ? getSplitK() * batch * m * n * 4 : 0;
+    }
+  }];
+}
+
 #endif // NVFP4_ATTRS_TD

@@ -255,8 +255,11 @@ def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile", [AttrSizedOperandSegments]> {
     tile in `partials` (split-major [split][batch][m][n]) instead of to C.
     Operands are the
     whole kernel operands; `m_base`, `n_base`, `batch` and `split` come
-    from the block ids. `convert-nvfp4-to-nvvm` lowers it for
-    its target (sm_90a: wgmma).
+    from the block ids. With a `#nvfp4.gemm_plan` (sm_90a, wgmma) the CTA
+    computes `64 * warpgroups` rows of B; with a `#nvfp4.tcgen05_plan`
+    (sm_100a) 128 rows, and `tiles` are the tensor maps of A's and B's
+    packed bytes (in that order). `nvfp4-software-pipeline` turns a plan
+    with a ring into its K loop; `convert-nvfp4-to-nvvm` lowers the rest.
 
     Example:
     ```mlir
@@ -274,25 +277,41 @@ def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile", [AttrSizedOperandSegments]> {
     Arg<NVFP4_ScaleMemref, "B scales", [MemRead]>:$sfb,
     Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
     Index:$m_base, Index:$n_base, Index:$batch,
-    Arg<Optional<NVFP4_TensorMapType>,
-        "A decoded by nvfp4.decode_a_tile, as a tensor map of its tiles "
-        "(plans with stages > 0)">:$a_tiles,
+    Arg<Variadic<NVFP4_TensorMapType>,
+        "the tensor maps the tiles are copied through: A decoded by "
+        "nvfp4.decode_a_tile (#nvfp4.gemm_plan with stages > 0), or A's and "
+        "B's packed bytes (#nvfp4.tcgen05_plan)">:$maps,
     Optional<Index>:$split,
     Arg<Optional<MemRefRankOf<[I8], [1]>>,
         "fp32 partial tiles (plans with split_k > 1)", [MemWrite]>:$partials,
-    NVFP4_GemmPlanAttr:$plan,
+    AnyAttrOf<[NVFP4_GemmPlanAttr, NVFP4_Tcgen05PlanAttr]>:$plan,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
   let assemblyFormat = [{
     `ins` `(` $a `,` $sfa `,` $b `,` $sfb `:` type($a) `,` type($sfa) `,`
               type($b) `,` type($sfb) `)`
-    (`tiles` `(` $a_tiles^ `:` type($a_tiles) `)`)?
+    (`tiles` `(` $maps^ `:` type($maps) `)`)?
     `outs` `(` $c `:` type($c) `)`
     (`partials` `(` $partials^ `:` type($partials) `)`)?
     `at` `m` $m_base `n` $n_base `batch` $batch (`split` $split^)?
     `plan` qualified($plan) attr-dict
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The plan when it is an sm_90a (wgmma) one, else null.
+    GemmPlanAttr getWgmmaPlan() {
+      return ::llvm::dyn_cast<GemmPlanAttr>(getPlan());
+    }
+    /// The plan when it is an sm_100a (tcgen05) one, else null.
+    Tcgen05PlanAttr getTcgen05Plan() {
+      return ::llvm::dyn_cast<Tcgen05PlanAttr>(getPlan());
+    }
+    /// The decoded tiles of A (a #nvfp4.gemm_plan with stages > 0).
+    ::mlir::Value getATiles() {
+      return getWgmmaPlan() && !getMaps().empty() ? getMaps().front()
+                                                  : ::mlir::Value();
+    }
+  }];
 }
 
 def NVFP4_DecodeATileOp : NVFP4_Op<"decode_a_tile"> {

@@ -7,7 +7,8 @@
 // The ops `nvfp4-software-pipeline` writes a CTA's K loop with: the ring of
 // shared-memory stages and its producer/consumer protocol (any target), and
 // the per-thread pieces of the sm_90a wgmma consumer (register accumulators,
-// weights dequantized in registers). They run per thread, inside the
+// weights dequantized in registers) and of the sm_100a tcgen05 one (TMEM
+// accumulators, scales copied to TMEM, one MMA thread). They run per thread, inside the
 // kernel's gpu.func; `convert-nvfp4-to-nvvm` lowers them.
 //
 //===----------------------------------------------------------------------===//
@@ -78,6 +79,79 @@ def NVFP4_RingFillOp : NVFP4_Op<"ring.fill"> {
   let assemblyFormat = [{
     $ring `[` $slot `]` `from` $map `[` $coordinates `]` attr-dict `:`
     qualified(type($ring)) `,` qualified(type($map))
+  }];
+  let hasVerifier = 1;
+}
+
+def NVFP4_RingExpectOp : NVFP4_Op<"ring.expect"> {
+  let summary = "Producer: arrive on a slot's full barrier expecting its bytes";
+  let description = [{
+    Executed by one producer thread before the copies of a slot that is
+    filled by several of them (`nvfp4.ring.copy`, `nvfp4.ring.copy_bytes`):
+    arrives on `full[slot]` expecting `slot_bytes` bytes, which the copies
+    then deliver. The slot must be free, as for `nvfp4.ring.fill`.
+    Example:
+    ```mlir
+    nvfp4.ring.expect %ring[%slot]
+        : !nvfp4.ring<stages = 6, slot_bytes = 36864, consumers = 1>
+    ```
+  }];
+  let arguments = (ins NVFP4_RingType:$ring, I32:$slot);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` attr-dict `:` qualified(type($ring))
+  }];
+}
+
+def NVFP4_RingCopyOp : NVFP4_Op<"ring.copy"> {
+  let summary = "Producer: copy a tile into part of a slot with TMA";
+  let description = [{
+    Starts the TMA copy (cp.async.bulk.tensor) of the tile of `map` whose
+    first element is at `coordinates` (i32, outermost first) to byte
+    `offset` of the slot (a multiple of 1024, so the map's swizzle sees
+    the same address bits as at the slot's start); its bytes complete
+    `full[slot]`, armed by a `nvfp4.ring.expect`. The tile must end
+    within the slot. A ring of one CTA only.
+    Example:
+    ```mlir
+    nvfp4.ring.copy %ring[%slot] at 16384 from %map[%l, %m, %k]
+        : !nvfp4.ring<stages = 6, slot_bytes = 36864, consumers = 1>,
+          !nvfp4.tensor_map<1x128x8192xi8, box = [1, 128, 128],
+                            swizzle = swizzle_128b>
+    ```
+  }];
+  let arguments = (ins NVFP4_RingType:$ring, I32:$slot,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset,
+                       NVFP4_TensorMapType:$map, Variadic<I32>:$coordinates);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` `at` $offset `from` $map `[` $coordinates `]`
+    attr-dict `:` qualified(type($ring)) `,` qualified(type($map))
+  }];
+  let hasVerifier = 1;
+}
+
+def NVFP4_RingCopyBytesOp : NVFP4_Op<"ring.copy_bytes"> {
+  let summary = "Producer: copy contiguous bytes into part of a slot";
+  let description = [{
+    Starts a bulk copy (cp.async.bulk) of `bytes` contiguous bytes of
+    `source` from byte `source_offset` (i64) to byte `offset` of the slot;
+    its bytes complete `full[slot]`, armed by a `nvfp4.ring.expect`. Both
+    offsets and the size are multiples of 16; the bytes must lie within
+    `source` and the slot. A ring of one CTA only.
+    Example:
+    ```mlir
+    nvfp4.ring.copy_bytes %ring[%slot] at 32768 from %sfb[%offset] bytes 2048
+        : !nvfp4.ring<stages = 6, slot_bytes = 36864, consumers = 1>,
+          memref<7168x1024xf8E4M3FN>
+    ```
+  }];
+  let arguments = (ins NVFP4_RingType:$ring, I32:$slot,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset,
+                       Arg<AnyMemRef, "source", [MemRead]>:$source,
+                       I64:$source_offset,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$bytes);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` `at` $offset `from` $source `[` $source_offset `]`
+    `bytes` $bytes attr-dict `:` qualified(type($ring)) `,` type($source)
   }];
   let hasVerifier = 1;
 }
@@ -317,6 +391,188 @@ def NVFP4_WgmmaStoreOp : NVFP4_Op<"wgmma.store", [AttrSizedOperandSegments]> {
     (`partials` `(` $partials^ `:` type($partials) `)`)?
     `at` `m` $m `row` $row `batch` $batch (`split` $split^)? attr-dict `:`
     type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// The sm_100a consumer: tcgen05 MMAs into tensor memory
+//===----------------------------------------------------------------------===//
+
+def NVFP4_TmemAllocOp : NVFP4_Op<"tmem.alloc"> {
+  let summary = "Allocate the CTA's tensor memory (every thread)";
+  let description = [{
+    Every thread of the CTA executes it: warp 0 allocates the type's
+    columns (tcgen05.alloc, then gives up the right to allocate more),
+    thread 0 initializes the allocation's mbarrier, and after a CTA
+    barrier every thread has the base address.
+    Example:
+    ```mlir
+    %tmem = nvfp4.tmem.alloc : !nvfp4.tmem<columns = 512>
+    ```
+  }];
+  let results = (outs NVFP4_TmemType:$tmem);
+  let assemblyFormat = "attr-dict `:` qualified(type($tmem))";
+}
+
+def NVFP4_TmemDeallocOp : NVFP4_Op<"tmem.dealloc"> {
+  let summary = "Free the CTA's tensor memory (every thread)";
+  let description = [{
+    Every thread of the CTA executes it once it no longer reads the
+    allocation: a CTA barrier (ordered after the threads' tcgen05
+    operations), then warp 0 frees the columns (tcgen05.dealloc).
+    Example:
+    ```mlir
+    nvfp4.tmem.dealloc %tmem : !nvfp4.tmem<columns = 512>
+    ```
+  }];
+  let arguments = (ins NVFP4_TmemType:$tmem);
+  let assemblyFormat = "$tmem attr-dict `:` qualified(type($tmem))";
+}
+
+def NVFP4_Tcgen05CopyScalesOp : NVFP4_Op<"tcgen05.cp"> {
+  let summary = "MMA thread: copy one 512-byte scale atom of a slot to TMEM";
+  let description = [{
+    Issues `tcgen05.cp.cta_group::1.32x128b.warpx4`: the 32 rows of 16
+    bytes at byte `offset` of the slot (one atom of the blocked scale
+    layout: 128 rows x 4 scales) go to 4 columns of all 4 lane quadrants of
+    TMEM, from column `column + slot x column_step` of the allocation, where
+    an MMA reads them as block16 scales. Asynchronous; ordered before the
+    thread's later tcgen05.mma, complete when a later commit completes.
+    Example:
+    ```mlir
+    nvfp4.tcgen05.cp %ring[%slot] at 32768 to %tmem column 128 step 32
+        : !nvfp4.ring<stages = 6, slot_bytes = 36864, consumers = 1>,
+          !nvfp4.tmem<columns = 512>
+    ```
+  }];
+  let arguments = (ins NVFP4_RingType:$ring, I32:$slot,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$offset,
+                       NVFP4_TmemType:$tmem,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$column,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$column_step);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` `at` $offset `to` $tmem `column` $column `step`
+    $column_step attr-dict `:` qualified(type($ring)) `,` qualified(type($tmem))
+  }];
+  let hasVerifier = 1;
+}
+
+def NVFP4_Tcgen05MmaOp : NVFP4_Op<"tcgen05.mma"> {
+  let summary = "MMA thread: one block-scaled e2m1 MMA (K = 64) on a slot";
+  let description = [{
+    Issues `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`:
+    D (f32, from column `d_column`) (+)= (A x SFA) (B x SFB)^T over 64 K
+    values, A and B read from the slot through the shared-memory matrix
+    descriptors `a_desc` and `b_desc`, whose start-address fields hold
+    byte offsets in the slot (the slot's address is added), and the
+    instruction descriptor `idesc` (shape, types, scale format), all built
+    by include/nvfp4/Target/Tcgen05Descriptors.h. The scales are read
+    from TMEM columns `sfa_column + slot x column_step` and
+    `sfb_column + slot x column_step + sfb_shift`. With `accumulate`
+    false, D is overwritten. In the GEMM, the MMA's A is the tile of the
+    weights (B of the product: its rows are the MMA's M) and its B the
+    tile of the activations (A of the product).
+    Example:
+    ```mlir
+    nvfp4.tcgen05.mma %tmem, %ring[%slot] accumulate %acc sfb_shift %c0
+        {a_desc = 4611756662050996288, b_desc = 4611756662051000384,
+         idesc = 135267456 : i32, d_column = 0, sfa_column = 128,
+         sfb_column = 144, column_step = 32}
+        : !nvfp4.tmem<columns = 512>,
+          !nvfp4.ring<stages = 6, slot_bytes = 36864, consumers = 1>
+    ```
+  }];
+  let arguments = (ins NVFP4_TmemType:$tmem, NVFP4_RingType:$ring, I32:$slot,
+                       I1:$accumulate, I32:$sfb_shift,
+                       I64Attr:$a_desc, I64Attr:$b_desc, I32Attr:$idesc,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$d_column,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$sfa_column,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$sfb_column,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$column_step);
+  let assemblyFormat = [{
+    $tmem `,` $ring `[` $slot `]` `accumulate` $accumulate `sfb_shift`
+    $sfb_shift attr-dict `:` qualified(type($tmem)) `,` qualified(type($ring))
+  }];
+  let hasVerifier = 1;
+}
+
+def NVFP4_Tcgen05ReleaseOp : NVFP4_Op<"tcgen05.release"> {
+  let summary = "MMA thread: release a slot once its tcgen05 work completed";
+  let description = [{
+    `tcgen05.commit` to `empty[slot]`: one arrival once every tcgen05.cp
+    and tcgen05.mma the thread issued so far completed (so the slot's
+    bytes and its scale columns may be overwritten). The ring's consumer
+    count is the number of such releases per use.
+    Example:
+    ```mlir
+    nvfp4.tcgen05.release %ring[%slot]
+        : !nvfp4.ring<stages = 6, slot_bytes = 36864, consumers = 1>
+    ```
+  }];
+  let arguments = (ins NVFP4_RingType:$ring, I32:$slot);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` attr-dict `:` qualified(type($ring))
+  }];
+}
+
+def NVFP4_Tcgen05CommitOp : NVFP4_Op<"tcgen05.commit"> {
+  let summary = "MMA thread: signal the accumulator once the MMAs completed";
+  let description = [{
+    `tcgen05.commit` to the allocation's mbarrier: it completes (phase 0)
+    once every tcgen05 operation the thread issued so far completed.
+    Example:
+    ```mlir
+    nvfp4.tcgen05.commit %tmem : !nvfp4.tmem<columns = 512>
+    ```
+  }];
+  let arguments = (ins NVFP4_TmemType:$tmem);
+  let assemblyFormat = "$tmem attr-dict `:` qualified(type($tmem))";
+}
+
+def NVFP4_Tcgen05WaitOp : NVFP4_Op<"tcgen05.wait"> {
+  let summary = "Wait until the accumulator is complete";
+  let description = [{
+    Waits for phase 0 of the allocation's mbarrier (`nvfp4.tcgen05.commit`),
+    then orders the thread's later tcgen05 operations after it
+    (tcgen05.fence::after_thread_sync).
+    Example:
+    ```mlir
+    nvfp4.tcgen05.wait %tmem : !nvfp4.tmem<columns = 512>
+    ```
+  }];
+  let arguments = (ins NVFP4_TmemType:$tmem);
+  let assemblyFormat = "$tmem attr-dict `:` qualified(type($tmem))";
+}
+
+def NVFP4_Tcgen05StoreOp : NVFP4_Op<"tcgen05.store",
+    [AttrSizedOperandSegments]> {
+  let summary = "Epilogue: the accumulator from TMEM to the tile of C";
+  let description = [{
+    Every thread of the CTA's 4 warps executes it once the accumulator is
+    complete (`nvfp4.tcgen05.wait`): thread t reads TMEM lane t (warp w
+    its quadrant, `tcgen05.ld.32x32b`), the accumulator of row `row` + t of
+    B, column j for row `m` + j of A (j < `columns`), and stores it to
+    C[batch][m + j][row + t] in C's element type; elements past M or N are
+    not stored. With `partials`, the fp32 values go to split `split`'s
+    copy of C in it (split-major [split][batch][m][n]) instead.
+    Example:
+    ```mlir
+    nvfp4.tcgen05.store %tmem columns 128 outs(%c : memref<128x7168xf16>)
+        at m %m row %n batch %l : !nvfp4.tmem<columns = 512>
+    ```
+  }];
+  let arguments = (ins
+    NVFP4_TmemType:$tmem, ConfinedAttr<I64Attr, [IntPositive]>:$columns,
+    Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
+    Arg<Optional<MemRefRankOf<[I8], [1]>>, "fp32 partial tiles",
+        [MemWrite]>:$partials,
+    I32:$m, I32:$row, Index:$batch, Optional<Index>:$split);
+  let assemblyFormat = [{
+    $tmem `columns` $columns `outs` `(` $c `:` type($c) `)`
+    (`partials` `(` $partials^ `:` type($partials) `)`)?
+    `at` `m` $m `row` $row `batch` $batch (`split` $split^)? attr-dict `:`
+    qualified(type($tmem))
   }];
   let hasVerifier = 1;
 }

@@ -61,6 +61,25 @@ def NVFP4_RingType : TypeDef<NVFP4_Dialect, "Ring"> {
   }];
 }
 
+def NVFP4_TmemType : TypeDef<NVFP4_Dialect, "Tmem"> {
+  let mnemonic = "tmem";
+  let summary = "A CTA's allocation of tensor memory (sm_100a TMEM)";
+  let description = [{
+    `columns` columns (a power of two in [32, 512]) of all 128 lanes of
+    the CTA's tensor memory, allocated by `nvfp4.tmem.alloc` (tcgen05.alloc)
+    and freed by `nvfp4.tmem.dealloc`; a value of this type is the
+    allocation's base address (lane 0, its first column). The tcgen05 ops
+    address columns relative to it. Each allocation also has an mbarrier,
+    completed when the MMAs into it are done (`nvfp4.tcgen05.commit` with
+    no slot) and waited on by the epilogue (`nvfp4.tcgen05.wait`).
+
+    Example: `!nvfp4.tmem<columns = 512>`.
+  }];
+  let parameters = (ins "int64_t":$columns);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def NVFP4_TensorMapSwizzle : I32EnumAttr<"TensorMapSwizzle",
     "how a TMA tensor map swizzles the tiles it writes to shared memory", [
     I32EnumAttrCase<"None", 0, "none">,

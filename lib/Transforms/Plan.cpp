@@ -233,16 +233,107 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                            /*clusterN=*/1, /*producer=*/true);
 }
 
+/// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128
+/// in one of 32, 64 or 128; when the grid would leave more than half the
+/// SMs idle, tiles of 64 rows of A (a 128-row tile of A becomes two CTAs:
+/// B is read twice, from L2 the second time), then split-K by powers of
+/// two while the grid still fits in one wave; as many ring slots as the
+/// shared memory (and TMEM) hold.
+Tcgen05PlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
+                                  int64_t m, int64_t n, int64_t k,
+                                  int64_t batch) {
+  int64_t tileM = m <= 32 ? 32 : m <= 64 ? 64 : 128;
+  const int64_t nTiles = llvm::divideCeil(n, Tcgen05PlanAttr::kTileN);
+  auto ctas = [&](int64_t tile) {
+    return nTiles * llvm::divideCeil(m, tile) * batch;
+  };
+  if (tileM == 128 && 2 * ctas(128) <= t.smCount)
+    tileM = 64;
+  const int64_t slices = k / Tcgen05PlanAttr::kStageK;
+  int64_t splitK = 1;
+  while (splitK < 8 && 2 * splitK * ctas(tileM) <= t.smCount &&
+         slices % (2 * splitK) == 0)
+    splitK *= 2;
+  int64_t stages = 2;
+  while (stages < 16 && stages < slices / splitK) {
+    auto next = Tcgen05PlanAttr::get(ctx, tileM, stages + 1, splitK);
+    if (next.getSharedBytes() > t.info.maxSharedBytes ||
+        !next.getTmemColumns())
+      break;
+    ++stages;
+  }
+  return Tcgen05PlanAttr::get(ctx, tileM, stages, splitK);
+}
+
+/// Plans a GEMM for sm_100a (tcgen05); reports on `op` and fails when it
+/// cannot.
+LogicalResult planGemmTcgen05(ScaledMatmulOp op, const PlanTarget &t) {
+  OperandShape a = getOperandShape(op.getA().getType());
+  int64_t n = getOperandShape(op.getB().getType()).rows;
+  if (a.k % Tcgen05PlanAttr::kStageK != 0)
+    return op.emitOpError()
+           << "cannot be planned as an " << t.info.chip
+           << " GEMM: a ring slot holds 256 K values (4 tcgen05 MMAs of K = "
+              "64), so K % 256 == 0 is needed, but K = "
+           << a.k;
+  if (op.getSfaLayout() != ScaleLayout::Blocked ||
+      op.getSfbLayout() != ScaleLayout::Blocked)
+    return op.emitOpError()
+           << "cannot be planned as an " << t.info.chip
+           << " GEMM with plain scales: tcgen05.cp copies the blocked "
+              "layout's 128 x 4 atoms into TMEM as they are, so both sfa "
+              "and sfb must be blocked (sfa_layout = blocked, sfb_layout = "
+              "blocked)";
+  if (a.k > kMaxGridX || a.rows > kMaxGridX || n > kMaxGridX)
+    return op.emitOpError()
+           << "cannot be planned as a GEMM: the kernels index rows and K in "
+              "32 bits, so M, N and K must be below 2^31, but M = "
+           << a.rows << ", N = " << n << " and K = " << a.k;
+  Attribute given = op->getAttr(NVFP4Dialect::kPlanAttrName);
+  auto plan = dyn_cast_or_null<Tcgen05PlanAttr>(given);
+  if (given && !plan)
+    return op.emitOpError() << "is a GEMM (N = " << n << ") for "
+                            << t.info.chip << " and expects '"
+                            << NVFP4Dialect::kPlanAttrName
+                            << "' to be a #nvfp4.tcgen05_plan, but got "
+                            << given;
+  if (!plan)
+    plan = chooseTcgen05Plan(op->getContext(), t, a.rows, n, a.k, a.batch);
+  int64_t gridY = llvm::divideCeil(a.rows, plan.getTileM());
+  int64_t gridZ = a.batch * plan.getSplitK();
+  if (gridY > kMaxGridY || gridZ > kMaxGridY)
+    return op.emitOpError()
+           << "cannot be launched as one GEMM: its grid needs " << gridY
+           << " tiles of A's rows in y and " << gridZ
+           << " (batches x split_k) in z, and CUDA limits both to "
+           << kMaxGridY;
+  int64_t slices = a.k / Tcgen05PlanAttr::kStageK;
+  if (slices % plan.getSplitK() != 0)
+    return op.emitOpError()
+           << "has a plan with split_k = " << plan.getSplitK()
+           << ", which must divide the " << slices
+           << " K slices of 256 values (K = " << a.k << ")";
+  if (plan.getSharedBytes() > t.info.maxSharedBytes)
+    return op.emitOpError()
+           << "has a plan that needs " << plan.getSharedBytes()
+           << " bytes of shared memory (" << plan.getStages()
+           << " slots of " << plan.getSlotBytes() << "), more than the "
+           << t.info.maxSharedBytes << " a CTA can have; use fewer stages";
+  op->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+  return success();
+}
+
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
 /// cannot.
 LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
-  // The GEMM lowering uses wgmma (sm_90a); tcgen05 (sm_100a) is not built.
+  // sm_100a: tcgen05; sm_90a: wgmma.
+  if (t.info.hasTcgen05)
+    return planGemmTcgen05(op, t);
   if (!t.info.hasWgmma)
     return op.emitOpError()
            << "has no " << t.info.chip
-           << " kernel yet: the GEMM (scaled_matmul with N > 1) is lowered "
-              "for sm_90a (wgmma); its tcgen05 form for sm_100a is not "
-              "built yet";
+           << " kernel: the GEMM (scaled_matmul with N > 1) is lowered with "
+              "wgmma (sm_90a) or tcgen05 (sm_100a)";
   OperandShape a = getOperandShape(op.getA().getType());
   int64_t n = getOperandShape(op.getB().getType()).rows;
   if (a.k % GemmPlanAttr::kTileK != 0)

@@ -37,6 +37,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PipelineBuilders.h"
+
 #include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
 #include "nvfp4/Target/KernelModule.h"
 #include "nvfp4/Target/Target.h"
@@ -58,7 +60,7 @@ namespace {
 class GemmRingBuilder {
 public:
   GemmRingBuilder(GemmTileOp op, ImplicitLocOpBuilder &b)
-      : op(op), b(b), plan(op.getPlan()), i32(b.getI32Type()) {
+      : op(op), b(b), plan(op.getWgmmaPlan()), i32(b.getI32Type()) {
     OperandShape a = getOperandShape(op.getA().getType());
     mTiles = llvm::divideCeil(a.rows, plan.getTileM());
     totalChunks = a.k / GemmPlanAttr::kTileK;
@@ -450,11 +452,14 @@ struct NVFP4SoftwarePipelinePass
   void runOnOperation() override {
     SmallVector<GemmTileOp> tiles;
     getOperation()->walk([&](GemmTileOp op) {
-      if (op.getPlan().getStages() > 0)
+      if (op.getTcgen05Plan() || op.getWgmmaPlan().getStages() > 0)
         tiles.push_back(op);
     });
     bool failedAny = false;
     for (GemmTileOp op : tiles) {
+      const int64_t stages = op.getTcgen05Plan()
+                                 ? op.getTcgen05Plan().getStages()
+                                 : op.getWgmmaPlan().getStages();
       auto module = op->getParentOfType<gpu::GPUModuleOp>();
       FailureOr<std::optional<GpuTarget>> target =
           module ? getKernelModuleTarget(module, "nvfp4-software-pipeline")
@@ -464,19 +469,31 @@ struct NVFP4SoftwarePipelinePass
         continue;
       }
       if (!*target) {
-        op.emitOpError() << "has a ring (stages = " << op.getPlan().getStages()
+        op.emitOpError() << "has a ring (stages = " << stages
                          << ") and must be inside a gpu.module with an "
                             "#nvvm.target (the chip picks its consumer); run "
                             "nvfp4-tile";
         failedAny = true;
         continue;
       }
-      if (!getTargetInfo(**target).hasWgmma) {
-        op.emitOpError()
-            << "has a ring (stages = " << op.getPlan().getStages()
-            << ") but nvfp4-software-pipeline has no consumer for target "
-            << getChip(**target) << " yet (sm_90a: wgmma)";
+      const GpuTargetInfo &info = getTargetInfo(**target);
+      // Each plan kind has its consumer: wgmma warpgroups (sm_90a) or a
+      // tcgen05 MMA thread (sm_100a).
+      if (op.getTcgen05Plan() ? !info.hasTcgen05 : !info.hasWgmma) {
+        op.emitOpError() << "has a " << op.getPlan()
+                         << ", whose consumer ("
+                         << (op.getTcgen05Plan() ? "tcgen05" : "wgmma")
+                         << ") target " << info.chip << " does not have";
         failedAny = true;
+        continue;
+      }
+      if (op.getTcgen05Plan()) {
+        ImplicitLocOpBuilder b(op.getLoc(), op);
+        if (failed(buildTcgen05Pipeline(op, b))) {
+          failedAny = true;
+          continue;
+        }
+        op.erase();
         continue;
       }
       ImplicitLocOpBuilder b(op.getLoc(), op);

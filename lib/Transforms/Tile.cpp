@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
+#include "nvfp4/Dialect/NVFP4/Tcgen05Tiles.h"
 #include "nvfp4/Target/KernelModule.h"
 #include "nvfp4/Target/Target.h"
 #include "nvfp4/Transforms/Passes.h"
@@ -154,6 +155,43 @@ Value scaledBlockId(OpBuilder &kb, Location loc, gpu::Dimension d,
                                arith::ConstantIndexOp::create(kb, loc, factor));
 }
 
+/// Split-K's last kernel, `<name>_sum_splits`: adds the splits' fp32
+/// partial tiles into C (one block per 4 x kSumThreads elements), as the
+/// programmatic dependent of the GEMM; then frees the partials.
+void launchSumSplits(OpBuilder &hb, OpBuilder &kb, Location loc,
+                     gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                     StringRef kernelName, Value partials, Value c,
+                     int64_t splitK, Attribute plan) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  auto partialsType = cast<MemRefType>(partials.getType());
+  // The sum: block x covers 4 * kSumThreads flat elements of C.
+  auto cType = cast<MemRefType>(c.getType());
+  std::string name = (kernelName + "_sum_splits").str();
+  kb.setInsertionPointToEnd(kernels.getBody());
+  auto sum = createKernel(kb, loc, name, {partialsType, cType},
+                          SumSplitsOp::kSumThreads, symbols);
+  Block &sumBody = sum.getBody().front();
+  SumSplitsOp::create(
+      kb, loc, sumBody.getArgument(0), sumBody.getArgument(1),
+      scaledBlockId(kb, loc, gpu::Dimension::x, 4 * SumSplitsOp::kSumThreads),
+      splitK);
+  gpu::ReturnOp::create(kb, loc);
+  auto sumLaunch = launchWithPlan(
+      hb, loc, sum,
+      gpu::KernelDim3{idx(llvm::divideCeil(cType.getNumElements(),
+                                           4 * SumSplitsOp::kSumThreads)),
+                      idx(1), idx(1)},
+      gpu::KernelDim3{idx(SumSplitsOp::kSumThreads), idx(1), idx(1)},
+      /*dynamicShared=*/Value(), ValueRange{partials, c}, plan);
+  // The sum waits for the GEMM's partials with griddepcontrol.wait, so it
+  // may be launched while the GEMM finishes.
+  sumLaunch->setAttr(NVFP4Dialect::kDependentLaunchAttrName,
+                     hb.getUnitAttr());
+  freeWorkspace(hb, loc, partials);
+}
+
 /// A GEMM: with stages > 0, a workspace (gpu.alloc) for A's decoded tiles,
 /// the pre-pass kernel `<name>_decode_a` (one CTA per tile of A's rows and
 /// K chunk) and the GEMM kernel reading the tiles through a tensor map
@@ -238,7 +276,7 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
                      body.getArgument(2), body.getArgument(3),
                      body.getArgument(4), mBase, nBase, batch,
-                     prepass ? body.getArgument(5) : Value(), split,
+                     prepass ? ValueRange{body.getArgument(5)} : ValueRange{}, split,
                      splitK > 1 ? body.getArguments().back() : Value(), plan,
                      op.getSfaLayout(), op.getSfbLayout());
   gpu::ReturnOp::create(kb, loc);
@@ -271,34 +309,83 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   // pre-pass: it waits for the decoded tiles with griddepcontrol.wait.
   if (prepass)
     launch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
-  if (splitK > 1) {
-    // The sum: block x covers 4 * kSumThreads flat elements of C.
-    MemRefType cType = op.getC().getType();
-    std::string name = (kernelName + "_sum_splits").str();
-    kb.setInsertionPointToEnd(kernels.getBody());
-    auto sum = createKernel(kb, loc, name, {partialsType, cType},
-                            SumSplitsOp::kSumThreads, symbols);
-    Block &sumBody = sum.getBody().front();
-    SumSplitsOp::create(
-        kb, loc, sumBody.getArgument(0), sumBody.getArgument(1),
-        scaledBlockId(kb, loc, gpu::Dimension::x, 4 * SumSplitsOp::kSumThreads),
-        splitK);
-    gpu::ReturnOp::create(kb, loc);
-    auto sumLaunch = launchWithPlan(
-        hb, loc, sum,
-        gpu::KernelDim3{idx(llvm::divideCeil(cType.getNumElements(),
-                                             4 * SumSplitsOp::kSumThreads)),
-                        idx(1), idx(1)},
-        gpu::KernelDim3{idx(SumSplitsOp::kSumThreads), idx(1), idx(1)},
-        /*dynamicShared=*/Value(), ValueRange{partials, op.getC()}, plan);
-    // The sum waits for the GEMM's partials with griddepcontrol.wait, so it
-    // may be launched while the GEMM finishes.
-    sumLaunch->setAttr(NVFP4Dialect::kDependentLaunchAttrName,
-                       hb.getUnitAttr());
-    freeWorkspace(hb, loc, partials);
-  }
+  if (splitK > 1)
+    launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials,
+                    op.getC(), splitK, plan);
   if (prepass)
     freeWorkspace(hb, loc, tiles);
+  op.erase();
+  return success();
+}
+
+/// The sm_100a GEMM: one kernel of 128-thread CTAs over the grid x -> tiles
+/// of 128 rows of B, y -> tiles of A's rows, z -> batch (times split_k +
+/// the split), reading A and B through tensor maps of their packed bytes
+/// (Tcgen05Tiles.h), created next to the launch; split-K's sum kernel as
+/// for sm_90a.
+LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
+                              gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                              StringRef kernelName) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  OperandShape a = getOperandShape(op.getA().getType());
+  int64_t n = getOperandShape(op.getB().getType()).rows;
+  OpBuilder hb(op);
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  SmallVector<Value> operands(op->getOperands());
+  operands.push_back(TensorMapOp::create(
+      hb, loc,
+      getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
+      op.getA()));
+  operands.push_back(TensorMapOp::create(
+      hb, loc,
+      getPackedOperandMapType(ctx, a.batch, n, a.k, Tcgen05PlanAttr::kTileN),
+      op.getB()));
+  const int64_t splitK = plan.getSplitK();
+  Value partials;
+  if (splitK > 1) {
+    partials = allocWorkspace(
+        hb, loc,
+        MemRefType::get({plan.getPartialsBytes(a.batch, a.rows, n)},
+                        hb.getI8Type()));
+    operands.push_back(partials);
+  }
+
+  OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
+  SmallVector<Type> argTypes(ValueRange(operands).getTypes());
+  auto kernel = createKernel(kb, loc, kernelName, argTypes,
+                             Tcgen05PlanAttr::kThreads, symbols);
+  Block &body = kernel.getBody().front();
+  Value z = scaledBlockId(kb, loc, gpu::Dimension::z, 1);
+  Value batch = z, split;
+  if (splitK > 1) {
+    Value splits = arith::ConstantIndexOp::create(kb, loc, splitK);
+    batch = arith::DivUIOp::create(kb, loc, z, splits);
+    split = arith::RemUIOp::create(kb, loc, z, splits);
+  }
+  GemmTileOp::create(
+      kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
+      body.getArgument(3), body.getArgument(4),
+      scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
+      scaledBlockId(kb, loc, gpu::Dimension::x, Tcgen05PlanAttr::kTileN),
+      batch, ValueRange{body.getArgument(5), body.getArgument(6)}, split,
+      splitK > 1 ? body.getArguments().back() : Value(), plan,
+      op.getSfaLayout(), op.getSfbLayout());
+  gpu::ReturnOp::create(kb, loc);
+  launchWithPlan(
+      hb, loc, kernel,
+      gpu::KernelDim3{idx(llvm::divideCeil(n, Tcgen05PlanAttr::kTileN)),
+                      idx(llvm::divideCeil(a.rows, plan.getTileM())),
+                      idx(a.batch * splitK)},
+      gpu::KernelDim3{idx(Tcgen05PlanAttr::kThreads), idx(1), idx(1)},
+      arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
+                                   plan.getSharedBytes()),
+      operands, plan);
+  if (splitK > 1)
+    launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials,
+                    op.getC(), splitK, plan);
   op.erase();
   return success();
 }
@@ -342,10 +429,13 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
       std::string name = base;
       for (int i = 1; symbols.lookup(name); ++i)
         name = base + "_" + std::to_string(i);
-      LogicalResult tiled =
-          isa<GemvPlanAttr>(plan)
-              ? tileGemv(op, cast<GemvPlanAttr>(plan), kernels, symbols, name)
-              : tileGemm(op, cast<GemmPlanAttr>(plan), kernels, symbols, name);
+      LogicalResult tiled = failure();
+      if (auto gemv = dyn_cast<GemvPlanAttr>(plan))
+        tiled = tileGemv(op, gemv, kernels, symbols, name);
+      else if (auto tcgen05 = dyn_cast<Tcgen05PlanAttr>(plan))
+        tiled = tileGemmTcgen05(op, tcgen05, kernels, symbols, name);
+      else
+        tiled = tileGemm(op, cast<GemmPlanAttr>(plan), kernels, symbols, name);
       if (failed(tiled))
         return signalPassFailure();
     }

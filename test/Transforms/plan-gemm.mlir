@@ -12,7 +12,8 @@
 // RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan="target=sm_90a sm-count=-1" 2>&1 | FileCheck %s --check-prefix=BADSMS
 // BADSMS: nvfp4-plan: sm-count must be >= 0 (0: the chip's), but got -1
 
-// SM100: error: 'nvfp4.scaled_matmul' op has no sm_100a kernel yet: the GEMM (scaled_matmul with N > 1) is lowered for sm_90a (wgmma); its tcgen05 form for sm_100a is not built yet
+// The sm_100a (tcgen05) GEMM reads blocked scales only (plan-gemm-sm100.mlir).
+// SM100: error: 'nvfp4.scaled_matmul' op cannot be planned as an sm_100a GEMM with plain scales: tcgen05.cp copies the blocked layout's 128 x 4 atoms into TMEM as they are, so both sfa and sfb must be blocked (sfa_layout = blocked, sfb_layout = blocked)
 
 // Contest shape: one warpgroup per 64 rows of B, all 128 rows of A in one
 // tile, A decoded once by the pre-pass and streamed by a producer

@@ -197,11 +197,12 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
-// sm_100a has no wgmma; its tcgen05 consumer is not built yet.
+// sm_100a has no wgmma: a wgmma plan there is an error (its plans are
+// #nvfp4.tcgen05_plan, software-pipeline-tcgen05.mlir).
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
   gpu.func @blackwell(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel {
     %c0 = arith.constant 0 : index
-    // expected-error @+1 {{has a ring (stages = 4) but nvfp4-software-pipeline has no consumer for target sm_100a yet (sm_90a: wgmma)}}
+    // expected-error @+1 {{whose consumer (wgmma) target sm_100a does not have}}
     nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4>
     gpu.return
   }

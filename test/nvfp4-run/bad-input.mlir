@@ -60,10 +60,10 @@
 // PLAN: error: 'nvfp4.scaled_matmul' op cannot be planned as a GEMV: the GEMV kernels need K % 64 == 0 (whole 64-value chunks per load), but K = 96
 // PLAN: nvfp4-run: error: cannot compile @k96 for sm_90a (diagnostics above)
 
-// An op with no GPU kernel for the target yet is an error on the GPU path,
-// not a fallback.
+// An op the target's kernel cannot take (the sm_100a GEMM reads blocked
+// scales) is an error on the GPU path, not a fallback.
 // RUN: not nvfp4-run %s --entry gemm --target sm_100a 2>&1 | FileCheck %s --check-prefix=NOKERNEL
-// NOKERNEL: error: 'nvfp4.scaled_matmul' op has no sm_100a kernel yet: the GEMM (scaled_matmul with N > 1) is lowered for sm_90a (wgmma); its tcgen05 form for sm_100a is not built yet
+// NOKERNEL: error: 'nvfp4.scaled_matmul' op cannot be planned as an sm_100a GEMM with plain scales
 
 // An unknown --emit stage.
 // RUN: not nvfp4-run %s --entry gemv --emit=sass 2>&1 | FileCheck %s --check-prefix=EMIT

@@ -51,6 +51,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Epilogue.h"
 #include "Fp4Decode.h"
 #include "KernelBuilder.h"
 #include "Lowerings.h"
@@ -420,17 +421,6 @@ SmallVector<Value> mmaChunk(KernelBuilder &k, SmallVector<Value> acc,
   return acc;
 }
 
-/// Where a warpgroup's accumulators go: C of `m` x `n` elements per batch,
-/// or (split-K) fp32 partials at batch split x batches + batch.
-struct AccumulatorStore {
-  Value base; // global pointer
-  Type type;
-  int64_t bytes, m, n;
-  Value batch64;
-  /// Whether rows (of B) and columns (of A) past N and M exist.
-  bool maskN, maskM;
-};
-
 /// Thread t's accumulator i is C[m][n] with n = row + 16w + g + 8 ((i >> 1)
 /// & 1), m = mBase + 8 (i >> 2) + 2q + (i & 1) (wgmma's D fragment),
 /// converted to the output type and stored unless past M or N.
@@ -449,70 +439,8 @@ void storeAccumulators(KernelBuilder &k, ArrayRef<Value> acc,
     Value nIdx = arith::AddIOp::create(b, row0, k.c32(8 * ((idx >> 1) & 1)));
     Value mIdx =
         arith::AddIOp::create(b, col0, k.c32(8 * (idx >> 2) + (idx & 1)));
-    Value store;
-    if (out.maskN)
-      store = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, nIdx,
-                                    k.c32(out.n));
-    if (out.maskM) {
-      Value inM = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, mIdx,
-                                        k.c32(out.m));
-      store = store ? arith::AndIOp::create(b, store, inM) : inM;
-    }
-    auto emitStore = [&] {
-      Value global = arith::AddIOp::create(
-          b,
-          arith::MulIOp::create(
-              b,
-              arith::AddIOp::create(
-                  b, arith::MulIOp::create(b, out.batch64, k.c64(out.m)),
-                  arith::ExtUIOp::create(b, k.i64, mIdx)),
-              k.c64(out.n)),
-          arith::ExtUIOp::create(b, k.i64, nIdx));
-      Value converted =
-          out.type.isF32() ? value : arith::TruncFOp::create(b, out.type, value);
-      LLVM::StoreOp::create(
-          b, converted,
-          k.offset(out.base,
-                   arith::MulIOp::create(b, global, k.c64(out.bytes))),
-          out.bytes);
-    };
-    if (!store) {
-      emitStore();
-      continue;
-    }
-    auto ifOp = scf::IfOp::create(b, store, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    emitStore();
+    storeElement(k, out, value, mIdx, nIdx);
   }
-}
-
-/// The output of a GEMM tile: C, or with `partials` (split-K) the fp32
-/// copy of C of split `split`.
-AccumulatorStore accumulatorStore(KernelBuilder &k, Value c, Value partials,
-                                  Value batch, Value split) {
-  ImplicitLocOpBuilder &b = k.b;
-  auto cType = cast<MemRefType>(c.getType());
-  AccumulatorStore out;
-  ArrayRef<int64_t> shape = cType.getShape();
-  out.m = shape[shape.size() - 2];
-  out.n = shape.back();
-  out.batch64 = arith::IndexCastUIOp::create(b, k.i64, batch);
-  out.base = k.pointer(c);
-  out.type = cType.getElementType();
-  if (partials) {
-    int64_t batches = cType.getRank() == 3 ? shape[0] : 1;
-    out.batch64 = arith::AddIOp::create(
-        b,
-        arith::MulIOp::create(
-            b, arith::IndexCastUIOp::create(b, k.i64, split), k.c64(batches)),
-        out.batch64);
-    out.base = k.pointer(partials);
-    out.type = k.f32;
-  }
-  out.bytes = out.type.getIntOrFloatBitWidth() / 8;
-  out.maskN = out.maskM = true;
-  return out;
 }
 
 /// The CTA of a plan without a ring (stages = 0): it decodes A itself into
@@ -522,7 +450,7 @@ AccumulatorStore accumulatorStore(KernelBuilder &k, Value c, Value partials,
 class GemmSm90Emitter {
 public:
   GemmSm90Emitter(GemmTileOp op, ImplicitLocOpBuilder &b)
-      : op(op), b(b), k(b), plan(op.getPlan()) {
+      : op(op), b(b), k(b), plan(op.getWgmmaPlan()) {
     OperandShape a = getOperandShape(op.getA().getType());
     m = a.rows;
     n = getOperandShape(op.getB().getType()).rows;
@@ -693,9 +621,11 @@ struct GemmTileSm90Lowering : OpRewritePattern<GemmTileOp> {
 
   LogicalResult matchAndRewrite(GemmTileOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getPlan().getStages() > 0)
+    GemmPlanAttr plan = op.getWgmmaPlan();
+    if (!plan || plan.getStages() > 0)
       return op.emitOpError()
-             << "has a ring (stages = " << op.getPlan().getStages()
+             << "has a ring (stages = "
+             << (plan ? plan.getStages() : op.getTcgen05Plan().getStages())
              << "): run nvfp4-software-pipeline before the conversion";
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     GemmSm90Emitter emitter(op, b);

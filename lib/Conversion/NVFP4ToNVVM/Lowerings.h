@@ -38,6 +38,17 @@ void addRingTypeConversion(TypeConverter &converter);
 /// The i32 shared-memory address of `slot` of a ring at `base` (its
 /// converted value), the one place that knows the slots' layout.
 Value ringSlotAddress(KernelBuilder &k, RingType ring, Value base, Value slot);
+/// The `empty` mbarrier of `slot` of a ring at `base`, as a shared pointer
+/// (tcgen05.commit arrives on it).
+Value ringEmptyBarrier(KernelBuilder &k, RingType ring, Value base,
+                       Value slot);
+
+/// The pipeline's sm_100a ops: TMEM and the tcgen05 MMA thread and
+/// epilogue (GemmSm100.cpp).
+void populateGemmSm100Patterns(const TypeConverter &converter,
+                               RewritePatternSet &patterns);
+/// !nvfp4.tmem -> the i32 TMEM address of its first column.
+void addTmemTypeConversion(TypeConverter &converter);
 
 /// nvfp4.sum_splits, the split-K GEMM's last kernel, for every target
 /// (SumSplits.cpp).

@@ -38,9 +38,11 @@ namespace {
 bool isCtaLevelOp(Operation *op) {
   return isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp, RingAllocOp,
              RingFillOp, RingAcquireOp, RingWaitOp, RingReleaseOp,
-             RingRetireOp,
+             RingRetireOp, RingExpectOp, RingCopyOp, RingCopyBytesOp,
              WgmmaLoadBOp, WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
-             WgmmaStoreOp>(op);
+             WgmmaStoreOp, TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp,
+             Tcgen05MmaOp, Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,
+             Tcgen05StoreOp>(op);
 }
 
 struct ConvertNVFP4ToNVVMPass
@@ -81,23 +83,34 @@ struct ConvertNVFP4ToNVVMPass
         failedAny = true;
         continue;
       }
-      // The GEMM's ops exist for wgmma only so far: say so rather than
-      // "failed to legalize".
-      if (!getTargetInfo(**target).hasWgmma) {
-        WalkResult wgmmaOps = module.walk([&](Operation *op) {
-          if (!isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp, WgmmaDecodeBOp,
-                   WgmmaMmaOp, WgmmaReduceKGroupsOp, WgmmaStoreOp>(op))
-            return WalkResult::advance();
-          op->emitOpError() << "is lowered with wgmma (sm_90a) only, but "
-                               "gpu.module @"
-                            << module.getName() << " targets "
-                            << getChip(**target);
+      // Each MMA's ops exist for the chips that have it: say so rather
+      // than "failed to legalize". A tcgen05 tile is always pipelined.
+      const GpuTargetInfo &info = getTargetInfo(**target);
+      WalkResult wrongChip = module.walk([&](Operation *op) {
+        auto tile = dyn_cast<GemmTileOp>(op);
+        if (tile && tile.getTcgen05Plan()) {
+          op->emitOpError() << "has a ring (a #nvfp4.tcgen05_plan): run "
+                               "nvfp4-software-pipeline before the conversion";
           return WalkResult::interrupt();
-        });
-        if (wgmmaOps.wasInterrupted()) {
-          failedAny = true;
-          continue;
         }
+        bool wgmma = isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp,
+                         WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
+                         WgmmaStoreOp>(op);
+        bool tcgen05 =
+            isa<TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp, Tcgen05MmaOp,
+                Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,
+                Tcgen05StoreOp>(op);
+        if ((!wgmma || info.hasWgmma) && (!tcgen05 || info.hasTcgen05))
+          return WalkResult::advance();
+        op->emitOpError() << "is lowered with "
+                          << (wgmma ? "wgmma (sm_90a)" : "tcgen05 (sm_100a)")
+                          << " only, but gpu.module @" << module.getName()
+                          << " targets " << getChip(**target);
+        return WalkResult::interrupt();
+      });
+      if (wrongChip.wasInterrupted()) {
+        failedAny = true;
+        continue;
       }
       TypeConverter converter;
       populateNVFP4ToNVVMTypeConversions(converter);
@@ -127,6 +140,7 @@ void mlir::nvfp4::populateNVFP4ToNVVMTypeConversions(
     TypeConverter &converter) {
   converter.addConversion([](Type type) { return type; });
   addRingTypeConversion(converter);
+  addTmemTypeConversion(converter);
   addTensorMapTypeConversion(converter);
 }
 
@@ -136,8 +150,9 @@ void mlir::nvfp4::populateNVFP4ToNVVMConversionPatterns(
   populateGemvPatterns(patterns, target);
   populateSumSplitsPatterns(patterns);
   populateRingPatterns(converter, patterns);
-  // The GEMM is lowered with wgmma only so far (nvfp4-plan says so for
-  // sm_100a); a gemm_tile left for sm_100a fails to legalize.
+  // Each chip's MMA: wgmma (sm_90a) or tcgen05 (sm_100a).
   if (getTargetInfo(target).hasWgmma)
     populateGemmSm90Patterns(converter, patterns);
+  if (getTargetInfo(target).hasTcgen05)
+    populateGemmSm100Patterns(converter, patterns);
 }

@@ -12,7 +12,8 @@
 // scratch_bytes)) come the 8-byte mbarriers full[0 .. stages) and
 // empty[0 .. stages). Fills are TMA tile copies (cp.async.bulk.tensor,
 // the map a by-value kernel parameter) that complete their slot's full
-// barrier (expect_tx); waits are try_wait.parity loops. A ring shared by a
+// barrier (expect_tx), or for a slot of several parts an expect followed
+// by TMA tile copies and 1-D bulk copies (cp.async.bulk); waits are try_wait.parity loops. A ring shared by a
 // cluster multicasts each CTA's part of a fill into every CTA, releases
 // arrive on every CTA's empty barrier (mapa), and cluster barriers order
 // the barriers' initialization before any peer's use and every peer's
@@ -61,6 +62,26 @@ Value barrierOf(KernelBuilder &k, RingType ring, Value base, Value slot,
                 8 * ring.getStages() * static_cast<int64_t>(which))),
       arith::MulIOp::create(b, slot, k.c32(8)));
   return LLVM::IntToPtrOp::create(b, k.sharedPtr, address);
+}
+
+/// A shared-memory address (i32) as a shared::cluster pointer, the form
+/// the bulk copies' destinations take (on sm_90a only that form selects).
+Value clusterPointer(KernelBuilder &k, Value address) {
+  return LLVM::AddrSpaceCastOp::create(
+      k.b, LLVM::LLVMPointerType::get(k.b.getContext(), kSharedClusterSpace),
+      LLVM::IntToPtrOp::create(k.b, k.sharedPtr, address));
+}
+
+/// A TMA tile copy of `map` at `coordinates` (innermost first) to the
+/// shared address `destination`, completing `barrier`'s transaction.
+void tensorCopy(KernelBuilder &k, Value destination, Value map,
+                ValueRange coordinates, Value barrier, Value multicast) {
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      k.b, clusterPointer(k, destination), map, coordinates, barrier,
+      /*im2colOffsets=*/ValueRange(), multicast,
+      /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+      /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(),
+      /*predicate=*/Value());
 }
 
 struct RingAllocLowering : OpConversionPattern<RingAllocOp> {
@@ -139,16 +160,72 @@ struct RingFillLowering : OpConversionPattern<RingFillOp> {
       multicast = arith::ConstantIntOp::create(b, b.getI16Type(),
                                                (1 << cluster) - 1);
     }
-    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b,
-        LLVM::AddrSpaceCastOp::create(
-            b, LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterSpace),
-            LLVM::IntToPtrOp::create(b, k.sharedPtr, destination)),
-        adaptor.getMap(), coordinates, full,
-        /*im2colOffsets=*/ValueRange(), multicast,
-        /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
-        /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(),
-        /*predicate=*/Value());
+    tensorCopy(k, destination, adaptor.getMap(), coordinates, full, multicast);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Arms a slot's full barrier for the copies that follow.
+struct RingExpectLowering : OpConversionPattern<RingExpectOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RingExpectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    RingType ring = op.getRing().getType();
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, Type(),
+        barrierOf(k, ring, adaptor.getRing(), adaptor.getSlot(), Barrier::Full),
+        k.c32(ring.getSlotBytes()),
+        NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
+        b.getBoolAttr(false), Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct RingCopyLowering : OpConversionPattern<RingCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RingCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    RingType ring = op.getRing().getType();
+    Value base = adaptor.getRing(), slot = adaptor.getSlot();
+    Value destination = arith::AddIOp::create(
+        b, ringSlotAddress(k, ring, base, slot), k.c32(op.getOffset()));
+    SmallVector<Value> coordinates(llvm::reverse(adaptor.getCoordinates()));
+    tensorCopy(k, destination, adaptor.getMap(), coordinates,
+               barrierOf(k, ring, base, slot, Barrier::Full),
+               /*multicast=*/Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A 1-D bulk copy (cp.async.bulk.shared::cluster.global.mbarrier).
+struct RingCopyBytesLowering : OpConversionPattern<RingCopyBytesOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RingCopyBytesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    RingType ring = op.getRing().getType();
+    Value base = adaptor.getRing(), slot = adaptor.getSlot();
+    Value destination = arith::AddIOp::create(
+        b, ringSlotAddress(k, ring, base, slot), k.c32(op.getOffset()));
+    NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+        b, clusterPointer(k, destination),
+        k.offset(k.pointer(adaptor.getSource()), adaptor.getSourceOffset()),
+        barrierOf(k, ring, base, slot, Barrier::Full), k.c32(op.getBytes()),
+        /*multicastMask=*/Value(), /*l2CacheHint=*/Value());
     rewriter.eraseOp(op);
     return success();
   }
@@ -222,6 +299,11 @@ struct RingRetireLowering : OpConversionPattern<RingRetireOp> {
 
 } // namespace
 
+Value mlir::nvfp4::ringEmptyBarrier(KernelBuilder &k, RingType ring,
+                                    Value base, Value slot) {
+  return barrierOf(k, ring, base, slot, Barrier::Empty);
+}
+
 Value mlir::nvfp4::ringSlotAddress(KernelBuilder &k, RingType ring, Value base,
                                    Value slot) {
   return arith::AddIOp::create(
@@ -230,7 +312,8 @@ Value mlir::nvfp4::ringSlotAddress(KernelBuilder &k, RingType ring, Value base,
 
 void mlir::nvfp4::populateRingPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns) {
-  patterns.add<RingAllocLowering, RingFillLowering,
+  patterns.add<RingAllocLowering, RingFillLowering, RingExpectLowering,
+               RingCopyLowering, RingCopyBytesLowering,
                RingWaitLowering<RingWaitOp, Barrier::Full>,
                RingWaitLowering<RingAcquireOp, Barrier::Empty>,
                RingReleaseLowering, RingRetireLowering>(converter,

@@ -107,6 +107,42 @@ GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 int64_t GemvPlanAttr::getThreadsPerCta() const { return getWarpsPerCta() * 32; }
 StringRef GemvPlanAttr::getKernelKind() const { return "gemv"; }
 
+int64_t Tcgen05PlanAttr::getThreadsPerCta() const { return kThreads; }
+StringRef Tcgen05PlanAttr::getKernelKind() const { return "gemm"; }
+
+LogicalResult
+Tcgen05PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t tileM, int64_t stages, int64_t splitK) {
+  // tcgen05.mma with M = 128 takes N in [8, 256]; A's scales come in
+  // 128-row blocks whose 32-row quarters are TMEM columns, so a tile starts
+  // on a quarter: 32 and 64 rows (part of a block), 128 or 256 (whole
+  // blocks).
+  if (tileM != 32 && tileM != 64 && tileM != 128 && tileM != 256)
+    return emitError() << "expects tile_m to be 32, 64, 128 or 256 (the "
+                          "MMA's N, on 32-row quarters of the scales' "
+                          "128-row blocks), but got "
+                       << tileM;
+  if (stages < 2 || stages > 16)
+    return emitError() << "expects stages to be in [2, 16], but got "
+                       << stages;
+  if (splitK < 1 || splitK > 8)
+    return emitError() << "expects split_k to be in [1, 8] (CTAs splitting "
+                          "K), but got "
+                       << splitK;
+  // The accumulator and every slot's scale columns share TMEM's 512.
+  const int64_t blocksA = (tileM + 127) / 128;
+  const int64_t columns =
+      tileM + stages * (kStageK / kMmaK) * (4 + 4 * blocksA);
+  if (columns > 512)
+    return emitError() << "expects the accumulator (" << tileM
+                       << " columns) and the scales of " << stages
+                       << " slots (" << (kStageK / kMmaK) * (4 + 4 * blocksA)
+                       << " columns each) to fit TMEM's 512 columns, but "
+                          "they need "
+                       << columns << "; use fewer stages";
+  return success();
+}
+
 int64_t GemmPlanAttr::getThreadsPerCta() const {
   return getConsumerThreads() + (getProducer() ? 128 : 0);
 }
@@ -252,6 +288,15 @@ LogicalResult NVFP4Dialect::verifyOperationAttribute(Operation *op,
                            << "' to be a plan (#nvfp4.gemv_plan or "
                               "#nvfp4.gemm_plan), but got "
                            << attr.getValue();
+  return success();
+}
+
+LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               int64_t columns) {
+  if (columns < 32 || columns > 512 || (columns & (columns - 1)) != 0)
+    return emitError() << "expects columns to be a power of two in [32, "
+                          "512] (what tcgen05.alloc allocates), got "
+                       << columns;
   return success();
 }
 

@@ -14,6 +14,8 @@
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
+#include "nvfp4/Dialect/NVFP4/Tcgen05Tiles.h"
+#include "nvfp4/Target/Tcgen05Descriptors.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -413,13 +415,63 @@ LogicalResult GemvTileOp::verify() {
 // GemmTileOp
 //===----------------------------------------------------------------------===//
 
+/// The sm_100a tile: K in whole slots, blocked scales, the maps of A's and
+/// B's packed bytes, and split-K's operands.
+static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
+                                       Tcgen05PlanAttr plan) {
+  if (a.k % Tcgen05PlanAttr::kStageK != 0)
+    return op.emitOpError()
+           << "expects K (" << a.k
+           << ") to be a multiple of 256 with a #nvfp4.tcgen05_plan (a ring "
+              "slot holds 256 K values: 4 MMAs of K = 64)";
+  if (op.getSfaLayout() != ScaleLayout::Blocked ||
+      op.getSfbLayout() != ScaleLayout::Blocked)
+    return op.emitOpError()
+           << "expects both scale operands in the blocked layout with a "
+              "#nvfp4.tcgen05_plan (tcgen05.cp copies its 128 x 4 atoms into "
+              "TMEM as they are)";
+  int64_t n = getOperandShape(op.getB().getType()).rows;
+  MLIRContext *ctx = op.getContext();
+  TensorMapType want[] = {
+      getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
+      getPackedOperandMapType(ctx, a.batch, n, a.k, Tcgen05PlanAttr::kTileN)};
+  if (op.getMaps().size() != 2 || op.getMaps()[0].getType() != want[0] ||
+      op.getMaps()[1].getType() != want[1])
+    return op.emitOpError() << "expects the tensor maps of A's and B's packed "
+                               "bytes, "
+                            << want[0] << " and " << want[1]
+                            << ", with a #nvfp4.tcgen05_plan";
+  const int64_t splitK = plan.getSplitK();
+  if ((splitK > 1) != (op.getSplit() && op.getPartials()) ||
+      (splitK == 1 && (op.getSplit() || op.getPartials())))
+    return op.emitOpError() << "expects `split` and `partials` exactly when "
+                               "split_k > 1 (split_k = "
+                            << splitK << ")";
+  int64_t slots = a.k / Tcgen05PlanAttr::kStageK;
+  if (slots % splitK != 0)
+    return op.emitOpError() << "expects split_k (" << splitK
+                            << ") to divide K / 256 = " << slots;
+  if (splitK > 1 && op.getPartials().getType().getNumElements() !=
+                        plan.getPartialsBytes(a.batch, a.rows, n))
+    return op.emitOpError() << "expects `partials` to hold "
+                            << plan.getPartialsBytes(a.batch, a.rows, n)
+                            << " bytes (split_k fp32 copies of C)";
+  return success();
+}
+
 LogicalResult GemmTileOp::verify() {
   FailureOr<OperandShape> a = verifyScaledProduct(
       getOperation(), getA().getType(), getSfa().getType(), getB().getType(),
       getSfb().getType(), getC().getType(), getSfaLayout(), getSfbLayout());
   if (failed(a))
     return failure();
-  GemmPlanAttr plan = getPlan();
+  if (Tcgen05PlanAttr tcgen05 = getTcgen05Plan())
+    return verifyTcgen05Tile(*this, *a, tcgen05);
+  GemmPlanAttr plan = getWgmmaPlan();
+  if (getMaps().size() > 1)
+    return emitOpError() << "expects at most one tensor map (the decoded "
+                            "tiles of A) with a #nvfp4.gemm_plan, but got "
+                         << getMaps().size();
   if (plan.getStages() > 0 && !getATiles())
     return emitOpError() << "expects the decoded tiles of A (`tiles`) with "
                             "stages = "
@@ -428,8 +480,9 @@ LogicalResult GemmTileOp::verify() {
     return emitOpError() << "expects no decoded tiles of A with stages = 0 "
                             "(the CTA decodes A itself)";
   if (failed(verifyGemmTiles(getOperation(), *a, plan,
-                             getATiles() ? getATiles().getType()
-                                         : TensorMapType())))
+                             getATiles()
+                                 ? cast<TensorMapType>(getATiles().getType())
+                                 : TensorMapType())))
     return failure();
   const int64_t splitK = plan.getSplitK();
   if (splitK == 1) {
@@ -614,6 +667,117 @@ LogicalResult RingFillOp::verify() {
                                  : std::string())
                          << " (" << partBytes << " bytes), but it has "
                          << map.getBoxBytes() << " bytes";
+  return success();
+}
+
+LogicalResult RingCopyOp::verify() {
+  TensorMapType map = getMap().getType();
+  if (static_cast<int64_t>(getCoordinates().size()) != map.getRank())
+    return emitOpError() << "expects " << map.getRank()
+                         << " coordinates (the map's rank), got "
+                         << getCoordinates().size();
+  RingType ring = getRing().getType();
+  if (ring.getCluster() != 1)
+    return emitOpError() << "expects a ring of one CTA (a cluster's ring is "
+                            "filled by nvfp4.ring.fill)";
+  if (getOffset() % 1024 != 0)
+    return emitOpError() << "expects an offset that is a multiple of 1024 "
+                            "(the swizzle pattern's period), got "
+                         << getOffset();
+  if (getOffset() + map.getBoxBytes() > ring.getSlotBytes())
+    return emitOpError() << "expects the tile (" << map.getBoxBytes()
+                         << " bytes at " << getOffset()
+                         << ") to end within the slot of "
+                         << ring.getSlotBytes() << " bytes";
+  return success();
+}
+
+LogicalResult RingCopyBytesOp::verify() {
+  RingType ring = getRing().getType();
+  if (ring.getCluster() != 1)
+    return emitOpError() << "expects a ring of one CTA";
+  if (getOffset() % 16 != 0 || getBytes() % 16 != 0)
+    return emitOpError() << "expects the offset and the size to be multiples "
+                            "of 16 (a bulk copy's granule), got "
+                         << getOffset() << " and " << getBytes();
+  if (getOffset() + getBytes() > ring.getSlotBytes())
+    return emitOpError() << "expects the bytes (" << getBytes() << " at "
+                         << getOffset() << ") to end within the slot of "
+                         << ring.getSlotBytes() << " bytes";
+  return success();
+}
+
+/// The TMEM columns a per-slot range [column, column + width) reaches in
+/// the ring's last slot must lie within the allocation.
+static LogicalResult checkSlotColumns(Operation *op, StringRef what,
+                                      int64_t column, int64_t step,
+                                      int64_t width, RingType ring,
+                                      TmemType tmem) {
+  int64_t last = column + (ring.getStages() - 1) * step + width;
+  if (last > tmem.getColumns())
+    return op->emitOpError()
+           << "expects " << what << " of every slot within the allocation's "
+           << tmem.getColumns() << " columns, but slot "
+           << ring.getStages() - 1 << " reaches column " << last;
+  return success();
+}
+
+LogicalResult Tcgen05CopyScalesOp::verify() {
+  RingType ring = getRing().getType();
+  if (getOffset() % 16 != 0 || getOffset() + 512 > ring.getSlotBytes())
+    return emitOpError() << "expects a 16-byte aligned atom of 512 bytes "
+                            "within the slot of "
+                         << ring.getSlotBytes() << " bytes, got offset "
+                         << getOffset();
+  return checkSlotColumns(getOperation(), "the copy's 4 columns", getColumn(),
+                          getColumnStep(), 4, ring, getTmem().getType());
+}
+
+LogicalResult Tcgen05MmaOp::verify() {
+  using namespace tcgen05;
+  RingType ring = getRing().getType();
+  TmemType tmem = getTmem().getType();
+  auto idesc =
+      Mxf4InstrDescriptor::decode(static_cast<uint32_t>(getIdesc()));
+  if (!idesc || idesc->m != 128)
+    return emitOpError() << "expects a kind::mxf4nvf4 instruction descriptor "
+                            "of M = 128 (cta_group::1), got "
+                         << getIdesc();
+  for (auto [name, bits] : {std::pair<StringRef, int64_t>{"a_desc", getADesc()},
+                            {"b_desc", getBDesc()}}) {
+    auto desc = SmemDescriptor::decode(static_cast<uint64_t>(bits));
+    if (!desc || desc->swizzle != Swizzle::Swizzle128B)
+      return emitOpError() << "expects " << name
+                           << " to be a 128B-swizzled shared-memory "
+                              "descriptor";
+    // The start field holds the operand's offset in the slot: its rows
+    // (M or N of them, 8-row groups stride_byte_offset apart) must lie in
+    // the slot.
+    int64_t rows = name == "a_desc" ? idesc->m : idesc->n;
+    int64_t end = desc->startAddress + (rows / 8) * desc->strideByteOffset;
+    if (end > ring.getSlotBytes() + 128)
+      return emitOpError() << "expects " << name << "'s " << rows
+                           << " rows within the slot of "
+                           << ring.getSlotBytes() << " bytes";
+  }
+  if (getDColumn() + idesc->n > tmem.getColumns())
+    return emitOpError() << "expects the accumulator's " << idesc->n
+                         << " columns from " << getDColumn()
+                         << " within the allocation's " << tmem.getColumns();
+  if (failed(checkSlotColumns(getOperation(), "A's scale columns",
+                              getSfaColumn(), getColumnStep(), 4, ring, tmem)))
+    return failure();
+  return checkSlotColumns(getOperation(), "B's scale columns", getSfbColumn(),
+                          getColumnStep(), (idesc->n + 31) / 32, ring, tmem);
+}
+
+LogicalResult Tcgen05StoreOp::verify() {
+  if (getColumns() > getTmem().getType().getColumns())
+    return emitOpError() << "expects at most the allocation's "
+                         << getTmem().getType().getColumns()
+                         << " columns, got " << getColumns();
+  if (static_cast<bool>(getPartials()) != static_cast<bool>(getSplit()))
+    return emitOpError() << "expects `partials` and `split` together";
   return success();
 }
 

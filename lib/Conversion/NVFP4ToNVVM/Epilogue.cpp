@@ -1,0 +1,78 @@
+//===- Epilogue.cpp - storing a GEMM tile's accumulators ------------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Epilogue.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+AccumulatorStore mlir::nvfp4::accumulatorStore(KernelBuilder &k, Value c,
+                                               Value partials, Value batch,
+                                               Value split) {
+  ImplicitLocOpBuilder &b = k.b;
+  auto cType = cast<MemRefType>(c.getType());
+  AccumulatorStore out;
+  ArrayRef<int64_t> shape = cType.getShape();
+  out.m = shape[shape.size() - 2];
+  out.n = shape.back();
+  out.batch64 = arith::IndexCastUIOp::create(b, k.i64, batch);
+  out.base = k.pointer(c);
+  out.type = cType.getElementType();
+  if (partials) {
+    int64_t batches = cType.getRank() == 3 ? shape[0] : 1;
+    out.batch64 = arith::AddIOp::create(
+        b,
+        arith::MulIOp::create(
+            b, arith::IndexCastUIOp::create(b, k.i64, split), k.c64(batches)),
+        out.batch64);
+    out.base = k.pointer(partials);
+    out.type = k.f32;
+  }
+  out.bytes = out.type.getIntOrFloatBitWidth() / 8;
+  out.maskN = out.maskM = true;
+  return out;
+}
+
+void mlir::nvfp4::storeElement(KernelBuilder &k, const AccumulatorStore &out,
+                               Value value, Value mIdx, Value nIdx) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value store;
+  if (out.maskN)
+    store = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, nIdx,
+                                  k.c32(out.n));
+  if (out.maskM) {
+    Value inM = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, mIdx,
+                                      k.c32(out.m));
+    store = store ? arith::AndIOp::create(b, store, inM) : inM;
+  }
+  auto emitStore = [&] {
+    Value global = arith::AddIOp::create(
+        b,
+        arith::MulIOp::create(
+            b,
+            arith::AddIOp::create(
+                b, arith::MulIOp::create(b, out.batch64, k.c64(out.m)),
+                arith::ExtUIOp::create(b, k.i64, mIdx)),
+            k.c64(out.n)),
+        arith::ExtUIOp::create(b, k.i64, nIdx));
+    Value converted =
+        out.type.isF32() ? value : arith::TruncFOp::create(b, out.type, value);
+    LLVM::StoreOp::create(
+        b, converted,
+        k.offset(out.base, arith::MulIOp::create(b, global, k.c64(out.bytes))),
+        out.bytes);
+  };
+  if (!store) {
+    emitStore();
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, store, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  emitStore();
+}

@@ -1,0 +1,407 @@
+//===- GemmSm100.cpp - the sm_100a GEMM's tcgen05 ops -----------------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lowers the sm_100a consumer ops nvfp4-software-pipeline writes for a
+// #nvfp4.tcgen05_plan (nvfp4.tmem.*, nvfp4.tcgen05.*) to upstream NVVM ops:
+//
+// - a !nvfp4.tmem is the i32 TMEM address of its first column; its control
+//   block, a static shared buffer of the kernel (`<kernel>_tmem`: an 8-byte
+//   mbarrier completed when the MMAs are done, then the 4-byte address
+//   tcgen05.alloc writes), is found by name from every op of the kernel;
+// - descriptors: the pass wrote each MMA's shared-memory descriptors with
+//   the operand's offset in the slot in their start-address field, built
+//   by include/nvfp4/Target/Tcgen05Descriptors.h (which the host model
+//   decodes); the lowering adds the slot's address >> 4 to that field
+//   (slots and offsets keep the sum below 2^18, so it cannot carry out);
+// - the epilogue: warp w reads its lane quadrant of the accumulator with
+//   tcgen05.ld.32x32b.x32 (32 columns = 32 rows of A per load), then
+//   converts and stores each column to C.
+//
+// Every NVVM tcgen05 op is created by the helpers in `Tcgen05Ops` below and
+// nowhere else: upstream renames their attributes after LLVM 22
+// (#nvvm.block_scale_kind becomes #nvvm.tcgen05_mma_kind), and this is the
+// one place to follow.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Epilogue.h"
+#include "KernelBuilder.h"
+#include "Lowerings.h"
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+#include "nvfp4/Target/Tcgen05Descriptors.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+/// Suspend-time hint of the accumulator wait, in ns (as the ring's).
+constexpr int64_t kWaitHintNs = 10000000;
+/// NVVM's tensor-memory address space.
+constexpr unsigned kTensorSpace = 6;
+/// Columns one tcgen05.ld.32x32b.x32 reads per thread.
+constexpr int64_t kLoadColumns = 32;
+
+/// The NVVM tcgen05 ops the lowering uses, each built in one place.
+struct Tcgen05Ops {
+  KernelBuilder &k;
+
+  MLIRContext *ctx() { return k.b.getContext(); }
+  NVVM::CTAGroupKindAttr cta1() {
+    return NVVM::CTAGroupKindAttr::get(ctx(), NVVM::CTAGroupKind::CTA_1);
+  }
+  /// An i32 TMEM address as the !llvm.ptr<6> the ops take.
+  Value tmemPointer(Value address) {
+    return LLVM::IntToPtrOp::create(
+        k.b, LLVM::LLVMPointerType::get(ctx(), kTensorSpace), address);
+  }
+  void alloc(Value addressSlot, int64_t columns) {
+    NVVM::Tcgen05AllocOp::create(k.b, addressSlot, k.c32(columns), cta1());
+    NVVM::Tcgen05RelinquishAllocPermitOp::create(k.b, cta1());
+  }
+  void dealloc(Value address, int64_t columns) {
+    NVVM::Tcgen05DeallocOp::create(k.b, tmemPointer(address), k.c32(columns),
+                                   cta1());
+  }
+  void fence(NVVM::Tcgen05FenceKind kind) {
+    NVVM::Tcgen05FenceOp::create(k.b, kind);
+  }
+  /// tcgen05.cp.cta_group::1.32x128b.warpx4.
+  void copyScales(Value address, Value descriptor) {
+    NVVM::Tcgen05CpOp::create(
+        k.b,
+        NVVM::Tcgen05CpShapeAttr::get(ctx(),
+                                      NVVM::Tcgen05CpShape::SHAPE_32x128b),
+        cta1(),
+        NVVM::Tcgen05CpMulticastAttr::get(ctx(),
+                                          NVVM::Tcgen05CpMulticast::WARPX4),
+        /*srcFormat=*/NVVM::Tcgen05CpSrcFormatAttr(), tmemPointer(address),
+        descriptor);
+  }
+  /// tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16.
+  void mmaMxf4Nvf4(Value d, Value aDesc, Value bDesc, Value idesc,
+                   Value accumulate, Value scaleA, Value scaleB) {
+    NVVM::Tcgen05MMABlockScaleOp::create(
+        k.b,
+        NVVM::MMABlockScaleKindAttr::get(ctx(),
+                                         NVVM::MMABlockScaleKind::MXF4NVF4),
+        cta1(),
+        NVVM::Tcgen05MMABlockScaleAttr::get(
+            ctx(), NVVM::Tcgen05MMABlockScale::BLOCK16),
+        /*collectorOp=*/NVVM::Tcgen05MMACollectorOpAttr(), tmemPointer(d),
+        aDesc, bDesc, idesc, accumulate, tmemPointer(scaleA),
+        tmemPointer(scaleB));
+  }
+  /// tcgen05.commit: `barrier` gets one arrival once the thread's earlier
+  /// tcgen05 operations completed.
+  void commit(Value barrier) {
+    NVVM::Tcgen05CommitOp::create(k.b, barrier, /*multicastMask=*/Value(),
+                                  cta1());
+  }
+  /// tcgen05.ld.sync.aligned.32x32b.x<n> and its wait: n columns of the
+  /// warp's lanes.
+  Value load32x32b(Value address, int64_t columns) {
+    Value loaded = NVVM::Tcgen05LdOp::create(
+        k.b, VectorType::get({columns}, k.i32), /*pack=*/UnitAttr(),
+        NVVM::Tcgen05LdStShapeAttr::get(ctx(),
+                                        NVVM::Tcgen05LdStShape::SHAPE_32X32B),
+        tmemPointer(address), /*offset=*/Value());
+    NVVM::Tcgen05WaitOp::create(
+        k.b, NVVM::Tcgen05WaitKindAttr::get(ctx(), NVVM::Tcgen05WaitKind::LOAD));
+    return loaded;
+  }
+};
+
+/// The kernel's TMEM control block: the accumulator's mbarrier (bytes 0-7)
+/// and the allocated address (bytes 8-11).
+struct TmemControl {
+  Value barrier, addressSlot;
+};
+
+TmemControl tmemControl(KernelBuilder &k, RewriterBase &rewriter,
+                        Operation *op) {
+  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+  auto module = op->getParentOfType<gpu::GPUModuleOp>();
+  std::string name = (kernel.getName() + "_tmem").str();
+  if (!SymbolTable::lookupSymbolIn(module, name)) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(rewriter, op->getLoc(),
+                           LLVM::LLVMArrayType::get(k.i8, 16),
+                           /*isConstant=*/false, LLVM::Linkage::Internal, name,
+                           Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+  }
+  Value base = LLVM::AddressOfOp::create(k.b, k.sharedPtr, name);
+  return {base, k.smemOffset(base, k.c32(8))};
+}
+
+/// An op of one kernel: the control block needs the enclosing gpu.func.
+LogicalResult checkInKernel(Operation *op) {
+  if (!op->getParentOfType<gpu::GPUFuncOp>() ||
+      !op->getParentOfType<gpu::GPUModuleOp>())
+    return op->emitOpError() << "must be inside a gpu.func of a gpu.module "
+                                "(its TMEM control block is the kernel's)";
+  return success();
+}
+
+Value warpIndex(KernelBuilder &k) {
+  return arith::DivUIOp::create(k.b, k.threadIdX(), k.c32(32));
+}
+
+/// A TMEM address `column` columns (i32) after `base`.
+Value column(KernelBuilder &k, Value base, Value column) {
+  return arith::AddIOp::create(k.b, base, column);
+}
+
+/// `column + slot x step` (i32) for the per-slot scale columns.
+Value slotColumn(KernelBuilder &k, Value slot, int64_t column, int64_t step) {
+  return arith::AddIOp::create(
+      k.b, k.c32(column), arith::MulIOp::create(k.b, slot, k.c32(step)));
+}
+
+struct TmemAllocLowering : OpConversionPattern<TmemAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TmemAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkInKernel(op)))
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    Tcgen05Ops tc{k};
+    TmemControl control = tmemControl(k, rewriter, op);
+    Value tid = k.threadIdX();
+    {
+      // tcgen05.alloc is warp-wide (.sync.aligned): the whole of warp 0.
+      auto ifOp = scf::IfOp::create(
+          b, arith::CmpIOp::create(b, arith::CmpIPredicate::ult, tid,
+                                   k.c32(32)),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      tc.alloc(control.addressSlot, op.getType().getColumns());
+    }
+    {
+      auto ifOp = scf::IfOp::create(
+          b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, k.c32(0)),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      NVVM::MBarrierInitOp::create(b, control.barrier, k.c32(1), Value());
+      NVVM::FenceMbarrierInitOp::create(b);
+    }
+    // The allocation's address reaches every thread through shared memory.
+    tc.fence(NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    gpu::BarrierOp::create(b);
+    tc.fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    rewriter.replaceOp(op, k.load(k.i32, control.addressSlot, 4,
+                                  /*invariant=*/false));
+    return success();
+  }
+};
+
+struct TmemDeallocLowering : OpConversionPattern<TmemDeallocOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TmemDeallocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    Tcgen05Ops tc{k};
+    tc.fence(NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    gpu::BarrierOp::create(b);
+    tc.fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    auto ifOp = scf::IfOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, warpIndex(k),
+                                 k.c32(0)),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    tc.dealloc(adaptor.getTmem(), op.getTmem().getType().getColumns());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A descriptor the pass wrote with an offset in the slot, moved to the
+/// slot at shared address `slotAddress` (i32).
+Value placeDescriptor(KernelBuilder &k, uint64_t bits, Value slotAddress) {
+  Value start = arith::ShRUIOp::create(
+      k.b, arith::ExtUIOp::create(k.b, k.i64, slotAddress), k.c64(4));
+  return arith::AddIOp::create(k.b, k.c64(static_cast<int64_t>(bits)), start);
+}
+
+struct Tcgen05CopyScalesLowering : OpConversionPattern<Tcgen05CopyScalesOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(Tcgen05CopyScalesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    Tcgen05Ops tc{k};
+    // The atom's 32 rows of 16 bytes without swizzle: 8-row core matrices
+    // of 128 contiguous bytes (PTX "canonical layouts"; the host model's
+    // copy32x128bWarpx4 reads the same descriptor).
+    tcgen05::SmemDescriptor source;
+    source.startAddress = static_cast<uint32_t>(op.getOffset());
+    source.leadingByteOffset = 16;
+    source.strideByteOffset = 128;
+    source.swizzle = tcgen05::Swizzle::None;
+    Value slotAddress = ringSlotAddress(k, op.getRing().getType(),
+                                        adaptor.getRing(), adaptor.getSlot());
+    tc.copyScales(
+        column(k, adaptor.getTmem(),
+               slotColumn(k, adaptor.getSlot(), op.getColumn(),
+                          op.getColumnStep())),
+        placeDescriptor(k, source.encode(), slotAddress));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct Tcgen05MmaLowering : OpConversionPattern<Tcgen05MmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(Tcgen05MmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    Tcgen05Ops tc{k};
+    Value tmem = adaptor.getTmem(), slot = adaptor.getSlot();
+    Value slotAddress =
+        ringSlotAddress(k, op.getRing().getType(), adaptor.getRing(), slot);
+    Value sfb = column(
+        k, tmem,
+        arith::AddIOp::create(b,
+                              slotColumn(k, slot, op.getSfbColumn(),
+                                         op.getColumnStep()),
+                              adaptor.getSfbShift()));
+    tc.mmaMxf4Nvf4(
+        column(k, tmem, k.c32(op.getDColumn())),
+        placeDescriptor(k, static_cast<uint64_t>(op.getADesc()), slotAddress),
+        placeDescriptor(k, static_cast<uint64_t>(op.getBDesc()), slotAddress),
+        k.c32(static_cast<uint32_t>(op.getIdesc())), adaptor.getAccumulate(),
+        column(k, tmem,
+               slotColumn(k, slot, op.getSfaColumn(), op.getColumnStep())),
+        sfb);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct Tcgen05ReleaseLowering : OpConversionPattern<Tcgen05ReleaseOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(Tcgen05ReleaseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    Tcgen05Ops{k}.commit(ringEmptyBarrier(k, op.getRing().getType(),
+                                          adaptor.getRing(),
+                                          adaptor.getSlot()));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct Tcgen05CommitLowering : OpConversionPattern<Tcgen05CommitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(Tcgen05CommitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkInKernel(op)))
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    Tcgen05Ops{k}.commit(tmemControl(k, rewriter, op).barrier);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct Tcgen05WaitLowering : OpConversionPattern<Tcgen05WaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(Tcgen05WaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkInKernel(op)))
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    NVVM::MBarrierTryWaitParityOp::create(
+        b, tmemControl(k, rewriter, op).barrier, k.c32(0), k.c32(kWaitHintNs));
+    Tcgen05Ops{k}.fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(Tcgen05StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    Tcgen05Ops tc{k};
+    AccumulatorStore out = accumulatorStore(k, op.getC(), op.getPartials(),
+                                            op.getBatch(), op.getSplit());
+    const int64_t columns = op.getColumns();
+    out.maskM = out.m % columns != 0;
+    out.maskN = out.n % 128 != 0;
+    Value tid = k.threadIdX();
+    // Warp w reads lanes 32w .. 32w + 31: thread t's lane is t.
+    Value laneBase = arith::ShLIOp::create(
+        b, arith::MulIOp::create(b, warpIndex(k), k.c32(32)), k.c32(16));
+    Value nIdx = arith::AddIOp::create(b, adaptor.getRow(), tid);
+    // The .sync.aligned loads need the whole warp: its MMA or producer
+    // lane may only now arrive from its loop.
+    NVVM::SyncWarpOp::create(b, k.c32(-1));
+    for (int64_t first = 0; first < columns; first += kLoadColumns) {
+      int64_t width = std::min(kLoadColumns, columns - first);
+      Value loaded = tc.load32x32b(
+          column(k, adaptor.getTmem(),
+                 arith::AddIOp::create(b, laneBase, k.c32(first))),
+          width);
+      for (int64_t j = 0; j < width; ++j) {
+        Value value = arith::BitcastOp::create(b, k.f32, k.extract(loaded, j));
+        Value mIdx = arith::AddIOp::create(b, adaptor.getM(), k.c32(first + j));
+        storeElement(k, out, value, mIdx, nIdx);
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::nvfp4::populateGemmSm100Patterns(const TypeConverter &converter,
+                                            RewritePatternSet &patterns) {
+  patterns.add<TmemAllocLowering, TmemDeallocLowering,
+               Tcgen05CopyScalesLowering, Tcgen05MmaLowering,
+               Tcgen05ReleaseLowering, Tcgen05CommitLowering,
+               Tcgen05WaitLowering, Tcgen05StoreLowering>(
+      converter, patterns.getContext());
+}
+
+void mlir::nvfp4::addTmemTypeConversion(TypeConverter &converter) {
+  converter.addConversion([](TmemType tmem) -> Type {
+    return IntegerType::get(tmem.getContext(), 32);
+  });
+}

@@ -1,0 +1,29 @@
+//===- PipelineBuilders.h - the K loops nvfp4-software-pipeline writes -*- C++ -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// One builder per consumer of the ring; the pass (SoftwarePipeline.cpp)
+// picks it by the tile's plan. Private to lib/Transforms.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_TRANSFORMS_PIPELINEBUILDERS_H
+#define NVFP4_TRANSFORMS_PIPELINEBUILDERS_H
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace mlir::nvfp4 {
+
+/// Writes the K loop of a gemm_tile with a #nvfp4.tcgen05_plan (sm_100a) in
+/// its place: a TMA producer thread, a tcgen05 MMA thread and a TMEM
+/// epilogue (Tcgen05Pipeline.cpp). Reports on `op` and fails when the
+/// kernel around it does not match the plan.
+LogicalResult buildTcgen05Pipeline(GemmTileOp op, ImplicitLocOpBuilder &b);
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_TRANSFORMS_PIPELINEBUILDERS_H

@@ -1,0 +1,291 @@
+//===- Tcgen05Pipeline.cpp - the sm_100a GEMM's K loop ---------------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The K loop of a gemm_tile with a #nvfp4.tcgen05_plan, written out per
+// thread for nvfp4-software-pipeline. The CTA is 4 warps around a ring of
+// `stages` slots of 256 K values:
+//
+// - thread 0 (the producer) fills slot s = i % stages with the CTA's K
+//   slice i: `nvfp4.ring.expect`, then TMA copies of the tiles of B (128
+//   rows, the MMA's A) and A (tile_m rows, the MMA's B), 128B-swizzled,
+//   and 1-D bulk copies of their scales (the blocked layout's 128 x 4 atoms
+//   of the slice: 2 KiB per 128 rows, contiguous in global memory);
+//   before reusing a slot it acquires it (`nvfp4.ring.acquire`);
+// - thread 32 (the MMA thread) waits for the slot (`nvfp4.ring.wait`),
+//   copies its scale atoms to the slot's TMEM columns (`nvfp4.tcgen05.cp`),
+//   issues the slice's 4 MMAs of K = 64 (`nvfp4.tcgen05.mma`) and releases
+//   the slot when they complete (`nvfp4.tcgen05.release`: tcgen05.commit on
+//   its empty barrier); after the last slice it commits the accumulator
+//   (`nvfp4.tcgen05.commit`);
+// - all 4 warps wait for the accumulator (`nvfp4.tcgen05.wait`) and store
+//   their lane quadrant of it (`nvfp4.tcgen05.store`), then free TMEM.
+//
+// The pass computes every layout decision here, as attributes of the ops:
+// slot offsets, TMEM columns and the MMAs' descriptors (built by
+// include/nvfp4/Target/Tcgen05Descriptors.h with the operand's offset in
+// the slot as start address), so the host model's tests
+// (test/unit/Tcgen05PipelineTest.cpp) run what the compiler emitted.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineBuilders.h"
+
+#include "nvfp4/Dialect/NVFP4/Tcgen05Tiles.h"
+#include "nvfp4/Target/Tcgen05Descriptors.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+/// A K-major, 128B-swizzled operand of the slot at byte `offset`, K step
+/// `step` (32 bytes each): rows of 128 bytes, 8-row groups 1024 bytes
+/// apart (PTX "canonical layouts"; the TMA copy writes exactly this).
+uint64_t operandDescriptor(int64_t offset, int64_t step) {
+  tcgen05::SmemDescriptor d;
+  d.startAddress =
+      static_cast<uint32_t>(offset + step * (Tcgen05PlanAttr::kMmaK / 2));
+  d.leadingByteOffset = 16;
+  d.strideByteOffset = 1024;
+  d.swizzle = tcgen05::Swizzle::Swizzle128B;
+  return d.encode();
+}
+
+class Tcgen05PipelineBuilder {
+public:
+  Tcgen05PipelineBuilder(GemmTileOp op, ImplicitLocOpBuilder &b)
+      : op(op), b(b), plan(op.getTcgen05Plan()), i32(b.getI32Type()) {
+    OperandShape a = getOperandShape(op.getA().getType());
+    k = a.k;
+    m = a.rows;
+    n = getOperandShape(op.getB().getType()).rows;
+    slices = a.k / Tcgen05PlanAttr::kStageK / plan.getSplitK();
+  }
+
+  LogicalResult build();
+
+private:
+  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, i32, v); }
+  Value c64(int64_t v) {
+    return arith::ConstantIntOp::create(b, b.getI64Type(), v);
+  }
+  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(x, y); }
+  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(x, y); }
+  Value ext(Value x) {
+    return b.createOrFold<arith::ExtUIOp>(b.getI64Type(), x);
+  }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return b.createOrFold<arith::CmpIOp>(p, x, y);
+  }
+  /// The slot and use of the CTA's K slice `i` (i32).
+  std::pair<Value, Value> slotOf(Value i) {
+    return {b.createOrFold<arith::RemUIOp>(i, c32(plan.getStages())),
+            b.createOrFold<arith::DivUIOp>(i, c32(plan.getStages()))};
+  }
+  /// Byte offset (i64) of the scales of rows' 128-row block `block` (i32)
+  /// for K slice `global` (i32, in the whole K) of batch `batch` in the
+  /// blocked layout of an operand of `rows` rows: atom (block, chunk) is
+  /// at (block x K / 64 + chunk) x 512 (lib/Reference/Layout.h), so a
+  /// slice's 4 chunks are 2 KiB from chunk 4 x global.
+  Value scaleOffset(int64_t rows, Value block, Value global) {
+    const int64_t chunks = k / 64;
+    const int64_t batchBytes = (rows + 127) / 128 * chunks * 512;
+    Value batch64 = b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(),
+                                                         op.getBatch());
+    return add(add(mul(batch64, c64(batchBytes)),
+                   mul(ext(block), c64(chunks * 512))),
+               mul(ext(global), c64(Tcgen05PlanAttr::kScaleBlockBytes)));
+  }
+  void produce();
+  void issue();
+
+  GemmTileOp op;
+  ImplicitLocOpBuilder &b;
+  Tcgen05PlanAttr plan;
+  Type i32;
+  int64_t k, m, n, slices;
+  Value ring, tmem, mBase, nBase, batch32, sliceBase;
+};
+
+/// Thread 0: every K slice into its slot, in order.
+void Tcgen05PipelineBuilder::produce() {
+  auto loop = scf::ForOp::create(b, c32(0), c32(slices), c32(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value i = loop.getInductionVar();
+  auto [slot, use] = slotOf(i);
+  {
+    auto reuse = scf::IfOp::create(
+        b, cmp(arith::CmpIPredicate::ugt, use, c32(0)),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(reuse.thenBlock());
+    // The previous use (u - 1) has parity (u - 1) % 2.
+    RingAcquireOp::create(
+        b, ring, slot,
+        arith::AndIOp::create(b, arith::SubIOp::create(b, use, c32(1)),
+                              c32(1)));
+  }
+  Value global = add(i, sliceBase);
+  Value kByte = mul(global, c32(Tcgen05PlanAttr::kStageRowBytes));
+  Value aMap = op.getMaps()[0], bMap = op.getMaps()[1];
+  RingExpectOp::create(b, ring, slot);
+  RingCopyOp::create(b, ring, slot, Tcgen05PlanAttr::kBOffset, bMap,
+                     ValueRange{batch32, nBase, kByte});
+  RingCopyOp::create(b, ring, slot, plan.getAOffset(), aMap,
+                     ValueRange{batch32, mBase, kByte});
+  RingCopyBytesOp::create(
+      b, ring, slot, plan.getSfbOffset(), op.getSfb(),
+      scaleOffset(n, b.createOrFold<arith::DivUIOp>(nBase, c32(128)), global),
+      Tcgen05PlanAttr::kScaleBlockBytes);
+  // A's blocks: past M's last block (a 256-row tile over fewer rows) the
+  // last one again; its rows of A are zero (TMA's bounds) and unstored.
+  const int64_t lastBlock = (m + 127) / 128 - 1;
+  for (int64_t j = 0; j < plan.getScaleBlocksA(); ++j) {
+    Value block = b.createOrFold<arith::MinUIOp>(
+        add(b.createOrFold<arith::DivUIOp>(mBase, c32(128)), c32(j)),
+        c32(lastBlock));
+    RingCopyBytesOp::create(b, ring, slot,
+                            plan.getSfaOffset() +
+                                j * Tcgen05PlanAttr::kScaleBlockBytes,
+                            op.getSfa(), scaleOffset(m, block, global),
+                            Tcgen05PlanAttr::kScaleBlockBytes);
+  }
+}
+
+/// Thread 32: each slice's scales to TMEM, its 4 MMAs, the slot's release;
+/// then the accumulator's commit.
+void Tcgen05PipelineBuilder::issue() {
+  MLIRContext *ctx = b.getContext();
+  const int64_t steps = Tcgen05PlanAttr::kStageK / Tcgen05PlanAttr::kMmaK;
+  const int64_t blocksA = plan.getScaleBlocksA();
+  const int64_t step = plan.getScaleColumnsPerSlot();
+  const int64_t sfbBase = plan.getScaleColumnBase();
+  const int64_t sfaBase = sfbBase + steps * plan.getSfbColumnsPerMma();
+  tcgen05::Mxf4InstrDescriptor instr;
+  instr.m = Tcgen05PlanAttr::kTileN;
+  instr.n = plan.getTileM();
+  const uint32_t idesc = instr.encode();
+  // A tile of fewer than 128 rows of A reads its quarters of the 128-row
+  // block's scales: columns + (m_base % 128) / 32.
+  Value sfbShift = plan.getTileM() < 128
+                       ? b.createOrFold<arith::DivUIOp>(
+                             b.createOrFold<arith::RemUIOp>(mBase, c32(128)),
+                             c32(32))
+                       : c32(0);
+
+  auto loop = scf::ForOp::create(b, c32(0), c32(slices), c32(1));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    auto [slot, use] = slotOf(i);
+    RingWaitOp::create(b, ring, slot, arith::AndIOp::create(b, use, c32(1)));
+    // MMA step t reads B's scales from sfbBase + 4t and A's from sfaBase +
+    // 4 blocksA t (+ 4 j for A's block j), each copied from its atom.
+    for (int64_t t = 0; t < steps; ++t)
+      Tcgen05CopyScalesOp::create(b, ring, slot,
+                                  plan.getSfbOffset() + 512 * t, tmem,
+                                  sfbBase + 4 * t, step);
+    for (int64_t j = 0; j < blocksA; ++j)
+      for (int64_t t = 0; t < steps; ++t)
+        Tcgen05CopyScalesOp::create(
+            b, ring, slot,
+            plan.getSfaOffset() + j * Tcgen05PlanAttr::kScaleBlockBytes +
+                512 * t,
+            tmem, sfaBase + 4 * blocksA * t + 4 * j, step);
+    Value notFirst = cmp(arith::CmpIPredicate::ugt, i, c32(0));
+    Value yes = arith::ConstantIntOp::create(b, b.getI1Type(), 1);
+    for (int64_t t = 0; t < steps; ++t)
+      Tcgen05MmaOp::create(
+          b, tmem, ring, slot, t == 0 ? notFirst : yes, sfbShift,
+          b.getI64IntegerAttr(static_cast<int64_t>(
+              operandDescriptor(Tcgen05PlanAttr::kBOffset, t))),
+          b.getI64IntegerAttr(
+              static_cast<int64_t>(operandDescriptor(plan.getAOffset(), t))),
+          IntegerAttr::get(IntegerType::get(ctx, 32), idesc),
+          b.getI64IntegerAttr(0), b.getI64IntegerAttr(sfbBase + 4 * t),
+          b.getI64IntegerAttr(sfaBase + 4 * blocksA * t),
+          b.getI64IntegerAttr(step));
+    Tcgen05ReleaseOp::create(b, ring, slot);
+  }
+  Tcgen05CommitOp::create(b, tmem);
+}
+
+LogicalResult Tcgen05PipelineBuilder::build() {
+  MLIRContext *ctx = b.getContext();
+  if (auto kernel = op->getParentOfType<gpu::GPUFuncOp>()) {
+    DenseI32ArrayAttr block = kernel.getKnownBlockSizeAttr();
+    if (block && block.asArrayRef() !=
+                     ArrayRef<int32_t>({Tcgen05PlanAttr::kThreads, 1, 1}))
+      return op.emitOpError()
+             << "has a #nvfp4.tcgen05_plan, whose CTA is "
+             << Tcgen05PlanAttr::kThreads
+             << " x 1 x 1 threads, but its kernel's known_block_size says "
+                "otherwise";
+  }
+  // The MMA's A is the tile of B (the weights), its B the tile of A.
+  auto ringType = RingType::get(ctx, plan.getStages(), plan.getSlotBytes(),
+                                /*consumers=*/1, /*scratchBytes=*/0,
+                                /*cluster=*/1);
+  // Every slot's copies must deliver exactly what ring.expect waits for.
+  const int64_t copied =
+      Tcgen05PlanAttr::kTileN * Tcgen05PlanAttr::kStageRowBytes +
+      plan.getTileM() * Tcgen05PlanAttr::kStageRowBytes +
+      (1 + plan.getScaleBlocksA()) * Tcgen05PlanAttr::kScaleBlockBytes;
+  if (copied != ringType.getSlotBytes() ||
+      ringType.getSharedBytes() != plan.getSharedBytes())
+    return op.emitOpError() << "has a slot of " << ringType.getSlotBytes()
+                            << " bytes that its copies (" << copied
+                            << " bytes) do not fill exactly";
+  if (!plan.getTmemColumns())
+    return op.emitOpError() << "needs " << plan.getTmemColumnsUsed()
+                            << " TMEM columns, more than 512";
+  ring = RingAllocOp::create(b, ringType);
+  tmem = TmemAllocOp::create(b, TmemType::get(ctx, plan.getTmemColumns()));
+
+  Value tid = arith::IndexCastUIOp::create(
+      b, i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+  mBase = arith::IndexCastUIOp::create(b, i32, op.getMBase());
+  nBase = arith::IndexCastUIOp::create(b, i32, op.getNBase());
+  batch32 = arith::IndexCastUIOp::create(b, i32, op.getBatch());
+  sliceBase = plan.getSplitK() > 1
+                  ? mul(arith::IndexCastUIOp::create(b, i32, op.getSplit()),
+                        c32(slices))
+                  : c32(0);
+  {
+    auto producer = scf::IfOp::create(
+        b, cmp(arith::CmpIPredicate::eq, tid, c32(0)),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(producer.thenBlock());
+    produce();
+  }
+  {
+    auto issuer = scf::IfOp::create(
+        b, cmp(arith::CmpIPredicate::eq, tid, c32(32)),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(issuer.thenBlock());
+    issue();
+  }
+  Tcgen05WaitOp::create(b, tmem);
+  Tcgen05StoreOp::create(b, tmem, plan.getTileM(), op.getC(), op.getPartials(),
+                         mBase, nBase, op.getBatch(), op.getSplit());
+  TmemDeallocOp::create(b, tmem);
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::nvfp4::buildTcgen05Pipeline(GemmTileOp op,
+                                                ImplicitLocOpBuilder &b) {
+  return Tcgen05PipelineBuilder(op, b).build();
+}
