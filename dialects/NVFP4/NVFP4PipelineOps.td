@@ -146,7 +146,10 @@ def NVFP4_RingCopyBytesOp : NVFP4_Op<"ring.copy_bytes"> {
   }];
   let arguments = (ins NVFP4_RingType:$ring, I32:$slot,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$offset,
-                       Arg<AnyMemRef, "source", [MemRead]>:$source,
+                       // No declared effects (as ring.fill): it writes the
+                       // slot and completes a barrier, which are no
+                       // operands, so it must count as unknown effects.
+                       AnyMemRef:$source,
                        I64:$source_offset,
                        ConfinedAttr<I64Attr, [IntPositive]>:$bytes);
   let assemblyFormat = [{

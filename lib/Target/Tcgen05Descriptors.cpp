@@ -154,3 +154,12 @@ uint32_t mlir::nvfp4::tcgen05::tma128BAddress(uint32_t base, int64_t row,
   return base + static_cast<uint32_t>(row) * 128 + chunk * 16 +
          static_cast<uint32_t>(kByte % 16);
 }
+
+SmemDescriptor mlir::nvfp4::tcgen05::scaleAtomDescriptor(uint32_t address) {
+  SmemDescriptor d;
+  d.startAddress = address;
+  d.leadingByteOffset = 16;
+  d.strideByteOffset = 128;
+  d.swizzle = Swizzle::None;
+  return d;
+}

@@ -106,6 +106,13 @@ std::optional<uint32_t> kMajorAddress(const SmemDescriptor &d, int64_t row,
 /// 8-row group.
 uint32_t tma128BAddress(uint32_t base, int64_t row, int64_t kByte);
 
+/// The descriptor tcgen05.cp.32x128b reads a 512-byte atom of the blocked
+/// scale layout through (32 rows of 16 bytes, no swizzle: 8-row core
+/// matrices of 128 contiguous bytes, so the stride byte offset is 128; the
+/// leading one is unused at 16 bytes wide), at shared address `address`.
+/// The lowering and the host model's tests build it here.
+SmemDescriptor scaleAtomDescriptor(uint32_t address);
+
 /// The scale-factor type of a block-scaled MMA, bit 23 (PTX Table 44;
 /// CUTLASS UMMA::ScaleFormat: UE4M3 = 0, UE8M0 = 1).
 enum class ScaleFormat : uint8_t { UE4M3 = 0, UE8M0 = 1 };

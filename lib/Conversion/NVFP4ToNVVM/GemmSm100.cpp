@@ -249,14 +249,10 @@ struct Tcgen05CopyScalesLowering : OpConversionPattern<Tcgen05CopyScalesOp> {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
     Tcgen05Ops tc{k};
-    // The atom's 32 rows of 16 bytes without swizzle: 8-row core matrices
-    // of 128 contiguous bytes (PTX "canonical layouts"; the host model's
-    // copy32x128bWarpx4 reads the same descriptor).
-    tcgen05::SmemDescriptor source;
-    source.startAddress = static_cast<uint32_t>(op.getOffset());
-    source.leadingByteOffset = 16;
-    source.strideByteOffset = 128;
-    source.swizzle = tcgen05::Swizzle::None;
+    // The atom's descriptor with its offset in the slot as start address
+    // (the host model's tests build the same one).
+    tcgen05::SmemDescriptor source =
+        tcgen05::scaleAtomDescriptor(static_cast<uint32_t>(op.getOffset()));
     Value slotAddress = ringSlotAddress(k, op.getRing().getType(),
                                         adaptor.getRing(), adaptor.getSlot());
     tc.copyScales(

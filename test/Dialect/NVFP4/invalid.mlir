@@ -725,3 +725,47 @@ func.func @producer_warpgroups(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_pla
 func.func @producer_registers(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 192, stages = 9, k_split = 3, producer = true>} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{expects tile_m to be 32, 64, 128 or 256 (the MMA's N, on 32-row quarters of the scales' 128-row blocks), but got 48}}
+func.func @tcgen05_tile_m(%x: i32) attributes {nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 48, stages = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects the accumulator (256 columns) and the scales of 6 slots (48 columns each) to fit TMEM's 512 columns, but they need 544; use fewer stages}}
+func.func @tcgen05_tmem(%x: i32) attributes {nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 256, stages = 6>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects columns to be a power of two in [32, 512] (what tcgen05.alloc allocates), got 48}}
+func.func @tmem_columns(%t: !nvfp4.tmem<columns = 48>) {
+  return
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @scale_columns(%slot: i32) kernel {
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 36864, consumers = 1>
+    %tmem = nvfp4.tmem.alloc : !nvfp4.tmem<columns = 128>
+    // expected-error @+1 {{expects the copy's 4 columns of every slot within the allocation's 128 columns, but slot 3 reaches column 228}}
+    nvfp4.tcgen05.cp %ring[%slot] at 32768 to %tmem column 128 step 32 : !nvfp4.ring<stages = 4, slot_bytes = 36864, consumers = 1>, !nvfp4.tmem<columns = 128>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @copy_offset(%slot: i32, %map: !nvfp4.tensor_map<1x128x256xi8, box = [1, 128, 128], swizzle = swizzle_128b>, %c0: i32) kernel {
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 36864, consumers = 1>
+    // expected-error @+1 {{expects an offset that is a multiple of 1024 (the swizzle pattern's period), got 512}}
+    nvfp4.ring.copy %ring[%slot] at 512 from %map[%c0, %c0, %c0] : !nvfp4.ring<stages = 4, slot_bytes = 36864, consumers = 1>, !nvfp4.tensor_map<1x128x256xi8, box = [1, 128, 128], swizzle = swizzle_128b>
+    gpu.return
+  }
+}

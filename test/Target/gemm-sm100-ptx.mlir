@@ -1,0 +1,107 @@
+// The sm_100a GEMM (#nvfp4.tcgen05_plan) to PTX and, with ptxas, to an
+// sm_100a cubin without spills, for the three contest shapes (the
+// planner's plans) and plans of every tile_m, split-K and a batch. The
+// kernel: 128 threads; TMEM allocated by warp 0 (tcgen05.alloc, then the
+// permit relinquished); thread 0 arms each slot (expect_tx) and copies B's
+// and A's packed tiles with TMA (3-D maps, 128B-swizzled) and their
+// blocked scales with 1-D bulk copies; thread 32 waits for the slot,
+// copies the scale atoms to TMEM (tcgen05.cp 32x128b.warpx4), issues the
+// block-scaled e2m1 MMAs (kind::mxf4nvf4, block16 scales from TMEM) and
+// commits to the slot's empty barrier, then to the accumulator's; all
+// warps then read the accumulator (tcgen05.ld 32x32b.x32), store C and
+// free TMEM.
+// The contest shapes take the planner's plans (their tcgen05_plan lines
+// are checked in test/Transforms/plan-gemm-sm100.mlir).
+// RUN: nvfp4-run %s --entry contest1 --target sm_100a --emit=ptx -o %t.contest1.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.contest1.ptx
+// RUN: FileCheck %s --check-prefix=MMA --input-file=%t.contest1.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.contest1.ptx -o %t.contest1.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: nvfp4-run %s --entry contest2 --target sm_100a --emit=ptx -o %t.contest2.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.contest2.ptx
+// RUN: FileCheck %s --check-prefix=MMA --input-file=%t.contest2.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.contest2.ptx -o %t.contest2.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: nvfp4-run %s --entry contest3 --target sm_100a --emit=ptx -o %t.contest3.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.contest3.ptx
+// RUN: FileCheck %s --check-prefix=MMA --input-file=%t.contest3.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.contest3.ptx -o %t.contest3.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: nvfp4-run %s --entry tile32 --target sm_100a --emit=ptx -o %t.tile32.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.tile32.ptx
+// RUN: FileCheck %s --check-prefix=MMA --input-file=%t.tile32.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.tile32.ptx -o %t.tile32.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: nvfp4-run %s --entry tile128 --target sm_100a --emit=ptx -o %t.tile128.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.tile128.ptx
+// RUN: FileCheck %s --check-prefix=MMA --input-file=%t.tile128.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.tile128.ptx -o %t.tile128.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: nvfp4-run %s --entry tile256 --target sm_100a --emit=ptx -o %t.tile256.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.tile256.ptx
+// RUN: FileCheck %s --check-prefix=MMA --input-file=%t.tile256.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.tile256.ptx -o %t.tile256.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: nvfp4-run %s --entry batch_split --target sm_100a --emit=ptx -o %t.batch_split.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.batch_split.ptx
+// RUN: FileCheck %s --check-prefix=MMA --input-file=%t.batch_split.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.batch_split.ptx -o %t.batch_split.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// CHECK: .target sm_100a
+// CHECK-LABEL: .entry {{.*}}_kernel(
+// CHECK: .maxntid 128, 1, 1
+// CHECK: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
+// CHECK: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+// The producer thread (blocks may come in any order: its own prefix).
+// PROD: mbarrier.arrive.expect_tx.shared.b64
+// PROD: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PROD: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PROD: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// PROD: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+// The MMA thread, then the epilogue.
+// MMA: mbarrier.try_wait.parity
+// MMA: tcgen05.cp.cta_group::1.32x128b.warpx4
+// MMA: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
+// MMA: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
+// MMA: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
+// MMA: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
+// MMA-NOT: tcgen05.mma
+// MMA: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
+// MMA: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 {{.*}}_kernel_tmem]
+// MMA: tcgen05.fence::after_thread_sync;
+// MMA: bar.warp.sync -1;
+// MMA: tcgen05.ld.sync.aligned.32x32b.x32.b32
+// MMA: tcgen05.wait::ld.sync.aligned;
+// MMA: tcgen05.dealloc.cta_group::1.sync.aligned.b32
+// PTXAS: Compiling entry function '{{.*}}_kernel' for 'sm_100a'
+// PTXAS-NOT: error
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+
+func.func @contest1(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<1x256x32x4x4xf8E4M3FN>, %b: memref<7168x16384xf4E2M1FN>, %sfb: memref<56x256x32x4x4xf8E4M3FN>, %c: memref<128x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x16384xf4E2M1FN>, memref<1x256x32x4x4xf8E4M3FN>, memref<7168x16384xf4E2M1FN>, memref<56x256x32x4x4xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+func.func @contest2(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<1x112x32x4x4xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<32x112x32x4x4xf8E4M3FN>, %c: memref<128x4096xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<1x112x32x4x4xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<32x112x32x4x4xf8E4M3FN>) outs(%c : memref<128x4096xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+func.func @contest3(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<1x32x32x4x4xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<56x32x32x4x4xf8E4M3FN>, %c: memref<128x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<1x32x32x4x4xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<56x32x32x4x4xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+func.func @tile32(%a: memref<32x512xf4E2M1FN>, %sfa: memref<1x8x32x4x4xf8E4M3FN>, %b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8E4M3FN>, %c: memref<32x256xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<32x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>, memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>) outs(%c : memref<32x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+func.func @tile128(%a: memref<100x1024xf4E2M1FN>, %sfa: memref<1x16x32x4x4xf8E4M3FN>, %b: memref<300x1024xf4E2M1FN>, %sfb: memref<3x16x32x4x4xf8E4M3FN>, %c: memref<100x300xbf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<100x1024xf4E2M1FN>, memref<1x16x32x4x4xf8E4M3FN>, memref<300x1024xf4E2M1FN>, memref<3x16x32x4x4xf8E4M3FN>) outs(%c : memref<100x300xbf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 128, stages = 4>}
+  return
+}
+
+func.func @tile256(%a: memref<256x512xf4E2M1FN>, %sfa: memref<2x8x32x4x4xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<1x8x32x4x4xf8E4M3FN>, %c: memref<256x128xf32>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>) outs(%c : memref<256x128xf32>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 256, stages = 4>}
+  return
+}
+
+func.func @batch_split(%a: memref<3x200x1024xf4E2M1FN>, %sfa: memref<3x2x16x32x4x4xf8E4M3FN>, %b: memref<3x384x1024xf4E2M1FN>, %sfb: memref<3x3x16x32x4x4xf8E4M3FN>, %c: memref<3x200x384xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<3x200x1024xf4E2M1FN>, memref<3x2x16x32x4x4xf8E4M3FN>, memref<3x384x1024xf4E2M1FN>, memref<3x3x16x32x4x4xf8E4M3FN>) outs(%c : memref<3x200x384xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 4, split_k = 2>}
+  return
+}

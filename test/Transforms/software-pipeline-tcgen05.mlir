@@ -1,0 +1,39 @@
+// nvfp4-software-pipeline on a #nvfp4.tcgen05_plan (sm_100a): the K loop of
+// the 128-thread CTA written per thread. Thread 0 fills slot i % stages
+// with K slice i (acquiring it after its first use): expect, TMA copies of
+// B's and A's tiles, bulk copies of their scale atoms; thread 32 waits for
+// the slot, copies the atoms to the slot's TMEM columns, issues 4 MMAs
+// (the first overwrites the accumulator) and releases the slot by a
+// commit; all threads wait for the accumulator, store it and free TMEM.
+// The instruction descriptor is 0x08100480 (M = 128, N = 64, e2m1 x e2m1,
+// e4m3 block16 scales: Tcgen05DescriptorsTest pins it). Here a 64-row tile of A (split-K 2): A's scale columns shift by
+// (m % 128) / 32, and the slices start at split x 4.
+// RUN: nvfp4-opt %s -nvfp4-plan=target=sm_100a -nvfp4-tile=target=sm_100a -nvfp4-software-pipeline -canonicalize | FileCheck %s
+
+// CHECK-LABEL: gpu.func @gemm_kernel
+// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1>
+// CHECK: %[[TMEM:.*]] = nvfp4.tmem.alloc : !nvfp4.tmem<columns = 128>
+// CHECK: scf.if
+// CHECK: scf.for %[[I:.*]] = %c0_i32 to %c4_i32
+// CHECK: nvfp4.ring.acquire %[[RING]]
+// CHECK: nvfp4.ring.expect %[[RING]][%[[S:.*]]]
+// CHECK-NEXT: nvfp4.ring.copy %[[RING]][%[[S]]] at 0 from %arg6
+// CHECK-NEXT: nvfp4.ring.copy %[[RING]][%[[S]]] at 16384 from %arg5
+// CHECK: nvfp4.ring.copy_bytes %[[RING]][%[[S]]] at 24576 from %arg3[{{.*}}] bytes 2048
+// CHECK: nvfp4.ring.copy_bytes %[[RING]][%[[S]]] at 26624 from %arg1[{{.*}}] bytes 2048
+// CHECK: scf.if
+// CHECK: %[[SHIFT:.*]] = arith.divui {{.*}}, %c32_i32
+// CHECK: scf.for
+// CHECK: nvfp4.ring.wait %[[RING]][%[[T:.*]]] phase
+// CHECK-COUNT-8: nvfp4.tcgen05.cp %[[RING]][%[[T]]] at {{[0-9]+}} to %[[TMEM]] column {{[0-9]+}} step 32
+// CHECK: nvfp4.tcgen05.mma %[[TMEM]], %[[RING]][%[[T]]] accumulate %{{.*}} sfb_shift %[[SHIFT]] {a_desc = {{[0-9]+}} : i64, b_desc = {{[0-9]+}} : i64, column_step = 32 : i64, d_column = 0 : i64, idesc = 135267456 : i32, sfa_column = 64 : i64, sfb_column = 80 : i64}
+// CHECK-COUNT-3: nvfp4.tcgen05.mma %[[TMEM]], %[[RING]][%[[T]]] accumulate %true
+// CHECK: nvfp4.tcgen05.release %[[RING]][%[[T]]]
+// CHECK: nvfp4.tcgen05.commit %[[TMEM]]
+// CHECK: nvfp4.tcgen05.wait %[[TMEM]]
+// CHECK-NEXT: nvfp4.tcgen05.store %[[TMEM]] columns 64 outs(%arg4 : memref<128x256xf16>) partials(%arg7 : memref<262144xi8>)
+// CHECK-NEXT: nvfp4.tmem.dealloc %[[TMEM]]
+func.func @gemm(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<1x32x32x4x4xf8E4M3FN>, %b: memref<256x2048xf4E2M1FN>, %sfb: memref<2x32x32x4x4xf8E4M3FN>, %c: memref<128x256xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<1x32x32x4x4xf8E4M3FN>, memref<256x2048xf4E2M1FN>, memref<2x32x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2, split_k = 2>}
+  return
+}
