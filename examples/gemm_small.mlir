@@ -1,7 +1,8 @@
 // A small block-scaled GEMM (M=128, N=512, K=1024): c[m, n] = sum_k a[m, k] *
 // b[n, k], e2m1 values with e4m3 scales per 16 values of K, f16 output. On
 // an H100/H200 it runs on the tensor cores (wgmma); elsewhere nvfp4-run
-// notes that the sm_100a GEMM is not built yet and runs the CPU reference.
+// notes that the sm_100a GEMM needs blocked scales (these are plain) and
+// runs the CPU reference.
 //   nvfp4-run examples/gemm_small.mlir
 func.func @gemm(%a: memref<128x1024xf4E2M1FN>, %sfa: memref<128x64xf8E4M3FN>,
                 %b: memref<512x1024xf4E2M1FN>, %sfb: memref<512x64xf8E4M3FN>,
