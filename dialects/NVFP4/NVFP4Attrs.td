@@ -299,11 +299,17 @@ def NVFP4_Tcgen05PlanAttr : AttrDef<NVFP4_Dialect, "Tcgen05Plan",
       128B-swizzled, and their scales (2 KiB per 128 rows). Each slot also
       has its own TMEM columns for its scales, so a slot's scale copy never
       overwrites scales an MMA of another slot may still read.
-    - `split_k` (default 1; [1, 8]; dividing K / 256): CTAs that split K,
-      each writing an fp32 partial tile that `nvfp4.sum_splits` adds.
+    - `split_k` (default 1; [1, 8]; dividing ceil(K / 256)): CTAs that
+      split K, each writing an fp32 partial tile that `nvfp4.sum_splits`
+      adds.
 
-    K must be a multiple of 256, and both scale operands in the blocked
-    layout (the 128 x 4 atoms `tcgen05.cp` copies as they are).
+    K must be a multiple of 64. The slots copy the scales in the blocked
+    layout (the 128 x 4 atoms `tcgen05.cp` copies as they are), 256 K
+    values at a time: plain scales, and blocked ones when K is not a
+    multiple of 256, are first written blocked and zero-padded to whole
+    slots by `nvfp4.block_scales` (a pre-pass kernel `nvfp4-tile` adds);
+    the last slot's MMAs past K then add zero (TMA reads values past K as
+    zero).
 
     Example: `#nvfp4.tcgen05_plan<tile_m = 128, stages = 6>`.
   }];
@@ -325,6 +331,8 @@ def NVFP4_Tcgen05PlanAttr : AttrDef<NVFP4_Dialect, "Tcgen05Plan",
     static constexpr int64_t kScaleBlockBytes = 4 * 512;
     /// Threads of the CTA (4 warps: one per TMEM lane quadrant).
     static constexpr int64_t kThreads = 128;
+    /// The ring's K slices (the last one partial when K % 256 != 0).
+    static int64_t getSlices(int64_t k) { return (k + kStageK - 1) / kStageK; }
     /// Blocks of 128 rows of A's scales a tile needs.
     int64_t getScaleBlocksA() const { return (getTileM() + 127) / 128; }
     /// Byte offsets inside a slot: B's tile, A's tile, B's scales, A's

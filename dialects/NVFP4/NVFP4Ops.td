@@ -352,6 +352,45 @@ def NVFP4_DecodeATileOp : NVFP4_Op<"decode_a_tile"> {
   let hasVerifier = 1;
 }
 
+def NVFP4_BlockScalesOp : NVFP4_Op<"block_scales"> {
+  let summary = "Write scales in the blocked layout, K padded to whole slots";
+  let description = [{
+    The sm_100a GEMM's scale pre-pass, one per CTA of `kThreads` threads,
+    created by `nvfp4-tile` for an operand whose scales are plain, or
+    blocked with K not a multiple of 256 (`#nvfp4.tcgen05_plan`): `dst` is
+    the blocked layout (`[batch x] ceil(rows/128) x chunks x 32 x 4 x 4`)
+    of the scales in `src` (plain `[batch x] rows x K/16`, or blocked with
+    fewer or as many K chunks), with rows past `rows` and K chunks past
+    `src`'s zero. The GEMM's ring slots then copy whole 2 KiB runs of 4
+    chunks, and its MMAs past K multiply zero values by zero scales.
+
+    The CTA writes 32-bit words `[base, base + 4 * kThreads)` of `dst`
+    (clipped): thread t words `base + i * kThreads + t`, i = 0..3
+    (consecutive threads, consecutive addresses).
+
+    Example:
+    ```mlir
+    nvfp4.block_scales ins(%sf : memref<128x40xf8E4M3FN>)
+        outs(%blocked : memref<1x12x32x4x4xf8E4M3FN>) at %base
+    ```
+  }];
+  let arguments = (ins
+    Arg<NVFP4_ScaleMemref, "plain or blocked scales", [MemRead]>:$src,
+    Arg<NVFP4_ScaleMemref, "blocked scales, K padded", [MemWrite]>:$dst,
+    Index:$base);
+  let assemblyFormat = [{
+    `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)`
+    `at` $base attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Threads of a block_scales CTA; each writes 4 words.
+    static constexpr int64_t kThreads = 256;
+    /// The shape of `src`: plain (rank 2 or 3) or blocked (rank 5 or 6).
+    bool isSrcPlain() { return getSrc().getType().getRank() <= 3; }
+  }];
+}
+
 def NVFP4_SumSplitsOp : NVFP4_Op<"sum_splits"> {
   let summary = "Add the fp32 partial GEMM outputs of split-K CTAs into C";
   let description = [{

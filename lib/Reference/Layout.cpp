@@ -69,5 +69,18 @@ void blockedToPlain(const uint8_t *blocked, int64_t rows, int64_t kb,
       plain[r * kb + c] = blocked[blockedScaleOffset(r, c, kb)];
 }
 
+void toBlockedPadded(const uint8_t *src, ScaleLayout layout, int64_t rows,
+                     int64_t kb, int64_t kbOut, uint8_t *blocked) {
+  assert(kb <= kbOut && "padding cannot drop scale columns");
+  int64_t bytes = blockedScaleBytes(rows, kbOut);
+  if (bytes == 0)
+    return;
+  std::memset(blocked, 0, static_cast<size_t>(bytes));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < kb; ++c)
+      blocked[blockedScaleOffset(r, c, kbOut)] =
+          src[scaleOffset(layout, r, c, rows, kb)];
+}
+
 } // namespace ref
 } // namespace nvfp4

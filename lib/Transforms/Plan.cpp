@@ -249,7 +249,7 @@ Tcgen05PlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
   };
   if (tileM == 128 && 2 * ctas(128) <= t.smCount)
     tileM = 64;
-  const int64_t slices = k / Tcgen05PlanAttr::kStageK;
+  const int64_t slices = Tcgen05PlanAttr::getSlices(k);
   int64_t splitK = 1;
   while (splitK < 8 && 2 * splitK * ctas(tileM) <= t.smCount &&
          slices % (2 * splitK) == 0)
@@ -265,61 +265,84 @@ Tcgen05PlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
   return Tcgen05PlanAttr::get(ctx, tileM, stages, splitK);
 }
 
-/// Plans a GEMM for sm_100a (tcgen05); reports on `op` and fails when it
-/// cannot.
-LogicalResult planGemmTcgen05(ScaledMatmulOp op, const PlanTarget &t) {
-  OperandShape a = getOperandShape(op.getA().getType());
-  int64_t n = getOperandShape(op.getB().getType()).rows;
-  if (a.k % Tcgen05PlanAttr::kStageK != 0)
-    return op.emitOpError()
-           << "cannot be planned as an " << t.info.chip
-           << " GEMM: a ring slot holds 256 K values (4 tcgen05 MMAs of K = "
-              "64), so K % 256 == 0 is needed, but K = "
-           << a.k;
-  if (op.getSfaLayout() != ScaleLayout::Blocked ||
-      op.getSfbLayout() != ScaleLayout::Blocked)
-    return op.emitOpError()
-           << "cannot be planned as an " << t.info.chip
-           << " GEMM with plain scales: tcgen05.cp copies the blocked "
-              "layout's 128 x 4 atoms into TMEM as they are, so both sfa "
-              "and sfb must be blocked (sfa_layout = blocked, sfb_layout = "
-              "blocked)";
+/// The shape limits every GEMM plan shares: K in steps of 64 (`why`
+/// names the target's reason) and M, N and K indexed in 32 bits.
+LogicalResult checkGemmShape(ScaledMatmulOp op, const OperandShape &a,
+                             int64_t n, StringRef why) {
+  if (a.k % 64 != 0)
+    return op.emitOpError() << "cannot be planned as a GEMM: " << why
+                            << ", so K % 64 == 0 is needed, but K = " << a.k;
   if (a.k > kMaxGridX || a.rows > kMaxGridX || n > kMaxGridX)
     return op.emitOpError()
            << "cannot be planned as a GEMM: the kernels index rows and K in "
               "32 bits, so M, N and K must be below 2^31, but M = "
            << a.rows << ", N = " << n << " and K = " << a.k;
+  return success();
+}
+
+/// The plan given in the IR if it is of kind `PlanT`, else null; a plan of
+/// another kind is an error.
+template <typename PlanT>
+FailureOr<PlanT> givenPlan(ScaledMatmulOp op, const PlanTarget &t,
+                           int64_t n, StringRef kindName) {
   Attribute given = op->getAttr(NVFP4Dialect::kPlanAttrName);
-  auto plan = dyn_cast_or_null<Tcgen05PlanAttr>(given);
+  auto plan = dyn_cast_or_null<PlanT>(given);
   if (given && !plan)
     return op.emitOpError() << "is a GEMM (N = " << n << ") for "
                             << t.info.chip << " and expects '"
-                            << NVFP4Dialect::kPlanAttrName
-                            << "' to be a #nvfp4.tcgen05_plan, but got "
-                            << given;
-  if (!plan)
-    plan = chooseTcgen05Plan(op->getContext(), t, a.rows, n, a.k, a.batch);
-  int64_t gridY = llvm::divideCeil(a.rows, plan.getTileM());
-  int64_t gridZ = a.batch * plan.getSplitK();
+                            << NVFP4Dialect::kPlanAttrName << "' to be a "
+                            << kindName << ", but got " << given;
+  return plan;
+}
+
+/// The launch limits every GEMM plan shares: the grid's y (tiles of A's
+/// rows) and z (batches x split_k), and split_k dividing the K steps
+/// (`steps` of `stepK` values).
+LogicalResult checkGemmGrid(ScaledMatmulOp op, const OperandShape &a,
+                            int64_t tileM, int64_t splitK, int64_t steps,
+                            int64_t stepK) {
+  int64_t gridY = llvm::divideCeil(a.rows, tileM);
+  int64_t gridZ = a.batch * splitK;
   if (gridY > kMaxGridY || gridZ > kMaxGridY)
     return op.emitOpError()
            << "cannot be launched as one GEMM: its grid needs " << gridY
            << " tiles of A's rows in y and " << gridZ
            << " (batches x split_k) in z, and CUDA limits both to "
            << kMaxGridY;
-  int64_t slices = a.k / Tcgen05PlanAttr::kStageK;
-  if (slices % plan.getSplitK() != 0)
+  if (steps % splitK != 0)
     return op.emitOpError()
-           << "has a plan with split_k = " << plan.getSplitK()
-           << ", which must divide the " << slices
-           << " K slices of 256 values (K = " << a.k << ")";
-  if (plan.getSharedBytes() > t.info.maxSharedBytes)
+           << "has a plan with split_k = " << splitK
+           << ", which must divide the " << steps << " K "
+           << (stepK == Tcgen05PlanAttr::kStageK ? "slices" : "chunks")
+           << " of " << stepK << " values (K = " << a.k << ")";
+  return success();
+}
+
+/// Plans a GEMM for sm_100a (tcgen05); reports on `op` and fails when it
+/// cannot. Any scale layout: the tile pass blocks plain scales (and pads
+/// K to whole slots) with a pre-pass.
+LogicalResult planGemmTcgen05(ScaledMatmulOp op, const PlanTarget &t) {
+  OperandShape a = getOperandShape(op.getA().getType());
+  int64_t n = getOperandShape(op.getB().getType()).rows;
+  if (failed(checkGemmShape(op, a, n, "the tcgen05 MMA's K is 64 fp4 values")))
+    return failure();
+  FailureOr<Tcgen05PlanAttr> plan =
+      givenPlan<Tcgen05PlanAttr>(op, t, n, "#nvfp4.tcgen05_plan");
+  if (failed(plan))
+    return failure();
+  if (!*plan)
+    plan = chooseTcgen05Plan(op->getContext(), t, a.rows, n, a.k, a.batch);
+  if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
+                           Tcgen05PlanAttr::getSlices(a.k),
+                           Tcgen05PlanAttr::kStageK)))
+    return failure();
+  if (plan->getSharedBytes() > t.info.maxSharedBytes)
     return op.emitOpError()
-           << "has a plan that needs " << plan.getSharedBytes()
-           << " bytes of shared memory (" << plan.getStages()
-           << " slots of " << plan.getSlotBytes() << "), more than the "
+           << "has a plan that needs " << plan->getSharedBytes()
+           << " bytes of shared memory (" << plan->getStages()
+           << " slots of " << plan->getSlotBytes() << "), more than the "
            << t.info.maxSharedBytes << " a CTA can have; use fewer stages";
-  op->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+  op->setAttr(NVFP4Dialect::kPlanAttrName, *plan);
   return success();
 }
 
@@ -336,53 +359,33 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
               "wgmma (sm_90a) or tcgen05 (sm_100a)";
   OperandShape a = getOperandShape(op.getA().getType());
   int64_t n = getOperandShape(op.getB().getType()).rows;
-  if (a.k % GemmPlanAttr::kTileK != 0)
-    return op.emitOpError()
-           << "cannot be planned as a GEMM: the GEMM kernels step K by 64 "
-              "(4 MMAs of K = 16), so K % 64 == 0 is needed, but K = "
-           << a.k;
-  if (a.k > kMaxGridX || a.rows > kMaxGridX || n > kMaxGridX)
-    return op.emitOpError()
-           << "cannot be planned as a GEMM: the kernels index rows and K in "
-              "32 bits, so M, N and K must be below 2^31, but M = "
-           << a.rows << ", N = " << n << " and K = " << a.k;
-  Attribute given = op->getAttr(NVFP4Dialect::kPlanAttrName);
-  auto plan = dyn_cast_or_null<GemmPlanAttr>(given);
-  if (given && !plan)
-    return op.emitOpError() << "is a GEMM (N = " << n << ") and expects '"
-                            << NVFP4Dialect::kPlanAttrName
-                            << "' to be a #nvfp4.gemm_plan, but got "
-                            << given;
-  if (!plan)
+  if (failed(checkGemmShape(op, a, n,
+                            "the GEMM kernels step K by 64 (4 MMAs of K = "
+                            "16)")))
+    return failure();
+  FailureOr<GemmPlanAttr> plan =
+      givenPlan<GemmPlanAttr>(op, t, n, "#nvfp4.gemm_plan");
+  if (failed(plan))
+    return failure();
+  if (!*plan)
     plan = chooseGemmPlan(op->getContext(), t, a.rows, n, a.k, a.batch);
-  int64_t gridY = llvm::divideCeil(a.rows, plan.getTileM());
-  int64_t gridZ = a.batch * plan.getSplitK();
-  if (gridY > kMaxGridY || gridZ > kMaxGridY)
+  if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
+                           a.k / GemmPlanAttr::kTileK, GemmPlanAttr::kTileK)))
+    return failure();
+  int64_t nTiles = llvm::divideCeil(n, plan->getTileN());
+  if (nTiles % plan->getClusterN() != 0)
     return op.emitOpError()
-           << "cannot be launched as one GEMM: its grid needs " << gridY
-           << " tiles of A's rows in y and " << gridZ
-           << " (batches x split_k) in z, and CUDA limits both to "
-           << kMaxGridY;
-  int64_t nTiles = llvm::divideCeil(n, plan.getTileN());
-  if (nTiles % plan.getClusterN() != 0)
-    return op.emitOpError()
-           << "has a plan with cluster_n = " << plan.getClusterN()
+           << "has a plan with cluster_n = " << plan->getClusterN()
            << ", which must divide the " << nTiles << " tiles of "
-           << plan.getTileN() << " rows of B (N = " << n << ")";
-  int64_t chunks = a.k / GemmPlanAttr::kTileK;
-  if (chunks % plan.getSplitK() != 0)
-    return op.emitOpError()
-           << "has a plan with split_k = " << plan.getSplitK()
-           << ", which must divide the " << chunks
-           << " K chunks of 64 values (K = " << a.k << ")";
-  if (plan.getStages() == 0 &&
-      plan.getSharedBytes() > t.info.staticSharedBytes)
+           << plan->getTileN() << " rows of B (N = " << n << ")";
+  if (plan->getStages() == 0 &&
+      plan->getSharedBytes() > t.info.staticSharedBytes)
     return op.emitOpError() << "has a plan that needs "
-                            << plan.getSharedBytes()
+                            << plan->getSharedBytes()
                             << " bytes of shared memory, more than the "
                             << t.info.staticSharedBytes
                             << " a CTA can have statically";
-  op->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+  op->setAttr(NVFP4Dialect::kPlanAttrName, *plan);
   return success();
 }
 
@@ -406,7 +409,8 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
     // One planner per kind of op.
     WalkResult result = getOperation().walk([&](Operation *op) {
       if (!isa_and_nonnull<NVFP4Dialect>(op->getDialect()) ||
-          isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp>(op))
+          isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp,
+              BlockScalesOp>(op))
         return WalkResult::advance();
       auto matmul = dyn_cast<ScaledMatmulOp>(op);
       if (!matmul) {

@@ -10,9 +10,10 @@
 //
 // - thread 0 (the producer) fills slot s = i % stages with the CTA's K
 //   slice i: `nvfp4.ring.expect`, then TMA copies of the tiles of B (128
-//   rows, the MMA's A) and A (tile_m rows, the MMA's B), 128B-swizzled,
-//   and 1-D bulk copies of their scales (the blocked layout's 128 x 4 atoms
-//   of the slice: 2 KiB per 128 rows, contiguous in global memory);
+//   rows, the MMA's A) and A (tile_m rows, the MMA's B), 128B-swizzled
+//   (values past K read as zero), and 1-D bulk copies of their scales (the
+//   blocked layout's 128 x 4 atoms of the slice: 2 KiB per 128 rows,
+//   contiguous in global memory; zero past K, nvfp4.block_scales);
 //   before reusing a slot it acquires it (`nvfp4.ring.acquire`);
 // - thread 32 (the MMA thread) waits for the slot (`nvfp4.ring.wait`),
 //   copies its scale atoms to the slot's TMEM columns (`nvfp4.tcgen05.cp`),
@@ -66,7 +67,7 @@ public:
     k = a.k;
     m = a.rows;
     n = getOperandShape(op.getB().getType()).rows;
-    slices = a.k / Tcgen05PlanAttr::kStageK / plan.getSplitK();
+    slices = Tcgen05PlanAttr::getSlices(a.k) / plan.getSplitK();
   }
 
   LogicalResult build();
@@ -91,11 +92,12 @@ private:
   }
   /// Byte offset (i64) of the scales of rows' 128-row block `block` (i32)
   /// for K slice `global` (i32, in the whole K) of batch `batch` in the
-  /// blocked layout of an operand of `rows` rows: atom (block, chunk) is
-  /// at (block x K / 64 + chunk) x 512 (lib/Reference/Layout.h), so a
-  /// slice's 4 chunks are 2 KiB from chunk 4 x global.
+  /// blocked layout of an operand of `rows` rows, K padded to whole slices
+  /// (the tile's scale operands): atom (block, chunk) is at (block x
+  /// chunks + chunk) x 512 (lib/Reference/Layout.h), so a slice's 4
+  /// chunks are 2 KiB from chunk 4 x global.
   Value scaleOffset(int64_t rows, Value block, Value global) {
-    const int64_t chunks = k / 64;
+    const int64_t chunks = llvm::alignTo(k, Tcgen05PlanAttr::kStageK) / 64;
     const int64_t batchBytes = (rows + 127) / 128 * chunks * 512;
     Value batch64 = b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(),
                                                          op.getBatch());

@@ -318,11 +318,52 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   return success();
 }
 
-/// The sm_100a GEMM: one kernel of 128-thread CTAs over the grid x -> tiles
-/// of 128 rows of B, y -> tiles of A's rows, z -> batch (times split_k +
-/// the split), reading A and B through tensor maps of their packed bytes
-/// (Tcgen05Tiles.h), created next to the launch; split-K's sum kernel as
-/// for sm_90a.
+/// The sm_100a GEMM's scales of an operand (`rows` rows) as its ring slots
+/// copy them: blocked, K chunks padded to whole slots. Scales already so
+/// are used as they are; others are written so into a workspace by the
+/// pre-pass kernel `<name>_block_<operand>` (nvfp4.block_scales, one CTA
+/// per 4 x kThreads words), before the GEMM in stream order.
+Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
+                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                        StringRef name, Value scales, ScaleLayout layout,
+                        const OperandShape &a, int64_t rows, Attribute plan,
+                        SmallVectorImpl<Value> &workspaces) {
+  const int64_t slotK = llvm::alignTo(a.k, Tcgen05PlanAttr::kStageK);
+  if (layout == ScaleLayout::Blocked && slotK == a.k)
+    return scales;
+  auto type = MemRefType::get(
+      getScaleShape(ScaleLayout::Blocked, rows, slotK, a.batched, a.batch),
+      cast<MemRefType>(scales.getType()).getElementType());
+  Value blocked = allocWorkspace(hb, loc, type);
+  workspaces.push_back(blocked);
+  kb.setInsertionPointToEnd(kernels.getBody());
+  auto kernel =
+      createKernel(kb, loc, name, {scales.getType(), type},
+                   BlockScalesOp::kThreads, symbols);
+  Block &body = kernel.getBody().front();
+  const int64_t wordsPerCta = 4 * BlockScalesOp::kThreads;
+  BlockScalesOp::create(
+      kb, loc, body.getArgument(0), body.getArgument(1),
+      scaledBlockId(kb, loc, gpu::Dimension::x, wordsPerCta));
+  gpu::ReturnOp::create(kb, loc);
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  launchWithPlan(
+      hb, loc, kernel,
+      gpu::KernelDim3{idx(llvm::divideCeil(type.getNumElements() / 4,
+                                           wordsPerCta)),
+                      idx(1), idx(1)},
+      gpu::KernelDim3{idx(BlockScalesOp::kThreads), idx(1), idx(1)},
+      /*dynamicShared=*/Value(), ValueRange{scales, blocked}, plan);
+  return blocked;
+}
+
+/// The sm_100a GEMM: the scales' pre-passes where needed, then one kernel
+/// of 128-thread CTAs over the grid x -> tiles of 128 rows of B, y -> tiles
+/// of A's rows, z -> batch (times split_k + the split), reading A and B
+/// through tensor maps of their packed bytes (Tcgen05Tiles.h), created
+/// next to the launch; split-K's sum kernel as for sm_90a.
 LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
                               gpu::GPUModuleOp kernels, SymbolTable &symbols,
                               StringRef kernelName) {
@@ -334,7 +375,16 @@ LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
-  SmallVector<Value> operands(op->getOperands());
+  OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
+  SmallVector<Value> operands(op->getOperands()), workspaces;
+  operands[1] = slotBlockedScales(hb, kb, loc, kernels, symbols,
+                                  (kernelName + "_block_sfa").str(),
+                                  op.getSfa(), op.getSfaLayout(), a, a.rows,
+                                  plan, workspaces);
+  operands[3] = slotBlockedScales(hb, kb, loc, kernels, symbols,
+                                  (kernelName + "_block_sfb").str(),
+                                  op.getSfb(), op.getSfbLayout(), a, n, plan,
+                                  workspaces);
   operands.push_back(TensorMapOp::create(
       hb, loc,
       getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
@@ -353,7 +403,7 @@ LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
     operands.push_back(partials);
   }
 
-  OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
+  kb.setInsertionPointToEnd(kernels.getBody());
   SmallVector<Type> argTypes(ValueRange(operands).getTypes());
   auto kernel = createKernel(kb, loc, kernelName, argTypes,
                              Tcgen05PlanAttr::kThreads, symbols);
@@ -372,7 +422,7 @@ LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
       scaledBlockId(kb, loc, gpu::Dimension::x, Tcgen05PlanAttr::kTileN),
       batch, ValueRange{body.getArgument(5), body.getArgument(6)}, split,
       splitK > 1 ? body.getArguments().back() : Value(), plan,
-      op.getSfaLayout(), op.getSfbLayout());
+      ScaleLayout::Blocked, ScaleLayout::Blocked);
   gpu::ReturnOp::create(kb, loc);
   launchWithPlan(
       hb, loc, kernel,
@@ -386,6 +436,8 @@ LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
   if (splitK > 1)
     launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials,
                     op.getC(), splitK, plan);
+  for (Value workspace : workspaces)
+    freeWorkspace(hb, loc, workspace);
   op.erase();
   return success();
 }

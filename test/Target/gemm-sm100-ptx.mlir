@@ -40,6 +40,13 @@
 // RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.batch_split.ptx
 // RUN: FileCheck %s --check-prefix=MMA --input-file=%t.batch_split.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.batch_split.ptx -o %t.batch_split.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// Plain scales and K = 640 (2.5 slots): the scale pre-pass kernels (one
+// 32-bit word per thread and trip, 256 threads) before the GEMM.
+// RUN: nvfp4-run %s --entry plain_ragged --target sm_100a --emit=ptx -o %t.plain_ragged.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.plain_ragged.ptx
+// RUN: FileCheck %s --check-prefix=MMA --input-file=%t.plain_ragged.ptx
+// RUN: FileCheck %s --check-prefix=PRE --input-file=%t.plain_ragged.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.plain_ragged.ptx -o %t.plain_ragged.cubin 2>&1 | FileCheck %s --check-prefixes=PTXAS,PTXAS-PRE %}
 
 // CHECK: .target sm_100a
 // CHECK-LABEL: .entry {{.*}}_kernel(
@@ -70,6 +77,20 @@
 // PTXAS: Compiling entry function '{{.*}}_kernel' for 'sm_100a'
 // PTXAS-NOT: error
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-PRE: Compiling entry function '{{.*}}_kernel_block_sfb' for 'sm_100a'
+// PTXAS-PRE: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-PRE: Compiling entry function '{{.*}}_kernel_block_sfa' for 'sm_100a'
+// PTXAS-PRE: 0 bytes spill stores, 0 bytes spill loads
+// PRE-LABEL: .entry plain_ragged_kernel_block_sfa(
+// PRE: .maxntid 256, 1, 1
+// PRE: ld.global.nc.b32
+// PRE: st.global.b32 [%rd{{[0-9]+}}]
+// PRE: ld.global.nc.b32
+// PRE: st.global.b32 [%rd{{[0-9]+}}+1024]
+// PRE: st.global.b32 [%rd{{[0-9]+}}+2048]
+// PRE: st.global.b32 [%rd{{[0-9]+}}+3072]
+// PRE-LABEL: .entry plain_ragged_kernel_block_sfb(
+// PRE-LABEL: .entry plain_ragged_kernel(
 
 func.func @contest1(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<1x256x32x4x4xf8E4M3FN>, %b: memref<7168x16384xf4E2M1FN>, %sfb: memref<56x256x32x4x4xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x16384xf4E2M1FN>, memref<1x256x32x4x4xf8E4M3FN>, memref<7168x16384xf4E2M1FN>, memref<56x256x32x4x4xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
@@ -103,5 +124,10 @@ func.func @tile256(%a: memref<256x512xf4E2M1FN>, %sfa: memref<2x8x32x4x4xf8E4M3F
 
 func.func @batch_split(%a: memref<3x200x1024xf4E2M1FN>, %sfa: memref<3x2x16x32x4x4xf8E4M3FN>, %b: memref<3x384x1024xf4E2M1FN>, %sfb: memref<3x3x16x32x4x4xf8E4M3FN>, %c: memref<3x200x384xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<3x200x1024xf4E2M1FN>, memref<3x2x16x32x4x4xf8E4M3FN>, memref<3x384x1024xf4E2M1FN>, memref<3x3x16x32x4x4xf8E4M3FN>) outs(%c : memref<3x200x384xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 4, split_k = 2>}
+  return
+}
+
+func.func @plain_ragged(%a: memref<200x640xf4E2M1FN>, %sfa: memref<200x40xf8E4M3FN>, %b: memref<300x640xf4E2M1FN>, %sfb: memref<300x40xf8E4M3FN>, %c: memref<200x300xbf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<200x640xf4E2M1FN>, memref<200x40xf8E4M3FN>, memref<300x640xf4E2M1FN>, memref<300x40xf8E4M3FN>) outs(%c : memref<200x300xbf16>)
   return
 }

@@ -53,18 +53,30 @@ func.func @kept(%a: memref<256x1024xf4E2M1FN>, %sfa: memref<2x16x32x4x4xf8E4M3FN
 
 // -----
 
-// K must fill whole slots of 256 values.
+// K = 192 is one partial slot (its 3 chunks of 64; the tile pass pads the
+// scales), planned like any other K.
+// CHECK-LABEL: func.func @k192
+// CHECK: nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2>
 func.func @k192(%a: memref<128x192xf4E2M1FN>, %sfa: memref<1x3x32x4x4xf8E4M3FN>, %b: memref<256x192xf4E2M1FN>, %sfb: memref<2x3x32x4x4xf8E4M3FN>, %c: memref<128x256xf16>) {
-  // expected-error @+1 {{cannot be planned as an sm_100a GEMM: a ring slot holds 256 K values (4 tcgen05 MMAs of K = 64), so K % 256 == 0 is needed, but K = 192}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x192xf4E2M1FN>, memref<1x3x32x4x4xf8E4M3FN>, memref<256x192xf4E2M1FN>, memref<2x3x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return
 }
 
 // -----
 
-// Plain scales are not what tcgen05.cp copies.
+// K must be whole MMAs of 64 values.
+func.func @k96(%a: memref<128x96xf4E2M1FN>, %sfa: memref<128x6xf8E4M3FN>, %b: memref<256x96xf4E2M1FN>, %sfb: memref<256x6xf8E4M3FN>, %c: memref<128x256xf16>) {
+  // expected-error @+1 {{cannot be planned as a GEMM: the tcgen05 MMA's K is 64 fp4 values, so K % 64 == 0 is needed, but K = 96}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x96xf4E2M1FN>, memref<128x6xf8E4M3FN>, memref<256x96xf4E2M1FN>, memref<256x6xf8E4M3FN>) outs(%c : memref<128x256xf16>)
+  return
+}
+
+// -----
+
+// Plain scales plan as blocked ones do (the tile pass blocks them).
+// CHECK-LABEL: func.func @plain
+// CHECK: nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2>
 func.func @plain(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<256x256xf4E2M1FN>, %sfb: memref<256x16xf8E4M3FN>, %c: memref<128x256xf16>) {
-  // expected-error @+1 {{cannot be planned as an sm_100a GEMM with plain scales}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<128x256xf16>)
   return
 }

@@ -2,7 +2,8 @@
 // user plan kept, and the shapes and plans it rejects with the constraint
 // named.
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_90a -verify-diagnostics | FileCheck %s
-// RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
+// RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a 2>/dev/null | FileCheck %s --check-prefix=SM100
+// RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a 2>&1 >/dev/null | FileCheck %s --check-prefix=SM100-ERR
 
 // The SM count the grids are sized for is an option (default: the chip's):
 // on 264 SMs the contest shape's 112 CTAs cover less than half of them.
@@ -12,8 +13,13 @@
 // RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan="target=sm_90a sm-count=-1" 2>&1 | FileCheck %s --check-prefix=BADSMS
 // BADSMS: nvfp4-plan: sm-count must be >= 0 (0: the chip's), but got -1
 
-// The sm_100a (tcgen05) GEMM reads blocked scales only (plan-gemm-sm100.mlir).
-// SM100: error: 'nvfp4.scaled_matmul' op cannot be planned as an sm_100a GEMM with plain scales: tcgen05.cp copies the blocked layout's 128 x 4 atoms into TMEM as they are, so both sfa and sfb must be blocked (sfa_layout = blocked, sfb_layout = blocked)
+// The same shapes for sm_100a get tcgen05 plans (plan-gemm-sm100.mlir), in
+// either scale layout, and a wgmma plan is refused there.
+// SM100-LABEL: func.func @contest
+// SM100: nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 8>
+// SM100-LABEL: func.func @blocked
+// SM100: nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2>
+// SM100-ERR: error: 'nvfp4.scaled_matmul' op is a GEMM (N = 128) for sm_100a and expects 'nvfp4.plan' to be a #nvfp4.tcgen05_plan, but got #nvfp4.gemv_plan
 
 // Contest shape: one warpgroup per 64 rows of B, all 128 rows of A in one
 // tile, A decoded once by the pre-pass and streamed by a producer
@@ -68,7 +74,7 @@ func.func @blocked(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3F
 // -----
 
 func.func @gemv_plan_on_gemm(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>) {
-  // expected-error @+1 {{is a GEMM (N = 128) and expects 'nvfp4.plan' to be a #nvfp4.gemm_plan, but got #nvfp4.gemv_plan}}
+  // expected-error @+1 {{is a GEMM (N = 128) for sm_90a and expects 'nvfp4.plan' to be a #nvfp4.gemm_plan, but got #nvfp4.gemv_plan}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%c : memref<128x128xf16>) {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1>}
   return
 }

@@ -141,3 +141,32 @@ TEST(Layout, BlockedToPlainIgnoresPadding) {
   blockedToPlain(blocked.data(), rows, kb, plain.data());
   EXPECT_EQ(plain, (std::vector<uint8_t>{0, 1, 10, 11, 20, 21}));
 }
+
+// The sm_100a GEMM's padded form: from either layout, the scales land where
+// the wider array's blocked layout puts them and every other byte is zero.
+TEST(Layout, ToBlockedPaddedFromEitherLayout) {
+  std::mt19937 rng(11);
+  for (auto [rows, kb] : kShapes) {
+    const int64_t kbOut = (kb + 15) / 16 * 16 + 16;
+    std::vector<uint8_t> plain(static_cast<size_t>(rows * kb));
+    for (auto &b : plain)
+      b = static_cast<uint8_t>(1 + rng() % 255); // Never zero.
+    std::vector<uint8_t> blocked(static_cast<size_t>(blockedScaleBytes(rows, kb)));
+    plainToBlocked(plain.data(), rows, kb, blocked.data());
+    const int64_t bytes = blockedScaleBytes(rows, kbOut);
+    for (ScaleLayout from : {ScaleLayout::Plain, ScaleLayout::Blocked}) {
+      std::vector<uint8_t> out(static_cast<size_t>(bytes), 0xAB);
+      toBlockedPadded(from == ScaleLayout::Plain ? plain.data()
+                                                 : blocked.data(),
+                      from, rows, kb, kbOut, out.data());
+      int64_t nonZero = 0;
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < kb; ++c)
+          ASSERT_EQ(out[blockedScaleOffset(r, c, kbOut)], plain[r * kb + c])
+              << "r=" << r << " c=" << c;
+      for (uint8_t b : out)
+        nonZero += b != 0;
+      EXPECT_EQ(nonZero, rows * kb) << "rows=" << rows << " kb=" << kb;
+    }
+  }
+}

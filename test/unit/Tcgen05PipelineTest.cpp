@@ -49,14 +49,19 @@ namespace {
 
 struct Shape {
   int64_t m, n, k, batch;
+  /// Both scale operands plain (else blocked).
+  bool plain = false;
 };
 
-/// A GEMM entry with blocked scales, optionally with a plan.
+/// A GEMM entry with plain or blocked scales, optionally with a plan.
 std::string gemmSource(Shape s, const std::string &plan) {
-  auto blocked = [&](int64_t rows) {
+  auto scales = [&](int64_t rows) {
+    if (s.plain)
+      return "memref<" + std::to_string(s.batch) + "x" + std::to_string(rows) +
+             "x" + std::to_string(s.k / 16) + "xf8E4M3FN>";
     return "memref<" + std::to_string(s.batch) + "x" +
            std::to_string((rows + 127) / 128) + "x" +
-           std::to_string(s.k / 64) + "x32x4x4xf8E4M3FN>";
+           std::to_string((s.k + 63) / 64) + "x32x4x4xf8E4M3FN>";
   };
   auto values = [&](int64_t rows) {
     return "memref<" + std::to_string(s.batch) + "x" + std::to_string(rows) +
@@ -64,20 +69,21 @@ std::string gemmSource(Shape s, const std::string &plan) {
   };
   std::string c = "memref<" + std::to_string(s.batch) + "x" +
                   std::to_string(s.m) + "x" + std::to_string(s.n) + "xf32>";
-  std::string types = values(s.m) + ", " + blocked(s.m) + ", " +
-                      values(s.n) + ", " + blocked(s.n);
-  std::string attrs = "sfa_layout = #nvfp4.scale_layout<blocked>, "
-                      "sfb_layout = #nvfp4.scale_layout<blocked>";
+  std::string types = values(s.m) + ", " + scales(s.m) + ", " + values(s.n) +
+                      ", " + scales(s.n);
+  std::string layout = s.plain ? "plain" : "blocked";
+  std::string attrs = "sfa_layout = #nvfp4.scale_layout<" + layout +
+                      ">, sfb_layout = #nvfp4.scale_layout<" + layout + ">";
   if (!plan.empty())
     attrs += ", nvfp4.plan = " + plan;
-  return "func.func @gemm(%a: " + values(s.m) + ", %sfa: " + blocked(s.m) +
-         ", %b: " + values(s.n) + ", %sfb: " + blocked(s.n) + ", %c: " + c +
+  return "func.func @gemm(%a: " + values(s.m) + ", %sfa: " + scales(s.m) +
+         ", %b: " + values(s.n) + ", %sfb: " + scales(s.n) + ", %c: " + c +
          ") {\n  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : " + types +
          ") outs(%c : " + c + ") {" + attrs + "}\n  return\n}\n";
 }
 
 /// The operands' bytes as a launcher passes them: packed e2m1 [L][rows][K/2]
-/// and blocked scales per batch.
+/// and scales per batch in the shape's layout.
 struct Host {
   Shape shape;
   std::vector<uint8_t> a, b, sfa, sfb;
@@ -89,7 +95,7 @@ Host randomHost(Shape s, unsigned seed) {
   Host h{s, {}, {}, {}, {}, {}, {}, {}, {}};
   auto fill = [&](int64_t rows, std::vector<uint8_t> &codes,
                   std::vector<uint8_t> &packed, std::vector<uint8_t> &plain,
-                  std::vector<uint8_t> &blocked) {
+                  std::vector<uint8_t> &passed) {
     codes.resize(s.batch * rows * s.k);
     for (uint8_t &v : codes)
       v = rng() % 16;
@@ -104,11 +110,19 @@ Host randomHost(Shape s, unsigned seed) {
     plain.resize(s.batch * rows * kb);
     for (uint8_t &c : plain)
       c = choice[rng() % 3];
+    if (s.plain) {
+      passed = plain;
+      return;
+    }
     const int64_t perBatch = ::nvfp4::ref::blockedScaleBytes(rows, kb);
-    blocked.assign(s.batch * perBatch, 0);
+    // Padding bytes as a careless producer leaves them: NaN scales (0x7f),
+    // which the kernel must never multiply into a stored result.
+    passed.assign(s.batch * perBatch, 0x7f);
     for (int64_t l = 0; l < s.batch; ++l)
-      ::nvfp4::ref::plainToBlocked(&plain[l * rows * kb], rows, kb,
-                                   &blocked[l * perBatch]);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < kb; ++c)
+          passed[l * perBatch + ::nvfp4::ref::blockedScaleOffset(r, c, kb)] =
+              plain[(l * rows + r) * kb + c];
   };
   fill(s.m, h.aCodes, h.a, h.sfaPlain, h.sfa);
   fill(s.n, h.bCodes, h.b, h.sfbPlain, h.sfb);
@@ -212,6 +226,8 @@ public:
     module->walk([&](gpu::LaunchFuncOp l) {
       if (l.getKernelName().getValue() == "gemm_kernel")
         launch = l;
+      else if (!launch)
+        prePasses.push_back(l);
     });
     module->walk([&](gpu::GPUFuncOp f) {
       if (f.getName() == "gemm_kernel")
@@ -240,15 +256,67 @@ public:
                     << bool(store) << " plan " << bool(plan);
   }
 
-  /// Which host buffer a kernel argument is: the launch operand, through a
-  /// nvfp4.tensor_map when it is a map, is an argument of the entry.
+  /// The entry's buffer `operand` is: an argument of the entry, or a
+  /// workspace the entry's earlier launches wrote.
+  const std::vector<uint8_t> &entryBuffer(const Host &h, Value operand) {
+    if (auto alloc = operand.getDefiningOp<gpu::AllocOp>()) {
+      auto it = workspaces.find(alloc);
+      if (it != workspaces.end())
+        return it->second;
+      ADD_FAILURE() << "a workspace no launch before the GEMM writes";
+      static const std::vector<uint8_t> none;
+      return none;
+    }
+    const std::vector<uint8_t> *buffers[] = {&h.a, &h.sfa, &h.b, &h.sfb};
+    return *buffers[cast<BlockArgument>(operand).getArgNumber()];
+  }
+
+  /// Which host buffer a kernel argument of the GEMM is: its launch
+  /// operand, through a nvfp4.tensor_map when it is a map.
   const std::vector<uint8_t> &hostBuffer(const Host &h, Value kernelArg) {
     Value operand = launch.getKernelOperands()[cast<BlockArgument>(kernelArg)
                                                    .getArgNumber()];
     if (auto map = operand.getDefiningOp<TensorMapOp>())
       operand = map.getSource();
-    const std::vector<uint8_t> *buffers[] = {&h.a, &h.sfa, &h.b, &h.sfb};
-    return *buffers[cast<BlockArgument>(operand).getArgNumber()];
+    return entryBuffer(h, operand);
+  }
+
+  /// Runs the launches before the GEMM's (the scales' pre-passes) by the
+  /// semantics of their nvfp4.block_scales (ref::toBlockedPadded per
+  /// batch, the shapes taken from the compiled operands).
+  void runPrePasses(const Host &h) {
+    workspaces.clear();
+    for (gpu::LaunchFuncOp pre : prePasses) {
+      auto fn = module->lookupSymbol<gpu::GPUFuncOp>(pre.getKernel());
+      BlockScalesOp op;
+      fn.walk([&](BlockScalesOp b) { op = b; });
+      if (!op) {
+        ADD_FAILURE() << "a launch before the GEMM that is not a scale "
+                         "pre-pass: "
+                      << pre.getKernelName().getValue().str();
+        continue;
+      }
+      ArrayRef<int64_t> src = op.getSrc().getType().getShape();
+      ArrayRef<int64_t> dst = op.getDst().getType().getShape();
+      const bool plain = op.isSrcPlain();
+      const int64_t batch = dst.size() == 6 ? dst.front() : 1;
+      const int64_t rows = plain ? src[src.size() - 2] : dst[dst.size() - 5] * 128;
+      const int64_t kb = plain ? src.back() : src[src.size() - 4] * 4;
+      const int64_t kbOut = dst[dst.size() - 4] * 4;
+      const std::vector<uint8_t> &in = entryBuffer(h, pre.getKernelOperands()[0]);
+      // A blocked source's padding rows are copied as they are.
+      const int64_t inBatch = plain ? rows * kb
+                                    : ::nvfp4::ref::blockedScaleBytes(rows, kb);
+      const int64_t outBatch = ::nvfp4::ref::blockedScaleBytes(rows, kbOut);
+      std::vector<uint8_t> out(batch * outBatch);
+      for (int64_t l = 0; l < batch; ++l)
+        ::nvfp4::ref::toBlockedPadded(
+            &in[l * inBatch],
+            plain ? ::nvfp4::ref::ScaleLayout::Plain
+                  : ::nvfp4::ref::ScaleLayout::Blocked,
+            rows, kb, kbOut, &out[l * outBatch]);
+      workspaces[pre.getKernelOperands()[1].getDefiningOp()] = std::move(out);
+    }
   }
 
   /// Runs CTA (x, y, z) through the model; adds its tile to `out`
@@ -256,6 +324,10 @@ public:
   /// does).
   void runCta(const Host &h, int64_t x, int64_t y, int64_t z,
               std::vector<float> &out, Plant plant = Plant::None) {
+    if (preparedFor != &h) {
+      runPrePasses(h);
+      preparedFor = &h;
+    }
     Evaluator eval;
     eval.blockId = [&](gpu::Dimension d) {
       return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
@@ -388,6 +460,9 @@ public:
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
   gpu::LaunchFuncOp launch;
+  SmallVector<gpu::LaunchFuncOp> prePasses;
+  DenseMap<Operation *, std::vector<uint8_t>> workspaces;
+  const Host *preparedFor = nullptr;
   gpu::GPUFuncOp kernel;
   scf::ForOp producer, issuer;
   RingType ring;
@@ -446,7 +521,17 @@ INSTANTIATE_TEST_SUITE_P(
         Case{{200, 128, 256, 1}, "#nvfp4.tcgen05_plan<tile_m = 256, "
                                  "stages = 2>"},
         Case{{300, 128, 512, 1}, "#nvfp4.tcgen05_plan<tile_m = 256, "
-                                 "stages = 2, split_k = 2>"}));
+                                 "stages = 2, split_k = 2>"},
+        // Plain scales (the pre-pass blocks them), K = 640: the last slice
+        // holds 2 of 4 chunks (values read as zero, scales padded zero).
+        Case{{100, 200, 640, 2, /*plain=*/true}, ""},
+        // Blocked scales with K % 256 != 0 (padded by the pre-pass; the
+        // host's padding bytes are NaN): 3 slices, the last of 3 chunks.
+        Case{{64, 130, 704, 1}, "#nvfp4.tcgen05_plan<tile_m = 64, "
+                                "stages = 2>"},
+        // Split-K over 7 slices of which the last has 1 chunk.
+        Case{{128, 256, 1600, 1, /*plain=*/true},
+             "#nvfp4.tcgen05_plan<tile_m = 128, stages = 3, split_k = 7>"}));
 
 /// Each planted error changes the result of a plan where it matters.
 TEST(Tcgen05PipelinePlanted, ErrorsAreCaught) {

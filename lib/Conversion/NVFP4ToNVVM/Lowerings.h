@@ -54,6 +54,10 @@ void addTmemTypeConversion(TypeConverter &converter);
 /// (SumSplits.cpp).
 void populateSumSplitsPatterns(RewritePatternSet &patterns);
 
+/// nvfp4.block_scales, the sm_100a GEMM's scale pre-pass, for every target
+/// (BlockScales.cpp).
+void populateBlockScalesPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::nvfp4
 
 #endif // NVFP4_CONVERSION_NVFP4TONVVM_LOWERINGS_H

@@ -36,8 +36,8 @@ namespace {
 /// The CTA-level ops (nvfp4-tile) and the per-thread ops of
 /// nvfp4-software-pipeline this pass lowers.
 bool isCtaLevelOp(Operation *op) {
-  return isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp, RingAllocOp,
-             RingFillOp, RingAcquireOp, RingWaitOp, RingReleaseOp,
+  return isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp, BlockScalesOp,
+             RingAllocOp, RingFillOp, RingAcquireOp, RingWaitOp, RingReleaseOp,
              RingRetireOp, RingExpectOp, RingCopyOp, RingCopyBytesOp,
              WgmmaLoadBOp, WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
              WgmmaStoreOp, TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp,
@@ -93,13 +93,12 @@ struct ConvertNVFP4ToNVVMPass
                                "nvfp4-software-pipeline before the conversion";
           return WalkResult::interrupt();
         }
-        bool wgmma = isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp,
-                         WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
-                         WgmmaStoreOp>(op);
-        bool tcgen05 =
-            isa<TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp, Tcgen05MmaOp,
-                Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,
-                Tcgen05StoreOp>(op);
+        bool wgmma =
+            isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp, WgmmaDecodeBOp,
+                WgmmaMmaOp, WgmmaReduceKGroupsOp, WgmmaStoreOp>(op);
+        bool tcgen05 = isa<TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp,
+                           Tcgen05MmaOp, Tcgen05ReleaseOp, Tcgen05CommitOp,
+                           Tcgen05WaitOp, Tcgen05StoreOp>(op);
         if ((!wgmma || info.hasWgmma) && (!tcgen05 || info.hasTcgen05))
           return WalkResult::advance();
         op->emitOpError() << "is lowered with "
@@ -136,8 +135,7 @@ struct ConvertNVFP4ToNVVMPass
 
 } // namespace
 
-void mlir::nvfp4::populateNVFP4ToNVVMTypeConversions(
-    TypeConverter &converter) {
+void mlir::nvfp4::populateNVFP4ToNVVMTypeConversions(TypeConverter &converter) {
   converter.addConversion([](Type type) { return type; });
   addRingTypeConversion(converter);
   addTmemTypeConversion(converter);
@@ -149,6 +147,7 @@ void mlir::nvfp4::populateNVFP4ToNVVMConversionPatterns(
     GpuTarget target) {
   populateGemvPatterns(patterns, target);
   populateSumSplitsPatterns(patterns);
+  populateBlockScalesPatterns(patterns);
   populateRingPatterns(converter, patterns);
   // Each chip's MMA: wgmma (sm_90a) or tcgen05 (sm_100a).
   if (getTargetInfo(target).hasWgmma)

@@ -194,23 +194,26 @@ SmallVector<int64_t> outputShape(const OperandShape &a, int64_t n) {
 
 /// The checks of an A x B^T op with separate scale and output operands (the
 /// kernel-level scaled_matmul and the CTA-level tiles): operands, both
-/// scales in their layouts, and C's shape. Returns A's shape.
+/// scales in their layouts (for K rounded up to `scaleKAlign`), and C's
+/// shape. Returns A's shape.
 FailureOr<OperandShape> verifyScaledProduct(Operation *op, MemRefType aType,
                                             MemRefType sfaType,
                                             MemRefType bType,
                                             MemRefType sfbType,
                                             MemRefType cType,
                                             ScaleLayout sfaLayout,
-                                            ScaleLayout sfbLayout) {
+                                            ScaleLayout sfbLayout,
+                                            int64_t scaleKAlign = 16) {
   FailureOr<OperandShape> shape = verifyProductOperands(
       op, {"a", "sfa", "b", "sfb", "c"}, aType, "b", bType);
   if (failed(shape))
     return failure();
   const OperandShape &a = *shape;
   int64_t n = getOperandShape(bType).rows;
-  if (failed(verifyScales(op, "sfa", sfaType, sfaLayout, a.rows, "M", a.k,
+  const int64_t scaleK = llvm::alignTo(a.k, scaleKAlign);
+  if (failed(verifyScales(op, "sfa", sfaType, sfaLayout, a.rows, "M", scaleK,
                           a.batched, a.batch)) ||
-      failed(verifyScales(op, "sfb", sfbType, sfbLayout, n, "N", a.k,
+      failed(verifyScales(op, "sfb", sfbType, sfbLayout, n, "N", scaleK,
                           a.batched, a.batch)) ||
       failed(verifyOutput(op, cType, outputShape(a, n),
                           a.batched ? "([L, M, N])" : "([M, N])")))
@@ -415,21 +418,15 @@ LogicalResult GemvTileOp::verify() {
 // GemmTileOp
 //===----------------------------------------------------------------------===//
 
-/// The sm_100a tile: K in whole slots, blocked scales, the maps of A's and
-/// B's packed bytes, and split-K's operands.
+/// The sm_100a tile: K in steps of 64, the maps of A's and B's packed
+/// bytes, and split-K's operands (the scales are checked by the caller).
 static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
                                        Tcgen05PlanAttr plan) {
-  if (a.k % Tcgen05PlanAttr::kStageK != 0)
+  if (a.k % Tcgen05PlanAttr::kMmaK != 0)
     return op.emitOpError()
            << "expects K (" << a.k
-           << ") to be a multiple of 256 with a #nvfp4.tcgen05_plan (a ring "
-              "slot holds 256 K values: 4 MMAs of K = 64)";
-  if (op.getSfaLayout() != ScaleLayout::Blocked ||
-      op.getSfbLayout() != ScaleLayout::Blocked)
-    return op.emitOpError()
-           << "expects both scale operands in the blocked layout with a "
-              "#nvfp4.tcgen05_plan (tcgen05.cp copies its 128 x 4 atoms into "
-              "TMEM as they are)";
+           << ") to be a multiple of 64 with a #nvfp4.tcgen05_plan (the "
+              "tcgen05 MMA's K)";
   int64_t n = getOperandShape(op.getB().getType()).rows;
   MLIRContext *ctx = op.getContext();
   TensorMapType want[] = {
@@ -447,10 +444,10 @@ static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
     return op.emitOpError() << "expects `split` and `partials` exactly when "
                                "split_k > 1 (split_k = "
                             << splitK << ")";
-  int64_t slots = a.k / Tcgen05PlanAttr::kStageK;
+  int64_t slots = plan.getSlices(a.k);
   if (slots % splitK != 0)
     return op.emitOpError() << "expects split_k (" << splitK
-                            << ") to divide K / 256 = " << slots;
+                            << ") to divide ceil(K / 256) = " << slots;
   if (splitK > 1 && op.getPartials().getType().getNumElements() !=
                         plan.getPartialsBytes(a.batch, a.rows, n))
     return op.emitOpError() << "expects `partials` to hold "
@@ -460,12 +457,23 @@ static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
 }
 
 LogicalResult GemmTileOp::verify() {
+  Tcgen05PlanAttr tcgen05 = getTcgen05Plan();
+  if (tcgen05 && (getSfaLayout() != ScaleLayout::Blocked ||
+                  getSfbLayout() != ScaleLayout::Blocked))
+    return emitOpError()
+           << "expects both scale operands in the blocked layout with a "
+              "#nvfp4.tcgen05_plan (tcgen05.cp copies its 128 x 4 atoms into "
+              "TMEM as they are; nvfp4-tile writes plain scales blocked with "
+              "nvfp4.block_scales)";
+  // sm_100a slots copy scales 256 K values at a time: blocked for K
+  // rounded up to 256 (nvfp4.block_scales pads them).
   FailureOr<OperandShape> a = verifyScaledProduct(
       getOperation(), getA().getType(), getSfa().getType(), getB().getType(),
-      getSfb().getType(), getC().getType(), getSfaLayout(), getSfbLayout());
+      getSfb().getType(), getC().getType(), getSfaLayout(), getSfbLayout(),
+      tcgen05 ? Tcgen05PlanAttr::kStageK : 16);
   if (failed(a))
     return failure();
-  if (Tcgen05PlanAttr tcgen05 = getTcgen05Plan())
+  if (tcgen05)
     return verifyTcgen05Tile(*this, *a, tcgen05);
   GemmPlanAttr plan = getWgmmaPlan();
   if (getMaps().size() > 1)
@@ -522,6 +530,55 @@ LogicalResult SumSplitsOp::verify() {
                          << " bytes (" << getSplits()
                          << " fp32 copies of C), but it has "
                          << getPartials().getType().getNumElements();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BlockScalesOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BlockScalesOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyDenseOperands(op, {"src", "dst"})))
+    return failure();
+  ArrayRef<int64_t> dst = getDst().getType().getShape();
+  ArrayRef<int64_t> src = getSrc().getType().getShape();
+  const bool plain = isSrcPlain();
+  if ((dst.size() != 5 && dst.size() != 6) ||
+      dst.take_back(3) != ArrayRef<int64_t>({32, 4, 4}))
+    return emitOpError() << "expects 'dst' in the blocked layout ([[L, ] "
+                            "row blocks, chunks, 32, 4, 4]), but got shape "
+                         << formatShape(dst);
+  const bool batched = dst.size() == 6;
+  if ((plain && src.size() != (batched ? 3u : 2u)) ||
+      (!plain && (src.size() != dst.size() ||
+                  src.take_back(3) != ArrayRef<int64_t>({32, 4, 4}))))
+    return emitOpError()
+           << "expects 'src' to be plain " << (batched ? "([L, R, K/16])"
+                                                       : "([R, K/16])")
+           << " or blocked like 'dst' " << (batched ? "([L, " : "([")
+           << "ceil(R/128), ceil(K/64), 32, 4, 4]), but got shape "
+           << formatShape(src);
+  if (batched && src.front() != dst.front())
+    return emitOpError() << "expects 'src' and 'dst' to have the same batch "
+                            "size, but got "
+                         << src.front() << " and " << dst.front();
+  const int64_t rowBlocks = dst[dst.size() - 5], chunks = dst[dst.size() - 4];
+  const int64_t srcBlocks = plain ? getScaleRowBlocks(src[src.size() - 2])
+                                  : src[src.size() - 5];
+  if (srcBlocks != rowBlocks)
+    return emitOpError() << "expects 'dst' to have " << srcBlocks
+                         << " blocks of 128 rows like 'src', but got "
+                         << rowBlocks;
+  if (plain && src.back() % 4 != 0)
+    return emitOpError() << "expects plain scales of K a multiple of 64 "
+                            "(K/16 = "
+                         << src.back()
+                         << " scale columns, whole 4-column words)";
+  const int64_t srcChunks = plain ? src.back() / 4 : src[src.size() - 4];
+  if (srcChunks > chunks)
+    return emitOpError() << "expects 'dst' to have at least the " << srcChunks
+                         << " K chunks of 'src', but got " << chunks;
   return success();
 }
 
