@@ -6,9 +6,11 @@
               > gemm.mlir   (PRODUCER_WARP: true or false)
 
 L = 0 (the default) writes unbatched rank-2 operands. --blocked=a, b or ab
-(anywhere) gives those operands' scales the blocked (128x4 atom) layout. With WARPGROUPS TILE_M
-(and optionally the further fields) the op carries that #nvfp4.gemm_plan,
-which nvfp4-plan keeps.
+(anywhere) gives those operands' scales the blocked (128x4 atom) layout.
+With WARPGROUPS TILE_M (and optionally the further fields) the op carries
+that #nvfp4.gemm_plan (sm_90a), which nvfp4-plan keeps; --tcgen05=TILE_M,
+STAGES[,SPLIT_K] (anywhere) gives it that #nvfp4.tcgen05_plan (sm_100a)
+instead.
 """
 import sys
 
@@ -20,7 +22,8 @@ def scales(pre, rows, k, blocked):
     return f"memref<{pre}{rows}x{k // 16}xf8E4M3FN>"
 
 
-def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked=""):
+def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
+         tcgen05=None):
     pre = f"{l}x" if l else ""
     a = f"memref<{pre}{m}x{k}xf4E2M1FN>"
     sfa = scales(pre, m, k, "a" in blocked)
@@ -33,6 +36,10 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked=""):
     if plan:
         attrs.append("nvfp4.plan = #nvfp4.gemm_plan<%s>" % ", ".join(
             f"{f} = {v}" for f, v in zip(fields, plan)))
+    if tcgen05:
+        attrs.append("nvfp4.plan = #nvfp4.tcgen05_plan<%s>" % ", ".join(
+            f"{f} = {v}" for f, v in zip(("tile_m", "stages", "split_k"),
+                                         tcgen05)))
     for operand in "ab":
         if operand in blocked:
             attrs.append(f"sf{operand}_layout = #nvfp4.scale_layout<blocked>")
@@ -44,12 +51,17 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked=""):
 
 if __name__ == "__main__":
     blocked = ""
+    tcgen05 = None
     for arg in list(sys.argv):
         if arg.startswith("--blocked="):
             blocked = arg.split("=", 1)[1]
+            sys.argv.remove(arg)
+        elif arg.startswith("--tcgen05="):
+            tcgen05 = arg.split("=", 1)[1].split(",")
             sys.argv.remove(arg)
     m, n, k = (int(x) for x in sys.argv[1:4])
     l = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     out = sys.argv[5] if len(sys.argv) > 5 else "f16"
     plan = sys.argv[6:14] if len(sys.argv) > 7 else None
-    print(gemm(m, n, k, l, out, plan, blocked=blocked), end="")
+    print(gemm(m, n, k, l, out, plan, blocked=blocked, tcgen05=tcgen05),
+          end="")

@@ -38,7 +38,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <functional>
+#include <set>
+#include <sstream>
 #include <random>
 
 using namespace mlir;
@@ -589,6 +592,75 @@ TEST(Tcgen05PipelineContest, FirstAndLastTiles) {
     EXPECT_GT(checked, 0);
     EXPECT_EQ(bad, 0) << plan;
   }
+}
+
+/// Runs the tiles of A's and B's first rows and of their last rows (every
+/// split of K, the first and last batch) of `s` with the planner's plan,
+/// and compares them with the reference; returns the plan's text.
+std::string checkFirstAndLastTiles(Shape s, unsigned seed) {
+  CompiledGemm gemm(s, "");
+  EXPECT_TRUE(gemm.ok);
+  if (!gemm.ok)
+    return "";
+  std::string planText;
+  llvm::raw_string_ostream os(planText);
+  os << gemm.plan;
+  Tcgen05PlanAttr p = gemm.plan;
+  const int64_t splits = p.getSplitK();
+  Host h = randomHost(s, seed);
+  std::vector<float> out(s.batch * s.m * s.n, 0.0f);
+  const int64_t gx = gemm.grid(0), gy = gemm.grid(1);
+  for (int64_t split = 0; split < splits; ++split) {
+    gemm.runCta(h, 0, 0, split, out);
+    gemm.runCta(h, gx - 1, gy - 1, (s.batch - 1) * splits + split, out);
+  }
+  EXPECT_EQ(gemm.modelError, "") << planText;
+  int64_t bad = 0, checked = 0;
+  for (int64_t l : {int64_t(0), s.batch - 1})
+    for (int64_t m = 0; m < s.m; ++m)
+      for (int64_t n = 0; n < s.n; ++n) {
+        bool first = l == 0 && n < 128 && m < p.getTileM();
+        bool last = l == s.batch - 1 && n >= (gx - 1) * 128 &&
+                    m >= (gy - 1) * p.getTileM();
+        if (!first && !last)
+          continue;
+        ++checked;
+        bad += out[(l * s.m + m) * s.n + n] != reference(h, l, m, n);
+      }
+  EXPECT_GT(checked, 0);
+  EXPECT_EQ(bad, 0) << planText;
+  return planText;
+}
+
+/// The GEMMs the GPU suite runs on an H100 (test/Integration/GPU/
+/// gemm-random.test: plain scales, ragged M, N and K, batches), compiled
+/// for sm_100a with the planner's plans: their first and last tiles on the
+/// model.
+TEST(Tcgen05PipelineGpuSuite, RandomShapesFirstAndLastTiles) {
+  std::ifstream file(NVFP4_GPU_TESTS_DIR "/gemm-random.test");
+  ASSERT_TRUE(file.good()) << "cannot read " NVFP4_GPU_TESTS_DIR
+                              "/gemm-random.test";
+  std::string line;
+  int64_t shapes = 0;
+  std::set<std::string> plans;
+  while (std::getline(file, line)) {
+    std::istringstream words(line);
+    std::string hash, run, gen;
+    words >> hash >> run >> gen;
+    if (gen != "%gengemm")
+      continue;
+    Shape s{0, 0, 0, 1, /*plain=*/true};
+    int64_t l = 0;
+    words >> s.m >> s.n >> s.k;
+    if (words >> l && l > 0)
+      s.batch = l; // Rank-3 operands of a batch of 1 compile the same way.
+    SCOPED_TRACE(line);
+    plans.insert(checkFirstAndLastTiles(s, static_cast<unsigned>(shapes)));
+    ++shapes;
+  }
+  EXPECT_EQ(shapes, 32);
+  // They cover several plans (tile_m, split-K).
+  EXPECT_GE(plans.size(), 3u);
 }
 
 } // namespace

@@ -9,11 +9,16 @@
 # Run on an H100/H200 (lit from LLVM's utils/lit, nvfp4-run from the static
 # build):
 #   NVFP4_GPU_TESTS=1 NVFP4_RUN=/path/to/nvfp4-run python3 lit.py -v test/Integration/GPU
-# The `gpu` feature comes from probing the device (nvfp4-run --probe-gpu);
-# with NVFP4_GPU_TESTS=1 a failed probe is a configuration error, not a
-# silent UNSUPPORTED. NVFP4_GPU_TESTS=force sets the feature without
-# probing (to show that the tests then fail on a machine without a GPU).
-# Elsewhere (CI) they are UNSUPPORTED.
+# The `gpu` feature comes from probing the device (nvfp4-run --probe-gpu),
+# with the device's target as a second feature: `gpu-sm_90a` on an
+# H100/H200, `gpu-sm_100a` on a compute-capability-10.0 device (B200). The
+# tests that need no plan of their own (contest and random shapes) run on
+# either, for the device's target (nvfp4-run's default); the plan tests
+# need the target their plans are for. With NVFP4_GPU_TESTS=1 a failed
+# probe is a configuration error, not a silent UNSUPPORTED.
+# NVFP4_GPU_TESTS=force sets every feature without probing (to show that
+# the tests then fail on a machine without a GPU). Elsewhere (CI) they are
+# UNSUPPORTED.
 
 import os
 import shutil
@@ -48,7 +53,7 @@ import subprocess
 
 mode = os.environ.get("NVFP4_GPU_TESTS", "")
 if mode == "force":
-    config.available_features.add("gpu")
+    config.available_features.update(["gpu", "gpu-sm_90a", "gpu-sm_100a"])
 elif run:
     try:
         probe = subprocess.run([run, "--probe-gpu"], capture_output=True,
