@@ -30,6 +30,7 @@
 #include "nvfp4/Runner/CpuExecutor.h"
 #include "nvfp4/Runner/DeviceRun.h"
 #include "nvfp4/Runner/HostBuffer.h"
+#include "nvfp4/Runner/Predict.h"
 #include "nvfp4/Runtime/CudaDriver.h"
 #include "nvfp4/Support/Nesting.h"
 #include "nvfp4/Target/Target.h"
@@ -206,6 +207,16 @@ static int emitImage(const CompiledEntry &kernels, StringRef format,
 }
 
 /// One line per compiled kernel: what a kernel author checks first.
+/// sm_100a only: the predicted B200 time of each GEMM's plan (we have no
+/// B200 to measure it on; lib/Runner/Predict.h says what is modeled).
+static void printB200Predictions(ModuleOp module, StringRef entry,
+                                 StringRef target) {
+  if (target != "sm_100a")
+    return;
+  for (const GemmPrediction &p : predictB200Entry(module, entry))
+    llvm::outs() << formatPrediction(p, entry) << "\n";
+}
+
 static void printKernels(const CompiledEntry &kernels, StringRef target,
                          Device *device) {
   llvm::outs() << llvm::formatv(
@@ -562,8 +573,10 @@ static int run(int argc, char **argv) {
       countNonFinite(args[o], check);
       checks.push_back(check);
     }
-    if (succeeded(kernels))
+    if (succeeded(kernels)) {
       printKernels(*kernels, target, nullptr);
+      printB200Predictions(*module, entry->getSymName(), target);
+    }
   } else {
     std::string error;
     DeviceRunOptions options;
@@ -572,6 +585,7 @@ static int run(int argc, char **argv) {
     if (!runOnDevice(*gpu, *kernels, *sig, args, options, error))
       return fail("on the GPU: " + error);
     printKernels(*kernels, target, gpu.get());
+    printB200Predictions(*module, entry->getSymName(), target);
     FailureOr<SmallVector<OutputCheck>> checked =
         checkOutputs(*entry, args, reference, *sig);
     if (failed(checked))

@@ -1,0 +1,168 @@
+//===- Predict.cpp - the predicted B200 time of an sm_100a GEMM plan ------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Runner/Predict.h"
+
+#include "nvfp4/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+/// The contest's best results (PROBLEMS.md: the GEMM's three shapes).
+std::optional<double> contestBest(int64_t m, int64_t n, int64_t k,
+                                  int64_t batch) {
+  struct Best {
+    int64_t m, n, k;
+    double us;
+  };
+  static const Best kBest[] = {
+      {128, 7168, 16384, 18.3}, {128, 4096, 7168, 8.29}, {128, 7168, 2048, 6.54}};
+  if (batch != 1)
+    return std::nullopt;
+  for (const Best &b : kBest)
+    if (b.m == m && b.n == n && b.k == k)
+      return b.us * 1e-6;
+  return std::nullopt;
+}
+
+/// Bytes of an operand's scales for K values of `rows` rows in `layout`.
+double scaleBytes(ScaleLayout layout, int64_t rows, int64_t k) {
+  if (layout == ScaleLayout::Plain)
+    return static_cast<double>(rows) * (k / 16);
+  return static_cast<double>(getScaleRowBlocks(rows)) * getScaleColBlocks(k) *
+         512;
+}
+
+} // namespace
+
+std::optional<GemmPrediction>
+mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
+  auto plan = op->getAttrOfType<Tcgen05PlanAttr>(NVFP4Dialect::kPlanAttrName);
+  if (!plan)
+    return std::nullopt;
+  OperandShape a = getOperandShape(op.getA().getType());
+  GemmPrediction p;
+  p.m = a.rows;
+  p.k = a.k;
+  p.batch = a.batch;
+  p.n = getOperandShape(op.getB().getType()).rows;
+  llvm::raw_string_ostream os(p.plan);
+  os << plan;
+  const double l = static_cast<double>(a.batch);
+  const double outBytes =
+      op.getC().getType().getElementTypeBitWidth() / 8.0;
+  const double bw = model.bytesPerSecond;
+
+  // The problem: its operands as given, and C.
+  const double values = l * (p.m + p.n) * (p.k / 2.0);
+  const double givenScales =
+      l * (scaleBytes(op.getSfaLayout(), p.m, p.k) +
+           scaleBytes(op.getSfbLayout(), p.n, p.k));
+  const double c = l * p.m * p.n * outBytes;
+  const double flops = 2.0 * l * p.m * p.n * p.k;
+  p.speedOfLightSeconds = std::max((values + givenScales + c) / bw,
+                                   flops / model.fp4FlopsPerSecond);
+
+  // The plan. Its slices: K padded to 256, split among split_k CTAs.
+  const int64_t slotK = llvm::alignTo(p.k, Tcgen05PlanAttr::kStageK);
+  const double slotScales = l * (scaleBytes(ScaleLayout::Blocked, p.m, slotK) +
+                                 scaleBytes(ScaleLayout::Blocked, p.n, slotK));
+  const int64_t splitK = plan.getSplitK();
+  const double partials = static_cast<double>(plan.getPartialsBytes(
+      a.batch, p.m, p.n));
+  p.gemmBytes = values + slotScales + (splitK > 1 ? partials : c);
+  // A pre-pass per operand whose scales are not blocked in whole slices:
+  // reads them as given, writes them blocked and padded.
+  auto prePass = [&](ScaleLayout layout, int64_t rows) {
+    if (layout == ScaleLayout::Blocked && slotK == p.k)
+      return 0.0;
+    return l * (scaleBytes(layout, rows, p.k) +
+                scaleBytes(ScaleLayout::Blocked, rows, slotK));
+  };
+  p.prePassBytes =
+      prePass(op.getSfaLayout(), p.m) + prePass(op.getSfbLayout(), p.n);
+  p.sumBytes = splitK > 1 ? partials + c : 0.0;
+
+  const int64_t gx = llvm::divideCeil(p.n, Tcgen05PlanAttr::kTileN);
+  const int64_t gy = llvm::divideCeil(p.m, plan.getTileM());
+  p.ctas = gx * gy * a.batch * splitK;
+  p.waves = llvm::divideCeil(p.ctas, model.smCount);
+  const int64_t ctaSlices = Tcgen05PlanAttr::getSlices(p.k) / splitK;
+  const double ctaFlops = 2.0 * Tcgen05PlanAttr::kTileN * plan.getTileM() *
+                          ctaSlices * Tcgen05PlanAttr::kStageK;
+  p.mmaPadding = 1.0 - flops / (ctaFlops * p.ctas);
+
+  p.memorySeconds = p.gemmBytes / bw;
+  p.mmaSeconds = p.waves * ctaFlops /
+                 (model.fp4FlopsPerSecond / static_cast<double>(model.smCount));
+  p.prePassSeconds = p.prePassBytes / bw;
+  p.sumSeconds = p.sumBytes / bw;
+  p.seconds = std::max(p.memorySeconds, p.mmaSeconds) + p.prePassSeconds +
+              p.sumSeconds;
+  p.contestBestSeconds = contestBest(p.m, p.n, p.k, a.batch);
+  return p;
+}
+
+std::vector<GemmPrediction> mlir::nvfp4::predictB200Entry(ModuleOp module,
+                                                          StringRef entry) {
+  std::vector<GemmPrediction> out;
+  OwningOpRef<ModuleOp> planned = module.clone();
+  PassManager pm(module.getContext());
+  NVFP4PlanPassOptions options;
+  options.target = "sm_100a";
+  pm.addPass(createNVFP4PlanPass(options));
+  // Diagnostics are the compile's business: a module that does not plan
+  // has no prediction.
+  ScopedDiagnosticHandler quiet(module.getContext(),
+                                [](Diagnostic &) { return success(); });
+  if (failed(pm.run(*planned)))
+    return out;
+  auto fn = planned->lookupSymbol<func::FuncOp>(entry);
+  if (!fn)
+    return out;
+  fn.walk([&](ScaledMatmulOp op) {
+    if (std::optional<GemmPrediction> p = predictB200Gemm(op))
+      out.push_back(*p);
+  });
+  return out;
+}
+
+std::string mlir::nvfp4::formatPrediction(const GemmPrediction &p,
+                                          StringRef entry) {
+  auto us = [](double s) { return s * 1e6; };
+  std::string line = llvm::formatv(
+      "nvfp4-run: B200 prediction @{0} {1}x{2}x{3}{4}: {5:f2} us = max(memory "
+      "{6:f2} us: {7:f1} MB at 7.68 TB/s, MMA {8:f2} us: {9} CTAs in {10} "
+      "wave(s) of 148 SMs, {11:f1}% padding, at 6.9 PFLOP/s)",
+      entry, p.m, p.n, p.k,
+      p.batch > 1 ? llvm::formatv(" L{0}", p.batch).str() : std::string(),
+      us(p.seconds), us(p.memorySeconds), p.gemmBytes * 1e-6,
+      us(p.mmaSeconds), p.ctas, p.waves, 100.0 * p.mmaPadding);
+  if (p.prePassSeconds > 0)
+    line += llvm::formatv(" + scale pre-passes {0:f2} us ({1:f1} MB)",
+                          us(p.prePassSeconds), p.prePassBytes * 1e-6)
+                .str();
+  if (p.sumSeconds > 0)
+    line += llvm::formatv(" + split-K sum {0:f2} us ({1:f1} MB)",
+                          us(p.sumSeconds), p.sumBytes * 1e-6)
+                .str();
+  line += llvm::formatv("; speed of light {0:f2} us", us(p.speedOfLightSeconds))
+              .str();
+  if (p.contestBestSeconds)
+    line += llvm::formatv("; contest best {0:f2} us", us(*p.contestBestSeconds))
+                .str();
+  line += "; plan " + p.plan + " (latency not modeled: a floor, not a "
+          "measurement)";
+  return line;
+}

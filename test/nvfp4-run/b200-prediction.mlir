@@ -1,0 +1,22 @@
+// For sm_100a, nvfp4-run prints each GEMM's predicted B200 time (we have no
+// B200 to measure on): the contest's speed-of-light model applied to the
+// plan (lib/Runner/Predict.h), next to the problem's speed of light and,
+// for a contest shape, the contest's best result. The plan's waste shows:
+// the MMA padding of ragged shapes, the scale pre-passes of plain scales,
+// split-K's sum. Not printed for sm_90a (measured there instead).
+// RUN: nvfp4-run %s --entry contest3 --target sm_100a | FileCheck %s --check-prefix=CONTEST
+// CONTEST: nvfp4-run: B200 prediction @contest3 128x7168x2048: 1.33 us = max(memory 1.33 us: 10.2 MB at 7.68 TB/s, MMA 0.72 us: 112 CTAs in 1 wave(s) of 148 SMs, 0.0% padding, at 6.9 PFLOP/s); speed of light 1.33 us; contest best 6.54 us; plan #nvfp4.tcgen05_plan<tile_m = 64, stages = 8>
+// RUN: nvfp4-run %s --entry ragged --target sm_100a | FileCheck %s --check-prefix=RAGGED
+// RAGGED: nvfp4-run: B200 prediction @ragged 200x300x640 L2: 0.28 us = max(memory 0.08 us: 0.6 MB at 7.68 TB/s, MMA 0.27 us: 24 CTAs in 1 wave(s) of 148 SMs, 49.1% padding, at 6.9 PFLOP/s) + scale pre-passes 0.01 us (0.1 MB); speed of light 0.08 us; plan
+// RUN: nvfp4-run %s --entry ragged --target sm_90a | FileCheck %s --check-prefix=SM90
+// SM90-NOT: B200 prediction
+
+func.func @contest3(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<1x32x32x4x4xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<56x32x32x4x4xf8E4M3FN>, %c: memref<128x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<1x32x32x4x4xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<56x32x32x4x4xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+func.func @ragged(%a: memref<2x200x640xf4E2M1FN>, %sfa: memref<2x200x40xf8E4M3FN>, %b: memref<2x300x640xf4E2M1FN>, %sfb: memref<2x300x40xf8E4M3FN>, %c: memref<2x200x300xbf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x200x640xf4E2M1FN>, memref<2x200x40xf8E4M3FN>, memref<2x300x640xf4E2M1FN>, memref<2x300x40xf8E4M3FN>) outs(%c : memref<2x200x300xbf16>)
+  return
+}
