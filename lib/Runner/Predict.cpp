@@ -26,8 +26,9 @@ std::optional<double> contestBest(int64_t m, int64_t n, int64_t k,
     int64_t m, n, k;
     double us;
   };
-  static const Best kBest[] = {
-      {128, 7168, 16384, 18.3}, {128, 4096, 7168, 8.29}, {128, 7168, 2048, 6.54}};
+  static const Best kBest[] = {{128, 7168, 16384, 18.3},
+                               {128, 4096, 7168, 8.29},
+                               {128, 7168, 2048, 6.54}};
   if (batch != 1)
     return std::nullopt;
   for (const Best &b : kBest)
@@ -60,15 +61,13 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
   llvm::raw_string_ostream os(p.plan);
   os << plan;
   const double l = static_cast<double>(a.batch);
-  const double outBytes =
-      op.getC().getType().getElementTypeBitWidth() / 8.0;
+  const double outBytes = op.getC().getType().getElementTypeBitWidth() / 8.0;
   const double bw = model.bytesPerSecond;
 
   // The problem: its operands as given, and C.
   const double values = l * (p.m + p.n) * (p.k / 2.0);
-  const double givenScales =
-      l * (scaleBytes(op.getSfaLayout(), p.m, p.k) +
-           scaleBytes(op.getSfbLayout(), p.n, p.k));
+  const double givenScales = l * (scaleBytes(op.getSfaLayout(), p.m, p.k) +
+                                  scaleBytes(op.getSfbLayout(), p.n, p.k));
   const double c = l * p.m * p.n * outBytes;
   const double flops = 2.0 * l * p.m * p.n * p.k;
   p.speedOfLightSeconds = std::max((values + givenScales + c) / bw,
@@ -79,8 +78,8 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
   const double slotScales = l * (scaleBytes(ScaleLayout::Blocked, p.m, slotK) +
                                  scaleBytes(ScaleLayout::Blocked, p.n, slotK));
   const int64_t splitK = plan.getSplitK();
-  const double partials = static_cast<double>(plan.getPartialsBytes(
-      a.batch, p.m, p.n));
+  const double partials =
+      static_cast<double>(plan.getPartialsBytes(a.batch, p.m, p.n));
   p.gemmBytes = values + slotScales + (splitK > 1 ? partials : c);
   // A pre-pass per operand whose scales are not blocked in whole slices:
   // reads them as given, writes them blocked and padded.
@@ -108,8 +107,8 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
                  (model.fp4FlopsPerSecond / static_cast<double>(model.smCount));
   p.prePassSeconds = p.prePassBytes / bw;
   p.sumSeconds = p.sumBytes / bw;
-  p.seconds = std::max(p.memorySeconds, p.mmaSeconds) + p.prePassSeconds +
-              p.sumSeconds;
+  p.seconds =
+      std::max(p.memorySeconds, p.mmaSeconds) + p.prePassSeconds + p.sumSeconds;
   p.contestBestSeconds = contestBest(p.m, p.n, p.k, a.batch);
   return p;
 }
@@ -147,8 +146,8 @@ std::string mlir::nvfp4::formatPrediction(const GemmPrediction &p,
       "wave(s) of 148 SMs, {11:f1}% padding, at 6.9 PFLOP/s)",
       entry, p.m, p.n, p.k,
       p.batch > 1 ? llvm::formatv(" L{0}", p.batch).str() : std::string(),
-      us(p.seconds), us(p.memorySeconds), p.gemmBytes * 1e-6,
-      us(p.mmaSeconds), p.ctas, p.waves, 100.0 * p.mmaPadding);
+      us(p.seconds), us(p.memorySeconds), p.gemmBytes * 1e-6, us(p.mmaSeconds),
+      p.ctas, p.waves, 100.0 * p.mmaPadding);
   if (p.prePassSeconds > 0)
     line += llvm::formatv(" + scale pre-passes {0:f2} us ({1:f1} MB)",
                           us(p.prePassSeconds), p.prePassBytes * 1e-6)
@@ -162,7 +161,8 @@ std::string mlir::nvfp4::formatPrediction(const GemmPrediction &p,
   if (p.contestBestSeconds)
     line += llvm::formatv("; contest best {0:f2} us", us(*p.contestBestSeconds))
                 .str();
-  line += "; plan " + p.plan + " (latency not modeled: a floor, not a "
+  line += "; plan " + p.plan +
+          " (latency not modeled: a floor, not a "
           "measurement)";
   return line;
 }

@@ -18,6 +18,12 @@
 
 namespace mlir::nvfp4 {
 
+/// The producer's wait before it refills `slot` (i32) for its `use`-th use
+/// (i32, from 0): from the second use on, `nvfp4.ring.acquire` of the
+/// previous use, whose parity is (use - 1) % 2.
+void acquireForReuse(ImplicitLocOpBuilder &b, Value ring, Value slot,
+                     Value use);
+
 /// Writes the K loop of a gemm_tile with a #nvfp4.tcgen05_plan (sm_100a) in
 /// its place: a TMA producer thread, a tcgen05 MMA thread and a TMEM
 /// epilogue (Tcgen05Pipeline.cpp). Reports on `op` and fails when the

@@ -54,6 +54,21 @@ namespace mlir::nvfp4 {
 using namespace mlir;
 using namespace mlir::nvfp4;
 
+void mlir::nvfp4::acquireForReuse(ImplicitLocOpBuilder &b, Value ring,
+                                  Value slot, Value use) {
+  Type i32 = b.getI32Type();
+  Value zero = arith::ConstantIntOp::create(b, i32, 0);
+  auto reuse = scf::IfOp::create(
+      b, b.createOrFold<arith::CmpIOp>(arith::CmpIPredicate::ugt, use, zero),
+      /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(reuse.thenBlock());
+  Value one = arith::ConstantIntOp::create(b, i32, 1);
+  RingAcquireOp::create(
+      b, ring, slot,
+      arith::AndIOp::create(b, arith::SubIOp::create(b, use, one), one));
+}
+
 namespace {
 
 /// Builds the pipelined K loop of one gemm_tile in its place.
@@ -304,18 +319,8 @@ void GemmRingBuilder::produce(Value isProducer) {
   Value slot = add(mul(b.createOrFold<arith::RemUIOp>(r, c32(rounds)),
                        c32(kSplit)),
                    b.createOrFold<arith::RemUIOp>(c, c32(kSplit)));
-  Value use = b.createOrFold<arith::DivUIOp>(r, c32(rounds));
-  auto reuse = scf::IfOp::create(b, cmp(arith::CmpIPredicate::ugt, use, c32(0)),
-                                 /*withElseRegion=*/false);
-  {
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(reuse.thenBlock());
-    // The previous use (u - 1) has parity (u - 1) % 2.
-    RingAcquireOp::create(
-        b, ring, slot,
-        arith::AndIOp::create(b, arith::SubIOp::create(b, use, c32(1)),
-                              c32(1)));
-  }
+  acquireForReuse(b, ring, slot,
+                  b.createOrFold<arith::DivUIOp>(r, c32(rounds)));
   fill(c, slot);
 }
 

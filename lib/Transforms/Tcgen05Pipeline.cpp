@@ -123,18 +123,7 @@ void Tcgen05PipelineBuilder::produce() {
   b.setInsertionPointToStart(loop.getBody());
   Value i = loop.getInductionVar();
   auto [slot, use] = slotOf(i);
-  {
-    auto reuse = scf::IfOp::create(
-        b, cmp(arith::CmpIPredicate::ugt, use, c32(0)),
-        /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(reuse.thenBlock());
-    // The previous use (u - 1) has parity (u - 1) % 2.
-    RingAcquireOp::create(
-        b, ring, slot,
-        arith::AndIOp::create(b, arith::SubIOp::create(b, use, c32(1)),
-                              c32(1)));
-  }
+  acquireForReuse(b, ring, slot, use);
   Value global = add(i, sliceBase);
   Value kByte = mul(global, c32(Tcgen05PlanAttr::kStageRowBytes));
   Value aMap = op.getMaps()[0], bMap = op.getMaps()[1];

@@ -192,6 +192,30 @@ void launchSumSplits(OpBuilder &hb, OpBuilder &kb, Location loc,
   freeWorkspace(hb, loc, partials);
 }
 
+/// Split-K's workspace of the splits' fp32 partial tiles (`bytes`), added
+/// to the GEMM's `operands`; null without split-K.
+Value allocPartials(OpBuilder &hb, Location loc, int64_t splitK,
+                    int64_t bytes, SmallVectorImpl<Value> &operands) {
+  if (splitK == 1)
+    return Value();
+  Value partials =
+      allocWorkspace(hb, loc, MemRefType::get({bytes}, hb.getI8Type()));
+  operands.push_back(partials);
+  return partials;
+}
+
+/// The GEMM CTA's batch and split from block id z = batch * split_k +
+/// split (no split without split-K).
+std::pair<Value, Value> batchAndSplit(OpBuilder &kb, Location loc,
+                                      int64_t splitK) {
+  Value z = scaledBlockId(kb, loc, gpu::Dimension::z, 1);
+  if (splitK == 1)
+    return {z, Value()};
+  Value splits = arith::ConstantIndexOp::create(kb, loc, splitK);
+  return {arith::DivUIOp::create(kb, loc, z, splits),
+          arith::RemUIOp::create(kb, loc, z, splits)};
+}
+
 /// A GEMM: with stages > 0, a workspace (gpu.alloc) for A's decoded tiles,
 /// the pre-pass kernel `<name>_decode_a` (one CTA per tile of A's rows and
 /// K chunk) and the GEMM kernel reading the tiles through a tensor map
@@ -249,14 +273,8 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
 
   // Split-K: the CTAs' fp32 partial tiles, summed by a third kernel.
   const int64_t splitK = plan.getSplitK();
-  Value partials;
-  MemRefType partialsType;
-  if (splitK > 1) {
-    partialsType = MemRefType::get({plan.getPartialsBytes(a.batch, a.rows, n)},
-                                   hb.getI8Type());
-    partials = allocWorkspace(hb, loc, partialsType);
-    operands.push_back(partials);
-  }
+  Value partials = allocPartials(
+      hb, loc, splitK, plan.getPartialsBytes(a.batch, a.rows, n), operands);
 
   // The GEMM kernel: one CTA-level gemm_tile per block; block z is
   // batch * split_k + split.
@@ -266,13 +284,7 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   Block &body = kernel.getBody().front();
   Value nBase = scaledBlockId(kb, loc, gpu::Dimension::x, plan.getTileN());
   Value mBase = scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM());
-  Value z = scaledBlockId(kb, loc, gpu::Dimension::z, 1);
-  Value batch = z, split;
-  if (splitK > 1) {
-    Value splits = arith::ConstantIndexOp::create(kb, loc, splitK);
-    batch = arith::DivUIOp::create(kb, loc, z, splits);
-    split = arith::RemUIOp::create(kb, loc, z, splits);
-  }
+  auto [batch, split] = batchAndSplit(kb, loc, splitK);
   GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
                      body.getArgument(2), body.getArgument(3),
                      body.getArgument(4), mBase, nBase, batch,
@@ -394,27 +406,15 @@ LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
       getPackedOperandMapType(ctx, a.batch, n, a.k, Tcgen05PlanAttr::kTileN),
       op.getB()));
   const int64_t splitK = plan.getSplitK();
-  Value partials;
-  if (splitK > 1) {
-    partials = allocWorkspace(
-        hb, loc,
-        MemRefType::get({plan.getPartialsBytes(a.batch, a.rows, n)},
-                        hb.getI8Type()));
-    operands.push_back(partials);
-  }
+  Value partials = allocPartials(
+      hb, loc, splitK, plan.getPartialsBytes(a.batch, a.rows, n), operands);
 
   kb.setInsertionPointToEnd(kernels.getBody());
   SmallVector<Type> argTypes(ValueRange(operands).getTypes());
   auto kernel = createKernel(kb, loc, kernelName, argTypes,
                              Tcgen05PlanAttr::kThreads, symbols);
   Block &body = kernel.getBody().front();
-  Value z = scaledBlockId(kb, loc, gpu::Dimension::z, 1);
-  Value batch = z, split;
-  if (splitK > 1) {
-    Value splits = arith::ConstantIndexOp::create(kb, loc, splitK);
-    batch = arith::DivUIOp::create(kb, loc, z, splits);
-    split = arith::RemUIOp::create(kb, loc, z, splits);
-  }
+  auto [batch, split] = batchAndSplit(kb, loc, splitK);
   GemmTileOp::create(
       kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
       body.getArgument(3), body.getArgument(4),

@@ -141,11 +141,8 @@ std::vector<double> runTile(const Operand &a, const Operand &b,
   // K step kk's scales of A at column + 4 kk, of B at + (N_SF / 32) kk
   // (then + 4 per 128-row block).
   auto copy = [&](uint32_t source, uint32_t column) {
-    SmemDescriptor src;
-    src.strideByteOffset = 128;
-    src.startAddress = source;
-    return copy32x128bWarpx4(smem, src.encode(), tmemAddress(0, column),
-                             tmem);
+    return copy32x128bWarpx4(smem, scaleAtomDescriptor(source).encode(),
+                             tmemAddress(0, column), tmem);
   };
   for (int64_t kb = 0; kb < kK / 64; ++kb) {
     error = copy(kBaseSfa + 512 * kb, kSfaColumn + 4 * kb);
@@ -250,8 +247,7 @@ TEST(Tcgen05TilePlanted, ErrorsChangeTheResult) {
 TEST(Tcgen05TilePlanted, InvalidOperandsAreRefused) {
   SharedMemory smem(0x1000, 0);
   TensorMemory tmem;
-  SmemDescriptor src;
-  src.strideByteOffset = 128;
+  SmemDescriptor src = scaleAtomDescriptor(0);
   EXPECT_NE(copy32x128bWarpx4(smem, src.encode(), tmemAddress(32, 0), tmem),
             "")
       << "a warpx4 copy starts at lane 0";

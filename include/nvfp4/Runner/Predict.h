@@ -1,4 +1,5 @@
-//===- Predict.h - the predicted B200 time of an sm_100a GEMM plan -*- C++ -*-===//
+//===- Predict.h - the predicted B200 time of an sm_100a GEMM plan -*- C++
+//-*-===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -58,8 +59,8 @@ struct GemmPrediction {
   /// FP4 rate), bytes = A, B, their scales (as given) and C.
   double speedOfLightSeconds = 0;
   /// The plan's terms (see the file comment) and their sum.
-  double memorySeconds = 0, mmaSeconds = 0, prePassSeconds = 0,
-         sumSeconds = 0, seconds = 0;
+  double memorySeconds = 0, mmaSeconds = 0, prePassSeconds = 0, sumSeconds = 0,
+         seconds = 0;
   double gemmBytes = 0, prePassBytes = 0, sumBytes = 0;
   int64_t ctas = 0, waves = 0;
   /// MMA work past M, N and K, as a fraction of the MMAs issued.
@@ -75,8 +76,7 @@ std::optional<GemmPrediction> predictB200Gemm(ScaledMatmulOp op,
 
 /// Plans a copy of `module` for sm_100a (nvfp4-plan, the chip's SM count)
 /// and predicts every GEMM of function `entry`, in order.
-std::vector<GemmPrediction> predictB200Entry(ModuleOp module,
-                                             StringRef entry);
+std::vector<GemmPrediction> predictB200Entry(ModuleOp module, StringRef entry);
 
 /// One line per prediction, for nvfp4-run.
 std::string formatPrediction(const GemmPrediction &p, StringRef entry);

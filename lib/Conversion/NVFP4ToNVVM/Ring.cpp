@@ -187,11 +187,19 @@ struct RingExpectLowering : OpConversionPattern<RingExpectOp> {
   }
 };
 
-struct RingCopyLowering : OpConversionPattern<RingCopyOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// A copy into part of a slot (ring.copy, ring.copy_bytes): the shared
+/// address `offset` bytes into the slot, and the slot's full barrier that
+/// the copy's bytes complete. `emit` issues the copy.
+template <typename OpTy>
+struct RingPartCopyLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using Adaptor = typename OpTy::Adaptor;
+
+  virtual void emit(KernelBuilder &k, OpTy op, Adaptor adaptor,
+                    Value destination, Value full) const = 0;
 
   LogicalResult
-  matchAndRewrite(RingCopyOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
@@ -199,35 +207,36 @@ struct RingCopyLowering : OpConversionPattern<RingCopyOp> {
     Value base = adaptor.getRing(), slot = adaptor.getSlot();
     Value destination = arith::AddIOp::create(
         b, ringSlotAddress(k, ring, base, slot), k.c32(op.getOffset()));
-    SmallVector<Value> coordinates(llvm::reverse(adaptor.getCoordinates()));
-    tensorCopy(k, destination, adaptor.getMap(), coordinates,
-               barrierOf(k, ring, base, slot, Barrier::Full),
-               /*multicast=*/Value());
+    emit(k, op, adaptor, destination,
+         barrierOf(k, ring, base, slot, Barrier::Full));
     rewriter.eraseOp(op);
     return success();
   }
 };
 
-/// A 1-D bulk copy (cp.async.bulk.shared::cluster.global.mbarrier).
-struct RingCopyBytesLowering : OpConversionPattern<RingCopyBytesOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// A TMA tile copy into part of a slot.
+struct RingCopyLowering : RingPartCopyLowering<RingCopyOp> {
+  using RingPartCopyLowering::RingPartCopyLowering;
 
-  LogicalResult
-  matchAndRewrite(RingCopyBytesOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    KernelBuilder k(b);
-    RingType ring = op.getRing().getType();
-    Value base = adaptor.getRing(), slot = adaptor.getSlot();
-    Value destination = arith::AddIOp::create(
-        b, ringSlotAddress(k, ring, base, slot), k.c32(op.getOffset()));
+  void emit(KernelBuilder &k, RingCopyOp op, OpAdaptor adaptor,
+            Value destination, Value full) const override {
+    SmallVector<Value> coordinates(llvm::reverse(adaptor.getCoordinates()));
+    tensorCopy(k, destination, adaptor.getMap(), coordinates, full,
+               /*multicast=*/Value());
+  }
+};
+
+/// A 1-D bulk copy (cp.async.bulk.shared::cluster.global.mbarrier).
+struct RingCopyBytesLowering : RingPartCopyLowering<RingCopyBytesOp> {
+  using RingPartCopyLowering::RingPartCopyLowering;
+
+  void emit(KernelBuilder &k, RingCopyBytesOp op, OpAdaptor adaptor,
+            Value destination, Value full) const override {
     NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
-        b, clusterPointer(k, destination),
+        k.b, clusterPointer(k, destination),
         k.offset(k.pointer(adaptor.getSource()), adaptor.getSourceOffset()),
-        barrierOf(k, ring, base, slot, Barrier::Full), k.c32(op.getBytes()),
+        full, k.c32(op.getBytes()),
         /*multicastMask=*/Value(), /*l2CacheHint=*/Value());
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 

@@ -707,12 +707,32 @@ LogicalResult RingAllocOp::verify() {
   return success();
 }
 
+/// A TMA copy's coordinates: one per dimension of its map.
+static LogicalResult verifyMapCoordinates(Operation *op, TensorMapType map,
+                                          ValueRange coordinates) {
+  if (static_cast<int64_t>(coordinates.size()) != map.getRank())
+    return op->emitOpError() << "expects " << map.getRank()
+                             << " coordinates (the map's rank), got "
+                             << coordinates.size();
+  return success();
+}
+
+/// A copy into part of a slot: `bytes` at `offset` end within the slot.
+static LogicalResult verifyWithinSlot(Operation *op, StringRef what,
+                                      int64_t offset, int64_t bytes,
+                                      RingType ring) {
+  if (offset + bytes > ring.getSlotBytes())
+    return op->emitOpError()
+           << "expects the " << what << " (" << bytes << " bytes at " << offset
+           << ") to end within the slot of " << ring.getSlotBytes()
+           << " bytes";
+  return success();
+}
+
 LogicalResult RingFillOp::verify() {
   TensorMapType map = getMap().getType();
-  if (static_cast<int64_t>(getCoordinates().size()) != map.getRank())
-    return emitOpError() << "expects " << map.getRank()
-                         << " coordinates (the map's rank), got "
-                         << getCoordinates().size();
+  if (failed(verifyMapCoordinates(getOperation(), map, getCoordinates())))
+    return failure();
   RingType ring = getRing().getType();
   int64_t partBytes = ring.getSlotBytes() / ring.getCluster();
   if (map.getBoxBytes() != partBytes)
@@ -729,10 +749,8 @@ LogicalResult RingFillOp::verify() {
 
 LogicalResult RingCopyOp::verify() {
   TensorMapType map = getMap().getType();
-  if (static_cast<int64_t>(getCoordinates().size()) != map.getRank())
-    return emitOpError() << "expects " << map.getRank()
-                         << " coordinates (the map's rank), got "
-                         << getCoordinates().size();
+  if (failed(verifyMapCoordinates(getOperation(), map, getCoordinates())))
+    return failure();
   RingType ring = getRing().getType();
   if (ring.getCluster() != 1)
     return emitOpError() << "expects a ring of one CTA (a cluster's ring is "
@@ -741,12 +759,8 @@ LogicalResult RingCopyOp::verify() {
     return emitOpError() << "expects an offset that is a multiple of 1024 "
                             "(the swizzle pattern's period), got "
                          << getOffset();
-  if (getOffset() + map.getBoxBytes() > ring.getSlotBytes())
-    return emitOpError() << "expects the tile (" << map.getBoxBytes()
-                         << " bytes at " << getOffset()
-                         << ") to end within the slot of "
-                         << ring.getSlotBytes() << " bytes";
-  return success();
+  return verifyWithinSlot(getOperation(), "tile", getOffset(),
+                          map.getBoxBytes(), ring);
 }
 
 LogicalResult RingCopyBytesOp::verify() {
@@ -757,11 +771,9 @@ LogicalResult RingCopyBytesOp::verify() {
     return emitOpError() << "expects the offset and the size to be multiples "
                             "of 16 (a bulk copy's granule), got "
                          << getOffset() << " and " << getBytes();
-  if (getOffset() + getBytes() > ring.getSlotBytes())
-    return emitOpError() << "expects the bytes (" << getBytes() << " at "
-                         << getOffset() << ") to end within the slot of "
-                         << ring.getSlotBytes() << " bytes";
-  return success();
+  return verifyWithinSlot(getOperation(), "bytes",
+                          static_cast<int64_t>(getOffset()),
+                          static_cast<int64_t>(getBytes()), ring);
 }
 
 /// The TMEM columns a per-slot range [column, column + width) reaches in
@@ -781,7 +793,8 @@ static LogicalResult checkSlotColumns(Operation *op, StringRef what,
 
 LogicalResult Tcgen05CopyScalesOp::verify() {
   RingType ring = getRing().getType();
-  if (getOffset() % 16 != 0 || getOffset() + 512 > ring.getSlotBytes())
+  const auto offset = static_cast<int64_t>(getOffset());
+  if (offset % 16 != 0 || offset + 512 > ring.getSlotBytes())
     return emitOpError() << "expects a 16-byte aligned atom of 512 bytes "
                             "within the slot of "
                          << ring.getSlotBytes() << " bytes, got offset "
@@ -817,7 +830,7 @@ LogicalResult Tcgen05MmaOp::verify() {
                            << " rows within the slot of "
                            << ring.getSlotBytes() << " bytes";
   }
-  if (getDColumn() + idesc->n > tmem.getColumns())
+  if (static_cast<int64_t>(getDColumn() + idesc->n) > tmem.getColumns())
     return emitOpError() << "expects the accumulator's " << idesc->n
                          << " columns from " << getDColumn()
                          << " within the allocation's " << tmem.getColumns();
@@ -829,7 +842,7 @@ LogicalResult Tcgen05MmaOp::verify() {
 }
 
 LogicalResult Tcgen05StoreOp::verify() {
-  if (getColumns() > getTmem().getType().getColumns())
+  if (static_cast<int64_t>(getColumns()) > getTmem().getType().getColumns())
     return emitOpError() << "expects at most the allocation's "
                          << getTmem().getType().getColumns()
                          << " columns, got " << getColumns();
