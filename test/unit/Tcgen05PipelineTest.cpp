@@ -38,6 +38,7 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <fstream>
 #include <functional>
 #include <set>
@@ -200,7 +201,21 @@ public:
 };
 
 /// A planted error: rewrites the compiled ops before they run.
-enum class Plant { None, Swizzle, StrideOffset, SfbRows, OddTileColumn };
+enum class Plant {
+  None,
+  // Layout errors in the compiled ops.
+  Swizzle,
+  StrideOffset,
+  SfbRows,
+  OddTileColumn,
+  // Synchronization errors: a wrong parity in the producer's acquire or
+  // the MMA thread's wait, no release of a slot, an expect that announces
+  // 16 bytes too few.
+  AcquireParity,
+  WaitParity,
+  NoRelease,
+  ExpectBytes
+};
 
 /// One compiled GEMM and its model execution.
 class CompiledGemm {
@@ -324,9 +339,18 @@ public:
 
   /// Runs CTA (x, y, z) through the model; adds its tile to `out`
   /// ([L][M][N] floats; split-K CTAs add their partials as the sum kernel
-  /// does).
+  /// does). The producer thread and the MMA thread run their loops from
+  /// the IR op by op, interleaved by a random scheduler (seeded by
+  /// `schedule` and the CTA) against a model of what they synchronize
+  /// through: the ring's full and empty mbarriers (phases, arrivals,
+  /// transaction bytes, try_wait.parity), copies that land in any order,
+  /// and the tensor pipe (scale copies, MMAs and commits in issue order,
+  /// each at a later time). A deadlock, a copy landing in a slot whose
+  /// MMAs are pending, an MMA reading a slot a copy is still filling, or
+  /// more bytes than an expect announced is reported in modelError.
   void runCta(const Host &h, int64_t x, int64_t y, int64_t z,
-              std::vector<float> &out, Plant plant = Plant::None) {
+              std::vector<float> &out, Plant plant = Plant::None,
+              int64_t schedule = 0) {
     if (preparedFor != &h) {
       runPrePasses(h);
       preparedFor = &h;
@@ -343,79 +367,264 @@ public:
     };
     const int64_t trips = eval(producer.getUpperBound());
     ASSERT_EQ(trips, eval(issuer.getUpperBound()));
-    for (int64_t i = 0; i < trips; ++i) {
-      eval.bound[producer.getInductionVar()] = i;
-      eval.bound[issuer.getInductionVar()] = i;
-      for (Operation &op : producer.getBody()->without_terminator()) {
-        if (auto copy = dyn_cast<RingCopyOp>(op)) {
-          TensorMapType map = copy.getMap().getType();
-          ASSERT_EQ(map.getSwizzle(), TensorMapSwizzle::B128);
-          ASSERT_EQ(map.getBox().back(), 128);
-          const std::vector<uint8_t> &src = hostBuffer(h, copy.getMap());
-          int64_t l = eval(copy.getCoordinates()[0]);
-          int64_t row0 = eval(copy.getCoordinates()[1]);
-          int64_t col0 = eval(copy.getCoordinates()[2]);
-          ArrayRef<int64_t> dims = map.getShape();
-          uint32_t base = slotAddress(eval(copy.getSlot())) +
-                          static_cast<uint32_t>(copy.getOffset());
-          for (int64_t r = 0; r < map.getBox()[1]; ++r)
-            for (int64_t byte = 0; byte < 128; ++byte) {
-              int64_t row = row0 + r, col = col0 + byte;
-              uint8_t v = row < dims[1] && col < dims[2]
-                              ? src[(l * dims[1] + row) * dims[2] + col]
-                              : 0;
-              smem.at(tma128BAddress(base, r, byte)) = v;
-            }
-        } else if (auto bytes = dyn_cast<RingCopyBytesOp>(op)) {
-          const std::vector<uint8_t> &src = hostBuffer(h, bytes.getSource());
-          int64_t from = eval(bytes.getSourceOffset());
-          ASSERT_LE(from + bytes.getBytes(), static_cast<int64_t>(src.size()));
-          uint32_t to = slotAddress(eval(bytes.getSlot())) +
-                        static_cast<uint32_t>(bytes.getOffset());
-          std::copy_n(src.begin() + from, bytes.getBytes(), smem.begin() + to);
-        }
+    const int64_t stages = ring.getStages();
+
+    // The ring's mbarriers: `completed` phases; a phase completes when its
+    // one arrival (the producer's expect, the MMA thread's commit) came and
+    // its transaction bytes are all in. try_wait.parity(q) passes once the
+    // phase of parity q is the last completed one.
+    struct Barrier {
+      int64_t completed = 0, arrivals = 1, tx = 0;
+    };
+    std::vector<Barrier> full(stages), empty(stages);
+    Barrier accumulator;
+    auto settle = [](Barrier &bar) {
+      if (bar.arrivals == 0 && bar.tx == 0) {
+        ++bar.completed;
+        bar.arrivals = 1;
       }
-      for (Operation &op : issuer.getBody()->without_terminator()) {
-        if (auto cp = dyn_cast<Tcgen05CopyScalesOp>(op)) {
-          int64_t slot = eval(cp.getSlot());
-          SmemDescriptor source = scaleAtomDescriptor(
-              slotAddress(slot) + static_cast<uint32_t>(cp.getOffset()));
-          note(copy32x128bWarpx4(
-              smem, source.encode(),
-              tmemAddress(0, static_cast<uint32_t>(cp.getColumn() +
-                                                   slot * cp.getColumnStep())),
-              tmem));
-        } else if (auto mma = dyn_cast<Tcgen05MmaOp>(op)) {
-          int64_t slot = eval(mma.getSlot());
-          uint64_t start = slotAddress(slot) >> 4;
-          SmemDescriptor a = *SmemDescriptor::decode(mma.getADesc());
-          SmemDescriptor b = *SmemDescriptor::decode(mma.getBDesc());
-          int64_t shift = eval(mma.getSfbShift());
-          int64_t sfb = mma.getSfbColumn();
-          if (plant == Plant::Swizzle)
-            a.swizzle = Swizzle::Swizzle64B;
-          if (plant == Plant::StrideOffset)
-            b.strideByteOffset = 512;
-          if (plant == Plant::SfbRows)
-            sfb += 1;
-          if (plant == Plant::OddTileColumn)
-            shift = 0;
-          Mxf4Mma run;
-          run.aDescriptor = a.encode() + start;
-          run.bDescriptor = b.encode() + start;
-          run.instrDescriptor = static_cast<uint32_t>(mma.getIdesc());
-          run.d = tmemAddress(0, static_cast<uint32_t>(mma.getDColumn()));
-          run.scaleA = tmemAddress(
-              0, static_cast<uint32_t>(mma.getSfaColumn() +
-                                       slot * mma.getColumnStep()));
-          run.scaleB = tmemAddress(
-              0, static_cast<uint32_t>(sfb + slot * mma.getColumnStep() +
-                                       shift));
-          run.accumulate = eval(mma.getAccumulate()) != 0;
-          note(mmaMxf4Nvf4(smem, run, tmem));
+    };
+    auto passes = [](const Barrier &bar, int64_t parity) {
+      return (bar.completed & 1) != parity;
+    };
+    // Asynchronous work: copies in flight (they land and complete their
+    // bytes in any order), and the tensor pipe (tcgen05.cp, tcgen05.mma
+    // and commits run in issue order, each at some later time).
+    struct Async {
+      int64_t slot;
+      int64_t bytes; // copies: their transaction bytes
+      enum Kind { Copy, Tensor, Release, Commit } kind;
+      std::function<void()> run;
+    };
+    std::vector<Async> copies;
+    std::deque<Async> pipe;
+
+    // The two threads, as their loops in the IR: each trip's ring and
+    // tcgen05 ops in order (scf.if conditions evaluated for the trip).
+    struct Thread {
+      scf::ForOp loop;
+      int64_t trip = -1;
+      std::vector<Operation *> ops;
+      size_t next = 0;
+      bool done = false;
+    };
+    Thread threads[2] = {{producer}, {issuer}};
+    std::function<void(Block *, std::vector<Operation *> &)> flatten =
+        [&](Block *block, std::vector<Operation *> &ops) {
+          for (Operation &op : block->without_terminator()) {
+            if (auto branch = dyn_cast<scf::IfOp>(op)) {
+              if (eval(branch.getCondition()))
+                flatten(branch.thenBlock(), ops);
+              else if (branch.elseBlock())
+                flatten(branch.elseBlock(), ops);
+            } else if (isa<RingAcquireOp, RingExpectOp, RingCopyOp,
+                           RingCopyBytesOp, RingWaitOp, Tcgen05CopyScalesOp,
+                           Tcgen05MmaOp, Tcgen05ReleaseOp>(op)) {
+              ops.push_back(&op);
+            }
+          }
+        };
+    // Moves a thread to its next op (and trip); false when it is done.
+    auto ready = [&](Thread &t) {
+      while (!t.done && t.next == t.ops.size()) {
+        if (++t.trip == trips) {
+          t.done = true;
+          break;
+        }
+        eval.bound[t.loop.getInductionVar()] = t.trip;
+        t.ops.clear();
+        t.next = 0;
+        flatten(t.loop.getBody(), t.ops);
+      }
+      return !t.done;
+    };
+    // The accumulator's commit after the MMA thread's loop.
+    Tcgen05CommitOp commitOp;
+    for (Operation *op = issuer->getNextNode(); op; op = op->getNextNode())
+      if (auto c = dyn_cast<Tcgen05CommitOp>(op))
+        commitOp = c;
+    ASSERT_TRUE(commitOp) << "no tcgen05.commit after the MMA loop";
+    bool committed = false;
+
+    // Whether a thread's next op can run now.
+    auto runnable = [&](Operation *op) {
+      if (auto acquire = dyn_cast<RingAcquireOp>(op)) {
+        int64_t parity = eval(acquire.getPhase());
+        if (plant == Plant::AcquireParity)
+          parity ^= 1;
+        return passes(empty[eval(acquire.getSlot())], parity);
+      }
+      if (auto wait = dyn_cast<RingWaitOp>(op)) {
+        int64_t parity = eval(wait.getPhase());
+        if (plant == Plant::WaitParity)
+          parity ^= 1;
+        return passes(full[eval(wait.getSlot())], parity);
+      }
+      return true;
+    };
+    // Runs a thread's op: synchronous effects now, asynchronous work with
+    // every operand evaluated now (the loop moves on before it runs).
+    auto issue = [&](Operation &op) {
+      if (auto expect = dyn_cast<RingExpectOp>(op)) {
+        Barrier &bar = full[eval(expect.getSlot())];
+        bar.tx += ring.getSlotBytes() - (plant == Plant::ExpectBytes ? 16 : 0);
+        if (--bar.arrivals < 0)
+          note("a slot's expect arrived twice in one phase");
+        settle(bar);
+      } else if (auto copy = dyn_cast<RingCopyOp>(op)) {
+        TensorMapType map = copy.getMap().getType();
+        EXPECT_EQ(map.getSwizzle(), TensorMapSwizzle::B128);
+        EXPECT_EQ(map.getBox().back(), 128);
+        const std::vector<uint8_t> *src = &hostBuffer(h, copy.getMap());
+        int64_t l = eval(copy.getCoordinates()[0]);
+        int64_t row0 = eval(copy.getCoordinates()[1]);
+        int64_t col0 = eval(copy.getCoordinates()[2]);
+        int64_t slot = eval(copy.getSlot());
+        uint32_t base =
+            slotAddress(slot) + static_cast<uint32_t>(copy.getOffset());
+        copies.push_back(
+            {slot, map.getBoxBytes(), Async::Copy, [&, src, map, l, row0, col0,
+                                                    base] {
+               ArrayRef<int64_t> dims = map.getShape();
+               for (int64_t r = 0; r < map.getBox()[1]; ++r)
+                 for (int64_t byte = 0; byte < 128; ++byte) {
+                   int64_t row = row0 + r, col = col0 + byte;
+                   uint8_t v = row < dims[1] && col < dims[2]
+                                   ? (*src)[(l * dims[1] + row) * dims[2] + col]
+                                   : 0;
+                   smem.at(tma128BAddress(base, r, byte)) = v;
+                 }
+             }});
+      } else if (auto bytes = dyn_cast<RingCopyBytesOp>(op)) {
+        const std::vector<uint8_t> *src = &hostBuffer(h, bytes.getSource());
+        int64_t from = eval(bytes.getSourceOffset());
+        int64_t count = static_cast<int64_t>(bytes.getBytes());
+        EXPECT_LE(from + count, static_cast<int64_t>(src->size()));
+        int64_t slot = eval(bytes.getSlot());
+        uint32_t to =
+            slotAddress(slot) + static_cast<uint32_t>(bytes.getOffset());
+        copies.push_back({slot, count, Async::Copy, [&, src, from, count, to] {
+                            if (from + count <=
+                                static_cast<int64_t>(src->size()))
+                              std::copy_n(src->begin() + from, count,
+                                          smem.begin() + to);
+                          }});
+      } else if (auto cp = dyn_cast<Tcgen05CopyScalesOp>(op)) {
+        int64_t slot = eval(cp.getSlot());
+        SmemDescriptor source = scaleAtomDescriptor(
+            slotAddress(slot) + static_cast<uint32_t>(cp.getOffset()));
+        uint32_t column =
+            static_cast<uint32_t>(cp.getColumn() + slot * cp.getColumnStep());
+        pipe.push_back({slot, 0, Async::Tensor, [&, source, column] {
+                          note(copy32x128bWarpx4(smem, source.encode(),
+                                                 tmemAddress(0, column),
+                                                 tmem));
+                        }});
+      } else if (auto mma = dyn_cast<Tcgen05MmaOp>(op)) {
+        int64_t slot = eval(mma.getSlot());
+        uint64_t start = slotAddress(slot) >> 4;
+        SmemDescriptor a = *SmemDescriptor::decode(mma.getADesc());
+        SmemDescriptor b = *SmemDescriptor::decode(mma.getBDesc());
+        int64_t shift = eval(mma.getSfbShift());
+        int64_t sfb = mma.getSfbColumn();
+        if (plant == Plant::Swizzle)
+          a.swizzle = Swizzle::Swizzle64B;
+        if (plant == Plant::StrideOffset)
+          b.strideByteOffset = 512;
+        if (plant == Plant::SfbRows)
+          sfb += 1;
+        if (plant == Plant::OddTileColumn)
+          shift = 0;
+        Mxf4Mma run;
+        run.aDescriptor = a.encode() + start;
+        run.bDescriptor = b.encode() + start;
+        run.instrDescriptor = static_cast<uint32_t>(mma.getIdesc());
+        run.d = tmemAddress(0, static_cast<uint32_t>(mma.getDColumn()));
+        run.scaleA = tmemAddress(
+            0, static_cast<uint32_t>(mma.getSfaColumn() +
+                                     slot * mma.getColumnStep()));
+        run.scaleB = tmemAddress(
+            0, static_cast<uint32_t>(sfb + slot * mma.getColumnStep() + shift));
+        run.accumulate = eval(mma.getAccumulate()) != 0;
+        pipe.push_back({slot, 0, Async::Tensor,
+                        [&, run] { note(mmaMxf4Nvf4(smem, run, tmem)); }});
+      } else if (auto release = dyn_cast<Tcgen05ReleaseOp>(op)) {
+        if (plant != Plant::NoRelease)
+          pipe.push_back({eval(release.getSlot()), 0, Async::Release, {}});
+      }
+    };
+
+    std::mt19937 rng(static_cast<unsigned>(schedule * 1000003 + x * 7919 +
+                                           y * 104729 + z));
+    enum Action { Producer, Issuer, Land, Pipe };
+    for (;;) {
+      SmallVector<std::pair<Action, size_t>> choices;
+      for (int t = 0; t < 2; ++t)
+        if (ready(threads[t]) &&
+            runnable(threads[t].ops[threads[t].next]))
+          choices.push_back({t == 0 ? Producer : Issuer, 0});
+      if (threads[1].done && !committed)
+        choices.push_back({Issuer, 0});
+      for (size_t c = 0; c < copies.size(); ++c)
+        choices.push_back({Land, c});
+      if (!pipe.empty())
+        choices.push_back({Pipe, 0});
+      if (choices.empty())
+        break;
+      // Schedule 1 runs the tensor pipe only when nothing else can move,
+      // schedule 2 lands copies only then (the orders that expose a slot
+      // reused too early and a slot read too early); others are uniform.
+      const Action lazy = schedule % 3 == 1 ? Pipe : Land;
+      if (schedule % 3 != 0 &&
+          llvm::any_of(choices, [&](auto c) { return c.first != lazy; }))
+        llvm::erase_if(choices, [&](auto c) { return c.first == lazy; });
+      auto [action, index] = choices[rng() % choices.size()];
+      if (action == Producer || action == Issuer) {
+        Thread &t = threads[action == Producer ? 0 : 1];
+        if (t.done) {
+          // The MMA thread's last op: commit the accumulator.
+          pipe.push_back({0, 0, Async::Commit, {}});
+          committed = true;
+        } else {
+          issue(*t.ops[t.next++]);
+        }
+      } else if (action == Land) {
+        Async copy = std::move(copies[index]);
+        copies.erase(copies.begin() + static_cast<ptrdiff_t>(index));
+        for (const Async &pending : pipe)
+          if (pending.kind == Async::Tensor && pending.slot == copy.slot)
+            note("a copy into slot " + std::to_string(copy.slot) +
+                 " landed while MMAs reading the slot were pending");
+        copy.run();
+        Barrier &bar = full[copy.slot];
+        if ((bar.tx -= copy.bytes) < 0)
+          note("slot " + std::to_string(copy.slot) +
+               " received more bytes than its expect announced");
+        settle(bar);
+      } else {
+        Async op = std::move(pipe.front());
+        pipe.pop_front();
+        if (op.kind == Async::Tensor) {
+          for (const Async &copy : copies)
+            if (copy.slot == op.slot)
+              note("an MMA read slot " + std::to_string(op.slot) +
+                   " while a copy into it was in flight");
+          op.run();
+        } else {
+          Barrier &bar = op.kind == Async::Release ? empty[op.slot]
+                                                   : accumulator;
+          --bar.arrivals;
+          settle(bar);
         }
       }
     }
+    if (!threads[0].done || !threads[1].done || !committed)
+      note("deadlock: the producer at trip " +
+           std::to_string(threads[0].trip) + ", the MMA thread at trip " +
+           std::to_string(threads[1].trip));
+    // All warps wait for the accumulator's commit (nvfp4.tcgen05.wait).
+    if (!passes(accumulator, 0))
+      note("the epilogue would wait forever for the accumulator");
     // The epilogue: thread t of warp t / 32 reads its lane's columns.
     const int64_t m0 = eval(store.getM()), n0 = eval(store.getRow());
     const int64_t l = eval(store.getBatch());
@@ -441,13 +650,14 @@ public:
   }
 
   /// Runs every CTA of the grid.
-  std::vector<float> runAll(const Host &h, Plant plant = Plant::None) {
+  std::vector<float> runAll(const Host &h, Plant plant = Plant::None,
+                            int64_t schedule = 0) {
     std::vector<float> out(shape.batch * shape.m * shape.n, 0.0f);
     int64_t gx = grid(0), gy = grid(1), gz = grid(2);
     for (int64_t z = 0; z < gz; ++z)
       for (int64_t y = 0; y < gy; ++y)
         for (int64_t x = 0; x < gx; ++x)
-          runCta(h, x, y, z, out, plant);
+          runCta(h, x, y, z, out, plant, schedule);
     return out;
   }
 
@@ -497,14 +707,18 @@ TEST_P(Tcgen05PipelineTest, CompiledKernelMatchesReference) {
   CompiledGemm gemm(c.shape, c.plan);
   ASSERT_TRUE(gemm.ok) << "the GEMM did not compile to the pipeline's ops";
   Host h = randomHost(c.shape, 7);
-  std::vector<float> out = gemm.runAll(h);
-  EXPECT_EQ(gemm.modelError, "");
-  EXPECT_EQ(mismatches(h, out), 0) << "plan " << [&] {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    os << gemm.plan;
-    return s;
-  }();
+  // Three schedules of the threads and the asynchronous work.
+  for (int64_t schedule = 0; schedule < 3; ++schedule) {
+    std::vector<float> out = gemm.runAll(h, Plant::None, schedule);
+    EXPECT_EQ(gemm.modelError, "");
+    EXPECT_EQ(mismatches(h, out), 0) << "schedule " << schedule << ", plan "
+                                     << [&] {
+                                          std::string s;
+                                          llvm::raw_string_ostream os(s);
+                                          os << gemm.plan;
+                                          return s;
+                                        }();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -551,6 +765,33 @@ TEST(Tcgen05PipelinePlanted, ErrorsAreCaught) {
     int64_t bad = mismatches(h, gemm.runAll(h, plant));
     EXPECT_TRUE(bad > 0 || !gemm.modelError.empty())
         << "planted error " << static_cast<int>(plant) << " went unnoticed";
+  }
+}
+
+/// Each planted synchronization error is caught on a plan that reuses its
+/// slots (4 slices through 2 slots) in the adversarial schedules (1: the
+/// tensor pipe as late as possible, 2: copies as late as possible; a
+/// uniform schedule may happen to be benign): as a deadlock, a race the
+/// model sees, or a wrong result. Unplanted, every schedule is right.
+TEST(Tcgen05PipelinePlanted, SynchronizationErrorsAreCaught) {
+  CompiledGemm gemm({64, 128, 1024, 1},
+                    "#nvfp4.tcgen05_plan<tile_m = 64, stages = 2>");
+  ASSERT_TRUE(gemm.ok);
+  Host h = randomHost(gemm.shape, 13);
+  for (int64_t schedule = 0; schedule < 6; ++schedule) {
+    gemm.modelError.clear();
+    EXPECT_EQ(mismatches(h, gemm.runAll(h, Plant::None, schedule)), 0);
+    EXPECT_EQ(gemm.modelError, "") << "schedule " << schedule;
+    if (schedule % 3 == 0)
+      continue;
+    for (Plant plant : {Plant::AcquireParity, Plant::WaitParity,
+                        Plant::NoRelease, Plant::ExpectBytes}) {
+      gemm.modelError.clear();
+      int64_t bad = mismatches(h, gemm.runAll(h, plant, schedule));
+      EXPECT_TRUE(bad > 0 || !gemm.modelError.empty())
+          << "planted error " << static_cast<int>(plant)
+          << " went unnoticed in schedule " << schedule;
+    }
   }
 }
 
