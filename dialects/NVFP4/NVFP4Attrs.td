@@ -307,7 +307,7 @@ def NVFP4_Tcgen05PlanAttr : AttrDef<NVFP4_Dialect, "Tcgen05Plan",
     layout (the 128 x 4 atoms `tcgen05.cp` copies as they are), 256 K
     values at a time: plain scales, and blocked ones when K is not a
     multiple of 256, are first written blocked and zero-padded to whole
-    slots by `nvfp4.block_scales` (a pre-pass kernel `nvfp4-tile` adds);
+    slots by `nvfp4.block_scales_tile` (a pre-pass kernel `nvfp4-tile` adds);
     the last slot's MMAs past K then add zero (TMA reads values past K as
     zero).
 
@@ -331,8 +331,10 @@ def NVFP4_Tcgen05PlanAttr : AttrDef<NVFP4_Dialect, "Tcgen05Plan",
     static constexpr int64_t kScaleBlockBytes = 4 * 512;
     /// Threads of the CTA (4 warps: one per TMEM lane quadrant).
     static constexpr int64_t kThreads = 128;
-    /// The ring's K slices (the last one partial when K % 256 != 0).
+    /// The ring's K slices (the last one partial when K % 256 != 0), and
+    /// K padded to them: the K the tile's blocked scales cover.
     static int64_t getSlices(int64_t k) { return (k + kStageK - 1) / kStageK; }
+    static int64_t getSlotK(int64_t k) { return getSlices(k) * kStageK; }
     /// Blocks of 128 rows of A's scales a tile needs.
     int64_t getScaleBlocksA() const { return (getTileM() + 127) / 128; }
     /// Byte offsets inside a slot: B's tile, A's tile, B's scales, A's

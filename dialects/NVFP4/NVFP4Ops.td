@@ -202,6 +202,46 @@ def NVFP4_QuantizeOp : NVFP4_Op<"quantize"> {
 }
 
 //===----------------------------------------------------------------------===//
+// block_scales
+//===----------------------------------------------------------------------===//
+
+def NVFP4_BlockScalesOp : NVFP4_Op<"block_scales"> {
+  let summary = "Write block scales in the blocked layout, K chunks padded";
+  let description = [{
+    `dst` is the blocked layout (see `#nvfp4.scale_layout`) of the scales
+    in `src`, with as many or more K chunks (of 4 scale columns): plain
+    `src` (`[L x] R x K/16`, K a multiple of 64) or blocked `src` with at
+    most `dst`'s chunks. Rows past R and chunks past `src`'s are zero
+    (padding rows of a blocked `src` are copied as they are).
+
+    What it is for: converting the scales of weights once. The sm_100a
+    GEMM copies blocked scales of whole 256-value K slices into its ring
+    (`dst` with ceil(K/256) x 4 chunks); given anything else it runs this
+    conversion as a pre-pass on every call. `nvfp4-tile` lowers it to one
+    kernel of `nvfp4.block_scales_tile` CTAs on every target; it needs no
+    plan.
+
+    Shapes: `src` plain `[L x] R x K/16` or blocked `[L x] ceil(R/128) x
+    C x 32 x 4 x 4`; `dst` `[L x] ceil(R/128) x C' x 32 x 4 x 4`, C' >= the
+    chunks of `src`.
+
+    Example (K = 640 padded to 768 for the sm_100a GEMM):
+    ```mlir
+    nvfp4.block_scales ins(%sf : memref<7168x40xf8E4M3FN>)
+        outs(%blocked : memref<56x12x32x4x4xf8E4M3FN>)
+    ```
+  }];
+  let arguments = (ins
+    Arg<NVFP4_ScaleMemref, "plain or blocked scales", [MemRead]>:$src,
+    Arg<NVFP4_ScaleMemref, "blocked scales, K chunks padded", [MemWrite]>:$dst);
+  let assemblyFormat = [{
+    `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)`
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // gemv_tile (CTA level, produced by nvfp4-tile)
 //===----------------------------------------------------------------------===//
 
@@ -352,17 +392,21 @@ def NVFP4_DecodeATileOp : NVFP4_Op<"decode_a_tile"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_BlockScalesOp : NVFP4_Op<"block_scales"> {
+def NVFP4_BlockScalesTileOp : NVFP4_Op<"block_scales_tile"> {
   let summary = "Write scales in the blocked layout, K padded to whole slots";
   let description = [{
-    The sm_100a GEMM's scale pre-pass, one per CTA of `kThreads` threads,
-    created by `nvfp4-tile` for an operand whose scales are plain, or
-    blocked with K not a multiple of 256 (`#nvfp4.tcgen05_plan`): `dst` is
-    the blocked layout (`[batch x] ceil(rows/128) x chunks x 32 x 4 x 4`)
-    of the scales in `src` (plain `[batch x] rows x K/16`, or blocked with
-    fewer or as many K chunks), with rows past `rows` and K chunks past
-    `src`'s zero. The GEMM's ring slots then copy whole 2 KiB runs of 4
-    chunks, and its MMAs past K multiply zero values by zero scales.
+    The CTA-level form of `nvfp4.block_scales` (same operands and
+    semantics), one per CTA of `kThreads` threads (the kernel's
+    `known_block_size`), created by `nvfp4-tile` for that op and as the
+    sm_100a GEMM's scale pre-pass for an operand whose scales are plain,
+    or blocked with K not a multiple of 256 (`#nvfp4.tcgen05_plan`): `dst`
+    is the blocked layout (`[batch x] ceil(rows/128) x chunks x 32 x 4 x
+    4`) of the scales in `src` (plain `[batch x] rows x K/16`, or blocked
+    with fewer or as many K chunks). Chunks past `src`'s are zero, and so
+    are a plain `src`'s rows past `rows`; a blocked `src`'s padding rows
+    are copied as they are. The GEMM's ring slots then copy whole 2 KiB
+    runs of 4 chunks, and its MMAs past K multiply zero values by zero
+    scales.
 
     The CTA writes 32-bit words `[base, base + 4 * kThreads)` of `dst`
     (clipped): thread t words `base + i * kThreads + t`, i = 0..3
@@ -370,7 +414,7 @@ def NVFP4_BlockScalesOp : NVFP4_Op<"block_scales"> {
 
     Example:
     ```mlir
-    nvfp4.block_scales ins(%sf : memref<128x40xf8E4M3FN>)
+    nvfp4.block_scales_tile ins(%sf : memref<128x40xf8E4M3FN>)
         outs(%blocked : memref<1x12x32x4x4xf8E4M3FN>) at %base
     ```
   }];
@@ -384,7 +428,7 @@ def NVFP4_BlockScalesOp : NVFP4_Op<"block_scales"> {
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// Threads of a block_scales CTA; each writes 4 words.
+    /// Threads of a block_scales_tile CTA; each writes 4 words.
     static constexpr int64_t kThreads = 256;
     /// The shape of `src`: plain (rank 2 or 3) or blocked (rank 5 or 6).
     bool isSrcPlain() { return getSrc().getType().getRank() <= 3; }

@@ -112,6 +112,30 @@ LogicalResult run(QuantizeOp op, const Operands &get) {
   return success();
 }
 
+LogicalResult run(BlockScalesOp op, const Operands &get) {
+  ArrayRef<int64_t> src = op.getSrc().getType().getShape();
+  ArrayRef<int64_t> dst = op.getDst().getType().getShape();
+  const bool plain = src.size() <= 3;
+  const int64_t batch = dst.size() == 6 ? dst.front() : 1;
+  const int64_t blocks = dst[dst.size() - 5];
+  // A blocked source's padding rows are copied as they are.
+  const int64_t rows = plain ? src[src.size() - 2] : blocks * 128;
+  const int64_t kb = plain ? src.back() : src[src.size() - 4] * 4;
+  const int64_t kbOut = dst[dst.size() - 4] * 4;
+  const HostBuffer &in = get(op.getSrc());
+  HostBuffer &out = get(op.getDst());
+  const int64_t inStride = plain ? rows * kb
+                                 : ::nvfp4::ref::blockedScaleBytes(rows, kb);
+  const int64_t outStride = ::nvfp4::ref::blockedScaleBytes(rows, kbOut);
+  for (int64_t l = 0; l < batch; ++l)
+    ::nvfp4::ref::toBlockedPadded(
+        in.bytes.data() + l * inStride,
+        plain ? ::nvfp4::ref::ScaleLayout::Plain
+              : ::nvfp4::ref::ScaleLayout::Blocked,
+        rows, kb, kbOut, out.bytes.data() + l * outStride);
+  return success();
+}
+
 } // namespace
 
 FailureOr<EntrySignature> mlir::nvfp4::analyzeEntry(func::FuncOp entry) {
@@ -179,7 +203,8 @@ LogicalResult mlir::nvfp4::executeOnCpu(func::FuncOp entry,
     LogicalResult result =
         llvm::TypeSwitch<Operation *, LogicalResult>(&op)
             .Case<ScaledMatmulOp, ScaledDualMatmulOp, GroupedMatmulOp,
-                  QuantizeOp>([&](auto concrete) { return run(concrete, get); })
+                  QuantizeOp, BlockScalesOp>(
+                [&](auto concrete) { return run(concrete, get); })
             .Case<func::ReturnOp>([](auto) { return success(); })
             .Default([](Operation *other) {
               return other->emitError()

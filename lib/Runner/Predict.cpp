@@ -37,12 +37,13 @@ std::optional<double> contestBest(int64_t m, int64_t n, int64_t k,
   return std::nullopt;
 }
 
-/// Bytes of an operand's scales for K values of `rows` rows in `layout`.
+/// Bytes of an operand's scales for K values of `rows` rows in `layout`
+/// (one batch).
 double scaleBytes(ScaleLayout layout, int64_t rows, int64_t k) {
-  if (layout == ScaleLayout::Plain)
-    return static_cast<double>(rows) * (k / 16);
-  return static_cast<double>(getScaleRowBlocks(rows)) * getScaleColBlocks(k) *
-         512;
+  double bytes = 1;
+  for (int64_t d : getScaleShape(layout, rows, k, /*batched=*/false, 1))
+    bytes *= static_cast<double>(d);
+  return bytes;
 }
 
 } // namespace
@@ -54,6 +55,7 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
     return std::nullopt;
   OperandShape a = getOperandShape(op.getA().getType());
   GemmPrediction p;
+  p.model = model;
   p.m = a.rows;
   p.k = a.k;
   p.batch = a.batch;
@@ -74,7 +76,7 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
                                    flops / model.fp4FlopsPerSecond);
 
   // The plan. Its slices: K padded to 256, split among split_k CTAs.
-  const int64_t slotK = llvm::alignTo(p.k, Tcgen05PlanAttr::kStageK);
+  const int64_t slotK = Tcgen05PlanAttr::getSlotK(p.k);
   const double slotScales = l * (scaleBytes(ScaleLayout::Blocked, p.m, slotK) +
                                  scaleBytes(ScaleLayout::Blocked, p.n, slotK));
   const int64_t splitK = plan.getSplitK();
@@ -142,12 +144,14 @@ std::string mlir::nvfp4::formatPrediction(const GemmPrediction &p,
   auto us = [](double s) { return s * 1e6; };
   std::string line = llvm::formatv(
       "nvfp4-run: B200 prediction @{0} {1}x{2}x{3}{4}: {5:f2} us = max(memory "
-      "{6:f2} us: {7:f1} MB at 7.68 TB/s, MMA {8:f2} us: {9} CTAs in {10} "
-      "wave(s) of 148 SMs, {11:f1}% padding, at 6.9 PFLOP/s)",
+      "{6:f2} us: {7:f1} MB at {8:f2} TB/s, MMA {9:f2} us: {10} CTAs in {11} "
+      "wave(s) of {12} SMs, {13:f1}% padding, at {14:f1} PFLOP/s)",
       entry, p.m, p.n, p.k,
       p.batch > 1 ? llvm::formatv(" L{0}", p.batch).str() : std::string(),
-      us(p.seconds), us(p.memorySeconds), p.gemmBytes * 1e-6, us(p.mmaSeconds),
-      p.ctas, p.waves, 100.0 * p.mmaPadding);
+      us(p.seconds), us(p.memorySeconds), p.gemmBytes * 1e-6,
+      p.model.bytesPerSecond * 1e-12, us(p.mmaSeconds), p.ctas, p.waves,
+      p.model.smCount, 100.0 * p.mmaPadding,
+      p.model.fp4FlopsPerSecond * 1e-15);
   if (p.prePassSeconds > 0)
     line += llvm::formatv(" + scale pre-passes {0:f2} us ({1:f1} MB)",
                           us(p.prePassSeconds), p.prePassBytes * 1e-6)

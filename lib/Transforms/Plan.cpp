@@ -265,13 +265,14 @@ Tcgen05PlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
   return Tcgen05PlanAttr::get(ctx, tileM, stages, splitK);
 }
 
-/// The shape limits every GEMM plan shares: K in steps of 64 (`why`
+/// The shape limits every GEMM plan shares: K in steps of `kStep` (`why`
 /// names the target's reason) and M, N and K indexed in 32 bits.
 LogicalResult checkGemmShape(ScaledMatmulOp op, const OperandShape &a,
-                             int64_t n, StringRef why) {
-  if (a.k % 64 != 0)
+                             int64_t n, int64_t kStep, StringRef why) {
+  if (a.k % kStep != 0)
     return op.emitOpError() << "cannot be planned as a GEMM: " << why
-                            << ", so K % 64 == 0 is needed, but K = " << a.k;
+                            << ", so K % " << kStep
+                            << " == 0 is needed, but K = " << a.k;
   if (a.k > kMaxGridX || a.rows > kMaxGridX || n > kMaxGridX)
     return op.emitOpError()
            << "cannot be planned as a GEMM: the kernels index rows and K in "
@@ -297,10 +298,10 @@ FailureOr<PlanT> givenPlan(ScaledMatmulOp op, const PlanTarget &t,
 
 /// The launch limits every GEMM plan shares: the grid's y (tiles of A's
 /// rows) and z (batches x split_k), and split_k dividing the K steps
-/// (`steps` of `stepK` values).
+/// (`steps` `stepNoun` of `stepK` values).
 LogicalResult checkGemmGrid(ScaledMatmulOp op, const OperandShape &a,
                             int64_t tileM, int64_t splitK, int64_t steps,
-                            int64_t stepK) {
+                            StringRef stepNoun, int64_t stepK) {
   int64_t gridY = llvm::divideCeil(a.rows, tileM);
   int64_t gridZ = a.batch * splitK;
   if (gridY > kMaxGridY || gridZ > kMaxGridY)
@@ -312,8 +313,7 @@ LogicalResult checkGemmGrid(ScaledMatmulOp op, const OperandShape &a,
   if (steps % splitK != 0)
     return op.emitOpError()
            << "has a plan with split_k = " << splitK
-           << ", which must divide the " << steps << " K "
-           << (stepK == Tcgen05PlanAttr::kStageK ? "slices" : "chunks")
+           << ", which must divide the " << steps << " K " << stepNoun
            << " of " << stepK << " values (K = " << a.k << ")";
   return success();
 }
@@ -324,7 +324,8 @@ LogicalResult checkGemmGrid(ScaledMatmulOp op, const OperandShape &a,
 LogicalResult planGemmTcgen05(ScaledMatmulOp op, const PlanTarget &t) {
   OperandShape a = getOperandShape(op.getA().getType());
   int64_t n = getOperandShape(op.getB().getType()).rows;
-  if (failed(checkGemmShape(op, a, n, "the tcgen05 MMA's K is 64 fp4 values")))
+  if (failed(checkGemmShape(op, a, n, Tcgen05PlanAttr::kMmaK,
+                            "the tcgen05 MMA's K is 64 fp4 values")))
     return failure();
   FailureOr<Tcgen05PlanAttr> plan =
       givenPlan<Tcgen05PlanAttr>(op, t, n, "#nvfp4.tcgen05_plan");
@@ -333,7 +334,7 @@ LogicalResult planGemmTcgen05(ScaledMatmulOp op, const PlanTarget &t) {
   if (!*plan)
     plan = chooseTcgen05Plan(op->getContext(), t, a.rows, n, a.k, a.batch);
   if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
-                           Tcgen05PlanAttr::getSlices(a.k),
+                           Tcgen05PlanAttr::getSlices(a.k), "slices",
                            Tcgen05PlanAttr::kStageK)))
     return failure();
   if (plan->getSharedBytes() > t.info.maxSharedBytes)
@@ -359,7 +360,7 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
               "wgmma (sm_90a) or tcgen05 (sm_100a)";
   OperandShape a = getOperandShape(op.getA().getType());
   int64_t n = getOperandShape(op.getB().getType()).rows;
-  if (failed(checkGemmShape(op, a, n,
+  if (failed(checkGemmShape(op, a, n, GemmPlanAttr::kTileK,
                             "the GEMM kernels step K by 64 (4 MMAs of K = "
                             "16)")))
     return failure();
@@ -370,7 +371,8 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
   if (!*plan)
     plan = chooseGemmPlan(op->getContext(), t, a.rows, n, a.k, a.batch);
   if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
-                           a.k / GemmPlanAttr::kTileK, GemmPlanAttr::kTileK)))
+                           a.k / GemmPlanAttr::kTileK, "chunks",
+                           GemmPlanAttr::kTileK)))
     return failure();
   int64_t nTiles = llvm::divideCeil(n, plan->getTileN());
   if (nTiles % plan->getClusterN() != 0)
@@ -410,7 +412,9 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
     WalkResult result = getOperation().walk([&](Operation *op) {
       if (!isa_and_nonnull<NVFP4Dialect>(op->getDialect()) ||
           isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp,
-              BlockScalesOp>(op))
+              BlockScalesTileOp>(op) ||
+          // A re-layout, the same kernel for every target: no plan.
+          isa<BlockScalesOp>(op))
         return WalkResult::advance();
       auto matmul = dyn_cast<ScaledMatmulOp>(op);
       if (!matmul) {

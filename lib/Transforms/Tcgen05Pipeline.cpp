@@ -13,7 +13,7 @@
 //   rows, the MMA's A) and A (tile_m rows, the MMA's B), 128B-swizzled
 //   (values past K read as zero), and 1-D bulk copies of their scales (the
 //   blocked layout's 128 x 4 atoms of the slice: 2 KiB per 128 rows,
-//   contiguous in global memory; zero past K, nvfp4.block_scales);
+//   contiguous in global memory; zero past K, nvfp4.block_scales_tile);
 //   before reusing a slot it acquires it (`nvfp4.ring.acquire`);
 // - thread 32 (the MMA thread) waits for the slot (`nvfp4.ring.wait`),
 //   copies its scale atoms to the slot's TMEM columns (`nvfp4.tcgen05.cp`),
@@ -97,7 +97,7 @@ private:
   /// chunks + chunk) x 512 (lib/Reference/Layout.h), so a slice's 4
   /// chunks are 2 KiB from chunk 4 x global.
   Value scaleOffset(int64_t rows, Value block, Value global) {
-    const int64_t chunks = llvm::alignTo(k, Tcgen05PlanAttr::kStageK) / 64;
+    const int64_t chunks = Tcgen05PlanAttr::getSlotK(k) / 64;
     const int64_t batchBytes = (rows + 127) / 128 * chunks * 512;
     Value batch64 = b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(),
                                                          op.getBatch());

@@ -330,17 +330,47 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   return success();
 }
 
+/// Launches kernel `name`: CTAs of nvfp4.block_scales_tile writing `dst`
+/// (the blocked layout of `src`), one per 4 x kThreads words; `plan` (if
+/// any) is recorded on the launch.
+void launchBlockScales(OpBuilder &hb, OpBuilder &kb, Location loc,
+                       gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                       StringRef name, Value src, Value dst, Attribute plan) {
+  auto dstType = cast<MemRefType>(dst.getType());
+  kb.setInsertionPointToEnd(kernels.getBody());
+  auto kernel = createKernel(kb, loc, name, {src.getType(), dstType},
+                             BlockScalesTileOp::kThreads, symbols);
+  Block &body = kernel.getBody().front();
+  const int64_t wordsPerCta = 4 * BlockScalesTileOp::kThreads;
+  BlockScalesTileOp::create(
+      kb, loc, body.getArgument(0), body.getArgument(1),
+      scaledBlockId(kb, loc, gpu::Dimension::x, wordsPerCta));
+  gpu::ReturnOp::create(kb, loc);
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  auto launch = gpu::LaunchFuncOp::create(
+      hb, loc, kernel,
+      gpu::KernelDim3{
+          idx(llvm::divideCeil(dstType.getNumElements() / 4, wordsPerCta)),
+          idx(1), idx(1)},
+      gpu::KernelDim3{idx(BlockScalesTileOp::kThreads), idx(1), idx(1)},
+      /*dynamicSharedMemorySize=*/Value(), ValueRange{src, dst});
+  if (plan)
+    launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+}
+
 /// The sm_100a GEMM's scales of an operand (`rows` rows) as its ring slots
 /// copy them: blocked, K chunks padded to whole slots. Scales already so
 /// are used as they are; others are written so into a workspace by the
-/// pre-pass kernel `<name>_block_<operand>` (nvfp4.block_scales, one CTA
-/// per 4 x kThreads words), before the GEMM in stream order.
+/// pre-pass kernel `<name>_block_<operand>`, before the GEMM in stream
+/// order.
 Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
                         gpu::GPUModuleOp kernels, SymbolTable &symbols,
                         StringRef name, Value scales, ScaleLayout layout,
                         const OperandShape &a, int64_t rows, Attribute plan,
                         SmallVectorImpl<Value> &workspaces) {
-  const int64_t slotK = llvm::alignTo(a.k, Tcgen05PlanAttr::kStageK);
+  const int64_t slotK = Tcgen05PlanAttr::getSlotK(a.k);
   if (layout == ScaleLayout::Blocked && slotK == a.k)
     return scales;
   auto type = MemRefType::get(
@@ -348,26 +378,8 @@ Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
       cast<MemRefType>(scales.getType()).getElementType());
   Value blocked = allocWorkspace(hb, loc, type);
   workspaces.push_back(blocked);
-  kb.setInsertionPointToEnd(kernels.getBody());
-  auto kernel =
-      createKernel(kb, loc, name, {scales.getType(), type},
-                   BlockScalesOp::kThreads, symbols);
-  Block &body = kernel.getBody().front();
-  const int64_t wordsPerCta = 4 * BlockScalesOp::kThreads;
-  BlockScalesOp::create(
-      kb, loc, body.getArgument(0), body.getArgument(1),
-      scaledBlockId(kb, loc, gpu::Dimension::x, wordsPerCta));
-  gpu::ReturnOp::create(kb, loc);
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(hb, loc, v);
-  };
-  launchWithPlan(
-      hb, loc, kernel,
-      gpu::KernelDim3{idx(llvm::divideCeil(type.getNumElements() / 4,
-                                           wordsPerCta)),
-                      idx(1), idx(1)},
-      gpu::KernelDim3{idx(BlockScalesOp::kThreads), idx(1), idx(1)},
-      /*dynamicShared=*/Value(), ValueRange{scales, blocked}, plan);
+  launchBlockScales(hb, kb, loc, kernels, symbols, name, scales, blocked,
+                    plan);
   return blocked;
 }
 
@@ -451,6 +463,7 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
     if (failed(gpu))
       return signalPassFailure();
     SmallVector<ScaledMatmulOp> work;
+    SmallVector<BlockScalesOp> relayouts;
     bool unplanned = false;
     module.walk([&](Operation *op) {
       if (op->getParentOfType<gpu::GPUModuleOp>())
@@ -462,6 +475,8 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
         else
           unplanned = true, matmul.emitOpError()
                                 << "has no plan; run nvfp4-plan first";
+      } else if (auto relayout = dyn_cast<BlockScalesOp>(op)) {
+        relayouts.push_back(relayout); // Needs no plan.
       } else if (isa_and_nonnull<NVFP4Dialect>(op->getDialect())) {
         unplanned = true;
         op->emitOpError() << "has no plan to tile; run nvfp4-plan first";
@@ -469,18 +484,31 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
     });
     if (unplanned)
       return signalPassFailure();
-    if (work.empty())
+    if (work.empty() && relayouts.empty())
       return;
     gpu::GPUModuleOp kernels = getOrCreateKernelModule(module, *gpu);
     SymbolTable symbols(kernels);
-    for (ScaledMatmulOp op : work) {
-      Attribute plan = op->getAttr(NVFP4Dialect::kPlanAttrName);
+    // `<function>_kernel`, then `_1`, `_2`, ... for the function's next ops.
+    auto kernelName = [&](Operation *op) {
       auto parent = op->getParentOfType<FunctionOpInterface>();
       std::string base =
           (parent ? parent.getName().str() : std::string("matmul")) + "_kernel";
       std::string name = base;
       for (int i = 1; symbols.lookup(name); ++i)
         name = base + "_" + std::to_string(i);
+      return name;
+    };
+    for (BlockScalesOp op : relayouts) {
+      OpBuilder hb(op);
+      OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
+      launchBlockScales(hb, kb, op.getLoc(), kernels, symbols,
+                        kernelName(op), op.getSrc(), op.getDst(),
+                        /*plan=*/Attribute());
+      op.erase();
+    }
+    for (ScaledMatmulOp op : work) {
+      Attribute plan = op->getAttr(NVFP4Dialect::kPlanAttrName);
+      std::string name = kernelName(op);
       LogicalResult tiled = failure();
       if (auto gemv = dyn_cast<GemvPlanAttr>(plan))
         tiled = tileGemv(op, gemv, kernels, symbols, name);

@@ -1,7 +1,7 @@
 // nvfp4-tile on a GEMM with a #nvfp4.tcgen05_plan: the ring slots copy
 // blocked scales 256 K values at a time, so scales that are plain, or
 // blocked with K % 256 != 0, are first written blocked and padded to whole
-// slots by a pre-pass kernel per operand (nvfp4.block_scales, 256 threads,
+// slots by a pre-pass kernel per operand (nvfp4.block_scales_tile, 256 threads,
 // 1024 words per CTA) into a workspace the GEMM reads instead; blocked
 // scales of whole slots are read as they are.
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-tile=target=sm_100a | FileCheck %s
@@ -33,7 +33,7 @@ func.func @blocked(%a: memref<128x512xf4E2M1FN>, %sfa: memref<1x8x32x4x4xf8E4M3F
 // CHECK: gpu.dealloc %[[SFB]]
 // CHECK: gpu.func @plain_kernel_block_sfa(%arg0: memref<2x200x40xf8E4M3FN>, %arg1: memref<2x2x12x32x4x4xf8E4M3FN>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK: %[[BASE:.*]] = arith.muli %block_id_x, %c1024
-// CHECK: nvfp4.block_scales ins(%arg0 : memref<2x200x40xf8E4M3FN>) outs(%arg1 : memref<2x2x12x32x4x4xf8E4M3FN>) at %[[BASE]]
+// CHECK: nvfp4.block_scales_tile ins(%arg0 : memref<2x200x40xf8E4M3FN>) outs(%arg1 : memref<2x2x12x32x4x4xf8E4M3FN>) at %[[BASE]]
 // CHECK: gpu.func @plain_kernel_block_sfb
 // CHECK: nvfp4.gemm_tile ins(%arg0, %arg1, %arg2, %arg3 : memref<2x200x640xf4E2M1FN>, memref<2x2x12x32x4x4xf8E4M3FN>, memref<2x300x640xf4E2M1FN>, memref<2x3x12x32x4x4xf8E4M3FN>)
 // CHECK-SAME: {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
@@ -51,8 +51,8 @@ func.func @plain(%a: memref<2x200x640xf4E2M1FN>, %sfa: memref<2x200x40xf8E4M3FN>
 // CHECK: @blocked_k704_kernel_block_sfa {{.*}} args(%arg1 : memref<1x11x32x4x4xf8E4M3FN>, %{{.*}} : memref<1x12x32x4x4xf8E4M3FN>)
 // CHECK: gpu.alloc () : memref<2x12x32x4x4xf8E4M3FN>
 // CHECK: @blocked_k704_kernel_block_sfb {{.*}} args(%arg3 : memref<130x44xf8E4M3FN>, %{{.*}} : memref<2x12x32x4x4xf8E4M3FN>)
-// CHECK: nvfp4.block_scales ins(%arg0 : memref<1x11x32x4x4xf8E4M3FN>) outs(%arg1 : memref<1x12x32x4x4xf8E4M3FN>)
-// CHECK: nvfp4.block_scales ins(%arg0 : memref<130x44xf8E4M3FN>) outs(%arg1 : memref<2x12x32x4x4xf8E4M3FN>)
+// CHECK: nvfp4.block_scales_tile ins(%arg0 : memref<1x11x32x4x4xf8E4M3FN>) outs(%arg1 : memref<1x12x32x4x4xf8E4M3FN>)
+// CHECK: nvfp4.block_scales_tile ins(%arg0 : memref<130x44xf8E4M3FN>) outs(%arg1 : memref<2x12x32x4x4xf8E4M3FN>)
 func.func @blocked_k704(%a: memref<64x704xf4E2M1FN>, %sfa: memref<1x11x32x4x4xf8E4M3FN>, %b: memref<130x704xf4E2M1FN>, %sfb: memref<130x44xf8E4M3FN>, %c: memref<64x130xf32>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x704xf4E2M1FN>, memref<1x11x32x4x4xf8E4M3FN>, memref<130x704xf4E2M1FN>, memref<130x44xf8E4M3FN>) outs(%c : memref<64x130xf32>) {sfa_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2>}
   return

@@ -92,11 +92,15 @@ struct Host {
   Shape shape;
   std::vector<uint8_t> a, b, sfa, sfb;
   std::vector<uint8_t> aCodes, bCodes, sfaPlain, sfbPlain;
+  /// Distinct per randomHost call (the pre-passes' results are cached by
+  /// it).
+  int64_t generation = 0;
 };
 
 Host randomHost(Shape s, unsigned seed) {
   std::mt19937 rng(seed);
-  Host h{s, {}, {}, {}, {}, {}, {}, {}, {}};
+  static int64_t generations = 0;
+  Host h{s, {}, {}, {}, {}, {}, {}, {}, {}, generations++};
   auto fill = [&](int64_t rows, std::vector<uint8_t> &codes,
                   std::vector<uint8_t> &packed, std::vector<uint8_t> &plain,
                   std::vector<uint8_t> &passed) {
@@ -300,14 +304,14 @@ public:
   }
 
   /// Runs the launches before the GEMM's (the scales' pre-passes) by the
-  /// semantics of their nvfp4.block_scales (ref::toBlockedPadded per
+  /// semantics of their nvfp4.block_scales_tile (ref::toBlockedPadded per
   /// batch, the shapes taken from the compiled operands).
   void runPrePasses(const Host &h) {
     workspaces.clear();
     for (gpu::LaunchFuncOp pre : prePasses) {
       auto fn = module->lookupSymbol<gpu::GPUFuncOp>(pre.getKernel());
-      BlockScalesOp op;
-      fn.walk([&](BlockScalesOp b) { op = b; });
+      BlockScalesTileOp op;
+      fn.walk([&](BlockScalesTileOp b) { op = b; });
       if (!op) {
         ADD_FAILURE() << "a launch before the GEMM that is not a scale "
                          "pre-pass: "
@@ -342,18 +346,19 @@ public:
   /// does). The producer thread and the MMA thread run their loops from
   /// the IR op by op, interleaved by a random scheduler (seeded by
   /// `schedule` and the CTA) against a model of what they synchronize
-  /// through: the ring's full and empty mbarriers (phases, arrivals,
+  /// through: the ring's full and empty mbarriers (phases, arrival counts,
   /// transaction bytes, try_wait.parity), copies that land in any order,
   /// and the tensor pipe (scale copies, MMAs and commits in issue order,
-  /// each at a later time). A deadlock, a copy landing in a slot whose
-  /// MMAs are pending, an MMA reading a slot a copy is still filling, or
-  /// more bytes than an expect announced is reported in modelError.
+  /// each at a later time). Reported in modelError: a deadlock, a copy of
+  /// K slice i issued before slice i - stages's MMAs all ran, a scale copy
+  /// or MMA of slice i issued before all of slice i's bytes landed, more
+  /// bytes than an expect announced.
   void runCta(const Host &h, int64_t x, int64_t y, int64_t z,
               std::vector<float> &out, Plant plant = Plant::None,
               int64_t schedule = 0) {
-    if (preparedFor != &h) {
+    if (preparedFor != h.generation) {
       runPrePasses(h);
-      preparedFor = &h;
+      preparedFor = h.generation;
     }
     Evaluator eval;
     eval.blockId = [&](gpu::Dimension d) {
@@ -374,14 +379,18 @@ public:
     // its transaction bytes are all in. try_wait.parity(q) passes once the
     // phase of parity q is the last completed one.
     struct Barrier {
-      int64_t completed = 0, arrivals = 1, tx = 0;
+      int64_t count, completed = 0, arrivals = count, tx = 0;
     };
-    std::vector<Barrier> full(stages), empty(stages);
-    Barrier accumulator;
+    // The counts ring.alloc's lowering initializes: one arrival (the
+    // expect) on a full barrier, consumers x cluster (the commits) on an
+    // empty one; the accumulator's barrier takes the one final commit.
+    std::vector<Barrier> full(stages, Barrier{1}),
+        empty(stages, Barrier{ring.getConsumers() * ring.getCluster()});
+    Barrier accumulator{1};
     auto settle = [](Barrier &bar) {
       if (bar.arrivals == 0 && bar.tx == 0) {
         ++bar.completed;
-        bar.arrivals = 1;
+        bar.arrivals = bar.count;
       }
     };
     auto passes = [](const Barrier &bar, int64_t parity) {
@@ -395,7 +404,15 @@ public:
       int64_t bytes; // copies: their transaction bytes
       enum Kind { Copy, Tensor, Release, Commit } kind;
       std::function<void()> run;
+      int64_t trip = -1; // the K slice it belongs to
     };
+    // Per K slice: the bytes landed in its slot, and its tensor ops run;
+    // `tensorOps` per slice, from the MMA thread's loop.
+    std::vector<int64_t> landed(trips, 0), executed(trips, 0);
+    int64_t tensorOps = 0;
+    issuer.getBody()->walk([&](Operation *op) {
+      tensorOps += isa<Tcgen05CopyScalesOp, Tcgen05MmaOp>(op);
+    });
     std::vector<Async> copies;
     std::deque<Async> pipe;
 
@@ -465,6 +482,23 @@ public:
     // Runs a thread's op: synchronous effects now, asynchronous work with
     // every operand evaluated now (the loop moves on before it runs).
     auto issue = [&](Operation &op) {
+      // What must have happened before: a copy of K slice i may start once
+      // slice i - stages's scale copies and MMAs (which read the slot) all
+      // ran; a scale copy or MMA of slice i once all of slice i's bytes
+      // landed. (Whether they run late does not matter: the hardware may
+      // run them at once.)
+      if (isa<RingCopyOp, RingCopyBytesOp>(op) && threads[0].trip >= stages &&
+          executed[threads[0].trip - stages] != tensorOps)
+        note("a copy of K slice " + std::to_string(threads[0].trip) +
+             " was issued before slice " +
+             std::to_string(threads[0].trip - stages) +
+             "'s MMAs had all read the slot");
+      if (isa<Tcgen05CopyScalesOp, Tcgen05MmaOp>(op) &&
+          landed[threads[1].trip] != ring.getSlotBytes())
+        note("an MMA of K slice " + std::to_string(threads[1].trip) +
+             " was issued with " + std::to_string(landed[threads[1].trip]) +
+             " of its slot's " + std::to_string(ring.getSlotBytes()) +
+             " bytes landed");
       if (auto expect = dyn_cast<RingExpectOp>(op)) {
         Barrier &bar = full[eval(expect.getSlot())];
         bar.tx += ring.getSlotBytes() - (plant == Plant::ExpectBytes ? 16 : 0);
@@ -495,6 +529,7 @@ public:
                    smem.at(tma128BAddress(base, r, byte)) = v;
                  }
              }});
+        copies.back().trip = threads[0].trip;
       } else if (auto bytes = dyn_cast<RingCopyBytesOp>(op)) {
         const std::vector<uint8_t> *src = &hostBuffer(h, bytes.getSource());
         int64_t from = eval(bytes.getSourceOffset());
@@ -509,6 +544,7 @@ public:
                               std::copy_n(src->begin() + from, count,
                                           smem.begin() + to);
                           }});
+        copies.back().trip = threads[0].trip;
       } else if (auto cp = dyn_cast<Tcgen05CopyScalesOp>(op)) {
         int64_t slot = eval(cp.getSlot());
         SmemDescriptor source = scaleAtomDescriptor(
@@ -520,6 +556,7 @@ public:
                                                  tmemAddress(0, column),
                                                  tmem));
                         }});
+        pipe.back().trip = threads[1].trip;
       } else if (auto mma = dyn_cast<Tcgen05MmaOp>(op)) {
         int64_t slot = eval(mma.getSlot());
         uint64_t start = slotAddress(slot) >> 4;
@@ -548,6 +585,7 @@ public:
         run.accumulate = eval(mma.getAccumulate()) != 0;
         pipe.push_back({slot, 0, Async::Tensor,
                         [&, run] { note(mmaMxf4Nvf4(smem, run, tmem)); }});
+        pipe.back().trip = threads[1].trip;
       } else if (auto release = dyn_cast<Tcgen05ReleaseOp>(op)) {
         if (plant != Plant::NoRelease)
           pipe.push_back({eval(release.getSlot()), 0, Async::Release, {}});
@@ -591,10 +629,7 @@ public:
       } else if (action == Land) {
         Async copy = std::move(copies[index]);
         copies.erase(copies.begin() + static_cast<ptrdiff_t>(index));
-        for (const Async &pending : pipe)
-          if (pending.kind == Async::Tensor && pending.slot == copy.slot)
-            note("a copy into slot " + std::to_string(copy.slot) +
-                 " landed while MMAs reading the slot were pending");
+        landed[copy.trip] += copy.bytes;
         copy.run();
         Barrier &bar = full[copy.slot];
         if ((bar.tx -= copy.bytes) < 0)
@@ -605,10 +640,7 @@ public:
         Async op = std::move(pipe.front());
         pipe.pop_front();
         if (op.kind == Async::Tensor) {
-          for (const Async &copy : copies)
-            if (copy.slot == op.slot)
-              note("an MMA read slot " + std::to_string(op.slot) +
-                   " while a copy into it was in flight");
+          ++executed[op.trip];
           op.run();
         } else {
           Barrier &bar = op.kind == Async::Release ? empty[op.slot]
@@ -675,7 +707,7 @@ public:
   gpu::LaunchFuncOp launch;
   SmallVector<gpu::LaunchFuncOp> prePasses;
   DenseMap<Operation *, std::vector<uint8_t>> workspaces;
-  const Host *preparedFor = nullptr;
+  int64_t preparedFor = -1;
   gpu::GPUFuncOp kernel;
   scf::ForOp producer, issuer;
   RingType ring;
@@ -899,7 +931,8 @@ TEST(Tcgen05PipelineGpuSuite, RandomShapesFirstAndLastTiles) {
     plans.insert(checkFirstAndLastTiles(s, static_cast<unsigned>(shapes)));
     ++shapes;
   }
-  EXPECT_EQ(shapes, 32);
+  // Issue 8 asks for at least 30 random shapes in the GPU suite.
+  EXPECT_GE(shapes, 30);
   // They cover several plans (tile_m, split-K).
   EXPECT_GE(plans.size(), 3u);
 }

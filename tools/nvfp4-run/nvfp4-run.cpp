@@ -206,7 +206,6 @@ static int emitImage(const CompiledEntry &kernels, StringRef format,
   return 0;
 }
 
-/// One line per compiled kernel: what a kernel author checks first.
 /// sm_100a only: the predicted B200 time of each GEMM's plan (we have no
 /// B200 to measure it on; lib/Runner/Predict.h says what is modeled).
 static void printB200Predictions(ModuleOp module, StringRef entry,
@@ -217,6 +216,7 @@ static void printB200Predictions(ModuleOp module, StringRef entry,
     llvm::outs() << formatPrediction(p, entry) << "\n";
 }
 
+/// One line per compiled kernel: what a kernel author checks first.
 static void printKernels(const CompiledEntry &kernels, StringRef target,
                          Device *device) {
   llvm::outs() << llvm::formatv(

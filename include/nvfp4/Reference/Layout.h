@@ -71,7 +71,7 @@ void blockedToPlain(const uint8_t *blocked, int64_t rows, int64_t kb,
 /// Writes the blocked layout of the scales of an operand with `rows` rows
 /// and `kbOut` >= kb scale columns from its `kb` columns in `src`, stored
 /// in `layout`: columns past kb and padding rows are zero. `blocked` must
-/// hold blockedScaleBytes(rows, kbOut) bytes. (nvfp4.block_scales, the
+/// hold blockedScaleBytes(rows, kbOut) bytes. (nvfp4.block_scales_tile, the
 /// sm_100a GEMM's pre-pass, computes this per batch with kbOut a multiple
 /// of 16: K padded to whole 256-value slices.)
 void toBlockedPadded(const uint8_t *src, ScaleLayout layout, int64_t rows,

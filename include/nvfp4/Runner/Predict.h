@@ -1,5 +1,4 @@
-//===- Predict.h - the predicted B200 time of an sm_100a GEMM plan -*- C++
-//-*-===//
+//===- Predict.h - the predicted B200 time of an sm_100a GEMM --*- C++ -*-===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -23,8 +22,10 @@
 //   sum       = split-K's sum kernel's bytes (partials read, C written) /
 //               7.68 TB/s, after it.
 //
+// It assumes one CTA per SM and the full MMA rate at every N = tile_m.
 // What it leaves out (latency: the ring's fill, the epilogue, launches;
-// the ~5.9 TB/s the contest's kernels reached in practice) is why the
+// a per-SM bandwidth cap; the ~5.9 TB/s the contest's kernels reached in
+// practice) is why the
 // contest's best results are about 2x their speed of light; the prediction
 // is a floor for this plan, and the gap to the problem's speed of light is
 // what the plan wastes.
@@ -67,6 +68,8 @@ struct GemmPrediction {
   double mmaPadding = 0;
   /// The contest's best result for this shape (PROBLEMS.md), if it is one.
   std::optional<double> contestBestSeconds;
+  /// The figures it was made with.
+  B200Model model;
 };
 
 /// Predicts `op`, a scaled_matmul with N > 1 planned with a

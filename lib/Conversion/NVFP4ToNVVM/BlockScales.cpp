@@ -1,4 +1,4 @@
-//===- BlockScales.cpp - nvfp4.block_scales: the scales' pre-pass ---------===//
+//===- BlockScales.cpp - nvfp4.block_scales_tile: the scales' pre-pass ---------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -29,10 +29,10 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-struct BlockScalesLowering : OpRewritePattern<BlockScalesOp> {
+struct BlockScalesLowering : OpRewritePattern<BlockScalesTileOp> {
   using OpRewritePattern::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(BlockScalesOp op,
+  LogicalResult matchAndRewrite(BlockScalesTileOp op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);

@@ -54,7 +54,7 @@ void addTmemTypeConversion(TypeConverter &converter);
 /// (SumSplits.cpp).
 void populateSumSplitsPatterns(RewritePatternSet &patterns);
 
-/// nvfp4.block_scales, the sm_100a GEMM's scale pre-pass, for every target
+/// nvfp4.block_scales_tile, the sm_100a GEMM's scale pre-pass, for every target
 /// (BlockScales.cpp).
 void populateBlockScalesPatterns(RewritePatternSet &patterns);
 

@@ -36,7 +36,7 @@ namespace {
 /// The CTA-level ops (nvfp4-tile) and the per-thread ops of
 /// nvfp4-software-pipeline this pass lowers.
 bool isCtaLevelOp(Operation *op) {
-  return isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp, BlockScalesOp,
+  return isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp, BlockScalesTileOp,
              RingAllocOp, RingFillOp, RingAcquireOp, RingWaitOp, RingReleaseOp,
              RingRetireOp, RingExpectOp, RingCopyOp, RingCopyBytesOp,
              WgmmaLoadBOp, WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,

@@ -194,8 +194,8 @@ SmallVector<int64_t> outputShape(const OperandShape &a, int64_t n) {
 
 /// The checks of an A x B^T op with separate scale and output operands (the
 /// kernel-level scaled_matmul and the CTA-level tiles): operands, both
-/// scales in their layouts (for K rounded up to `scaleKAlign`), and C's
-/// shape. Returns A's shape.
+/// scales in their layouts (for K rounded up by `scaleK`, the identity by
+/// default), and C's shape. Returns A's shape.
 FailureOr<OperandShape> verifyScaledProduct(Operation *op, MemRefType aType,
                                             MemRefType sfaType,
                                             MemRefType bType,
@@ -203,18 +203,19 @@ FailureOr<OperandShape> verifyScaledProduct(Operation *op, MemRefType aType,
                                             MemRefType cType,
                                             ScaleLayout sfaLayout,
                                             ScaleLayout sfbLayout,
-                                            int64_t scaleKAlign = 16) {
+                                            int64_t (*scaleK)(int64_t) =
+                                                nullptr) {
   FailureOr<OperandShape> shape = verifyProductOperands(
       op, {"a", "sfa", "b", "sfb", "c"}, aType, "b", bType);
   if (failed(shape))
     return failure();
   const OperandShape &a = *shape;
   int64_t n = getOperandShape(bType).rows;
-  const int64_t scaleK = llvm::alignTo(a.k, scaleKAlign);
-  if (failed(verifyScales(op, "sfa", sfaType, sfaLayout, a.rows, "M", scaleK,
+  const int64_t k = scaleK ? scaleK(a.k) : a.k;
+  if (failed(verifyScales(op, "sfa", sfaType, sfaLayout, a.rows, "M", k,
                           a.batched, a.batch)) ||
-      failed(verifyScales(op, "sfb", sfbType, sfbLayout, n, "N", scaleK,
-                          a.batched, a.batch)) ||
+      failed(verifyScales(op, "sfb", sfbType, sfbLayout, n, "N", k, a.batched,
+                          a.batch)) ||
       failed(verifyOutput(op, cType, outputShape(a, n),
                           a.batched ? "([L, M, N])" : "([M, N])")))
     return failure();
@@ -464,13 +465,13 @@ LogicalResult GemmTileOp::verify() {
            << "expects both scale operands in the blocked layout with a "
               "#nvfp4.tcgen05_plan (tcgen05.cp copies its 128 x 4 atoms into "
               "TMEM as they are; nvfp4-tile writes plain scales blocked with "
-              "nvfp4.block_scales)";
+              "nvfp4.block_scales_tile)";
   // sm_100a slots copy scales 256 K values at a time: blocked for K
-  // rounded up to 256 (nvfp4.block_scales pads them).
+  // rounded up to 256 (nvfp4.block_scales_tile pads them).
   FailureOr<OperandShape> a = verifyScaledProduct(
       getOperation(), getA().getType(), getSfa().getType(), getB().getType(),
       getSfb().getType(), getC().getType(), getSfaLayout(), getSfbLayout(),
-      tcgen05 ? Tcgen05PlanAttr::kStageK : 16);
+      tcgen05 ? &Tcgen05PlanAttr::getSlotK : nullptr);
   if (failed(a))
     return failure();
   if (tcgen05)
@@ -534,16 +535,20 @@ LogicalResult SumSplitsOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// BlockScalesOp
+// BlockScalesOp and BlockScalesTileOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult BlockScalesOp::verify() {
-  Operation *op = getOperation();
+/// The shapes of a scale re-layout (nvfp4.block_scales and its CTA form):
+/// `dst` blocked, `src` plain or blocked over the same rows and batch, with
+/// no more K chunks than `dst`.
+static LogicalResult verifyBlockScales(Operation *op, MemRefType srcType,
+                                       MemRefType dstType) {
+  auto emitOpError = [&]() { return op->emitOpError(); };
   if (failed(verifyDenseOperands(op, {"src", "dst"})))
     return failure();
-  ArrayRef<int64_t> dst = getDst().getType().getShape();
-  ArrayRef<int64_t> src = getSrc().getType().getShape();
-  const bool plain = isSrcPlain();
+  ArrayRef<int64_t> dst = dstType.getShape();
+  ArrayRef<int64_t> src = srcType.getShape();
+  const bool plain = src.size() <= 3;
   if ((dst.size() != 5 && dst.size() != 6) ||
       dst.take_back(3) != ArrayRef<int64_t>({32, 4, 4}))
     return emitOpError() << "expects 'dst' in the blocked layout ([[L, ] "
@@ -580,6 +585,31 @@ LogicalResult BlockScalesOp::verify() {
     return emitOpError() << "expects 'dst' to have at least the " << srcChunks
                          << " K chunks of 'src', but got " << chunks;
   return success();
+}
+
+LogicalResult BlockScalesOp::verify() {
+  return verifyBlockScales(getOperation(), getSrc().getType(),
+                           getDst().getType());
+}
+
+LogicalResult BlockScalesTileOp::verify() {
+  // Each thread writes its words of the CTA's range: the kernel must have
+  // exactly kThreads threads.
+  // (gpu.func's `known_block_size`, read by name: the dialect does not
+  // depend on the GPU dialect.)
+  if (Operation *fn =
+          (*this)->getParentWithTrait<OpTrait::IsIsolatedFromAbove>()) {
+    std::optional<Attribute> known = fn->getInherentAttr("known_block_size");
+    auto block = dyn_cast_or_null<DenseI32ArrayAttr>(
+        known ? *known : fn->getAttr("known_block_size"));
+    if (block && block.asArrayRef() !=
+                     ArrayRef<int32_t>({static_cast<int32_t>(kThreads), 1, 1}))
+      return emitOpError() << "expects a kernel of " << kThreads
+                           << " x 1 x 1 threads (known_block_size), the "
+                              "CTA its words are spread over";
+  }
+  return verifyBlockScales(getOperation(), getSrc().getType(),
+                           getDst().getType());
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,4 +1,4 @@
-// nvfp4.block_scales: each thread writes 4 words of the blocked scales
+// nvfp4.block_scales_tile: each thread writes 4 words of the blocked scales
 // (strided by the 256 threads, so a warp's stores are contiguous), each
 // bounds-checked against the destination's words. Word w is atom w / 128
 // (batch, block of 128 rows, chunk of 4 columns: chunk-minor) and row
@@ -10,7 +10,7 @@
 // Plain [2, 200, 40] scales (K = 640: 10 chunks) into 2 batches x 2 blocks
 // x 12 chunks: 6144 words.
 // CHECK-LABEL: gpu.func @plain
-// CHECK-NOT: nvfp4.block_scales
+// CHECK-NOT: nvfp4.block_scales_tile
 // CHECK: gpu.thread_id x
 // CHECK: arith.cmpi ult, %[[W:.*]], %c6144_i64
 // CHECK: scf.if
@@ -34,7 +34,7 @@
 gpu.module @m [#nvvm.target<chip = "sm_100a">] {
   gpu.func @plain(%src: memref<2x200x40xf8E4M3FN>, %dst: memref<2x2x12x32x4x4xf8E4M3FN>) kernel {
     %bx = gpu.block_id x
-    nvfp4.block_scales ins(%src : memref<2x200x40xf8E4M3FN>) outs(%dst : memref<2x2x12x32x4x4xf8E4M3FN>) at %bx
+    nvfp4.block_scales_tile ins(%src : memref<2x200x40xf8E4M3FN>) outs(%dst : memref<2x2x12x32x4x4xf8E4M3FN>) at %bx
     gpu.return
   }
 }
@@ -50,7 +50,7 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
 gpu.module @m [#nvvm.target<chip = "sm_100a">] {
   gpu.func @blocked(%src: memref<3x11x32x4x4xf8E4M3FN>, %dst: memref<3x12x32x4x4xf8E4M3FN>) kernel {
     %bx = gpu.block_id x
-    nvfp4.block_scales ins(%src : memref<3x11x32x4x4xf8E4M3FN>) outs(%dst : memref<3x12x32x4x4xf8E4M3FN>) at %bx
+    nvfp4.block_scales_tile ins(%src : memref<3x11x32x4x4xf8E4M3FN>) outs(%dst : memref<3x12x32x4x4xf8E4M3FN>) at %bx
     gpu.return
   }
 }

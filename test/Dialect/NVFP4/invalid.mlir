@@ -774,7 +774,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
 
 func.func @block_scales_dst(%s: memref<128x16xf8E4M3FN>, %d: memref<128x16xf8E4M3FN>, %i: index) {
   // expected-error @+1 {{expects 'dst' in the blocked layout ([[L, ] row blocks, chunks, 32, 4, 4]), but got shape [128, 16]}}
-  nvfp4.block_scales ins(%s : memref<128x16xf8E4M3FN>) outs(%d : memref<128x16xf8E4M3FN>) at %i
+  nvfp4.block_scales_tile ins(%s : memref<128x16xf8E4M3FN>) outs(%d : memref<128x16xf8E4M3FN>) at %i
   return
 }
 
@@ -782,7 +782,7 @@ func.func @block_scales_dst(%s: memref<128x16xf8E4M3FN>, %d: memref<128x16xf8E4M
 
 func.func @block_scales_rows(%s: memref<200x16xf8E4M3FN>, %d: memref<1x4x32x4x4xf8E4M3FN>, %i: index) {
   // expected-error @+1 {{expects 'dst' to have 2 blocks of 128 rows like 'src', but got 1}}
-  nvfp4.block_scales ins(%s : memref<200x16xf8E4M3FN>) outs(%d : memref<1x4x32x4x4xf8E4M3FN>) at %i
+  nvfp4.block_scales_tile ins(%s : memref<200x16xf8E4M3FN>) outs(%d : memref<1x4x32x4x4xf8E4M3FN>) at %i
   return
 }
 
@@ -790,7 +790,7 @@ func.func @block_scales_rows(%s: memref<200x16xf8E4M3FN>, %d: memref<1x4x32x4x4x
 
 func.func @block_scales_chunks(%s: memref<2x8x32x4x4xf8E4M3FN>, %d: memref<2x4x32x4x4xf8E4M3FN>, %i: index) {
   // expected-error @+1 {{expects 'dst' to have at least the 8 K chunks of 'src', but got 4}}
-  nvfp4.block_scales ins(%s : memref<2x8x32x4x4xf8E4M3FN>) outs(%d : memref<2x4x32x4x4xf8E4M3FN>) at %i
+  nvfp4.block_scales_tile ins(%s : memref<2x8x32x4x4xf8E4M3FN>) outs(%d : memref<2x4x32x4x4xf8E4M3FN>) at %i
   return
 }
 
@@ -798,7 +798,7 @@ func.func @block_scales_chunks(%s: memref<2x8x32x4x4xf8E4M3FN>, %d: memref<2x4x3
 
 func.func @block_scales_batch(%s: memref<2x128x16xf8E4M3FN>, %d: memref<3x1x4x32x4x4xf8E4M3FN>, %i: index) {
   // expected-error @+1 {{expects 'src' and 'dst' to have the same batch size, but got 2 and 3}}
-  nvfp4.block_scales ins(%s : memref<2x128x16xf8E4M3FN>) outs(%d : memref<3x1x4x32x4x4xf8E4M3FN>) at %i
+  nvfp4.block_scales_tile ins(%s : memref<2x128x16xf8E4M3FN>) outs(%d : memref<3x1x4x32x4x4xf8E4M3FN>) at %i
   return
 }
 
@@ -806,6 +806,25 @@ func.func @block_scales_batch(%s: memref<2x128x16xf8E4M3FN>, %d: memref<3x1x4x32
 
 func.func @block_scales_words(%s: memref<128x6xf8E4M3FN>, %d: memref<1x4x32x4x4xf8E4M3FN>, %i: index) {
   // expected-error @+1 {{expects plain scales of K a multiple of 64 (K/16 = 6 scale columns, whole 4-column words)}}
-  nvfp4.block_scales ins(%s : memref<128x6xf8E4M3FN>) outs(%d : memref<1x4x32x4x4xf8E4M3FN>) at %i
+  nvfp4.block_scales_tile ins(%s : memref<128x6xf8E4M3FN>) outs(%d : memref<1x4x32x4x4xf8E4M3FN>) at %i
   return
+}
+
+// -----
+
+// The host-level re-layout checks the same shapes.
+func.func @block_scales_host(%s: memref<1x8x32x4x4xf8E4M3FN>, %d: memref<1x4x32x4x4xf8E4M3FN>) {
+  // expected-error @+1 {{'nvfp4.block_scales' op expects 'dst' to have at least the 8 K chunks of 'src', but got 4}}
+  nvfp4.block_scales ins(%s : memref<1x8x32x4x4xf8E4M3FN>) outs(%d : memref<1x4x32x4x4xf8E4M3FN>)
+  return
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @block_scales_threads(%s: memref<128x16xf8E4M3FN>, %d: memref<1x4x32x4x4xf8E4M3FN>, %i: index) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    // expected-error @+1 {{expects a kernel of 256 x 1 x 1 threads (known_block_size), the CTA its words are spread over}}
+    nvfp4.block_scales_tile ins(%s : memref<128x16xf8E4M3FN>) outs(%d : memref<1x4x32x4x4xf8E4M3FN>) at %i
+    gpu.return
+  }
 }

@@ -87,9 +87,9 @@ func.func @split_k_ops(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E
 
 // The sm_100a GEMM's scale pre-pass: plain scales blocked, K padded.
 // CHECK-LABEL: func.func @block_scales
-// CHECK: nvfp4.block_scales ins(%{{.*}} : memref<200x40xf8E4M3FN>) outs(%{{.*}} : memref<2x12x32x4x4xf8E4M3FN>) at %{{.*}}
+// CHECK: nvfp4.block_scales_tile ins(%{{.*}} : memref<200x40xf8E4M3FN>) outs(%{{.*}} : memref<2x12x32x4x4xf8E4M3FN>) at %{{.*}}
 func.func @block_scales(%s: memref<200x40xf8E4M3FN>, %d: memref<2x12x32x4x4xf8E4M3FN>, %i: index) {
-  nvfp4.block_scales ins(%s : memref<200x40xf8E4M3FN>) outs(%d : memref<2x12x32x4x4xf8E4M3FN>) at %i
+  nvfp4.block_scales_tile ins(%s : memref<200x40xf8E4M3FN>) outs(%d : memref<2x12x32x4x4xf8E4M3FN>) at %i
   return
 }
 
