@@ -409,8 +409,8 @@ def NVFP4_BlockScalesTileOp : NVFP4_Op<"block_scales_tile"> {
     scales.
 
     The CTA writes 32-bit words `[base, base + 4 * kThreads)` of `dst`
-    (clipped): thread t words `base + i * kThreads + t`, i = 0..3
-    (consecutive threads, consecutive addresses).
+    (clipped), 4 per thread, with coalesced stores (the lowering's comment
+    says which thread writes which).
 
     Example:
     ```mlir

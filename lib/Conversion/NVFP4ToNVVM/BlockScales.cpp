@@ -4,16 +4,17 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Thread t of the CTA writes 32-bit words base + i * kThreads + t, i =
-// 0..3, of the blocked destination (consecutive threads, consecutive
-// addresses). Word w of the blocked layout holds scale columns 4c..4c+3 of
-// one row (lib/Reference/Layout.h): atom w / 128 is (batch, row block,
+// The CTA writes 32-bit words [base, base + 4 kThreads) of the blocked
+// destination. Word w of the blocked layout holds scale columns 4c..4c+3
+// of one row (lib/Reference/Layout.h): atom w / 128 is (batch, row block,
 // chunk c) in that order, and inside it word j = w % 128 is row
 // 32 * (j % 4) + j / 4 of the block. The word is loaded from the source,
 // where the same 4 columns of the row are one aligned word too (plain:
 // K / 16 is a multiple of 4; blocked: the same word of the atom), or is
-// zero for rows and chunks the source does not have. The same code for
-// every target.
+// zero for rows and chunks the source does not have. Generally thread t
+// writes words base + i * kThreads + t, i = 0..3 (consecutive threads,
+// consecutive addresses); plain rows of whole 16-byte groups are read 16
+// bytes at a time instead (see below). The same code for every target.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,6 +59,70 @@ struct BlockScalesLowering : OpRewritePattern<BlockScalesTileOp> {
     auto lt = [&](Value x, int64_t v) -> Value {
       return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, k.c64(v));
     };
+    // Plain rows of whole 16-byte groups (4 chunks) into whole groups:
+    // thread t of the CTA takes unit u = base / 4 + t, word j = u % 128 of
+    // the 4 atoms of group g (the CTA's 256 units cover the same 1024
+    // words): one 16-byte load of its row (a warp reads 32 rows' 16 bytes
+    // instead of 4 bytes each), 4 stores (a warp's 32 consecutive words of
+    // each atom).
+    if (plain && srcChunks % 4 == 0 && chunks % 4 == 0) {
+      const int64_t groups = chunks / 4, srcGroups = srcChunks / 4;
+      Value u = arith::AddIOp::create(b, div(base, 4), tid);
+      auto inside =
+          scf::IfOp::create(b, lt(u, words / 4), /*withElseRegion=*/false);
+      b.setInsertionPointToStart(inside.thenBlock());
+      Value word = rem(u, 128), unitGroup = div(u, 128);
+      Value g = rem(unitGroup, groups);
+      Value blockBatch = div(unitGroup, groups); // batch x blocks + block
+      Value block = rem(blockBatch, rowBlocks);
+      Value batch = div(blockBatch, rowBlocks);
+      Value quarter = rem(word, 4), lane = div(word, 4);
+      Value row = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, block, k.c64(128)),
+          arith::AddIOp::create(
+              b, arith::MulIOp::create(b, quarter, k.c64(32)), lane));
+      Value inGroups = lt(g, srcGroups), inRows = lt(row, rows);
+      Value present = arith::AndIOp::create(b, inGroups, inRows);
+      auto load =
+          scf::IfOp::create(b, k.v4i32, present, /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(load.thenBlock());
+        // Byte (batch x rows + row) x K/16 + 16 g of the plain scales.
+        Value offset = arith::AddIOp::create(
+            b,
+            arith::MulIOp::create(
+                b,
+                arith::AddIOp::create(
+                    b, arith::MulIOp::create(b, batch, k.c64(rows)), row),
+                k.c64(srcChunks * 4)),
+            arith::MulIOp::create(b, g, k.c64(16)));
+        scf::YieldOp::create(b, k.load(k.v4i32, k.offset(srcPtr, offset), 16,
+                                       /*invariant=*/true));
+      }
+      {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(load.elseBlock());
+        Value zero = arith::ConstantOp::create(
+            b, cast<TypedAttr>(b.getZeroAttr(k.v4i32)));
+        scf::YieldOp::create(b, zero);
+      }
+      for (int64_t q = 0; q < 4; ++q) {
+        // Word j of atom (batch, block, 4 g + q).
+        Value atom = arith::AddIOp::create(
+            b,
+            arith::MulIOp::create(b, blockBatch, k.c64(chunks)),
+            arith::AddIOp::create(b, arith::MulIOp::create(b, g, k.c64(4)),
+                                  k.c64(q)));
+        Value w = arith::AddIOp::create(
+            b, arith::MulIOp::create(b, atom, k.c64(128)), word);
+        LLVM::StoreOp::create(
+            b, k.extract(load.getResult(0), q),
+            k.offset(dstPtr, arith::MulIOp::create(b, w, k.c64(4))), 4);
+      }
+      rewriter.eraseOp(op);
+      return success();
+    }
     for (int64_t i = 0; i < 4; ++i) {
       Value w = arith::AddIOp::create(
           b, base, arith::AddIOp::create(b, tid, k.c64(i * op.kThreads)));

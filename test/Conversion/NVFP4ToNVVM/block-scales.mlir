@@ -54,3 +54,31 @@ gpu.module @m [#nvvm.target<chip = "sm_100a">] {
     gpu.return
   }
 }
+
+// -----
+
+// Plain rows of whole 16-byte groups (K = 1024: 16 chunks, 4 groups) into
+// 6 groups: one unit per thread, a 16-byte load of its row (or zeros past
+// the source's groups and rows), then word j of the group's 4 atoms.
+// CHECK-LABEL: gpu.func @plain_vector
+// CHECK: %[[U:.*]] = arith.addi
+// CHECK: arith.cmpi ult, %[[U]], %c3072_i64
+// CHECK: %[[WORD:.*]] = arith.remui %[[U]], %c128_i64
+// CHECK: %[[UG:.*]] = arith.divui %[[U]], %c128_i64
+// CHECK: %[[G:.*]] = arith.remui %[[UG]], %c6_i64
+// CHECK: arith.cmpi ult, %[[G]], %c4_i64
+// CHECK: arith.cmpi ult, %{{.*}}, %c200_i64
+// CHECK: scf.if %{{.*}} -> (vector<4xi32>)
+// CHECK: llvm.load %{{.*}} invariant {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK: } else {
+// CHECK: arith.constant dense<0> : vector<4xi32>
+// CHECK-COUNT-4: llvm.store %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// CHECK-NOT: llvm.store
+// CHECK: gpu.return
+gpu.module @m [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @plain_vector(%src: memref<2x200x64xf8E4M3FN>, %dst: memref<2x2x24x32x4x4xf8E4M3FN>) kernel {
+    %bx = gpu.block_id x
+    nvfp4.block_scales_tile ins(%src : memref<2x200x64xf8E4M3FN>) outs(%dst : memref<2x2x24x32x4x4xf8E4M3FN>) at %bx
+    gpu.return
+  }
+}

@@ -26,3 +26,10 @@ func.func @contest_weights(%s: memref<7168x1024xf8E4M3FN>, %d: memref<56x256x32x
   nvfp4.block_scales ins(%s : memref<7168x1024xf8E4M3FN>) outs(%d : memref<56x256x32x4x4xf8E4M3FN>)
   return
 }
+
+// Plain rows of whole 16-byte groups (the 16-byte-load path): K = 512 (8
+// chunks) padded to 12, ragged rows, batched.
+func.func @plain_vector_padded(%s: memref<3x200x32xf8E4M3FN>, %d: memref<3x2x12x32x4x4xf8E4M3FN>) {
+  nvfp4.block_scales ins(%s : memref<3x200x32xf8E4M3FN>) outs(%d : memref<3x2x12x32x4x4xf8E4M3FN>)
+  return
+}
