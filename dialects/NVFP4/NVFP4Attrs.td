@@ -335,6 +335,11 @@ def NVFP4_Tcgen05PlanAttr : AttrDef<NVFP4_Dialect, "Tcgen05Plan",
     /// K padded to them: the K the tile's blocked scales cover.
     static int64_t getSlices(int64_t k) { return (k + kStageK - 1) / kStageK; }
     static int64_t getSlotK(int64_t k) { return getSlices(k) * kStageK; }
+    /// Whether scales in `layout` for K values need nvfp4-tile's pre-pass
+    /// (nvfp4.block_scales_tile): all but blocked ones of whole slices.
+    static bool needsScalePrePass(ScaleLayout layout, int64_t k) {
+      return layout != ScaleLayout::Blocked || getSlotK(k) != k;
+    }
     /// Blocks of 128 rows of A's scales a tile needs.
     int64_t getScaleBlocksA() const { return (getTileM() + 127) / 128; }
     /// Byte offsets inside a slot: B's tile, A's tile, B's scales, A's

@@ -239,6 +239,10 @@ def NVFP4_BlockScalesOp : NVFP4_Op<"block_scales"> {
     attr-dict
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The shape of `src`: plain (rank 2 or 3) or blocked (rank 5 or 6).
+    bool isSrcPlain() { return getSrc().getType().getRank() <= 3; }
+  }];
 }
 
 //===----------------------------------------------------------------------===//

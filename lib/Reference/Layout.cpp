@@ -53,13 +53,7 @@ int64_t scaleBytes(ScaleLayout layout, int64_t rows, int64_t kb) {
 
 void plainToBlocked(const uint8_t *plain, int64_t rows, int64_t kb,
                     uint8_t *blocked) {
-  int64_t bytes = blockedScaleBytes(rows, kb);
-  if (bytes == 0)
-    return;
-  std::memset(blocked, 0, static_cast<size_t>(bytes));
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < kb; ++c)
-      blocked[blockedScaleOffset(r, c, kb)] = plain[r * kb + c];
+  toBlockedPadded(plain, ScaleLayout::Plain, rows, kb, kb, blocked);
 }
 
 void blockedToPlain(const uint8_t *blocked, int64_t rows, int64_t kb,

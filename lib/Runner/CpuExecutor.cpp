@@ -115,7 +115,7 @@ LogicalResult run(QuantizeOp op, const Operands &get) {
 LogicalResult run(BlockScalesOp op, const Operands &get) {
   ArrayRef<int64_t> src = op.getSrc().getType().getShape();
   ArrayRef<int64_t> dst = op.getDst().getType().getShape();
-  const bool plain = src.size() <= 3;
+  const bool plain = op.isSrcPlain();
   const int64_t batch = dst.size() == 6 ? dst.front() : 1;
   const int64_t blocks = dst[dst.size() - 5];
   // A blocked source's padding rows are copied as they are.

@@ -86,7 +86,7 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
   // A pre-pass per operand whose scales are not blocked in whole slices:
   // reads them as given, writes them blocked and padded.
   auto prePass = [&](ScaleLayout layout, int64_t rows) {
-    if (layout == ScaleLayout::Blocked && slotK == p.k)
+    if (!Tcgen05PlanAttr::needsScalePrePass(layout, p.k))
       return 0.0;
     return l * (scaleBytes(layout, rows, p.k) +
                 scaleBytes(ScaleLayout::Blocked, rows, slotK));

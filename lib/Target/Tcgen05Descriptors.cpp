@@ -155,6 +155,16 @@ uint32_t mlir::nvfp4::tcgen05::tma128BAddress(uint32_t base, int64_t row,
          static_cast<uint32_t>(kByte % 16);
 }
 
+SmemDescriptor
+mlir::nvfp4::tcgen05::kMajorSwizzled128BDescriptor(uint32_t address) {
+  SmemDescriptor d;
+  d.startAddress = address;
+  d.leadingByteOffset = 16;
+  d.strideByteOffset = 1024;
+  d.swizzle = Swizzle::Swizzle128B;
+  return d;
+}
+
 SmemDescriptor mlir::nvfp4::tcgen05::scaleAtomDescriptor(uint32_t address) {
   SmemDescriptor d;
   d.startAddress = address;

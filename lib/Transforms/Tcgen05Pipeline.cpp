@@ -46,17 +46,13 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-/// A K-major, 128B-swizzled operand of the slot at byte `offset`, K step
-/// `step` (32 bytes each): rows of 128 bytes, 8-row groups 1024 bytes
-/// apart (PTX "canonical layouts"; the TMA copy writes exactly this).
+/// The K-major, 128B-swizzled operand of the slot at byte `offset`, K step
+/// `step` (32 bytes each), as the TMA copy writes it.
 uint64_t operandDescriptor(int64_t offset, int64_t step) {
-  tcgen05::SmemDescriptor d;
-  d.startAddress =
-      static_cast<uint32_t>(offset + step * (Tcgen05PlanAttr::kMmaK / 2));
-  d.leadingByteOffset = 16;
-  d.strideByteOffset = 1024;
-  d.swizzle = tcgen05::Swizzle::Swizzle128B;
-  return d.encode();
+  return tcgen05::kMajorSwizzled128BDescriptor(
+             static_cast<uint32_t>(offset +
+                                   step * (Tcgen05PlanAttr::kMmaK / 2)))
+      .encode();
 }
 
 class Tcgen05PipelineBuilder {
@@ -98,7 +94,7 @@ private:
   /// chunks are 2 KiB from chunk 4 x global.
   Value scaleOffset(int64_t rows, Value block, Value global) {
     const int64_t chunks = Tcgen05PlanAttr::getSlotK(k) / 64;
-    const int64_t batchBytes = (rows + 127) / 128 * chunks * 512;
+    const int64_t batchBytes = getScaleRowBlocks(rows) * chunks * 512;
     Value batch64 = b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(),
                                                          op.getBatch());
     return add(add(mul(batch64, c64(batchBytes)),
@@ -138,7 +134,7 @@ void Tcgen05PipelineBuilder::produce() {
       Tcgen05PlanAttr::kScaleBlockBytes);
   // A's blocks: past M's last block (a 256-row tile over fewer rows) the
   // last one again; its rows of A are zero (TMA's bounds) and unstored.
-  const int64_t lastBlock = (m + 127) / 128 - 1;
+  const int64_t lastBlock = getScaleRowBlocks(m) - 1;
   for (int64_t j = 0; j < plan.getScaleBlocksA(); ++j) {
     Value block = b.createOrFold<arith::MinUIOp>(
         add(b.createOrFold<arith::DivUIOp>(mBase, c32(128)), c32(j)),

@@ -74,7 +74,8 @@ void freeWorkspace(OpBuilder &hb, Location loc, Value workspace) {
                          /*asyncDependencies=*/ValueRange(), workspace);
 }
 
-/// Launches `kernel`, recording the plan on the launch (nvfp4-run prints it).
+/// Launches `kernel`, recording the plan (if any) on the launch (nvfp4-run
+/// prints it).
 gpu::LaunchFuncOp
 launchWithPlan(OpBuilder &hb, Location loc, gpu::GPUFuncOp kernel,
                gpu::KernelDim3 grid, gpu::KernelDim3 block, Value dynamicShared,
@@ -83,7 +84,8 @@ launchWithPlan(OpBuilder &hb, Location loc, gpu::GPUFuncOp kernel,
   auto launch = gpu::LaunchFuncOp::create(
       hb, loc, kernel, grid, block, dynamicShared, operands,
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, cluster);
-  launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+  if (plan)
+    launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
   return launch;
 }
 
@@ -349,15 +351,13 @@ void launchBlockScales(OpBuilder &hb, OpBuilder &kb, Location loc,
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
-  auto launch = gpu::LaunchFuncOp::create(
+  launchWithPlan(
       hb, loc, kernel,
       gpu::KernelDim3{
           idx(llvm::divideCeil(dstType.getNumElements() / 4, wordsPerCta)),
           idx(1), idx(1)},
       gpu::KernelDim3{idx(BlockScalesTileOp::kThreads), idx(1), idx(1)},
-      /*dynamicSharedMemorySize=*/Value(), ValueRange{src, dst});
-  if (plan)
-    launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
+      /*dynamicShared=*/Value(), ValueRange{src, dst}, plan);
 }
 
 /// The sm_100a GEMM's scales of an operand (`rows` rows) as its ring slots
@@ -370,9 +370,9 @@ Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
                         StringRef name, Value scales, ScaleLayout layout,
                         const OperandShape &a, int64_t rows, Attribute plan,
                         SmallVectorImpl<Value> &workspaces) {
-  const int64_t slotK = Tcgen05PlanAttr::getSlotK(a.k);
-  if (layout == ScaleLayout::Blocked && slotK == a.k)
+  if (!Tcgen05PlanAttr::needsScalePrePass(layout, a.k))
     return scales;
+  const int64_t slotK = Tcgen05PlanAttr::getSlotK(a.k);
   auto type = MemRefType::get(
       getScaleShape(ScaleLayout::Blocked, rows, slotK, a.batched, a.batch),
       cast<MemRefType>(scales.getType()).getElementType());

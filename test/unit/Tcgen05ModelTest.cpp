@@ -105,15 +105,6 @@ std::vector<double> reference(const Operand &a, const Operand &b,
   return d;
 }
 
-SmemDescriptor swizzled(uint32_t start) {
-  SmemDescriptor d;
-  d.startAddress = start;
-  d.leadingByteOffset = 16;
-  d.strideByteOffset = 1024;
-  d.swizzle = Swizzle::Swizzle128B;
-  return d;
-}
-
 /// What a kernel could get wrong, planted one at a time.
 struct Plant {
   Swizzle swizzle = Swizzle::Swizzle128B;
@@ -161,8 +152,8 @@ std::vector<double> runTile(const Operand &a, const Operand &b,
   const uint32_t oddOffset =
       (n == 64 && bFirst % 128 == 64 && plant.oddTileOffset) ? 2 : 0;
   for (int64_t kk = 0; kk < kK / 64; ++kk) {
-    SmemDescriptor da = swizzled(kBaseA + 32 * kk);
-    SmemDescriptor db = swizzled(kBaseB + 32 * kk);
+    SmemDescriptor da = kMajorSwizzled128BDescriptor(kBaseA + 32 * kk);
+    SmemDescriptor db = kMajorSwizzled128BDescriptor(kBaseB + 32 * kk);
     da.swizzle = db.swizzle = plant.swizzle;
     da.strideByteOffset = db.strideByteOffset = plant.strideByteOffset;
     Mxf4Mma mma;
@@ -258,7 +249,7 @@ TEST(Tcgen05TilePlanted, InvalidOperandsAreRefused) {
   instr.n = 64;
   instr.scaleIdA = 1;
   mma.instrDescriptor = instr.encode();
-  mma.aDescriptor = mma.bDescriptor = swizzled(0).encode();
+  mma.aDescriptor = mma.bDescriptor = kMajorSwizzled128BDescriptor(0).encode();
   EXPECT_NE(mmaMxf4Nvf4(smem, mma, tmem), "") << "block16 needs scale id 0";
 }
 

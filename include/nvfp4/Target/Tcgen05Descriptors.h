@@ -106,6 +106,13 @@ std::optional<uint32_t> kMajorAddress(const SmemDescriptor &d, int64_t row,
 /// 8-row group.
 uint32_t tma128BAddress(uint32_t base, int64_t row, int64_t kByte);
 
+/// The descriptor of a K-major operand that TMA wrote with the 128B swizzle
+/// (tma128BAddress), at shared address `address`: rows of 128 bytes, 8-row
+/// groups 1024 bytes apart (PTX "canonical layouts": stride byte offset
+/// 1024; the leading one is unused for a swizzled K-major operand and set
+/// to 16). The lowering and the host model's tests build it here.
+SmemDescriptor kMajorSwizzled128BDescriptor(uint32_t address);
+
 /// The descriptor tcgen05.cp.32x128b reads a 512-byte atom of the blocked
 /// scale layout through (32 rows of 16 bytes, no swizzle: 8-row core
 /// matrices of 128 contiguous bytes, so the stride byte offset is 128; the

@@ -126,6 +126,15 @@ struct RingAllocLowering : OpConversionPattern<RingAllocOp> {
   }
 };
 
+/// Arms a slot's full barrier (`full`) for the slot's bytes: the one
+/// arrival of its phase, expecting that many transaction bytes.
+void arriveExpectSlot(KernelBuilder &k, RingType ring, Value full) {
+  NVVM::MBarrierArriveExpectTxOp::create(
+      k.b, Type(), full, k.c32(ring.getSlotBytes()),
+      NVVM::MemScopeKindAttr::get(k.b.getContext(), NVVM::MemScopeKind::CTA),
+      k.b.getBoolAttr(false), Value());
+}
+
 struct RingFillLowering : OpConversionPattern<RingFillOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -137,10 +146,7 @@ struct RingFillLowering : OpConversionPattern<RingFillOp> {
     RingType ring = op.getRing().getType();
     Value base = adaptor.getRing(), slot = adaptor.getSlot();
     Value full = barrierOf(k, ring, base, slot, Barrier::Full);
-    NVVM::MBarrierArriveExpectTxOp::create(
-        b, Type(), full, k.c32(ring.getSlotBytes()),
-        NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
-        b.getBoolAttr(false), Value());
+    arriveExpectSlot(k, ring, full);
     // The TMA copy's destination is a shared::cluster address (on sm_90a
     // only that form selects), its coordinates innermost first. In a
     // cluster, this CTA copies part `rank` of the slot to every CTA.
@@ -176,12 +182,9 @@ struct RingExpectLowering : OpConversionPattern<RingExpectOp> {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
     RingType ring = op.getRing().getType();
-    NVVM::MBarrierArriveExpectTxOp::create(
-        b, Type(),
-        barrierOf(k, ring, adaptor.getRing(), adaptor.getSlot(), Barrier::Full),
-        k.c32(ring.getSlotBytes()),
-        NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
-        b.getBoolAttr(false), Value());
+    arriveExpectSlot(
+        k, ring,
+        barrierOf(k, ring, adaptor.getRing(), adaptor.getSlot(), Barrier::Full));
     rewriter.eraseOp(op);
     return success();
   }

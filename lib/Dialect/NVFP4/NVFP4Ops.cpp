@@ -419,6 +419,31 @@ LogicalResult GemvTileOp::verify() {
 // GemmTileOp
 //===----------------------------------------------------------------------===//
 
+/// Split-K's operands of a gemm_tile (either plan kind): `split` and
+/// `partials` exactly when split_k > 1, split_k dividing the `steps` K
+/// steps (`stepsText`, `what`), and partials of `partialsBytes`.
+static LogicalResult verifySplitK(GemmTileOp op, int64_t splitK, int64_t steps,
+                                  StringRef stepsText, StringRef what,
+                                  int64_t partialsBytes) {
+  if (splitK == 1) {
+    if (op.getSplit() || op.getPartials())
+      return op.emitOpError() << "expects no `split` and no `partials` with "
+                                 "split_k = 1";
+    return success();
+  }
+  if (!op.getSplit() || !op.getPartials())
+    return op.emitOpError() << "expects `split` and `partials` with split_k = "
+                            << splitK;
+  if (steps % splitK != 0)
+    return op.emitOpError() << "expects split_k (" << splitK << ") to divide "
+                            << stepsText << " = " << steps << ", " << what;
+  if (op.getPartials().getType().getNumElements() != partialsBytes)
+    return op.emitOpError() << "expects `partials` to hold " << partialsBytes
+                            << " bytes (split_k fp32 copies of C), but it has "
+                            << op.getPartials().getType().getNumElements();
+  return success();
+}
+
 /// The sm_100a tile: K in steps of 64, the maps of A's and B's packed
 /// bytes, and split-K's operands (the scales are checked by the caller).
 static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
@@ -439,22 +464,9 @@ static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
                                "bytes, "
                             << want[0] << " and " << want[1]
                             << ", with a #nvfp4.tcgen05_plan";
-  const int64_t splitK = plan.getSplitK();
-  if ((splitK > 1) != (op.getSplit() && op.getPartials()) ||
-      (splitK == 1 && (op.getSplit() || op.getPartials())))
-    return op.emitOpError() << "expects `split` and `partials` exactly when "
-                               "split_k > 1 (split_k = "
-                            << splitK << ")";
-  int64_t slots = plan.getSlices(a.k);
-  if (slots % splitK != 0)
-    return op.emitOpError() << "expects split_k (" << splitK
-                            << ") to divide ceil(K / 256) = " << slots;
-  if (splitK > 1 && op.getPartials().getType().getNumElements() !=
-                        plan.getPartialsBytes(a.batch, a.rows, n))
-    return op.emitOpError() << "expects `partials` to hold "
-                            << plan.getPartialsBytes(a.batch, a.rows, n)
-                            << " bytes (split_k fp32 copies of C)";
-  return success();
+  return verifySplitK(op, plan.getSplitK(), plan.getSlices(a.k),
+                      "ceil(K / 256)", "the K slices the splits share",
+                      plan.getPartialsBytes(a.batch, a.rows, n));
 }
 
 LogicalResult GemmTileOp::verify() {
@@ -493,28 +505,10 @@ LogicalResult GemmTileOp::verify() {
                                  ? cast<TensorMapType>(getATiles().getType())
                                  : TensorMapType())))
     return failure();
-  const int64_t splitK = plan.getSplitK();
-  if (splitK == 1) {
-    if (getSplit() || getPartials())
-      return emitOpError() << "expects no `split` and no `partials` with "
-                              "split_k = 1";
-    return success();
-  }
-  if (!getSplit() || !getPartials())
-    return emitOpError() << "expects `split` and `partials` with split_k = "
-                         << splitK;
-  int64_t chunks = a->k / GemmPlanAttr::kTileK;
-  if (chunks % splitK != 0)
-    return emitOpError() << "expects split_k (" << splitK
-                         << ") to divide K / 64 = " << chunks
-                         << ", the K chunks the splits share";
   int64_t n = getOperandShape(getB().getType()).rows;
-  int64_t want = plan.getPartialsBytes(a->batch, a->rows, n);
-  if (getPartials().getType().getNumElements() != want)
-    return emitOpError() << "expects `partials` to hold " << want
-                         << " bytes (split_k fp32 copies of C), but it has "
-                         << getPartials().getType().getNumElements();
-  return success();
+  return verifySplitK(*this, plan.getSplitK(), a->k / GemmPlanAttr::kTileK,
+                      "K / 64", "the K chunks the splits share",
+                      plan.getPartialsBytes(a->batch, a->rows, n));
 }
 
 //===----------------------------------------------------------------------===//
@@ -599,9 +593,8 @@ LogicalResult BlockScalesTileOp::verify() {
   // depend on the GPU dialect.)
   if (Operation *fn =
           (*this)->getParentWithTrait<OpTrait::IsIsolatedFromAbove>()) {
-    std::optional<Attribute> known = fn->getInherentAttr("known_block_size");
-    auto block = dyn_cast_or_null<DenseI32ArrayAttr>(
-        known ? *known : fn->getAttr("known_block_size"));
+    auto block =
+        dyn_cast_or_null<DenseI32ArrayAttr>(fn->getAttr("known_block_size"));
     if (block && block.asArrayRef() !=
                      ArrayRef<int32_t>({static_cast<int32_t>(kThreads), 1, 1}))
       return emitOpError() << "expects a kernel of " << kThreads
