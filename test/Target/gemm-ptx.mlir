@@ -31,7 +31,8 @@
 // RING: setmaxnreg.dec.sync.aligned.u32 40;
 // RING: griddepcontrol.wait;
 // RING: mbarrier.arrive.expect_tx.shared.b64
-// RING: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [[[MAP]], {%r{{[0-9]+}}, %r{{[0-9]+}}}]
+// RING: createpolicy.fractional.L2::evict_last.b64 [[POLICY:%rd[0-9]+]], 1.0;
+// RING: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [{{%rd[0-9]+}}], [[[MAP]], {%r{{[0-9]+}}, %r{{[0-9]+}}}], [{{%rd[0-9]+}}], [[POLICY]];
 // RING: mbarrier.try_wait.parity
 // RING: setmaxnreg.inc.sync.aligned.u32 152;
 // RING: ld.global.nc.b64
@@ -63,7 +64,11 @@
 // CLUSTER: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 // CLUSTER: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0;
 // CLUSTER: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 1;
-// CLUSTER: mbarrier.arrive.release.cluster.shared::cluster.b64
+// CLUSTER-NOT: membar
+// CLUSTER-NOT: fence.acq_rel
+// CLUSTER: mbarrier.arrive.shared::cluster.b64
+// CLUSTER-NOT: membar
+// CLUSTER-NOT: fence.acq_rel
 // CLUSTER: barrier.cluster.arrive;
 // CLUSTER-NEXT: barrier.cluster.wait;
 // CLUSTER-NEXT: ret;

@@ -72,14 +72,33 @@ Value clusterPointer(KernelBuilder &k, Value address) {
       LLVM::IntToPtrOp::create(k.b, k.sharedPtr, address));
 }
 
+/// An L2 cache policy (createpolicy.fractional.L2::evict_last.b64, fraction
+/// 1.0) under which the lines an access brings in are evicted after
+/// evict_normal ones. LLVM 22's NVVM dialect has no op for createpolicy.
+Value l2EvictLastPolicy(KernelBuilder &k) {
+  MLIRContext *ctx = k.b.getContext();
+  return LLVM::InlineAsmOp::create(
+             k.b, k.i64, ValueRange(),
+             k.b.getStringAttr(
+                 "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;"),
+             k.b.getStringAttr("=l"), /*has_side_effects=*/UnitAttr(),
+             /*is_align_stack=*/UnitAttr(),
+             LLVM::TailCallKindAttr::get(ctx, LLVM::TailCallKind::None),
+             LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
+}
+
 /// A TMA tile copy of `map` at `coordinates` (innermost first) to the
-/// shared address `destination`, completing `barrier`'s transaction.
+/// shared address `destination`, completing `barrier`'s transaction, under
+/// the L2 cache policy `l2Hint` (if any).
 void tensorCopy(KernelBuilder &k, Value destination, Value map,
-                ValueRange coordinates, Value barrier, Value multicast) {
+                ValueRange coordinates, Value barrier, Value multicast,
+                Value l2Hint = Value()) {
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
       k.b, clusterPointer(k, destination), map, coordinates, barrier,
-      /*im2colOffsets=*/ValueRange(), multicast,
-      /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+      /*im2colOffsets=*/ValueRange(), multicast, l2Hint,
+      NVVM::TMALoadMode::TILE,
       /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(),
       /*predicate=*/Value());
 }
@@ -166,7 +185,10 @@ struct RingFillLowering : OpConversionPattern<RingFillOp> {
       multicast = arith::ConstantIntOp::create(b, b.getI16Type(),
                                                (1 << cluster) - 1);
     }
-    tensorCopy(k, destination, adaptor.getMap(), coordinates, full, multicast);
+    // Every CTA reads every tile of A (the activations) while the weights
+    // stream through L2 once: A's lines are kept longer than B's.
+    tensorCopy(k, destination, adaptor.getMap(), coordinates, full, multicast,
+               l2EvictLastPolicy(k));
     rewriter.eraseOp(op);
     return success();
   }
@@ -281,14 +303,19 @@ struct RingReleaseLowering : OpConversionPattern<RingReleaseOp> {
     }
     // One arrival on the slot's empty barrier in every CTA of the cluster
     // (this one included), at the same offset of each CTA's shared memory.
+    // Release at CTA scope, as for a local arrival: the slot's reads are
+    // the wgmmas this warpgroup has already waited for, and a peer only
+    // overwrites the slot by a TMA copy issued after its own acquire. At
+    // cluster scope ptxas fences the whole GPU (MEMBAR.ALL.GPU) before the
+    // arrival, which waits for every global load in flight, the weights'
+    // prefetched rounds included: the cluster plans ran twice as slow.
     auto clusterPtr =
         LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterSpace);
     for (int64_t peer = 0; peer < ring.getCluster(); ++peer)
       NVVM::MBarrierArriveOp::create(
           b, Type(), NVVM::MapaOp::create(b, clusterPtr, empty, k.c32(peer)),
           Value(),
-          NVVM::MemScopeKindAttr::get(b.getContext(),
-                                      NVVM::MemScopeKind::CLUSTER));
+          NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA));
     rewriter.eraseOp(op);
     return success();
   }

@@ -21,11 +21,15 @@
 // CHECK: arith.muli %[[RANK]], %c4096_i32
 // CHECK: %[[ROWS:.*]] = arith.muli %[[RANK]], %c32_i32
 // CHECK: %[[ROW:.*]] = arith.addi %arg2, %[[ROWS]]
-// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAP]], %[[FULL]], box[%c0_i32, %[[ROW]]] multicast_mask = %c3_i16
+// A's tiles are kept in L2 longer than the weights (evict_last policy).
+// CHECK: %[[POLICY:.*]] = llvm.inline_asm {{.*}}"createpolicy.fractional.L2::evict_last.b64 $0, 1.0;", "=l"
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAP]], %[[FULL]], box[%c0_i32, %[[ROW]]] multicast_mask = %c3_i16 l2_cache_hint = %[[POLICY]]
+// The release arrives on both CTAs' empty barriers at CTA scope (at
+// cluster scope ptxas fences the whole GPU before each arrival).
 // CHECK: %[[R0:.*]] = nvvm.mapa %[[EMPTY:.*]], %c0_i32 : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK: nvvm.mbarrier.arrive %[[R0]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK: nvvm.mbarrier.arrive %[[R0]] : !llvm.ptr<7>
 // CHECK: %[[R1:.*]] = nvvm.mapa %[[EMPTY]], %c1_i32 : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK: nvvm.mbarrier.arrive %[[R1]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK: nvvm.mbarrier.arrive %[[R1]] : !llvm.ptr<7>
 // CHECK: nvvm.cluster.arrive
 // CHECK-NEXT: nvvm.cluster.wait
 // CHECK-NEXT: gpu.return
