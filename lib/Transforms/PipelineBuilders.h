@@ -14,9 +14,28 @@
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 namespace mlir::nvfp4 {
+
+/// The i32 arithmetic both K-loop builders write, folding as it builds:
+/// the prologue's constant round and slot numbers, and multiplications by
+/// one, fold away instead of cluttering the IR.
+struct FoldingBuilder {
+  explicit FoldingBuilder(ImplicitLocOpBuilder &b)
+      : b(b), i32(b.getI32Type()) {}
+
+  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, i32, v); }
+  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(x, y); }
+  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(x, y); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return b.createOrFold<arith::CmpIOp>(p, x, y);
+  }
+
+  ImplicitLocOpBuilder &b;
+  Type i32;
+};
 
 /// The producer's wait before it refills `slot` (i32) for its `use`-th use
 /// (i32, from 0): from the second use on, `nvfp4.ring.acquire` of the

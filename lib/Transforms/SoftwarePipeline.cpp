@@ -57,10 +57,10 @@ using namespace mlir::nvfp4;
 namespace {
 
 /// Builds the pipelined K loop of one gemm_tile in its place.
-class GemmRingBuilder {
+class GemmRingBuilder : FoldingBuilder {
 public:
   GemmRingBuilder(GemmTileOp op, ImplicitLocOpBuilder &b)
-      : op(op), b(b), plan(op.getWgmmaPlan()), i32(b.getI32Type()) {
+      : FoldingBuilder(b), op(op), plan(op.getWgmmaPlan()) {
     OperandShape a = getOperandShape(op.getA().getType());
     mTiles = llvm::divideCeil(a.rows, plan.getTileM());
     totalChunks = a.k / GemmPlanAttr::kTileK;
@@ -85,14 +85,6 @@ private:
     Value ring, phase;
   };
 
-  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, i32, v); }
-  // Folding builders: constant round and slot numbers of the prologue and
-  // k_split = 1 multiplications do not clutter the IR.
-  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(x, y); }
-  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(x, y); }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return b.createOrFold<arith::CmpIOp>(p, x, y);
-  }
   /// The K group's round r -> its chunk in this CTA's share of K.
   Value chunkOf(Value round) { return add(mul(round, c32(kSplit)), kGroup); }
   Value clampChunk(Value c) {
@@ -118,9 +110,7 @@ private:
              SmallVector<Raw> &pending);
 
   GemmTileOp op;
-  ImplicitLocOpBuilder &b;
   GemmPlanAttr plan;
-  Type i32;
   int64_t mTiles, totalChunks, chunks, kSplit, stages;
   Value ring, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch,
       chunkBase;
@@ -208,17 +198,13 @@ LogicalResult GemmRingBuilder::build() {
   // launches the plan with: a kernel that says otherwise would hang (no
   // producer) or multicast to CTAs that do not exist.
   if (auto kernel = op->getParentOfType<gpu::GPUFuncOp>()) {
-    auto isRow = [](DenseI32ArrayAttr shape, int64_t x) {
-      return shape.asArrayRef() ==
-             ArrayRef<int32_t>({static_cast<int32_t>(x), 1, 1});
-    };
     DenseI32ArrayAttr block = kernel.getKnownBlockSizeAttr();
     DenseI32ArrayAttr cluster = kernel.getKnownClusterSizeAttr();
-    if (block && !isRow(block, plan.getThreadsPerCta()))
+    if (block && !isRowShape(block, plan.getThreadsPerCta()))
       return op.emitOpError()
              << "has a plan for CTAs of " << plan.getThreadsPerCta()
              << " threads, but its kernel's known_block_size says otherwise";
-    if (cluster ? !isRow(cluster, plan.getClusterN())
+    if (cluster ? !isRowShape(cluster, plan.getClusterN())
                 : plan.getClusterN() != 1)
       return op.emitOpError()
              << "has a plan for clusters of " << plan.getClusterN()

@@ -55,10 +55,10 @@ uint64_t operandDescriptor(int64_t offset, int64_t step) {
       .encode();
 }
 
-class Tcgen05PipelineBuilder {
+class Tcgen05PipelineBuilder : FoldingBuilder {
 public:
   Tcgen05PipelineBuilder(GemmTileOp op, ImplicitLocOpBuilder &b)
-      : op(op), b(b), plan(op.getTcgen05Plan()), i32(b.getI32Type()) {
+      : FoldingBuilder(b), op(op), plan(op.getTcgen05Plan()) {
     OperandShape a = getOperandShape(op.getA().getType());
     k = a.k;
     m = a.rows;
@@ -69,17 +69,11 @@ public:
   LogicalResult build();
 
 private:
-  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, i32, v); }
   Value c64(int64_t v) {
     return arith::ConstantIntOp::create(b, b.getI64Type(), v);
   }
-  Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(x, y); }
-  Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(x, y); }
   Value ext(Value x) {
     return b.createOrFold<arith::ExtUIOp>(b.getI64Type(), x);
-  }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return b.createOrFold<arith::CmpIOp>(p, x, y);
   }
   /// The slot and use of the CTA's K slice `i` (i32).
   std::pair<Value, Value> slotOf(Value i) {
@@ -105,9 +99,7 @@ private:
   void issue();
 
   GemmTileOp op;
-  ImplicitLocOpBuilder &b;
   Tcgen05PlanAttr plan;
-  Type i32;
   int64_t k, m, n, slices;
   Value ring, tmem, mBase, nBase, batch32, sliceBase;
 };
@@ -208,16 +200,13 @@ void Tcgen05PipelineBuilder::issue() {
 
 LogicalResult Tcgen05PipelineBuilder::build() {
   MLIRContext *ctx = b.getContext();
-  if (auto kernel = op->getParentOfType<gpu::GPUFuncOp>()) {
-    DenseI32ArrayAttr block = kernel.getKnownBlockSizeAttr();
-    if (block && block.asArrayRef() !=
-                     ArrayRef<int32_t>({Tcgen05PlanAttr::kThreads, 1, 1}))
-      return op.emitOpError()
-             << "has a #nvfp4.tcgen05_plan, whose CTA is "
-             << Tcgen05PlanAttr::kThreads
-             << " x 1 x 1 threads, but its kernel's known_block_size says "
-                "otherwise";
-  }
+  if (DenseI32ArrayAttr block = getKnownBlockSize(op);
+      block && !isRowShape(block, Tcgen05PlanAttr::kThreads))
+    return op.emitOpError()
+           << "has a #nvfp4.tcgen05_plan, whose CTA is "
+           << Tcgen05PlanAttr::kThreads
+           << " x 1 x 1 threads, but its kernel's known_block_size says "
+              "otherwise";
   // The MMA's A is the tile of B (the weights), its B the tile of A.
   auto ringType = RingType::get(ctx, plan.getStages(), plan.getSlotBytes(),
                                 /*consumers=*/1, /*scratchBytes=*/0,

@@ -128,17 +128,9 @@ struct TmemControl {
 TmemControl tmemControl(KernelBuilder &k, RewriterBase &rewriter,
                         Operation *op) {
   auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
-  auto module = op->getParentOfType<gpu::GPUModuleOp>();
-  std::string name = (kernel.getName() + "_tmem").str();
-  if (!SymbolTable::lookupSymbolIn(module, name)) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(module.getBody());
-    LLVM::GlobalOp::create(rewriter, op->getLoc(),
-                           LLVM::LLVMArrayType::get(k.i8, 16),
-                           /*isConstant=*/false, LLVM::Linkage::Internal, name,
-                           Attribute(), /*alignment=*/16, /*addrSpace=*/3);
-  }
-  Value base = LLVM::AddressOfOp::create(k.b, k.sharedPtr, name);
+  Value base =
+      k.namedShared(rewriter, op, (kernel.getName() + "_tmem").str(), 16,
+                    LLVM::Linkage::Internal);
   return {base, k.smemOffset(base, k.c32(8))};
 }
 

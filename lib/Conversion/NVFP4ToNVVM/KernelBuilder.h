@@ -149,22 +149,29 @@ struct KernelBuilder {
     return LLVM::AddressOfOp::create(b, sharedPtr, unique);
   }
 
-  /// The kernel's dynamic shared memory (an external, unsized
-  /// addrspace(3) global of the gpu.module: the launch gives its size),
-  /// 16-byte aligned, as a !llvm.ptr<3>.
-  Value dynamicSharedMemory(RewriterBase &rewriter, Operation *op,
-                            StringRef name) {
+  /// The gpu.module's addrspace(3) global `name` of `bytes` bytes, 16-byte
+  /// aligned, created on first use (later uses, from any op of any kernel of
+  /// the module, share it), as a !llvm.ptr<3>.
+  Value namedShared(RewriterBase &rewriter, Operation *op, StringRef name,
+                    int64_t bytes, LLVM::Linkage linkage) {
     auto module = op->getParentOfType<gpu::GPUModuleOp>();
     if (!SymbolTable::lookupSymbolIn(module, name)) {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(module.getBody());
       LLVM::GlobalOp::create(rewriter, b.getLoc(),
-                             LLVM::LLVMArrayType::get(i8, 0),
-                             /*isConstant=*/false, LLVM::Linkage::External,
-                             name, Attribute(), /*alignment=*/16,
-                             /*addrSpace=*/3);
+                             LLVM::LLVMArrayType::get(i8, bytes),
+                             /*isConstant=*/false, linkage, name, Attribute(),
+                             /*alignment=*/16, /*addrSpace=*/3);
     }
     return LLVM::AddressOfOp::create(b, sharedPtr, name);
+  }
+
+  /// The kernel's dynamic shared memory (an external, unsized
+  /// addrspace(3) global of the gpu.module: the launch gives its size),
+  /// 16-byte aligned, as a !llvm.ptr<3>.
+  Value dynamicSharedMemory(RewriterBase &rewriter, Operation *op,
+                            StringRef name) {
+    return namedShared(rewriter, op, name, 0, LLVM::Linkage::External);
   }
 
   Value smemOffset(Value base, Value bytes) {

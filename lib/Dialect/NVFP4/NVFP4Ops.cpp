@@ -25,6 +25,17 @@
 using namespace mlir;
 using namespace mlir::nvfp4;
 
+DenseI32ArrayAttr mlir::nvfp4::getKnownBlockSize(Operation *op) {
+  Operation *fn = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  return fn ? fn->getAttrOfType<DenseI32ArrayAttr>("known_block_size")
+            : DenseI32ArrayAttr();
+}
+
+bool mlir::nvfp4::isRowShape(DenseI32ArrayAttr shape, int64_t x) {
+  return shape.asArrayRef() ==
+         ArrayRef<int32_t>({static_cast<int32_t>(x), 1, 1});
+}
+
 OperandShape mlir::nvfp4::getOperandShape(MemRefType type) {
   OperandShape s;
   ArrayRef<int64_t> shape = type.getShape();
@@ -589,18 +600,11 @@ LogicalResult BlockScalesOp::verify() {
 LogicalResult BlockScalesTileOp::verify() {
   // Each thread writes its words of the CTA's range: the kernel must have
   // exactly kThreads threads.
-  // (gpu.func's `known_block_size`, read by name: the dialect does not
-  // depend on the GPU dialect.)
-  if (Operation *fn =
-          (*this)->getParentWithTrait<OpTrait::IsIsolatedFromAbove>()) {
-    auto block =
-        dyn_cast_or_null<DenseI32ArrayAttr>(fn->getAttr("known_block_size"));
-    if (block && block.asArrayRef() !=
-                     ArrayRef<int32_t>({static_cast<int32_t>(kThreads), 1, 1}))
-      return emitOpError() << "expects a kernel of " << kThreads
-                           << " x 1 x 1 threads (known_block_size), the "
-                              "CTA its words are spread over";
-  }
+  if (DenseI32ArrayAttr block = getKnownBlockSize(getOperation());
+      block && !isRowShape(block, kThreads))
+    return emitOpError() << "expects a kernel of " << kThreads
+                         << " x 1 x 1 threads (known_block_size), the "
+                            "CTA its words are spread over";
   return verifyBlockScales(getOperation(), getSrc().getType(),
                            getDst().getType());
 }
@@ -668,25 +672,21 @@ LogicalResult WgmmaReduceKGroupsOp::verify() {
     return failure();
   // The groups are the CTA's warpgroups: a CTA with more would have groups
   // write past the scratch checked below.
-  // (gpu.func keeps the CTA shape it is launched with in
-  // `known_block_size`; read generically to keep the dialect free of gpu.)
-  Operation *func = (*this)->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-  if (auto block =
-          func ? func->getAttrOfType<DenseI32ArrayAttr>("known_block_size")
-               : DenseI32ArrayAttr())
-    if (block.size() == 3) {
-      const int64_t threads = getGroups() * getWarpgroups() * 128;
-      if ((block[0] != threads && block[0] != threads + 128) || block[1] != 1 ||
-          block[2] != 1)
-        return emitOpError()
-               << "expects its kernel's CTA to be the " << getGroups()
-               << " K groups x " << getWarpgroups()
-               << " warpgroups it reduces (" << threads
-               << " threads, plus 128 with a producer warpgroup), but the "
-                  "kernel's "
-                  "known_block_size is "
-               << block[0] << " x " << block[1] << " x " << block[2];
-    }
+  const int64_t threads = getGroups() * getWarpgroups() * 128;
+  if (DenseI32ArrayAttr block = getKnownBlockSize(getOperation());
+      block && !isRowShape(block, threads) &&
+      !isRowShape(block, threads + 128)) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "expects its kernel's CTA to be the "
+                              << getGroups() << " K groups x "
+                              << getWarpgroups() << " warpgroups it reduces ("
+                              << threads
+                              << " threads, plus 128 with a producer "
+                                 "warpgroup), but the kernel's "
+                                 "known_block_size is ";
+    llvm::interleave(block.asArrayRef(), diag, " x ");
+    return diag;
+  }
   int64_t need = (getGroups() - 1) * getWarpgroups() * 128 *
                  getAcc().getType().getNumElements() * 4;
   if (getRing().getType().getDataBytes() < need)

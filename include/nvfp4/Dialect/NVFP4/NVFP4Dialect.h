@@ -45,6 +45,15 @@ struct OperandShape {
 /// Returns the `[batch x] rows x k` view of a rank-2 or rank-3 static memref.
 OperandShape getOperandShape(MemRefType type);
 
+/// The `known_block_size` of the kernel around `op` (its nearest
+/// isolated-from-above ancestor, a gpu.func; read by name so that the
+/// dialect does not depend on the GPU dialect), or null where none is
+/// known.
+DenseI32ArrayAttr getKnownBlockSize(Operation *op);
+
+/// Whether a kernel's CTA or cluster shape `shape` is `x` x 1 x 1.
+bool isRowShape(DenseI32ArrayAttr shape, int64_t x);
+
 /// Returns the expected shape of a scale memref for `rows x k` values in
 /// `layout`, with a leading `batch` dimension when `batched` is set.
 SmallVector<int64_t> getScaleShape(ScaleLayout layout, int64_t rows, int64_t k,
