@@ -61,14 +61,14 @@
 // CLUSTER: barrier.cluster.arrive;
 // CLUSTER-NEXT: barrier.cluster.wait;
 // CLUSTER: mov.u32 {{%r[0-9]+}}, %cluster_ctarank;
-// CLUSTER: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+// CLUSTER: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint
 // CLUSTER: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0;
 // CLUSTER: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 1;
-// CLUSTER-NOT: membar
-// CLUSTER-NOT: fence.acq_rel
+// The release arrives at CTA scope (a cluster-scope release makes ptxas
+// fence the whole GPU before each arrival).
+// CLUSTER-NOT: release.cluster
 // CLUSTER: mbarrier.arrive.shared::cluster.b64
-// CLUSTER-NOT: membar
-// CLUSTER-NOT: fence.acq_rel
+// CLUSTER-NOT: release.cluster
 // CLUSTER: barrier.cluster.arrive;
 // CLUSTER-NEXT: barrier.cluster.wait;
 // CLUSTER-NEXT: ret;

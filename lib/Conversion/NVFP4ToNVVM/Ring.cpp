@@ -303,12 +303,17 @@ struct RingReleaseLowering : OpConversionPattern<RingReleaseOp> {
     }
     // One arrival on the slot's empty barrier in every CTA of the cluster
     // (this one included), at the same offset of each CTA's shared memory.
-    // Release at CTA scope, as for a local arrival: the slot's reads are
-    // the wgmmas this warpgroup has already waited for, and a peer only
-    // overwrites the slot by a TMA copy issued after its own acquire. At
-    // cluster scope ptxas fences the whole GPU (MEMBAR.ALL.GPU) before the
-    // arrival, which waits for every global load in flight, the weights'
-    // prefetched rounds included: the cluster plans ran twice as slow.
+    // Release at CTA scope, as for a local arrival (the form CUTLASS's
+    // ClusterBarrier::arrive(cta_id) and Triton emit). What protects the
+    // slot is an order of events, not a release/acquire pair: the slot's
+    // readers are wgmmas (async proxy) this warpgroup has already waited for
+    // (wgmma.wait_group) before it arrives, and a peer overwrites the slot
+    // only by a TMA copy (async proxy) issued after its own try_wait (CTA
+    // scope) saw the phase complete. A cluster-scope release would not make
+    // that a formal pair either, and ptxas fences the whole GPU for it
+    // (MEMBAR.ALL.GPU before each arrival, which waits for every global load
+    // in flight, the weights' prefetched rounds included): the cluster plans
+    // ran twice as slow.
     auto clusterPtr =
         LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterSpace);
     for (int64_t peer = 0; peer < ring.getCluster(); ++peer)
