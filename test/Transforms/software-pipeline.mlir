@@ -236,3 +236,16 @@ func.func @no_module(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, 
   nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4>
   return
 }
+
+// -----
+
+// A tcgen05 plan's roles are one CTA of 128 threads (producer, MMA and
+// epilogue warps): a kernel launched otherwise is an error, not a hang.
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @tcgen05_threads(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<1x32x32x4x4xf8E4M3FN>, %b: memref<256x2048xf4E2M1FN>, %sfb: memref<2x32x32x4x4xf8E4M3FN>, %c: memref<128x256xf16>, %ma: !nvfp4.tensor_map<1x128x1024xi8, box = [1, 64, 128], swizzle = swizzle_128b>, %mb: !nvfp4.tensor_map<1x256x1024xi8, box = [1, 128, 128], swizzle = swizzle_128b>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{has a #nvfp4.tcgen05_plan, whose CTA is 128 x 1 x 1 threads, but its kernel's known_block_size says otherwise}}
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<1x32x32x4x4xf8E4M3FN>, memref<256x2048xf4E2M1FN>, memref<2x32x32x4x4xf8E4M3FN>) tiles(%ma, %mb : !nvfp4.tensor_map<1x128x1024xi8, box = [1, 64, 128], swizzle = swizzle_128b>, !nvfp4.tensor_map<1x256x1024xi8, box = [1, 128, 128], swizzle = swizzle_128b>) outs(%c : memref<128x256xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.tcgen05_plan<tile_m = 64, stages = 2> {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+    gpu.return
+  }
+}
