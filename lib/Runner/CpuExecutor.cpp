@@ -113,15 +113,12 @@ LogicalResult run(QuantizeOp op, const Operands &get) {
 }
 
 LogicalResult run(BlockScalesOp op, const Operands &get) {
-  ArrayRef<int64_t> src = op.getSrc().getType().getShape();
-  ArrayRef<int64_t> dst = op.getDst().getType().getShape();
-  const bool plain = op.isSrcPlain();
-  const int64_t batch = dst.size() == 6 ? dst.front() : 1;
-  const int64_t blocks = dst[dst.size() - 5];
+  BlockScalesShape shape =
+      getBlockScalesShape(op.getSrc().getType(), op.getDst().getType());
+  const bool plain = shape.plain;
   // A blocked source's padding rows are copied as they are.
-  const int64_t rows = plain ? src[src.size() - 2] : blocks * 128;
-  const int64_t kb = plain ? src.back() : src[src.size() - 4] * 4;
-  const int64_t kbOut = dst[dst.size() - 4] * 4;
+  const int64_t rows = shape.rows, batch = shape.batch;
+  const int64_t kb = shape.srcChunks * 4, kbOut = shape.chunks * 4;
   const HostBuffer &in = get(op.getSrc());
   HostBuffer &out = get(op.getDst());
   const int64_t inStride = plain ? rows * kb

@@ -155,21 +155,22 @@ uint32_t mlir::nvfp4::tcgen05::tma128BAddress(uint32_t base, int64_t row,
          static_cast<uint32_t>(kByte % 16);
 }
 
-SmemDescriptor
-mlir::nvfp4::tcgen05::kMajorSwizzled128BDescriptor(uint32_t address) {
+/// A descriptor at `address` with a 16-byte leading-dimension offset.
+static SmemDescriptor descriptorAt(uint32_t address, uint32_t strideBytes,
+                                   Swizzle swizzle) {
   SmemDescriptor d;
   d.startAddress = address;
   d.leadingByteOffset = 16;
-  d.strideByteOffset = 1024;
-  d.swizzle = Swizzle::Swizzle128B;
+  d.strideByteOffset = strideBytes;
+  d.swizzle = swizzle;
   return d;
 }
 
+SmemDescriptor
+mlir::nvfp4::tcgen05::kMajorSwizzled128BDescriptor(uint32_t address) {
+  return descriptorAt(address, 1024, Swizzle::Swizzle128B);
+}
+
 SmemDescriptor mlir::nvfp4::tcgen05::scaleAtomDescriptor(uint32_t address) {
-  SmemDescriptor d;
-  d.startAddress = address;
-  d.leadingByteOffset = 16;
-  d.strideByteOffset = 128;
-  d.swizzle = Swizzle::None;
-  return d;
+  return descriptorAt(address, 128, Swizzle::None);
 }

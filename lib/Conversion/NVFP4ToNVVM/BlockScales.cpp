@@ -37,13 +37,11 @@ struct BlockScalesLowering : OpRewritePattern<BlockScalesTileOp> {
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    ArrayRef<int64_t> dst = op.getDst().getType().getShape();
-    ArrayRef<int64_t> src = op.getSrc().getType().getShape();
-    const bool plain = op.isSrcPlain();
-    const int64_t rowBlocks = dst[dst.size() - 5];
-    const int64_t chunks = dst[dst.size() - 4];
-    const int64_t srcChunks = plain ? src.back() / 4 : src[src.size() - 4];
-    const int64_t rows = plain ? src[src.size() - 2] : rowBlocks * 128;
+    BlockScalesShape shape =
+        getBlockScalesShape(op.getSrc().getType(), op.getDst().getType());
+    const bool plain = shape.plain;
+    const int64_t rowBlocks = shape.rowBlocks, chunks = shape.chunks,
+                  srcChunks = shape.srcChunks, rows = shape.rows;
     const int64_t words = op.getDst().getType().getNumElements() / 4;
     Value srcPtr = k.pointer(op.getSrc());
     Value dstPtr = k.pointer(op.getDst());
@@ -58,6 +56,18 @@ struct BlockScalesLowering : OpRewritePattern<BlockScalesTileOp> {
     };
     auto lt = [&](Value x, int64_t v) -> Value {
       return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, k.c64(v));
+    };
+    // x * s + y.
+    auto mulAdd = [&](Value x, int64_t s, Value y) -> Value {
+      Value product = arith::MulIOp::create(b, x, k.c64(s));
+      return arith::AddIOp::create(b, product, y);
+    };
+    // The row of word j of an atom of 128-row block `block`: row
+    // 32 * (j % 4) + j / 4 of the block.
+    auto rowOf = [&](Value block, Value word) -> Value {
+      Value quarter = rem(word, 4);
+      Value lane = div(word, 4);
+      return mulAdd(block, 128, mulAdd(quarter, 32, lane));
     };
     // Plain rows of whole 16-byte groups (4 chunks) into whole groups:
     // thread t of the CTA takes unit u = base / 4 + t, word j = u % 128 of
@@ -76,11 +86,7 @@ struct BlockScalesLowering : OpRewritePattern<BlockScalesTileOp> {
       Value blockBatch = div(unitGroup, groups); // batch x blocks + block
       Value block = rem(blockBatch, rowBlocks);
       Value batch = div(blockBatch, rowBlocks);
-      Value quarter = rem(word, 4), lane = div(word, 4);
-      Value row = arith::AddIOp::create(
-          b, arith::MulIOp::create(b, block, k.c64(128)),
-          arith::AddIOp::create(
-              b, arith::MulIOp::create(b, quarter, k.c64(32)), lane));
+      Value row = rowOf(block, word);
       Value inGroups = lt(g, srcGroups), inRows = lt(row, rows);
       Value present = arith::AndIOp::create(b, inGroups, inRows);
       auto load =
@@ -89,14 +95,9 @@ struct BlockScalesLowering : OpRewritePattern<BlockScalesTileOp> {
         OpBuilder::InsertionGuard inner(b);
         b.setInsertionPointToStart(load.thenBlock());
         // Byte (batch x rows + row) x K/16 + 16 g of the plain scales.
-        Value offset = arith::AddIOp::create(
-            b,
-            arith::MulIOp::create(
-                b,
-                arith::AddIOp::create(
-                    b, arith::MulIOp::create(b, batch, k.c64(rows)), row),
-                k.c64(srcChunks * 4)),
-            arith::MulIOp::create(b, g, k.c64(16)));
+        Value groupByte = arith::MulIOp::create(b, g, k.c64(16));
+        Value rowIndex = mulAdd(batch, rows, row);
+        Value offset = mulAdd(rowIndex, srcChunks * 4, groupByte);
         scf::YieldOp::create(b, k.load(k.v4i32, k.offset(srcPtr, offset), 16,
                                        /*invariant=*/true));
       }
@@ -109,13 +110,8 @@ struct BlockScalesLowering : OpRewritePattern<BlockScalesTileOp> {
       }
       for (int64_t q = 0; q < 4; ++q) {
         // Word j of atom (batch, block, 4 g + q).
-        Value atom = arith::AddIOp::create(
-            b,
-            arith::MulIOp::create(b, blockBatch, k.c64(chunks)),
-            arith::AddIOp::create(b, arith::MulIOp::create(b, g, k.c64(4)),
-                                  k.c64(q)));
-        Value w = arith::AddIOp::create(
-            b, arith::MulIOp::create(b, atom, k.c64(128)), word);
+        Value atom = mulAdd(blockBatch, chunks, mulAdd(g, 4, k.c64(q)));
+        Value w = mulAdd(atom, 128, word);
         LLVM::StoreOp::create(
             b, k.extract(load.getResult(0), q),
             k.offset(dstPtr, arith::MulIOp::create(b, w, k.c64(4))), 4);
@@ -134,12 +130,7 @@ struct BlockScalesLowering : OpRewritePattern<BlockScalesTileOp> {
       Value chunk = rem(atom, chunks);
       Value block = rem(div(atom, chunks), rowBlocks);
       Value batch = div(atom, chunks * rowBlocks);
-      // Row of the block's 128: word j holds row 32 * (j % 4) + j / 4.
-      Value quarter = rem(word, 4), lane = div(word, 4);
-      Value inBlock = arith::AddIOp::create(
-          b, arith::MulIOp::create(b, quarter, k.c64(32)), lane);
-      Value row = arith::AddIOp::create(
-          b, arith::MulIOp::create(b, block, k.c64(128)), inBlock);
+      Value row = rowOf(block, word);
       Value present = lt(chunk, srcChunks);
       if (plain)
         present = arith::AndIOp::create(b, present, lt(row, rows));
@@ -151,32 +142,10 @@ struct BlockScalesLowering : OpRewritePattern<BlockScalesTileOp> {
         // chunk; blocked ((batch x blocks + block) x chunks + chunk) x 128 +
         // word.
         Value index =
-            plain ? arith::AddIOp::create(
-                        b,
-                        arith::MulIOp::create(
-                            b,
-                            arith::AddIOp::create(
-                                b, arith::MulIOp::create(b, batch, k.c64(rows)),
-                                row),
-                            k.c64(srcChunks)),
-                        chunk)
-                  : arith::AddIOp::create(
-                        b,
-                        arith::MulIOp::create(
-                            b,
-                            arith::AddIOp::create(
-                                b,
-                                arith::MulIOp::create(
-                                    b,
-                                    arith::AddIOp::create(
-                                        b,
-                                        arith::MulIOp::create(b, batch,
-                                                              k.c64(rowBlocks)),
-                                        block),
-                                    k.c64(srcChunks)),
-                                chunk),
-                            k.c64(128)),
-                        word);
+            plain ? mulAdd(mulAdd(batch, rows, row), srcChunks, chunk)
+                  : mulAdd(mulAdd(mulAdd(batch, rowBlocks, block), srcChunks,
+                                  chunk),
+                           128, word);
         Value v = k.load(
             k.i32, k.offset(srcPtr, arith::MulIOp::create(b, index, k.c64(4))),
             4,

@@ -36,6 +36,19 @@ bool mlir::nvfp4::isRowShape(DenseI32ArrayAttr shape, int64_t x) {
          ArrayRef<int32_t>({static_cast<int32_t>(x), 1, 1});
 }
 
+BlockScalesShape mlir::nvfp4::getBlockScalesShape(MemRefType src,
+                                                  MemRefType dst) {
+  ArrayRef<int64_t> s = src.getShape(), d = dst.getShape();
+  BlockScalesShape shape;
+  shape.plain = src.getRank() <= 3;
+  shape.batch = d.size() == 6 ? d.front() : 1;
+  shape.rowBlocks = d[d.size() - 5];
+  shape.chunks = d[d.size() - 4];
+  shape.srcChunks = shape.plain ? s.back() / 4 : s[s.size() - 4];
+  shape.rows = shape.plain ? s[s.size() - 2] : shape.rowBlocks * 128;
+  return shape;
+}
+
 OperandShape mlir::nvfp4::getOperandShape(MemRefType type) {
   OperandShape s;
   ArrayRef<int64_t> shape = type.getShape();

@@ -54,6 +54,17 @@ DenseI32ArrayAttr getKnownBlockSize(Operation *op);
 /// Whether a kernel's CTA or cluster shape `shape` is `x` x 1 x 1.
 bool isRowShape(DenseI32ArrayAttr shape, int64_t x);
 
+/// What a scale re-layout (nvfp4.block_scales, nvfp4.block_scales_tile)
+/// reads and writes, per batch: `rows` rows of the source (a blocked
+/// source's padding rows included), `srcChunks` and `chunks` 4-column
+/// chunks of K in the source and the (blocked, padded) destination, which
+/// has `rowBlocks` blocks of 128 rows.
+struct BlockScalesShape {
+  bool plain;
+  int64_t batch, rows, rowBlocks, srcChunks, chunks;
+};
+BlockScalesShape getBlockScalesShape(MemRefType src, MemRefType dst);
+
 /// Returns the expected shape of a scale memref for `rows x k` values in
 /// `layout`, with a leading `batch` dimension when `batched` is set.
 SmallVector<int64_t> getScaleShape(ScaleLayout layout, int64_t rows, int64_t k,
