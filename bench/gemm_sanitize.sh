@@ -25,6 +25,14 @@ cases=(
   "producer: 128 300 1280 0 bf16 1 128 9 3 2 1 1 true"
   "producer_cluster2: 100 256 640 0 f16 1 128 6 3 2 1 2 true"
 )
+# ONLY="name ..." runs just those cases.
+if [ -n "${ONLY:-}" ]; then
+  keep=()
+  for c in "${cases[@]}"; do
+    for o in $ONLY; do [ "${c%%:*}" = "$o" ] && keep+=("$c"); done
+  done
+  cases=("${keep[@]}")
+fi
 for c in "${cases[@]}"; do
   name=${c%%:*}; args=${c#*: }
   python3 "$here/gen_gemm.py" $args > "$out/$name.mlir"
