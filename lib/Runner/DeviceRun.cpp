@@ -6,6 +6,8 @@
 
 #include "nvfp4/Runner/DeviceRun.h"
 
+#include <chrono>
+
 #include <algorithm>
 #include <cmath>
 
@@ -267,14 +269,19 @@ bool mlir::nvfp4::benchmarkOnDevice(Device &device,
     single.push_back(t * 1000.0f);
   }
   const unsigned batch = 10;
+  std::vector<float> issue;
   for (unsigned r = 0; r < std::max(5u, iters / batch); ++r) {
     float t = 0;
     if (!device.time(
             [&] {
+              auto start = std::chrono::steady_clock::now();
               for (unsigned i = 0; i < batch; ++i)
                 if (!launchAll(device, kernels, bound[(r * batch + i) % sets],
                                error))
                   return false;
+              std::chrono::duration<float, std::micro> host =
+                  std::chrono::steady_clock::now() - start;
+              issue.push_back(host.count() / batch);
               return true;
             },
             t, error))
@@ -289,6 +296,7 @@ bool mlir::nvfp4::benchmarkOnDevice(Device &device,
   };
   result.backToBackUs = median(batched);
   result.aloneUs = median(single);
+  result.hostIssueUs = median(issue);
   result.batches = batched.size();
   result.batchSize = batch;
   result.singles = single.size();

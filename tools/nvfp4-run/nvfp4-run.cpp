@@ -621,10 +621,12 @@ static int run(int argc, char **argv) {
         "nvfp4-run: bench @{0} on {1}: {2:f2} us per launch back to back "
         "(median of {3} batches of {4}), {5:f2} us launched alone (median "
         "of {6}); {7} buffer sets; {8:f0} GB/s; floor {9:f2} us ({10} "
-        "bytes at the measured copy rate {11:f2} TB/s) = {12:f1}% of floor",
+        "bytes at the measured copy rate {11:f2} TB/s) = {12:f1}% of floor; "
+        "the host issued a launch in {13:f2} us",
         entry->getSymName(), target, b.backToBackUs, b.batches, b.batchSize,
         b.aloneUs, b.singles, b.bufferSets, b.bytes / b.backToBackUs * 1e-3,
-        b.floorUs, b.bytes, b.copyTBs, 100.0 * b.floorUs / b.backToBackUs);
+        b.floorUs, b.bytes, b.copyTBs, 100.0 * b.floorUs / b.backToBackUs,
+        b.hostIssueUs);
     // Matrix products also get their FLOP rate (2 M N K L per product).
     double flops = 0;
     entry->walk([&](ScaledMatmulOp matmul) {
