@@ -4,7 +4,7 @@
 # an odd number of rounds; ragged M and N; split-K across CTAs; clusters of
 # 2 and 4 CTAs sharing the ring by multicast; a producer warpgroup, alone
 # and filling a cluster's ring):
-#   bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
+#   [ONLY="case ..."] bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
 # Exits non-zero when a tool reports an error or a check fails.
 set -uo pipefail
 run="$1"; out="${2:-/tmp/nvfp4-sanitize}"; mkdir -p "$out"
@@ -31,6 +31,9 @@ if [ -n "${ONLY:-}" ]; then
   for c in "${cases[@]}"; do
     for o in $ONLY; do [ "${c%%:*}" = "$o" ] && keep+=("$c"); done
   done
+  if [ "${#keep[@]}" -eq 0 ]; then
+    echo "ONLY='$ONLY' names no case" >&2; exit 2
+  fi
   cases=("${keep[@]}")
 fi
 for c in "${cases[@]}"; do

@@ -6,9 +6,8 @@
 
 #include "nvfp4/Runner/DeviceRun.h"
 
-#include <chrono>
-
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 using namespace mlir;
@@ -256,7 +255,8 @@ bool mlir::nvfp4::benchmarkOnDevice(Device &device,
   // microseconds for short kernels), and (b) batches of back-to-back
   // launches, one event pair per batch, divided by the batch size: the
   // kernel's throughput as a caller issuing a stream of them sees it. The
-  // floor comparison uses (b).
+  // floor comparison uses (b). (b) also records the host's wall time spent
+  // in the launch calls of each batch.
   std::vector<float> single, batched;
   for (unsigned r = 0; r < iters; ++r) {
     float t = 0;

@@ -622,7 +622,7 @@ static int run(int argc, char **argv) {
         "(median of {3} batches of {4}), {5:f2} us launched alone (median "
         "of {6}); {7} buffer sets; {8:f0} GB/s; floor {9:f2} us ({10} "
         "bytes at the measured copy rate {11:f2} TB/s) = {12:f1}% of floor; "
-        "the host issued a launch in {13:f2} us",
+        "host issue {13:f2} us per launch (median of the batches)",
         entry->getSymName(), target, b.backToBackUs, b.batches, b.batchSize,
         b.aloneUs, b.singles, b.bufferSets, b.bytes / b.backToBackUs * 1e-3,
         b.floorUs, b.bytes, b.copyTBs, 100.0 * b.floorUs / b.backToBackUs,

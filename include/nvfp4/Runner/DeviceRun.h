@@ -46,9 +46,10 @@ bool runOnDevice(Device &device, const CompiledEntry &kernels,
 struct BenchResult {
   /// Median microseconds per launch of the entry's kernels.
   double backToBackUs = 0, aloneUs = 0;
-  /// Median microseconds the host takes to issue one launch of the entry's
-  /// kernels in a batch (the driver calls alone): when it is close to
-  /// backToBackUs, the batch is bound by the host, not by the GPU.
+  /// Median microseconds of host wall time to issue one launch of the
+  /// entry's kernels in a back-to-back batch (the runner's launch calls,
+  /// the event records excluded): when it is close to backToBackUs, the
+  /// batch is bound by the host, not by the GPU.
   double hostIssueUs = 0;
   unsigned batches = 0, batchSize = 0, singles = 0, bufferSets = 0;
   /// Bytes the entry must move (inputs read once, outputs written once),
