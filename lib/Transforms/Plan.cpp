@@ -180,6 +180,9 @@ LogicalResult planGemv(ScaledMatmulOp op, const PlanTarget &t) {
   return success();
 }
 
+/// K chunks up to which each CTA decodes A itself (no pre-pass kernel).
+constexpr int64_t kShortKChunks = 6;
+
 /// The sm_90a GEMM plan for M rows of A (the MMA's N): one warpgroup per 64
 /// rows of B, and all of A's rows in one CTA tile up to 128 (the MMA's N
 /// up to 128 keeps the 64 accumulators per thread and the two decoded
@@ -199,13 +202,17 @@ LogicalResult planGemv(ScaledMatmulOp op, const PlanTarget &t) {
 /// most half the SMs, two CTAs split K (128x4096x7168: 28.7 -> 26.8 us,
 /// performance.md GEMM v12), or with an odd K / 64 tiles of 64 rows of A
 /// with four warpgroups each (GEMM v7: 40 -> 29 us there; every tile of
-/// A's rows decodes B again). When B is a single tile (N <= 64) each CTA
-/// decodes A itself (one launch, no workspace).
+/// A's rows decodes B again). When B is a single tile (N <= 64), or K has
+/// at most kShortKChunks chunks, each CTA decodes A itself (one launch, no
+/// workspace): on such short K a call is bound by its launches, and the
+/// pre-pass is one more (H100, performance.md GEMM v19: 128x7168x128
+/// 7.8-10.3 -> 5.6 us, 128x4096x256 10.0-12.6 -> 6.6-6.7 us; at K = 512
+/// the ring wins again on N = 7168).
 GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                             int64_t n, int64_t k, int64_t batch) {
   const int64_t chunks = k / GemmPlanAttr::kTileK;
   int64_t tileM = std::min<int64_t>(llvm::alignTo(m, 8), 128);
-  if (n <= 64)
+  if (n <= 64 || chunks <= kShortKChunks)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/0,
                              /*kSplit=*/1, /*bPrefetch=*/2,
                              /*splitK=*/1, /*clusterN=*/1,

@@ -34,6 +34,23 @@ func.func @contest(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>
 
 // -----
 
+// Short K: up to 6 chunks (K <= 384) each CTA decodes A itself (one launch,
+// no pre-pass); from 7 chunks on, the ring and its pre-pass.
+// CHECK-LABEL: func.func @short_k
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128>
+// CHECK-LABEL: func.func @short_k_ring
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, producer = true>
+func.func @short_k(%a: memref<128x384xf4E2M1FN>, %sfa: memref<128x24xf8E4M3FN>, %b: memref<7168x384xf4E2M1FN>, %sfb: memref<7168x24xf8E4M3FN>, %c: memref<128x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x384xf4E2M1FN>, memref<128x24xf8E4M3FN>, memref<7168x384xf4E2M1FN>, memref<7168x24xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
+  return
+}
+func.func @short_k_ring(%a: memref<128x448xf4E2M1FN>, %sfa: memref<128x28xf8E4M3FN>, %b: memref<7168x448xf4E2M1FN>, %sfb: memref<7168x28xf8E4M3FN>, %c: memref<128x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x448xf4E2M1FN>, memref<128x28xf8E4M3FN>, memref<7168x448xf4E2M1FN>, memref<7168x28xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
+  return
+}
+
+// -----
+
 // One tile of B: no pre-pass (the CTA decodes A); M rounds up to 8.
 // CHECK-LABEL: func.func @one_tile
 // CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 40>
