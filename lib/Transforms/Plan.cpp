@@ -205,7 +205,7 @@ constexpr int64_t kShortKChunks = 6;
 /// A's rows decodes B again). When B is a single tile (N <= 64), or K has
 /// at most kShortKChunks chunks, each CTA decodes A itself (one launch, no
 /// workspace): on such short K a call is bound by its launches, and the
-/// pre-pass is one more (H100, performance.md GEMM v19: 128x7168x128
+/// pre-pass is one more (H100, performance.md GEMM v20: 128x7168x128
 /// 7.8-10.3 -> 5.6 us, 128x4096x256 10.0-12.6 -> 6.6-6.7 us; at K = 512
 /// the ring wins again on N = 7168).
 GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
