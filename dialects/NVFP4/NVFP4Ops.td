@@ -241,7 +241,7 @@ def NVFP4_BlockScalesOp : NVFP4_Op<"block_scales"> {
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The shape of `src`: plain (rank 2 or 3) or blocked (rank 5 or 6).
-    bool isSrcPlain() { return getSrc().getType().getRank() <= 3; }
+    bool isSrcPlain() { return isPlainScaleSource(getSrc().getType()); }
   }];
 }
 
@@ -435,7 +435,7 @@ def NVFP4_BlockScalesTileOp : NVFP4_Op<"block_scales_tile"> {
     /// Threads of a block_scales_tile CTA; each writes 4 words.
     static constexpr int64_t kThreads = 256;
     /// The shape of `src`: plain (rank 2 or 3) or blocked (rank 5 or 6).
-    bool isSrcPlain() { return getSrc().getType().getRank() <= 3; }
+    bool isSrcPlain() { return isPlainScaleSource(getSrc().getType()); }
   }];
 }
 

@@ -40,7 +40,7 @@ BlockScalesShape mlir::nvfp4::getBlockScalesShape(MemRefType src,
                                                   MemRefType dst) {
   ArrayRef<int64_t> s = src.getShape(), d = dst.getShape();
   BlockScalesShape shape;
-  shape.plain = src.getRank() <= 3;
+  shape.plain = isPlainScaleSource(src);
   shape.batch = d.size() == 6 ? d.front() : 1;
   shape.rowBlocks = d[d.size() - 5];
   shape.chunks = d[d.size() - 4];

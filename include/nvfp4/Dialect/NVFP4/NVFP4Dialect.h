@@ -27,6 +27,12 @@
 #define GET_TYPEDEF_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Types.h.inc"
 
+namespace mlir::nvfp4 {
+/// Whether the source of a scale re-layout holds plain scales ([L x] rows x
+/// K/16) rather than blocked atoms (rank 5 or 6).
+inline bool isPlainScaleSource(MemRefType src) { return src.getRank() <= 3; }
+} // namespace mlir::nvfp4
+
 #define GET_OP_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Ops.h.inc"
 
