@@ -260,13 +260,19 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
         scaledBlockId(kb, loc, gpu::Dimension::z, 1), plan, op.getSfaLayout());
     gpu::ReturnOp::create(kb, loc);
     kb.setInsertionPointToEnd(kernels.getBody());
-    launchWithPlan(
+    auto decodeLaunch = launchWithPlan(
         hb, loc, decode,
         gpu::KernelDim3{idx(a.k / GemmPlanAttr::kTileK), idx(mTiles),
                         idx(a.batch)},
         gpu::KernelDim3{idx(GemmPlanAttr::kDecodeThreads), idx(1), idx(1)},
         /*dynamicShared=*/Value(), ValueRange{op.getA(), op.getSfa(), tiles},
         plan);
+    // The pre-pass waits for its predecessor (griddepcontrol.wait) before
+    // it touches memory, so it may start while the predecessor finishes:
+    // back to back, while the previous call's GEMM runs, on the SMs that
+    // GEMM leaves idle.
+    decodeLaunch->setAttr(NVFP4Dialect::kDependentLaunchAttrName,
+                          hb.getUnitAttr());
     // The GEMM copies the tiles with TMA: a tensor map of the workspace,
     // which the launcher encodes and passes by value.
     operands.push_back(TensorMapOp::create(

@@ -1,7 +1,8 @@
 // The sm_90a GEMM to PTX: register-A wgmma (inline PTX, no NVVM op), the
 // descriptor of the 128B-swizzled A tiles, the ring's full and empty
-// mbarriers, the programmatic dependent launch (the pre-pass lets the GEMM
-// start early), and (with ptxas) a cubin without spills or serialized
+// mbarriers, the programmatic dependent launches (the pre-pass lets the
+// GEMM start early, and waits for its own predecessor before it touches
+// memory), and (with ptxas) a cubin without spills or serialized
 // wgmmas (C7513 is an info line, hence the check on it) for every plan.
 // The default ring plan has a producer warpgroup: 512 threads that start
 // with 128 registers; the producer keeps 40 (setmaxnreg.dec), waits for
@@ -17,6 +18,7 @@
 // RING: .extern .shared .align 16 .b8 __nvfp4_dynamic_smem[];
 // RING-LABEL: .entry ring_kernel_decode_a(
 // RING: griddepcontrol.launch_dependents;
+// RING-NEXT: griddepcontrol.wait;
 // RING: cvt.rn.f16x2.e4m3x2
 // RING: st.global.v4.b32
 // RING-LABEL: .entry ring_kernel(

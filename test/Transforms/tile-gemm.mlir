@@ -4,13 +4,16 @@
 // rows) with its ring in dynamic shared memory, reading the tiles through a
 // tensor map of the workspace made next to its launch (the launcher encodes
 // it; the kernel takes it by value); with stages = 0 the GEMM kernel alone.
+// Both launches with a pre-pass are programmatic dependents: the pre-pass
+// of the kernel before it (the previous call's GEMM, back to back), the
+// GEMM of its pre-pass.
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-tile=target=sm_90a | FileCheck %s
 
 // CHECK-LABEL: func.func @ring
 // CHECK: %[[TILES:.*]] = gpu.alloc () : memref<131072xi8>
 // CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel_decode_a blocks in (%c4, %c2, %c1{{.*}}) threads in (%c128
 // CHECK-SAME: args(%arg0 : memref<200x256xf4E2M1FN>, %arg1 : memref<200x16xf8E4M3FN>, %[[TILES]] : memref<131072xi8>)
-// CHECK-SAME: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
+// CHECK-SAME: {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>, nvfp4.programmatic_dependent_launch}
 // CHECK: %[[MAP:.*]] = nvfp4.tensor_map %[[TILES]] : memref<131072xi8> -> !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>
 // CHECK: %[[SMEM:.*]] = arith.constant 66624 : i32
 // CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel blocks in (%c5, %c2{{.*}}, %c1{{.*}}) threads in (%c128{{.*}}) dynamic_shared_memory_size %[[SMEM]]

@@ -590,6 +590,10 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
     // this grid's completion before its first copy of a tile).
     NVVM::GriddepcontrolOp::create(b,
                                    NVVM::GridDepActionKind::launch_dependents);
+    // Launched as a programmatic dependent of whatever precedes it (the
+    // previous GEMM back to back): A may be its result, and the workspace
+    // its input, so nothing is read or written before it completed.
+    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
     GemmPlanAttr plan = op.getPlan();
     OperandShape a = getOperandShape(op.getA().getType());
     Value tid = k.threadIdX();
