@@ -268,9 +268,9 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
         /*dynamicShared=*/Value(), ValueRange{op.getA(), op.getSfa(), tiles},
         plan);
     // The pre-pass waits for its predecessor (griddepcontrol.wait) before
-    // it touches memory, so it may start while the predecessor finishes:
-    // back to back, while the previous call's GEMM runs, on the SMs that
-    // GEMM leaves idle.
+    // it touches memory, so it may be launched as the predecessor's CTAs
+    // exit (back to back: the previous call's GEMM) instead of after its
+    // completion (performance.md, GEMM v23).
     decodeLaunch->setAttr(NVFP4Dialect::kDependentLaunchAttrName,
                           hb.getUnitAttr());
     // The GEMM copies the tiles with TMA: a tensor map of the workspace,
