@@ -253,6 +253,15 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
     auto decode = createKernel(kb, loc, name, types,
                                GemmPlanAttr::kDecodeThreads, symbols);
     Block &body = decode.getBody().front();
+    // Launched as a programmatic dependent of whatever precedes it (below):
+    // A may be that kernel's result and the workspace its input, so the
+    // pre-pass waits before it touches memory. Then the GEMM that reads the
+    // tiles may be scheduled (it waits for this grid's completion before
+    // its first copy of a tile); not before the wait, since the GEMM loads
+    // B from its start and B may be the predecessor's result too.
+    NVVM::GriddepcontrolOp::create(kb, loc, NVVM::GridDepActionKind::wait);
+    NVVM::GriddepcontrolOp::create(kb, loc,
+                                   NVVM::GridDepActionKind::launch_dependents);
     DecodeATileOp::create(
         kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
         scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
@@ -267,10 +276,10 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
         gpu::KernelDim3{idx(GemmPlanAttr::kDecodeThreads), idx(1), idx(1)},
         /*dynamicShared=*/Value(), ValueRange{op.getA(), op.getSfa(), tiles},
         plan);
-    // The pre-pass waits for its predecessor (griddepcontrol.wait) before
-    // it touches memory, so it may be launched as the predecessor's CTAs
-    // exit (back to back: the previous call's GEMM) instead of after its
-    // completion (performance.md, GEMM v23).
+    // Since it waits for its predecessor before it touches memory, it may
+    // be launched as the predecessor's CTAs exit (back to back: the
+    // previous call's GEMM) instead of after its completion (performance.md,
+    // GEMM v23).
     decodeLaunch->setAttr(NVFP4Dialect::kDependentLaunchAttrName,
                           hb.getUnitAttr());
     // The GEMM copies the tiles with TMA: a tensor map of the workspace,

@@ -17,8 +17,10 @@
 // RUN: nvfp4-run %s --entry in_cta --target sm_90a --emit=ptx | FileCheck %s --check-prefix=CTA
 // RING: .extern .shared .align 16 .b8 __nvfp4_dynamic_smem[];
 // RING-LABEL: .entry ring_kernel_decode_a(
+// RING-NOT: {{ld|st}}.global
 // RING: griddepcontrol.wait;
-// RING-NEXT: griddepcontrol.launch_dependents;
+// RING-NOT: {{ld|st}}.global
+// RING: griddepcontrol.launch_dependents;
 // RING: cvt.rn.f16x2.e4m3x2
 // RING: st.global.v4.b32
 // RING-LABEL: .entry ring_kernel(

@@ -20,6 +20,8 @@
 // CHECK-SAME: %[[MAP]] : !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) {nvfp4.plan = {{.*}}, nvfp4.programmatic_dependent_launch}
 // CHECK: gpu.dealloc %[[TILES]]
 // CHECK: gpu.func @ring_kernel_decode_a({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK-NEXT: nvvm.griddepcontrol wait
+// CHECK-NEXT: nvvm.griddepcontrol launch_dependents
 // CHECK: nvfp4.decode_a_tile ins(%arg0, %arg1 : {{.*}}) outs(%arg2 : memref<131072xi8>) at m %{{.*}} chunk %block_id_x batch %block_id_z
 // CHECK: gpu.func @ring_kernel({{.*}}, %arg5: !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK: nvfp4.gemm_tile ins(%arg0, %arg1, %arg2, %arg3 : {{.*}}) tiles(%arg5 : !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%arg4 : memref<200x300xf16>) at m %{{.*}} n %{{.*}} batch %block_id_z

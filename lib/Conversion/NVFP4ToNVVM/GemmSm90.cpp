@@ -586,16 +586,6 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    // Launched as a programmatic dependent of whatever precedes it (the
-    // previous GEMM back to back): A may be its result, and the workspace
-    // its input, so nothing is read or written before it completed.
-    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
-    // Then the GEMM that reads the tiles may be scheduled (it waits for
-    // this grid's completion before its first copy of a tile). Not before
-    // the wait: the GEMM loads B from its start, and B may be the
-    // predecessor's result too.
-    NVVM::GriddepcontrolOp::create(b,
-                                   NVVM::GridDepActionKind::launch_dependents);
     GemmPlanAttr plan = op.getPlan();
     OperandShape a = getOperandShape(op.getA().getType());
     Value tid = k.threadIdX();
