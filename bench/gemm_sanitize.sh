@@ -3,7 +3,8 @@
 # plan kind (A decoded in the CTA; the TMA ring with k_split 1-4;
 # an odd number of rounds; ragged M and N; split-K across CTAs; clusters of
 # 2 and 4 CTAs sharing the ring by multicast; a producer warpgroup, alone
-# and filling a cluster's ring):
+# and filling a cluster's ring; split-K added on chip by a cluster of the
+# splits):
 #   [ONLY="case ..."] bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
 # Exits non-zero when a tool reports an error or a check fails.
 set -uo pipefail
@@ -11,7 +12,7 @@ run="$1"; out="${2:-/tmp/nvfp4-sanitize}"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
 fails=0
 # name: M N K L out_type [WG TILE_M STAGES K_SPLIT B_PREFETCH [SPLIT_K
-# [CLUSTER_N [PRODUCER]]]]
+# [CLUSTER_N [PRODUCER [SPLIT_CLUSTER]]]]]
 cases=(
   "cta: 72 64 256 0 bf16"
   "ring_k1: 100 200 448 0 f16 1 64 4 1 3"
@@ -24,6 +25,8 @@ cases=(
   "cluster4: 64 512 512 2 bf16 1 64 4 2 2 2 4"
   "producer: 128 300 1280 0 bf16 1 128 9 3 2 1 1 true"
   "producer_cluster2: 100 256 640 0 f16 1 128 6 3 2 1 2 true"
+  "split_cluster: 130 300 1024 2 bf16 1 128 6 3 2 2 1 true true"
+  "split_cluster4: 77 500 768 0 f32 1 64 4 1 2 4 1 false true"
 )
 # ONLY="name ..." runs just those cases.
 if [ -n "${ONLY:-}" ]; then

@@ -169,6 +169,13 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       kernel (`nvfp4.sum_splits`) adds the partials and writes C. For grids
       that would leave most SMs idle without decoding B again per tile of
       A.
+    - `split_cluster` (default false; true needs split_k > 1 and cluster_n =
+      1): the split_k CTAs of a tile form a thread-block cluster (the grid's
+      z) and add their partial tiles on chip instead: CTAs 1.. write their
+      accumulators into the first one's ring memory (distributed shared
+      memory) once its K loop is over, and it adds them in split order and
+      writes C as an unsplit CTA would. No fp32 partials in global memory
+      and no sum kernel.
     - `b_prefetch` (default 2; [2, 8], other values need `stages`): how many
       rounds ahead of its MMAs each warpgroup loads its raw chunk of B into
       registers. B streams from global memory straight into registers, so
@@ -203,7 +210,8 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
                         DefaultValuedParameter<"int64_t", "2">:$b_prefetch,
                         DefaultValuedParameter<"int64_t", "1">:$split_k,
                         DefaultValuedParameter<"int64_t", "1">:$cluster_n,
-                        DefaultValuedParameter<"bool", "false">:$producer);
+                        DefaultValuedParameter<"bool", "false">:$producer,
+                        DefaultValuedParameter<"bool", "false">:$split_cluster);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -238,6 +246,13 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     }
     /// Rows of B (the MMA's M) one CTA computes.
     int64_t getTileN() const { return 64 * getWarpgroups(); }
+    /// The kernel's cluster shape (x, y, z): cluster_n CTAs along x, or a
+    /// split_cluster's split_k CTAs along z; 1 x 1 x 1 without a cluster.
+    llvm::SmallVector<int64_t, 3> getClusterShape() const {
+      if (getSplitCluster())
+        return {1, 1, getSplitK()};
+      return {getClusterN(), 1, 1};
+    }
     /// K values per loop iteration.
     static constexpr int64_t kTileK = 64;
     /// Threads of a CTA of the pre-pass (nvfp4.decode_a_tile).
@@ -249,10 +264,26 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       return batch * ((m + getTileM() - 1) / getTileM()) * (k / kTileK) *
              getATileBytes();
     }
-    /// Bytes of the fp32 partial tiles split_k > 1 CTAs write
-    /// (split_k x [batch x] m x n floats), 0 without split-K.
+    /// Bytes of the fp32 partial tiles split_k > 1 CTAs write to global
+    /// memory (split_k x [batch x] m x n floats), 0 without split-K or with
+    /// split_cluster (the partials stay on chip).
     int64_t getPartialsBytes(int64_t batch, int64_t m, int64_t n) const {
-      return getSplitK() > 1 ? getSplitK() * batch * m * n * 4 : 0;
+      return getSplitK() > 1 && !getSplitCluster()
+                 ? getSplitK() * batch * m * n * 4
+                 : 0;
+    }
+    /// Bytes of the first CTA's ring memory into which the other split_k - 1
+    /// CTAs of a split_cluster write their accumulators; 0 otherwise.
+    int64_t getSplitExchangeBytes() const {
+      return getSplitCluster() ? (getSplitK() - 1) * getWarpgroups() * 128 *
+                                     (getTileM() / 2) * 4
+                               : 0;
+    }
+    /// Bytes of the ring memory reused after the K loop: the K groups'
+    /// reduction, then the splits' exchange.
+    int64_t getScratchBytes() const {
+      return std::max(getKSplit() > 1 ? getReductionBytes() : 0,
+                      getSplitExchangeBytes());
     }
     /// Bytes through which k_split > 1 warpgroups hand their partial
     /// accumulators (tile_m / 2 floats per thread) to the first.
@@ -261,12 +292,13 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     }
     /// stages = 0: static shared memory, two decoded buffers.
     /// stages > 0: dynamic shared memory: the ring's slots (reused for the
-    /// k_split reduction), 1024 bytes of slack to align them for the 128B
-    /// swizzle, and the slots' full and empty mbarriers.
+    /// k_split reduction and the splits' exchange), 1024 bytes of slack to
+    /// align them for the 128B swizzle, and the slots' full and empty
+    /// mbarriers.
     int64_t getSharedBytes() const {
       if (getStages() == 0)
         return 2 * getATileBytes();
-      return std::max(getStages() * getATileBytes(), getReductionBytes()) +
+      return std::max(getStages() * getATileBytes(), getScratchBytes()) +
              1024 + 16 * getStages();
     }
 

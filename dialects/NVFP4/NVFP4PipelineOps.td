@@ -362,6 +362,53 @@ def NVFP4_WgmmaReduceKGroupsOp : NVFP4_Op<"wgmma.reduce_k_groups",
   let hasVerifier = 1;
 }
 
+def NVFP4_WgmmaReduceSplitsOp : NVFP4_Op<"wgmma.reduce_splits",
+    [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "Add the accumulators of a cluster's split-K CTAs into the first CTA's";
+  let description = [{
+    The on-chip end of split-K (`#nvfp4.gemm_plan` `split_cluster`): the
+    `splits` CTAs that split K of one tile form a thread-block cluster
+    (cluster rank = split), and the threads that hold each CTA's tile sum
+    (K group 0: `warpgroups` warpgroups, CTA threads 0 .. 128 x warpgroups)
+    execute this op once their K loop is over (after
+    `nvfp4.wgmma.reduce_k_groups`, if any). No other thread of the kernel may
+    execute it or any other cluster barrier: they exit, which is how they
+    take part (`barrier.cluster` waits for the cluster's non-exited threads
+    only).
+
+    Two phases of the cluster barrier order it:
+    1. every holder arrives and waits, so every CTA of the cluster has
+       started and each CTA's other threads have exited: CTA 0's ring
+       memory is no longer read or written by it;
+    2. CTAs 1.. write their accumulators into the ring memory of CTA 0
+       (distributed shared memory: CTA r's element i of thread t at float
+       ((r - 1) x len(acc) + 4 (i / 4)) x T + 4t + i % 4, T threads, in
+       16-byte stores) and arrive with release semantics; CTA 0 arrives,
+       waits with acquire semantics and adds them to its own in rank order.
+
+    The result is the tile's sum in CTA 0 (its own partial first, the same
+    order as `nvfp4.sum_splits`), undefined in the others, which store
+    nothing.
+
+    Example:
+    ```mlir
+    %sum = nvfp4.wgmma.reduce_splits %acc in %ring splits 2 warpgroups 1
+        : !nvfp4.ring<stages = 9, slot_bytes = 16384, consumers = 1,
+                      scratch_bytes = 65536>, vector<64xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       NVFP4_RingType:$ring,
+                       ConfinedAttr<I64Attr, [IntMinValue<2>, IntMaxValue<8>]>:$splits,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$warpgroups);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $acc `in` $ring `splits` $splits `warpgroups` $warpgroups attr-dict `:`
+    qualified(type($ring)) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
 def NVFP4_WgmmaStoreOp : NVFP4_Op<"wgmma.store", [AttrSizedOperandSegments]> {
   let summary = "Store a warpgroup's accumulators to its tile of C";
   let description = [{

@@ -216,7 +216,7 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/0,
                              /*kSplit=*/1, /*bPrefetch=*/2,
                              /*splitK=*/1, /*clusterN=*/1,
-                             /*producer=*/false);
+                             /*producer=*/false, /*splitCluster=*/false);
   int64_t ctas = llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM) * batch;
   auto bPrefetch = [](int64_t ctaChunks) -> int64_t {
     return ctaChunks >= 128 ? 3 : 2;
@@ -229,15 +229,15 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
       return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
                                /*kSplit=*/3, bPrefetch(chunks / 2),
                                /*splitK=*/2, /*clusterN=*/1,
-                               /*producer=*/true);
+                               /*producer=*/true, /*splitCluster=*/false);
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
                              /*stages=*/8, /*kSplit=*/4,
                              /*bPrefetch=*/2, /*splitK=*/1, /*clusterN=*/1,
-                             /*producer=*/false);
+                             /*producer=*/false, /*splitCluster=*/false);
   }
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
                            /*kSplit=*/3, bPrefetch(chunks), /*splitK=*/1,
-                           /*clusterN=*/1, /*producer=*/true);
+                           /*clusterN=*/1, /*producer=*/true, /*splitCluster=*/false);
 }
 
 /// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128

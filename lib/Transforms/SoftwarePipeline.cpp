@@ -192,8 +192,7 @@ LogicalResult GemmRingBuilder::build() {
   const int64_t warpgroups = plan.getWarpgroups();
   auto ringType =
       RingType::get(ctx, stages, plan.getATileBytes(), warpgroups,
-                    kSplit > 1 ? plan.getReductionBytes() : 0,
-                    plan.getClusterN());
+                    plan.getScratchBytes(), plan.getClusterN());
   // The roles and the multicast assume the CTA and cluster shapes nvfp4-tile
   // launches the plan with: a kernel that says otherwise would hang (no
   // producer) or multicast to CTAs that do not exist.
@@ -204,14 +203,16 @@ LogicalResult GemmRingBuilder::build() {
       return op.emitOpError()
              << "has a plan for CTAs of " << plan.getThreadsPerCta()
              << " threads, but its kernel's known_block_size says otherwise";
-    if (cluster ? !isRowShape(cluster, plan.getClusterN())
-                : plan.getClusterN() != 1)
+    SmallVector<int64_t, 3> shape = plan.getClusterShape();
+    const bool clustered = shape[0] * shape[1] * shape[2] > 1;
+    if (cluster ? !llvm::equal(cluster.asArrayRef(), shape) : clustered)
       return op.emitOpError()
-             << "has a plan for clusters of " << plan.getClusterN()
-             << " CTAs along x, but its kernel's known_cluster_size says "
-                "otherwise (it must be "
-             << plan.getClusterN() << " x 1 x 1"
-             << (plan.getClusterN() == 1 ? ", or absent" : "") << ")";
+             << "has a plan for clusters of " << shape[0] << " x " << shape[1]
+             << " x " << shape[2]
+             << " CTAs, but its kernel's known_cluster_size says otherwise "
+                "(it must be "
+             << shape[0] << " x " << shape[1] << " x " << shape[2]
+             << (clustered ? "" : ", or absent") << ")";
   }
   // nvfp4-tile launched the kernel with the plan's dynamic shared memory;
   // the ring must fit it exactly as planned.
@@ -383,7 +384,7 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
   acc = tail.getResult(0);
   // With split-K a third kernel adds the partials: it may be scheduled now
   // (it waits for this grid's completion before reading them).
-  if (plan.getSplitK() > 1)
+  if (plan.getSplitK() > 1 && !plan.getSplitCluster())
     NVVM::GriddepcontrolOp::create(b,
                                    NVVM::GridDepActionKind::launch_dependents);
 
@@ -391,10 +392,12 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
   // CTA's rows of B can reach past N, a warpgroup whose rows all lie past N
   // (N a multiple of 64: its rows are not masked one by one) stores nothing.
   const int64_t n = getOperandShape(op.getB().getType()).rows;
+  // The store's split: which copy of C in `partials` (without them, C).
+  Value split = op.getPartials() ? op.getSplit() : Value();
   auto store = [&] {
     if (n % plan.getTileN() == 0 || n % 64 != 0) {
       WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase,
-                           rowBase, batch, op.getSplit());
+                           rowBase, batch, split);
       return;
     }
     auto inN = scf::IfOp::create(b, cmp(arith::CmpIPredicate::ult, rowBase,
@@ -403,10 +406,30 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(inN.thenBlock());
     WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase, rowBase,
-                         batch, op.getSplit());
+                         batch, split);
+  };
+  // With split_cluster the holders of the tile's sum (K group 0) of the
+  // cluster's CTAs add their tiles into the first one's, which alone
+  // stores.
+  auto reduceSplitsAndStore = [&] {
+    if (!plan.getSplitCluster()) {
+      store();
+      return;
+    }
+    acc = WgmmaReduceSplitsOp::create(b, acc.getType(), acc, ring,
+                                      b.getI64IntegerAttr(plan.getSplitK()),
+                                      b.getI64IntegerAttr(warpgroups));
+    auto first = scf::IfOp::create(
+        b,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, op.getSplit(),
+                              arith::ConstantIndexOp::create(b, 0)),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(first.thenBlock());
+    store();
   };
   if (kSplit == 1) {
-    store();
+    reduceSplitsAndStore();
   } else {
     acc = WgmmaReduceKGroupsOp::create(b, acc.getType(), acc, ring,
                                        b.getI64IntegerAttr(kSplit),
@@ -416,7 +439,7 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
                                   /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    store();
+    reduceSplitsAndStore();
   }
   return success();
 }

@@ -225,7 +225,8 @@ std::pair<Value, Value> batchAndSplit(OpBuilder &kb, Location loc,
 /// kernel alone. The GEMM grid: x -> tiles of B's rows, y -> tiles of A's
 /// rows, z -> batch (times split_k + the split). With split_k > 1 a second
 /// workspace takes the splits' fp32 partial outputs and a third kernel,
-/// `<name>_sum_splits`, adds them into C.
+/// `<name>_sum_splits`, adds them into C; with split_cluster the splits of
+/// a tile are a cluster (1 x 1 x split_k) that adds them on chip instead.
 LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
                        StringRef kernelName) {
@@ -288,10 +289,13 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
         hb, loc, getATilesMapType(plan, a.batch, a.rows, a.k), tiles));
   }
 
-  // Split-K: the CTAs' fp32 partial tiles, summed by a third kernel.
+  // Split-K: the CTAs' fp32 partial tiles, summed by a third kernel, or
+  // (split_cluster) added on chip by the cluster of a tile's splits.
   const int64_t splitK = plan.getSplitK();
-  Value partials = allocPartials(
-      hb, loc, splitK, plan.getPartialsBytes(a.batch, a.rows, n), operands);
+  const bool sumKernel = splitK > 1 && !plan.getSplitCluster();
+  Value partials =
+      allocPartials(hb, loc, sumKernel ? splitK : 1,
+                    plan.getPartialsBytes(a.batch, a.rows, n), operands);
 
   // The GEMM kernel: one CTA-level gemm_tile per block; block z is
   // batch * split_k + split.
@@ -306,7 +310,7 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
                      body.getArgument(2), body.getArgument(3),
                      body.getArgument(4), mBase, nBase, batch,
                      prepass ? ValueRange{body.getArgument(5)} : ValueRange{}, split,
-                     splitK > 1 ? body.getArguments().back() : Value(), plan,
+                     sumKernel ? body.getArguments().back() : Value(), plan,
                      op.getSfaLayout(), op.getSfbLayout());
   gpu::ReturnOp::create(kb, loc);
 
@@ -324,13 +328,16 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   if (plan.getProducer())
     kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                     kb.getI32IntegerAttr(plan.getEntryRegisters()));
-  // cluster_n > 1: clusters of CTAs along x share (multicast) A's tiles;
-  // the kernel also declares its cluster shape (.reqnctapercluster).
+  // Clusters: cluster_n CTAs along x share (multicast) A's tiles, or a
+  // split_cluster's splits of a tile (along z) add their partial tiles; the
+  // kernel also declares its cluster shape (.reqnctapercluster).
   std::optional<gpu::KernelDim3> cluster;
-  if (plan.getClusterN() > 1) {
-    cluster = gpu::KernelDim3{idx(plan.getClusterN()), idx(1), idx(1)};
+  if (SmallVector<int64_t, 3> shape = plan.getClusterShape();
+      shape[0] * shape[1] * shape[2] > 1) {
+    cluster = gpu::KernelDim3{idx(shape[0]), idx(shape[1]), idx(shape[2])};
     kernel.setKnownClusterSizeAttr(kb.getDenseI32ArrayAttr(
-        {static_cast<int32_t>(plan.getClusterN()), 1, 1}));
+        {static_cast<int32_t>(shape[0]), static_cast<int32_t>(shape[1]),
+         static_cast<int32_t>(shape[2])}));
   }
   auto launch = launchWithPlan(hb, loc, kernel, grid, block, dynamicShared,
                                operands, plan, cluster);
@@ -338,7 +345,7 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   // pre-pass: it waits for the decoded tiles with griddepcontrol.wait.
   if (prepass)
     launch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
-  if (splitK > 1)
+  if (sumKernel)
     launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials,
                     op.getC(), splitK, plan);
   if (prepass)

@@ -77,6 +77,33 @@
 // CLUSTER-NEXT: barrier.cluster.wait;
 // CLUSTER-NEXT: ret;
 
+// split_cluster: the two splits of a tile are a cluster along z. The K
+// groups' sum (named barrier 1) is followed by two cluster barrier phases:
+// split 1 stores its 64 sums with 16 16-byte shared::cluster stores into
+// split 0's ring and arrives; split 0 waits and adds them with 16 16-byte
+// shared loads. No sum kernel, no fp32 partials in global memory.
+// RUN: nvfp4-run %s --entry split_cluster --target sm_90a --emit=ptx | FileCheck %s --check-prefix=SPLITS
+// SPLITS-NOT: .entry split_cluster_kernel_sum_splits
+// SPLITS-LABEL: .entry split_cluster_kernel(
+// SPLITS: .explicitcluster
+// SPLITS-NEXT: .reqnctapercluster 1, 1, 2
+// SPLITS-NOT: griddepcontrol.launch_dependents
+// SPLITS: bar.sync 1, 384;
+// SPLITS: barrier.cluster.arrive;
+// SPLITS-NEXT: barrier.cluster.wait;
+// SPLITS-NEXT: mov.u32 {{%r[0-9]+}}, %cluster_ctarank;
+// SPLITS: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0;
+// SPLITS-COUNT-16: st.shared::cluster.v4.b32
+// SPLITS-NEXT: barrier.cluster.arrive;
+// SPLITS: barrier.cluster.arrive;
+// SPLITS-NEXT: barrier.cluster.wait;
+// SPLITS-COUNT-16: ld.shared.v4.b32
+// SPLITS-NOT: st.global.f32
+// SPLITS: st.global.b16
+// SPLITS-NOT: .entry
+// RUN: %if ptxas %{ nvfp4-run %s --entry split_cluster --target sm_90a --emit=ptx -o %t.splits.ptx %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.splits.ptx -o %t.splits.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
 // RUN: %if ptxas %{ nvfp4-run %s --entry cluster --target sm_90a --emit=ptx -o %t.cluster.ptx %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.cluster.ptx -o %t.cluster.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ nvfp4-run %s --entry ring --target sm_90a --emit=ptx -o %t.ring.ptx %}
@@ -99,5 +126,10 @@ func.func @in_cta(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b:
 
 func.func @cluster(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<7168x128xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<128x128xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<7168x128xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, k_split = 3, cluster_n = 2>}
+  return
+}
+
+func.func @split_cluster(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<128x4096xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<128x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<128x4096xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, split_k = 2, producer = true, split_cluster = true>}
   return
 }

@@ -110,6 +110,49 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
+// split_cluster: the splits of a tile are a cluster (1 x 1 x 2) that adds
+// them on chip. The ring's scratch holds the K groups' sums and then the
+// other split's tile (2 x 128 threads x 32 floats); after the K groups'
+// reduction group 0 adds the splits and only split 0 stores, to C: no
+// partials and no sum kernel to let in early.
+// CHECK-LABEL: gpu.func @split_cluster
+// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, scratch_bytes = 16384>
+// CHECK: scf.for
+// CHECK-NOT: griddepcontrol launch_dependents
+// CHECK: %[[GROUPS:.*]] = nvfp4.wgmma.reduce_k_groups %{{.*}} in %[[RING]] groups 2 warpgroups 1
+// CHECK: scf.if
+// CHECK-NEXT: %[[SUM:.*]] = nvfp4.wgmma.reduce_splits %[[GROUPS]] in %[[RING]] splits 2 warpgroups 1
+// CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[SPLIT:.*]], %c0 : index
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK-NEXT: nvfp4.wgmma.store %[[SUM]] outs(%arg4 : memref<64x128xbf16>) at m %{{.*}} row %{{.*}} batch %{{.*}} : vector<32xf32>
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @split_cluster(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<64x128xbf16>, %tiles: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel attributes {known_cluster_size = array<i32: 1, 1, 2>} {
+    %bx = gpu.block_id x
+    %bz = gpu.block_id z
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %n = arith.muli %bx, %c64 : index
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xbf16>) at m %c0 n %n batch %c0 split %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2, split_k = 2, split_cluster = true>
+    gpu.return
+  }
+}
+
+// -----
+
+// The same plan in a kernel launched without the cluster would have split 1
+// store into a CTA that does not exist: an error, not a hang.
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @split_cluster_unclustered(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<64x128xbf16>, %tiles: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+    %bz = gpu.block_id z
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{has a plan for clusters of 1 x 1 x 2 CTAs, but its kernel's known_cluster_size says otherwise (it must be 1 x 1 x 2)}}
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xbf16>) at m %c0 n %c0 batch %c0 split %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2, split_k = 2, split_cluster = true>
+    gpu.return
+  }
+}
+
+// -----
+
 // No ring (stages = 0): the CTA decodes A itself; left to the conversion.
 // CHECK-LABEL: gpu.func @no_ring
 // CHECK-NOT: nvfp4.ring

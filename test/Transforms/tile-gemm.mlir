@@ -96,3 +96,27 @@ func.func @cluster(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<64x256xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, cluster_n = 2>}
   return
 }
+
+// -----
+
+// split_cluster: the two splits of a tile are a cluster along z that adds
+// the partial tiles on chip: one workspace (A's decoded tiles, not the
+// partials) and no sum kernel.
+// CHECK-LABEL: func.func @split_cluster
+// CHECK: gpu.alloc () : memref<131072xi8>
+// CHECK-NOT: gpu.alloc
+// CHECK: gpu.launch_func @nvfp4_kernels::@split_cluster_kernel_decode_a
+// CHECK-NOT: gpu.alloc
+// CHECK: gpu.launch_func @nvfp4_kernels::@split_cluster_kernel clusters in (%c1{{.*}}, %c1{{.*}}, %c2{{.*}}) blocks in (%c2{{.*}}, %c1{{.*}}, %c4)
+// CHECK-NOT: sum_splits
+// CHECK: gpu.func @split_cluster_kernel({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_cluster_size = array<i32: 1, 1, 2>}
+// CHECK: %[[Z:.*]] = gpu.block_id z
+// CHECK: %[[SPLIT:.*]] = arith.remui %[[Z]], %c2
+// CHECK: nvfp4.gemm_tile
+// CHECK-NOT: partials(
+// CHECK-SAME: split %[[SPLIT]]
+// CHECK-NOT: sum_splits
+func.func @split_cluster(%a: memref<2x64x512xf4E2M1FN>, %sfa: memref<2x64x32xf8E4M3FN>, %b: memref<2x128x512xf4E2M1FN>, %sfb: memref<2x128x32xf8E4M3FN>, %c: memref<2x64x128xbf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x64x512xf4E2M1FN>, memref<2x64x32xf8E4M3FN>, memref<2x128x512xf4E2M1FN>, memref<2x128x32xf8E4M3FN>) outs(%c : memref<2x64x128xbf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2, split_k = 2, split_cluster = true>}
+  return
+}

@@ -30,6 +30,11 @@ void populateGemvPatterns(RewritePatternSet &patterns, GpuTarget target);
 void populateGemmSm90Patterns(const TypeConverter &converter,
                               RewritePatternSet &patterns);
 
+/// nvfp4.wgmma.reduce_splits: split-K's tiles added in a cluster through
+/// distributed shared memory (ReduceSplits.cpp).
+void populateReduceSplitsPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
 /// The pipeline's nvfp4.ring.* ops, for every target (Ring.cpp).
 void populateRingPatterns(const TypeConverter &converter,
                           RewritePatternSet &patterns);

@@ -40,7 +40,7 @@ bool isCtaLevelOp(Operation *op) {
              RingAllocOp, RingFillOp, RingAcquireOp, RingWaitOp, RingReleaseOp,
              RingRetireOp, RingExpectOp, RingCopyOp, RingCopyBytesOp,
              WgmmaLoadBOp, WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
-             WgmmaStoreOp, TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp,
+             WgmmaReduceSplitsOp, WgmmaStoreOp, TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp,
              Tcgen05MmaOp, Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,
              Tcgen05StoreOp>(op);
 }
@@ -95,7 +95,8 @@ struct ConvertNVFP4ToNVVMPass
         }
         bool wgmma =
             isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp, WgmmaDecodeBOp,
-                WgmmaMmaOp, WgmmaReduceKGroupsOp, WgmmaStoreOp>(op);
+                WgmmaMmaOp, WgmmaReduceKGroupsOp, WgmmaReduceSplitsOp,
+                WgmmaStoreOp>(op);
         bool tcgen05 = isa<TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp,
                            Tcgen05MmaOp, Tcgen05ReleaseOp, Tcgen05CommitOp,
                            Tcgen05WaitOp, Tcgen05StoreOp>(op);
@@ -150,8 +151,10 @@ void mlir::nvfp4::populateNVFP4ToNVVMConversionPatterns(
   populateBlockScalesPatterns(patterns);
   populateRingPatterns(converter, patterns);
   // Each chip's MMA: wgmma (sm_90a) or tcgen05 (sm_100a).
-  if (getTargetInfo(target).hasWgmma)
+  if (getTargetInfo(target).hasWgmma) {
     populateGemmSm90Patterns(converter, patterns);
+    populateReduceSplitsPatterns(converter, patterns);
+  }
   if (getTargetInfo(target).hasTcgen05)
     populateGemmSm100Patterns(converter, patterns);
 }

@@ -152,7 +152,8 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t warpgroups, int64_t tileM,
                                    int64_t stages, int64_t kSplit,
                                    int64_t bPrefetch, int64_t splitK,
-                                   int64_t clusterN, bool producer) {
+                                   int64_t clusterN, bool producer,
+                                   bool splitCluster) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
                           "each), but got "
@@ -208,6 +209,11 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " (each CTA multicasts whole 8-row swizzle atoms), "
                           "but got stages = "
                        << stages << " and tile_m = " << tileM;
+  if (splitCluster && (splitK == 1 || clusterN != 1))
+    return emitError() << "expects split_cluster with split_k > 1 and "
+                          "cluster_n = 1 (the splits of a tile form the "
+                          "cluster), but got split_k = "
+                       << splitK << " and cluster_n = " << clusterN;
   if (producer && stages == 0)
     return emitError() << "expects producer with a ring (stages > 0): "
                           "without one there is nothing to produce";
@@ -239,12 +245,16 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << " a producer warpgroup leaves them; use a "
                             "smaller tile_m, k_split or b_prefetch";
   }
-  // The ring lives in dynamic shared memory: at most 227 KiB per CTA.
-  int64_t reduction = (kSplit - 1) * warpgroups * 128 * (tileM / 2) * 4;
-  int64_t ring =
-      std::max(stages * tileM * 128, reduction) + 1024 + 16 * stages;
+  // The ring lives in dynamic shared memory: at most 227 KiB per CTA. Its
+  // memory is reused after the K loop for the K groups' sums and then for
+  // the other splits' tiles of a split_cluster.
+  const int64_t tileFloats = warpgroups * 128 * (tileM / 2) * 4;
+  int64_t scratch = std::max((kSplit - 1) * tileFloats,
+                             splitCluster ? (splitK - 1) * tileFloats : 0);
+  int64_t ring = std::max(stages * tileM * 128, scratch) + 1024 + 16 * stages;
   if (stages != 0 && ring > 227 * 1024)
-    return emitError() << "expects the ring (stages x tile_m x 128 bytes + "
+    return emitError() << "expects the ring (stages x tile_m x 128 bytes, or "
+                          "the K groups' or splits' sums reusing it, + "
                           "alignment) to fit 227 KiB of shared memory, but "
                           "it needs "
                        << ring << " bytes";

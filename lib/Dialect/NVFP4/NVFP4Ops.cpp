@@ -444,8 +444,10 @@ LogicalResult GemvTileOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// Split-K's operands of a gemm_tile (either plan kind): `split` and
-/// `partials` exactly when split_k > 1, split_k dividing the `steps` K
-/// steps (`stepsText`, `what`), and partials of `partialsBytes`.
+/// `split` exactly when split_k > 1, `partials` exactly when the plan
+/// writes them (`partialsBytes` > 0: split-K without split_cluster),
+/// split_k dividing the `steps` K steps (`stepsText`, `what`), and partials
+/// of `partialsBytes`.
 static LogicalResult verifySplitK(GemmTileOp op, int64_t splitK, int64_t steps,
                                   StringRef stepsText, StringRef what,
                                   int64_t partialsBytes) {
@@ -455,13 +457,20 @@ static LogicalResult verifySplitK(GemmTileOp op, int64_t splitK, int64_t steps,
                                  "split_k = 1";
     return success();
   }
-  if (!op.getSplit() || !op.getPartials())
-    return op.emitOpError() << "expects `split` and `partials` with split_k = "
-                            << splitK;
+  if (!op.getSplit())
+    return op.emitOpError() << "expects `split` with split_k = " << splitK;
+  if (partialsBytes == 0) {
+    if (op.getPartials())
+      return op.emitOpError() << "expects no `partials` with split_cluster "
+                                 "(the splits add their tiles on chip)";
+  } else if (!op.getPartials()) {
+    return op.emitOpError() << "expects `partials` with split_k = " << splitK;
+  }
   if (steps % splitK != 0)
     return op.emitOpError() << "expects split_k (" << splitK << ") to divide "
                             << stepsText << " = " << steps << ", " << what;
-  if (op.getPartials().getType().getNumElements() != partialsBytes)
+  if (op.getPartials() &&
+      op.getPartials().getType().getNumElements() != partialsBytes)
     return op.emitOpError() << "expects `partials` to hold " << partialsBytes
                             << " bytes (split_k fp32 copies of C), but it has "
                             << op.getPartials().getType().getNumElements();
@@ -707,6 +716,32 @@ LogicalResult WgmmaReduceKGroupsOp::verify() {
                          << " bytes of scratch (the accumulators of "
                          << getGroups() - 1
                          << " K groups), but it has "
+                         << getRing().getType().getDataBytes();
+  return success();
+}
+
+LogicalResult WgmmaReduceSplitsOp::verify() {
+  if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
+    return failure();
+  // The ranks are the splits: a cluster of another shape would have CTAs
+  // write into peers that do not exist, or leave splits unsummed.
+  Operation *fn =
+      getOperation()->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  auto cluster = fn ? fn->getAttrOfType<DenseI32ArrayAttr>("known_cluster_size")
+                    : DenseI32ArrayAttr();
+  if (cluster && cluster.asArrayRef() !=
+                     ArrayRef<int32_t>({1, 1, static_cast<int32_t>(getSplits())}))
+    return emitOpError() << "expects its kernel's clusters to be the "
+                         << getSplits()
+                         << " splits of a tile (known_cluster_size 1 x 1 x "
+                         << getSplits() << ")";
+  int64_t need = (getSplits() - 1) * getWarpgroups() * 128 *
+                 getAcc().getType().getNumElements() * 4;
+  if (getRing().getType().getDataBytes() < need)
+    return emitOpError() << "expects the ring to hold " << need
+                         << " bytes of scratch (the accumulators of "
+                         << getSplits() - 1
+                         << " other splits), but it has "
                          << getRing().getType().getDataBytes();
   return success();
 }

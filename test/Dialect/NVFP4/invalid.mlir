@@ -475,10 +475,43 @@ func.func private @dependent_on_func() attributes {nvfp4.programmatic_dependent_
 // -----
 
 func.func @gemm_tile_split_missing(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
-  // expected-error @+1 {{expects `split` and `partials` with split_k = 2}}
+  // expected-error @+1 {{expects `split` with split_k = 2}}
   nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2>
   return
 }
+
+// -----
+
+func.func @gemm_tile_split_partials_missing(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
+  // expected-error @+1 {{expects `partials` with split_k = 2}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2>
+  return
+}
+
+// -----
+
+// A split_cluster's splits add their tiles on chip: no partials workspace.
+func.func @gemm_tile_split_cluster_partials(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<131072xi8>, %i: index) {
+  // expected-error @+1 {{expects no `partials` with split_cluster (the splits add their tiles on chip)}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<131072xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2, split_cluster = true>
+  return
+}
+
+// -----
+
+// Eight splits' tiles of 128 x 192 floats do not fit one CTA's shared memory.
+// expected-error @+1 {{expects the ring (stages x tile_m x 128 bytes, or the K groups' or splits' sums reusing it, + alignment) to fit 227 KiB of shared memory, but it needs 689184 bytes}}
+func.func private @split_cluster_shared() attributes {plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 192, stages = 2, split_k = 8, split_cluster = true>}
+
+// -----
+
+// expected-error @+1 {{expects split_cluster with split_k > 1 and cluster_n = 1 (the splits of a tile form the cluster), but got split_k = 1 and cluster_n = 1}}
+func.func private @split_cluster_unsplit() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_cluster = true>}
+
+// -----
+
+// expected-error @+1 {{expects split_cluster with split_k > 1 and cluster_n = 1 (the splits of a tile form the cluster), but got split_k = 2 and cluster_n = 2}}
+func.func private @split_cluster_multicast() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2, cluster_n = 2, split_cluster = true>}
 
 // -----
 
@@ -532,6 +565,32 @@ func.func @wgmma_slot_too_small(%acc: vector<64xf32>, %f: vector<16xi32>, %r: !n
 func.func @wgmma_bad_n(%acc: vector<3xf32>, %f: vector<16xi32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, %s: i32) {
   // expected-error @+1 {{expects an accumulator of N / 2 floats per thread with N (the MMA's N) a multiple of 8 in [8, 256], got 3 floats}}
   %0 = nvfp4.wgmma.mma %acc, %f, %r[%s] : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_splits_scratch(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) {
+  // expected-error @+1 {{expects the ring to hold 32768 bytes of scratch (the accumulators of 2 other splits), but it has 16384}}
+  %0 = nvfp4.wgmma.reduce_splits %acc in %r splits 3 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @reduce_splits_cluster(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+    // expected-error @+1 {{expects its kernel's clusters to be the 2 splits of a tile (known_cluster_size 1 x 1 x 2)}}
+    %0 = nvfp4.wgmma.reduce_splits %acc in %r splits 2 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @reduce_splits_count(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) {
+  // expected-error @+1 {{attribute 'splits' failed to satisfy constraint}}
+  %0 = nvfp4.wgmma.reduce_splits %acc in %r splits 9 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
   return
 }
 
