@@ -10,8 +10,8 @@ L = 0 (the default) writes unbatched rank-2 operands. --blocked=a, b or ab
 (anywhere) gives those operands' scales the blocked (128x4 atom) layout.
 With WARPGROUPS TILE_M (and optionally the further fields) the op carries
 that #nvfp4.gemm_plan (sm_90a), which nvfp4-plan keeps; --tcgen05=TILE_M,
-STAGES[,SPLIT_K] (anywhere) gives it that #nvfp4.tcgen05_plan (sm_100a)
-instead.
+STAGES[,SPLIT_K[,SPLIT_CLUSTER]] (anywhere) gives it that
+#nvfp4.tcgen05_plan (sm_100a) instead.
 """
 import sys
 
@@ -39,8 +39,8 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
             f"{f} = {v}" for f, v in zip(fields, plan)))
     if tcgen05:
         attrs.append("nvfp4.plan = #nvfp4.tcgen05_plan<%s>" % ", ".join(
-            f"{f} = {v}" for f, v in zip(("tile_m", "stages", "split_k"),
-                                         tcgen05)))
+            f"{f} = {v}" for f, v in zip(("tile_m", "stages", "split_k",
+                                          "split_cluster"), tcgen05)))
     for operand in "ab":
         if operand in blocked:
             attrs.append(f"sf{operand}_layout = #nvfp4.scale_layout<blocked>")

@@ -334,6 +334,12 @@ def NVFP4_Tcgen05PlanAttr : AttrDef<NVFP4_Dialect, "Tcgen05Plan",
     - `split_k` (default 1; [1, 8]; dividing ceil(K / 256)): CTAs that
       split K, each writing an fp32 partial tile that `nvfp4.sum_splits`
       adds.
+    - `split_cluster` (default false; true needs split_k > 1): the split_k
+      CTAs of a tile form a 1 x 1 x split_k thread-block cluster and add
+      their accumulators on chip instead (`nvfp4.tcgen05.reduce_splits`:
+      the other CTAs copy theirs from TMEM into the first one's ring memory
+      through distributed shared memory, and it adds them into its TMEM
+      before it stores C): no fp32 partials and no sum kernel.
 
     K must be a multiple of 64. The slots copy the scales in the blocked
     layout (the 128 x 4 atoms `tcgen05.cp` copies as they are), 256 K
@@ -346,7 +352,8 @@ def NVFP4_Tcgen05PlanAttr : AttrDef<NVFP4_Dialect, "Tcgen05Plan",
     Example: `#nvfp4.tcgen05_plan<tile_m = 128, stages = 6>`.
   }];
   let parameters = (ins "int64_t":$tile_m, "int64_t":$stages,
-                        DefaultValuedParameter<"int64_t", "1">:$split_k);
+                        DefaultValuedParameter<"int64_t", "1">:$split_k,
+                        DefaultValuedParameter<"bool", "false">:$split_cluster);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -387,10 +394,23 @@ def NVFP4_Tcgen05PlanAttr : AttrDef<NVFP4_Dialect, "Tcgen05Plan",
       int64_t end = getSfaOffset() + getScaleBlocksA() * kScaleBlockBytes;
       return (end + 1023) / 1024 * 1024;
     }
-    /// Dynamic shared memory: the ring (slots, 1024 bytes of alignment
-    /// slack, a full and an empty mbarrier per slot).
+    /// Bytes of the first CTA's ring memory into which the other split_k - 1
+    /// CTAs of a split_cluster copy their fp32 accumulators; 0 otherwise.
+    int64_t getSplitExchangeBytes() const {
+      return getSplitCluster() ? (getSplitK() - 1) * kThreads * getTileM() * 4
+                               : 0;
+    }
+    /// Dynamic shared memory: the ring (slots, or the splits' exchange that
+    /// reuses them if larger, 1024 bytes of alignment slack, a full and an
+    /// empty mbarrier per slot).
     int64_t getSharedBytes() const {
-      return getStages() * getSlotBytes() + 1024 + 16 * getStages();
+      return std::max(getStages() * getSlotBytes(), getSplitExchangeBytes()) +
+             1024 + 16 * getStages();
+    }
+    /// The kernel's cluster shape (x, y, z): a split_cluster's split_k CTAs
+    /// along z, else 1 x 1 x 1.
+    llvm::SmallVector<int64_t, 3> getClusterShape() const {
+      return {1, 1, getSplitCluster() ? getSplitK() : 1};
     }
     /// TMEM columns: the fp32 accumulator (one column per row of A) from
     /// column 0, then per slot B's scales (4 columns per MMA) and A's
@@ -413,9 +433,12 @@ def NVFP4_Tcgen05PlanAttr : AttrDef<NVFP4_Dialect, "Tcgen05Plan",
         columns *= 2;
       return columns <= 512 ? columns : 0;
     }
-    /// Bytes of the fp32 partial tiles split_k > 1 CTAs write.
+    /// Bytes of the fp32 partial tiles split_k > 1 CTAs write to global
+    /// memory (none with split_cluster).
     int64_t getPartialsBytes(int64_t batch, int64_t m, int64_t n) const {
-      return getSplitK() > 1 ? getSplitK() * batch * m * n * 4 : 0;
+      return getSplitK() > 1 && !getSplitCluster()
+                 ? getSplitK() * batch * m * n * 4
+                 : 0;
     }
   }];
 }

@@ -364,7 +364,8 @@ def NVFP4_WgmmaReduceKGroupsOp : NVFP4_Op<"wgmma.reduce_k_groups",
 
 def NVFP4_WgmmaReduceSplitsOp : NVFP4_Op<"wgmma.reduce_splits",
     [AllTypesMatch<["acc", "result"]>]> {
-  let summary = "Add the accumulators of a cluster's split-K CTAs into the first CTA's";
+  let summary =
+      "Add the accumulators of a cluster's split-K CTAs into the first CTA's";
   let description = [{
     The on-chip end of split-K (`#nvfp4.gemm_plan` `split_cluster`): the
     `splits` CTAs that split K of one tile form a thread-block cluster
@@ -386,22 +387,24 @@ def NVFP4_WgmmaReduceSplitsOp : NVFP4_Op<"wgmma.reduce_splits",
        16-byte stores) and arrive with release semantics; CTA 0 arrives,
        waits with acquire semantics and adds them to its own in rank order.
 
-    The result is the tile's sum in CTA 0 (its own partial first, the same
-    order as `nvfp4.sum_splits`), undefined in the others, which store
-    nothing.
+    Results: `first`, whether this CTA is the cluster's first (rank 0),
+    the one that stores; and the tile's sum there (its own partial first,
+    the same order as `nvfp4.sum_splits`), undefined in the others, which
+    store nothing. The kernel must declare its clusters
+    (`known_cluster_size` 1 x 1 x `splits`).
 
     Example:
     ```mlir
-    %sum = nvfp4.wgmma.reduce_splits %acc in %ring splits 2 warpgroups 1
-        : !nvfp4.ring<stages = 9, slot_bytes = 16384, consumers = 1,
-                      scratch_bytes = 65536>, vector<64xf32>
+    %first, %sum = nvfp4.wgmma.reduce_splits %acc in %ring splits 2
+        warpgroups 1 : !nvfp4.ring<stages = 9, slot_bytes = 16384,
+        consumers = 1, scratch_bytes = 65536>, vector<64xf32>
     ```
   }];
-  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
-                       NVFP4_RingType:$ring,
-                       ConfinedAttr<I64Attr, [IntMinValue<2>, IntMaxValue<8>]>:$splits,
-                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$warpgroups);
-  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let arguments = (ins
+    VectorOfRankAndType<[1], [F32]>:$acc, NVFP4_RingType:$ring,
+    ConfinedAttr<I64Attr, [IntMinValue<2>, IntMaxValue<8>]>:$splits,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$warpgroups);
+  let results = (outs I1:$first, VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
     $acc `in` $ring `splits` $splits `warpgroups` $warpgroups attr-dict `:`
     qualified(type($ring)) `,` type($acc)
@@ -593,6 +596,47 @@ def NVFP4_Tcgen05WaitOp : NVFP4_Op<"tcgen05.wait"> {
   }];
   let arguments = (ins NVFP4_TmemType:$tmem);
   let assemblyFormat = "$tmem attr-dict `:` qualified(type($tmem))";
+}
+
+def NVFP4_Tcgen05ReduceSplitsOp : NVFP4_Op<"tcgen05.reduce_splits"> {
+  let summary =
+      "Add the TMEM accumulators of a cluster's split-K CTAs into the first's";
+  let description = [{
+    The sm_100a form of `nvfp4.wgmma.reduce_splits` (`#nvfp4.tcgen05_plan`
+    `split_cluster`): the `splits` CTAs that split K of one tile form a
+    thread-block cluster (cluster rank = split), and all 128 threads of each
+    execute this op once the accumulator is complete
+    (`nvfp4.tcgen05.wait`). Thread t owns TMEM lane t, `columns` fp32
+    columns of it. After a first phase of the cluster barrier (every CTA
+    runs), CTAs 1.. load their accumulators from TMEM (`tcgen05.ld`) and
+    store them into the first CTA's ring memory (distributed shared memory,
+    16-byte stores; CTA r's column c of thread t at float ((r - 1) x
+    columns + 4 (c / 4)) x 128 + 4t + c % 4) and arrive at the second phase
+    with release semantics; the first CTA arrives, waits with acquire
+    semantics and adds them to its accumulator in rank order, in TMEM
+    (`tcgen05.ld`, add, `tcgen05.st`), so that `nvfp4.tcgen05.store` then
+    stores the tile's sum. The other CTAs' accumulators are left as they
+    were; they store nothing. The result `first` says whether this CTA is
+    the cluster's first (rank 0), the one that stores. The kernel must
+    declare its clusters (`known_cluster_size` 1 x 1 x `splits`).
+
+    Example:
+    ```mlir
+    %first = nvfp4.tcgen05.reduce_splits %tmem columns 64 in %ring splits 2
+        : !nvfp4.tmem<columns = 512>, !nvfp4.ring<stages = 8,
+          slot_bytes = 32768, consumers = 1>
+    ```
+  }];
+  let arguments = (ins
+    NVFP4_TmemType:$tmem, ConfinedAttr<I64Attr, [IntPositive]>:$columns,
+    NVFP4_RingType:$ring,
+    ConfinedAttr<I64Attr, [IntMinValue<2>, IntMaxValue<8>]>:$splits);
+  let results = (outs I1:$first);
+  let assemblyFormat = [{
+    $tmem `columns` $columns `in` $ring `splits` $splits attr-dict `:`
+    qualified(type($tmem)) `,` qualified(type($ring))
+  }];
+  let hasVerifier = 1;
 }
 
 def NVFP4_Tcgen05StoreOp : NVFP4_Op<"tcgen05.store",

@@ -82,7 +82,10 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
   const int64_t splitK = plan.getSplitK();
   const double partials =
       static_cast<double>(plan.getPartialsBytes(a.batch, p.m, p.n));
-  p.gemmBytes = values + slotScales + (splitK > 1 ? partials : c);
+  // Split-K writes fp32 partials for a sum kernel, unless its splits add
+  // them on chip (split_cluster) and the first one writes C.
+  const bool sumKernel = splitK > 1 && !plan.getSplitCluster();
+  p.gemmBytes = values + slotScales + (sumKernel ? partials : c);
   // A pre-pass per operand whose scales are not blocked in whole slices:
   // reads them as given, writes them blocked and padded.
   auto prePass = [&](ScaleLayout layout, int64_t rows) {
@@ -93,7 +96,7 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
   };
   p.prePassBytes =
       prePass(op.getSfaLayout(), p.m) + prePass(op.getSfbLayout(), p.n);
-  p.sumBytes = splitK > 1 ? partials + c : 0.0;
+  p.sumBytes = sumKernel ? partials + c : 0.0;
 
   const int64_t gx = llvm::divideCeil(p.n, Tcgen05PlanAttr::kTileN);
   const int64_t gy = llvm::divideCeil(p.m, plan.getTileM());

@@ -237,7 +237,8 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
   }
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
                            /*kSplit=*/3, bPrefetch(chunks), /*splitK=*/1,
-                           /*clusterN=*/1, /*producer=*/true, /*splitCluster=*/false);
+                           /*clusterN=*/1, /*producer=*/true,
+                           /*splitCluster=*/false);
 }
 
 /// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128
@@ -263,13 +264,15 @@ Tcgen05PlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
     splitK *= 2;
   int64_t stages = 2;
   while (stages < 16 && stages < slices / splitK) {
-    auto next = Tcgen05PlanAttr::get(ctx, tileM, stages + 1, splitK);
+    auto next = Tcgen05PlanAttr::get(ctx, tileM, stages + 1, splitK,
+                                     /*splitCluster=*/false);
     if (next.getSharedBytes() > t.info.maxSharedBytes ||
         !next.getTmemColumns())
       break;
     ++stages;
   }
-  return Tcgen05PlanAttr::get(ctx, tileM, stages, splitK);
+  return Tcgen05PlanAttr::get(ctx, tileM, stages, splitK,
+                              /*splitCluster=*/false);
 }
 
 /// The shape limits every GEMM plan shares: K in steps of `kStep` (`why`

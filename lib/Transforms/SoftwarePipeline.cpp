@@ -190,9 +190,8 @@ void GemmRingBuilder::round(Value r, bool first, Position &at, Value &acc,
 LogicalResult GemmRingBuilder::build() {
   MLIRContext *ctx = b.getContext();
   const int64_t warpgroups = plan.getWarpgroups();
-  auto ringType =
-      RingType::get(ctx, stages, plan.getATileBytes(), warpgroups,
-                    plan.getScratchBytes(), plan.getClusterN());
+  auto ringType = RingType::get(ctx, stages, plan.getATileBytes(), warpgroups,
+                                plan.getScratchBytes(), plan.getClusterN());
   // The roles and the multicast assume the CTA and cluster shapes nvfp4-tile
   // launches the plan with: a kernel that says otherwise would hang (no
   // producer) or multicast to CTAs that do not exist.
@@ -396,8 +395,8 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
   Value split = op.getPartials() ? op.getSplit() : Value();
   auto store = [&] {
     if (n % plan.getTileN() == 0 || n % 64 != 0) {
-      WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase,
-                           rowBase, batch, split);
+      WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase, rowBase,
+                           batch, split);
       return;
     }
     auto inN = scf::IfOp::create(b, cmp(arith::CmpIPredicate::ult, rowBase,
@@ -416,14 +415,12 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
       store();
       return;
     }
-    acc = WgmmaReduceSplitsOp::create(b, acc.getType(), acc, ring,
-                                      b.getI64IntegerAttr(plan.getSplitK()),
-                                      b.getI64IntegerAttr(warpgroups));
-    auto first = scf::IfOp::create(
-        b,
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, op.getSplit(),
-                              arith::ConstantIndexOp::create(b, 0)),
-        /*withElseRegion=*/false);
+    auto reduced = WgmmaReduceSplitsOp::create(
+        b, b.getI1Type(), acc.getType(), acc, ring,
+        b.getI64IntegerAttr(plan.getSplitK()), b.getI64IntegerAttr(warpgroups));
+    acc = reduced.getResult();
+    auto first = scf::IfOp::create(b, reduced.getFirst(),
+                                   /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(first.thenBlock());
     store();

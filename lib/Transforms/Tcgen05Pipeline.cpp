@@ -1,4 +1,5 @@
-//===- Tcgen05Pipeline.cpp - the sm_100a GEMM's K loop ---------------------===//
+//===- Tcgen05Pipeline.cpp - the sm_100a GEMM's K loop
+//---------------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -22,7 +23,9 @@
 //   its empty barrier); after the last slice it commits the accumulator
 //   (`nvfp4.tcgen05.commit`);
 // - all 4 warps wait for the accumulator (`nvfp4.tcgen05.wait`) and store
-//   their lane quadrant of it (`nvfp4.tcgen05.store`), then free TMEM.
+//   their lane quadrant of it (`nvfp4.tcgen05.store`), then free TMEM; with
+//   split_cluster the splits' CTAs first add their accumulators into the
+//   first one's (`nvfp4.tcgen05.reduce_splits`), which alone stores.
 //
 // The pass computes every layout decision here, as attributes of the ops:
 // slot offsets, TMEM columns and the MMAs' descriptors (built by
@@ -208,8 +211,21 @@ LogicalResult Tcgen05PipelineBuilder::build() {
            << " x 1 x 1 threads, but its kernel's known_block_size says "
               "otherwise";
   // The MMA's A is the tile of B (the weights), its B the tile of A.
+  // A split_cluster's cluster is the splits of a tile: a kernel launched
+  // otherwise would have CTAs store into peers that do not exist.
+  if (auto kernel = op->getParentOfType<gpu::GPUFuncOp>()) {
+    DenseI32ArrayAttr cluster = kernel.getKnownClusterSizeAttr();
+    SmallVector<int64_t, 3> shape = plan.getClusterShape();
+    if (cluster ? !llvm::equal(cluster.asArrayRef(), shape)
+                : plan.getSplitCluster())
+      return op.emitOpError()
+             << "has a plan for clusters of " << shape[0] << " x " << shape[1]
+             << " x " << shape[2]
+             << " CTAs, but its kernel's known_cluster_size says otherwise";
+  }
+  // The splits' exchange reuses the ring's memory after the K loop.
   auto ringType = RingType::get(ctx, plan.getStages(), plan.getSlotBytes(),
-                                /*consumers=*/1, /*scratchBytes=*/0,
+                                /*consumers=*/1, plan.getSplitExchangeBytes(),
                                 /*cluster=*/1);
   // Every slot's copies must deliver exactly what ring.expect waits for.
   const int64_t copied =
@@ -253,8 +269,22 @@ LogicalResult Tcgen05PipelineBuilder::build() {
     issue();
   }
   Tcgen05WaitOp::create(b, tmem);
-  Tcgen05StoreOp::create(b, tmem, plan.getTileM(), op.getC(), op.getPartials(),
-                         mBase, nBase, op.getBatch(), op.getSplit());
+  if (!plan.getSplitCluster()) {
+    Tcgen05StoreOp::create(b, tmem, plan.getTileM(), op.getC(),
+                           op.getPartials(), mBase, nBase, op.getBatch(),
+                           op.getSplit());
+  } else {
+    // The cluster's splits add their accumulators into the first one's,
+    // which alone stores C.
+    Value isFirst = Tcgen05ReduceSplitsOp::create(
+        b, b.getI1Type(), tmem, plan.getTileM(), ring, plan.getSplitK());
+    auto first = scf::IfOp::create(b, isFirst, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(first.thenBlock());
+    Tcgen05StoreOp::create(b, tmem, plan.getTileM(), op.getC(),
+                           /*partials=*/Value(), mBase, nBase, op.getBatch(),
+                           /*split=*/Value());
+  }
   TmemDeallocOp::create(b, tmem);
   return success();
 }

@@ -194,6 +194,23 @@ void launchSumSplits(OpBuilder &hb, OpBuilder &kb, Location loc,
   freeWorkspace(hb, loc, partials);
 }
 
+/// The launch's cluster shape of a kernel whose plan asks for one (`shape`
+/// x, y, z, more than one CTA), which the kernel also declares
+/// (known_cluster_size, .reqnctapercluster in the PTX); none otherwise.
+std::optional<gpu::KernelDim3> clusterOf(OpBuilder &hb, OpBuilder &kb,
+                                         Location loc, gpu::GPUFuncOp kernel,
+                                         ArrayRef<int64_t> shape) {
+  if (shape[0] * shape[1] * shape[2] == 1)
+    return std::nullopt;
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  kernel.setKnownClusterSizeAttr(kb.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(shape[0]), static_cast<int32_t>(shape[1]),
+       static_cast<int32_t>(shape[2])}));
+  return gpu::KernelDim3{idx(shape[0]), idx(shape[1]), idx(shape[2])};
+}
+
 /// Split-K's workspace of the splits' fp32 partial tiles (`bytes`), added
 /// to the GEMM's `operands`; null without split-K.
 Value allocPartials(OpBuilder &hb, Location loc, int64_t splitK,
@@ -309,9 +326,9 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
                      body.getArgument(2), body.getArgument(3),
                      body.getArgument(4), mBase, nBase, batch,
-                     prepass ? ValueRange{body.getArgument(5)} : ValueRange{}, split,
-                     sumKernel ? body.getArguments().back() : Value(), plan,
-                     op.getSfaLayout(), op.getSfbLayout());
+                     prepass ? ValueRange{body.getArgument(5)} : ValueRange{},
+                     split, sumKernel ? body.getArguments().back() : Value(),
+                     plan, op.getSfaLayout(), op.getSfbLayout());
   gpu::ReturnOp::create(kb, loc);
 
   gpu::KernelDim3 grid{idx(llvm::divideCeil(n, plan.getTileN())), idx(mTiles),
@@ -329,16 +346,9 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
     kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                     kb.getI32IntegerAttr(plan.getEntryRegisters()));
   // Clusters: cluster_n CTAs along x share (multicast) A's tiles, or a
-  // split_cluster's splits of a tile (along z) add their partial tiles; the
-  // kernel also declares its cluster shape (.reqnctapercluster).
-  std::optional<gpu::KernelDim3> cluster;
-  if (SmallVector<int64_t, 3> shape = plan.getClusterShape();
-      shape[0] * shape[1] * shape[2] > 1) {
-    cluster = gpu::KernelDim3{idx(shape[0]), idx(shape[1]), idx(shape[2])};
-    kernel.setKnownClusterSizeAttr(kb.getDenseI32ArrayAttr(
-        {static_cast<int32_t>(shape[0]), static_cast<int32_t>(shape[1]),
-         static_cast<int32_t>(shape[2])}));
-  }
+  // split_cluster's splits of a tile (along z) add their partial tiles.
+  std::optional<gpu::KernelDim3> cluster =
+      clusterOf(hb, kb, loc, kernel, plan.getClusterShape());
   auto launch = launchWithPlan(hb, loc, kernel, grid, block, dynamicShared,
                                operands, plan, cluster);
   // The GEMM's prologue (barriers, B's first loads) may overlap the
@@ -409,7 +419,7 @@ Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
 /// of 128-thread CTAs over the grid x -> tiles of 128 rows of B, y -> tiles
 /// of A's rows, z -> batch (times split_k + the split), reading A and B
 /// through tensor maps of their packed bytes (Tcgen05Tiles.h), created
-/// next to the launch; split-K's sum kernel as for sm_90a.
+/// next to the launch; split-K's sum kernel, or its cluster, as for sm_90a.
 LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
                               gpu::GPUModuleOp kernels, SymbolTable &symbols,
                               StringRef kernelName) {
@@ -440,8 +450,10 @@ LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
       getPackedOperandMapType(ctx, a.batch, n, a.k, Tcgen05PlanAttr::kTileN),
       op.getB()));
   const int64_t splitK = plan.getSplitK();
-  Value partials = allocPartials(
-      hb, loc, splitK, plan.getPartialsBytes(a.batch, a.rows, n), operands);
+  const bool sumKernel = splitK > 1 && !plan.getSplitCluster();
+  Value partials =
+      allocPartials(hb, loc, sumKernel ? splitK : 1,
+                    plan.getPartialsBytes(a.batch, a.rows, n), operands);
 
   kb.setInsertionPointToEnd(kernels.getBody());
   SmallVector<Type> argTypes(ValueRange(operands).getTypes());
@@ -453,11 +465,14 @@ LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
       kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
       body.getArgument(3), body.getArgument(4),
       scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
-      scaledBlockId(kb, loc, gpu::Dimension::x, Tcgen05PlanAttr::kTileN),
-      batch, ValueRange{body.getArgument(5), body.getArgument(6)}, split,
-      splitK > 1 ? body.getArguments().back() : Value(), plan,
+      scaledBlockId(kb, loc, gpu::Dimension::x, Tcgen05PlanAttr::kTileN), batch,
+      ValueRange{body.getArgument(5), body.getArgument(6)}, split,
+      sumKernel ? body.getArguments().back() : Value(), plan,
       ScaleLayout::Blocked, ScaleLayout::Blocked);
   gpu::ReturnOp::create(kb, loc);
+  // A split_cluster's splits of a tile (along z) add their accumulators.
+  std::optional<gpu::KernelDim3> cluster =
+      clusterOf(hb, kb, loc, kernel, plan.getClusterShape());
   launchWithPlan(
       hb, loc, kernel,
       gpu::KernelDim3{idx(llvm::divideCeil(n, Tcgen05PlanAttr::kTileN)),
@@ -466,8 +481,8 @@ LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
       gpu::KernelDim3{idx(Tcgen05PlanAttr::kThreads), idx(1), idx(1)},
       arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
                                    plan.getSharedBytes()),
-      operands, plan);
-  if (splitK > 1)
+      operands, plan, cluster);
+  if (sumKernel)
     launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials,
                     op.getC(), splitK, plan);
   for (Value workspace : workspaces)

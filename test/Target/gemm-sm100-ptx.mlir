@@ -40,6 +40,39 @@
 // RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.batch_split.ptx
 // RUN: FileCheck %s --check-prefix=MMA --input-file=%t.batch_split.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.batch_split.ptx -o %t.batch_split.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// split_cluster on the middle contest shape: the two splits are a 1 x 1 x 2
+// cluster. After the accumulator is complete, split 1 copies its 64
+// columns from TMEM (4 loads of 16) into split 0's ring with 16 16-byte
+// shared::cluster stores and arrives; split 0 waits and adds them into its
+// TMEM (4 x: load, 4 16-byte shared loads, store), then stores C: no sum
+// kernel, no fp32 partials.
+// RUN: nvfp4-run %s --entry split_cluster --target sm_100a --emit=ptx -o %t.split_cluster.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.split_cluster.ptx
+// RUN: FileCheck %s --check-prefix=SPLITS --input-file=%t.split_cluster.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.split_cluster.ptx -o %t.split_cluster.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// SPLITS-NOT: sum_splits
+// SPLITS-LABEL: .entry split_cluster_kernel(
+// SPLITS: .reqnctapercluster 1, 1, 2
+// SPLITS: tcgen05.fence::after_thread_sync;
+// SPLITS: barrier.cluster.arrive;
+// SPLITS-NEXT: barrier.cluster.wait;
+// SPLITS-NEXT: mov.u32 {{%r[0-9]+}}, %cluster_ctarank;
+// SPLITS: tcgen05.ld.sync.aligned.32x32b.x16.b32
+// SPLITS: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0;
+// SPLITS-COUNT-4: st.shared::cluster.v2.b64
+// SPLITS-COUNT-3: tcgen05.ld.sync.aligned.32x32b.x16.b32
+// SPLITS-COUNT-4: st.shared::cluster.v2.b64
+// SPLITS: barrier.cluster.arrive;
+// SPLITS: barrier.cluster.arrive;
+// SPLITS-NEXT: barrier.cluster.wait;
+// SPLITS: tcgen05.ld.sync.aligned.32x32b.x16.b32
+// SPLITS-COUNT-4: ld.shared.v2.b64
+// SPLITS: tcgen05.st.sync.aligned.32x32b.x16.b32
+// SPLITS-NEXT: tcgen05.wait::st.sync.aligned;
+// SPLITS-COUNT-3: tcgen05.st.sync.aligned.32x32b.x16.b32
+// SPLITS-NOT: st.global.f32
+// SPLITS: st.global.b16
+// SPLITS: tcgen05.dealloc.cta_group::1.sync.aligned.b32
 // Plain scales and K = 640 (2.5 slots): the scale pre-pass kernels (one
 // 32-bit word per thread and trip, 256 threads) before the GEMM.
 // RUN: nvfp4-run %s --entry plain_ragged --target sm_100a --emit=ptx -o %t.plain_ragged.ptx
@@ -129,5 +162,10 @@ func.func @batch_split(%a: memref<3x200x1024xf4E2M1FN>, %sfa: memref<3x2x16x32x4
 
 func.func @plain_ragged(%a: memref<200x640xf4E2M1FN>, %sfa: memref<200x40xf8E4M3FN>, %b: memref<300x640xf4E2M1FN>, %sfb: memref<300x40xf8E4M3FN>, %c: memref<200x300xbf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<200x640xf4E2M1FN>, memref<200x40xf8E4M3FN>, memref<300x640xf4E2M1FN>, memref<300x40xf8E4M3FN>) outs(%c : memref<200x300xbf16>)
+  return
+}
+
+func.func @split_cluster(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<1x112x32x4x4xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<32x112x32x4x4xf8E4M3FN>, %c: memref<128x4096xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<1x112x32x4x4xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<32x112x32x4x4xf8E4M3FN>) outs(%c : memref<128x4096xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 8, split_k = 2, split_cluster = true>}
   return
 }

@@ -33,6 +33,21 @@
 // CHECK: nvfp4.tcgen05.wait %[[TMEM]]
 // CHECK-NEXT: nvfp4.tcgen05.store %[[TMEM]] columns 64 outs(%arg4 : memref<128x256xf16>) partials(%arg7 : memref<262144xi8>)
 // CHECK-NEXT: nvfp4.tmem.dealloc %[[TMEM]]
+
+// The same plan with split_cluster: the two splits are a 1 x 1 x 2 cluster
+// that adds the accumulators on chip; the ring reserves 128 x 64 floats for
+// the other split (32768 bytes, more than its 2 slots), and only split 0
+// stores, to C.
+// RUN: sed -e 's/split_k = 2>/split_k = 2, split_cluster = true>/' %s | nvfp4-opt -nvfp4-plan=target=sm_100a -nvfp4-tile=target=sm_100a -nvfp4-software-pipeline -canonicalize | FileCheck %s --check-prefix=CLUSTER
+// CLUSTER-LABEL: gpu.func @gemm_kernel
+// CLUSTER-SAME: known_cluster_size = array<i32: 1, 1, 2>
+// CLUSTER: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1, scratch_bytes = 32768>
+// CLUSTER: nvfp4.tcgen05.wait %[[TMEM:[0-9]+]]
+// CLUSTER-NEXT: %[[FIRST:.*]] = nvfp4.tcgen05.reduce_splits %[[TMEM]] columns 64 in %[[RING]] splits 2
+// CLUSTER-NEXT: scf.if %[[FIRST]] {
+// CLUSTER-NEXT: nvfp4.tcgen05.store %[[TMEM]] columns 64 outs(%arg4 : memref<128x256xf16>) at m
+// CLUSTER-NEXT: }
+// CLUSTER-NEXT: nvfp4.tmem.dealloc %[[TMEM]]
 func.func @gemm(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<1x32x32x4x4xf8E4M3FN>, %b: memref<256x2048xf4E2M1FN>, %sfb: memref<2x32x32x4x4xf8E4M3FN>, %c: memref<128x256xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<1x32x32x4x4xf8E4M3FN>, memref<256x2048xf4E2M1FN>, memref<2x32x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2, split_k = 2>}
   return

@@ -121,8 +121,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 // CHECK-NOT: griddepcontrol launch_dependents
 // CHECK: %[[GROUPS:.*]] = nvfp4.wgmma.reduce_k_groups %{{.*}} in %[[RING]] groups 2 warpgroups 1
 // CHECK: scf.if
-// CHECK-NEXT: %[[SUM:.*]] = nvfp4.wgmma.reduce_splits %[[GROUPS]] in %[[RING]] splits 2 warpgroups 1
-// CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[SPLIT:.*]], %c0 : index
+// CHECK-NEXT: %[[FIRST:.*]], %[[SUM:.*]] = nvfp4.wgmma.reduce_splits %[[GROUPS]] in %[[RING]] splits 2 warpgroups 1
 // CHECK-NEXT: scf.if %[[FIRST]] {
 // CHECK-NEXT: nvfp4.wgmma.store %[[SUM]] outs(%arg4 : memref<64x128xbf16>) at m %{{.*}} row %{{.*}} batch %{{.*}} : vector<32xf32>
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
@@ -139,10 +138,24 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
-// The same plan in a kernel launched without the cluster would have split 1
-// store into a CTA that does not exist: an error, not a hang.
+// The same plan in a kernel whose clusters are not the splits of a tile
+// would have its CTAs store into peers that are not its splits: an error,
+// not a wrong result.
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @split_cluster_unclustered(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<64x128xbf16>, %tiles: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+    %bz = gpu.block_id z
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{has a plan for clusters of 1 x 1 x 2 CTAs, but its kernel's known_cluster_size says otherwise (it must be 1 x 1 x 2)}}
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xbf16>) at m %c0 n %c0 batch %c0 split %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2, split_k = 2, split_cluster = true>
+    gpu.return
+  }
+}
+
+// -----
+
+// And in a kernel that declares no clusters at all.
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @split_cluster_no_clusters(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<64x128xbf16>, %tiles: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel {
     %bz = gpu.block_id z
     %c0 = arith.constant 0 : index
     // expected-error @+1 {{has a plan for clusters of 1 x 1 x 2 CTAs, but its kernel's known_cluster_size says otherwise (it must be 1 x 1 x 2)}}

@@ -57,3 +57,21 @@ func.func @blocked_k704(%a: memref<64x704xf4E2M1FN>, %sfa: memref<1x11x32x4x4xf8
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x704xf4E2M1FN>, memref<1x11x32x4x4xf8E4M3FN>, memref<130x704xf4E2M1FN>, memref<130x44xf8E4M3FN>) outs(%c : memref<64x130xf32>) {sfa_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2>}
   return
 }
+
+// -----
+
+// split_cluster: the two splits of a tile are a 1 x 1 x 2 cluster that adds
+// the accumulators on chip: no partials workspace, no sum kernel.
+// CHECK-LABEL: func.func @split_cluster
+// CHECK-NOT: gpu.alloc
+// CHECK: gpu.launch_func @nvfp4_kernels::@split_cluster_kernel clusters in (%c1{{.*}}, %c1{{.*}}, %c2{{.*}}) blocks in (%c2{{.*}}, %c2{{.*}}, %c2{{.*}})
+// CHECK-NOT: sum_splits
+// CHECK: gpu.func @split_cluster_kernel({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>, known_cluster_size = array<i32: 1, 1, 2>}
+// CHECK: nvfp4.gemm_tile
+// CHECK-NOT: partials(
+// CHECK-SAME: split %
+// CHECK-NOT: sum_splits
+func.func @split_cluster(%a: memref<128x512xf4E2M1FN>, %sfa: memref<1x8x32x4x4xf8E4M3FN>, %b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8E4M3FN>, %c: memref<128x256xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>, memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2, split_k = 2, split_cluster = true>}
+  return
+}

@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // lib/Runner/Predict.cpp's terms, recomputed by hand for plans that
-// exercise each of them: split-K (partials and the sum), several waves,
+// exercise each of them: split-K (partials and the sum, or neither with
+// split_cluster), several waves,
 // MMA padding, the scale pre-passes; and no prediction for other plans.
 //
 //===----------------------------------------------------------------------===//
@@ -91,6 +92,26 @@ TEST_F(PredictTest, SplitKPartialsAndSum) {
                        p[0].sumBytes / kBw);
   ASSERT_TRUE(p[0].contestBestSeconds);
   EXPECT_DOUBLE_EQ(*p[0].contestBestSeconds, 8.29e-6);
+}
+
+TEST_F(PredictTest, SplitClusterWritesCOnce) {
+  // The same plan with split_cluster: the splits add their tiles on chip,
+  // so the GEMM writes C (not fp32 partials) and there is no sum kernel.
+  auto module = gemm(128, 4096, 7168, /*blocked=*/true,
+                     "#nvfp4.tcgen05_plan<tile_m = 64, stages = 8, split_k = "
+                     "2, split_cluster = true>");
+  ASSERT_TRUE(module);
+  auto p = predictB200Entry(*module, "g");
+  ASSERT_EQ(p.size(), 1u);
+  const double values = (128.0 + 4096) * 7168 / 2;
+  const double scales = (1.0 + 32) * 112 * 512;
+  const double c = 128.0 * 4096 * 2;
+  EXPECT_DOUBLE_EQ(p[0].gemmBytes, values + scales + c);
+  EXPECT_EQ(p[0].sumBytes, 0);
+  EXPECT_EQ(p[0].sumSeconds, 0);
+  EXPECT_EQ(p[0].ctas, 32 * 2 * 2);
+  EXPECT_DOUBLE_EQ(p[0].seconds,
+                   std::max(p[0].gemmBytes / kBw, p[0].mmaSeconds));
 }
 
 TEST_F(PredictTest, WavesPaddingAndPrePasses) {

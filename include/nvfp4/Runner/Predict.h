@@ -11,7 +11,8 @@
 //
 //   time = max(memory, MMA) + pre-passes + sum
 //   memory    = the GEMM kernel's HBM bytes (A, B, their blocked scales
-//               padded to whole slices, C or split-K's fp32 partials) /
+//               padded to whole slices, C or split-K's fp32 partials, C
+//               again when a split_cluster adds the splits on chip) /
 //               7.68 TB/s; a tile of B or A read by several CTAs counts
 //               once (the others hit L2);
 //   MMA       = waves x one CTA's MMA FLOPs (128 rows of B x tile_m rows
@@ -20,7 +21,8 @@
 //   pre-pass  = the scale pre-passes' bytes (read, write) / 7.68 TB/s, run
 //               before the GEMM;
 //   sum       = split-K's sum kernel's bytes (partials read, C written) /
-//               7.68 TB/s, after it.
+//               7.68 TB/s, after it (none with split_cluster: the on-chip
+//               exchange is latency, which the model leaves out).
 //
 // It assumes one CTA per SM and the full MMA rate at every N = tile_m.
 // What it leaves out (latency: the ring's fill, the epilogue, launches;

@@ -30,6 +30,7 @@
 #include "Epilogue.h"
 #include "KernelBuilder.h"
 #include "Lowerings.h"
+#include "SplitExchange.h"
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Target/Tcgen05Descriptors.h"
@@ -48,6 +49,10 @@ constexpr int64_t kWaitHintNs = 10000000;
 constexpr unsigned kTensorSpace = 6;
 /// Columns one tcgen05.ld.32x32b.x32 reads per thread.
 constexpr int64_t kLoadColumns = 32;
+/// Columns the split exchange moves per tcgen05.ld (x16): with x32 the
+/// first CTA's sums and the other splits' 16-byte loads of them exceed
+/// ptxas's 64 registers for tile_m 128 and spill.
+constexpr int64_t kExchangeColumns = 16;
 
 /// The NVVM tcgen05 ops the lowering uses, each built in one place.
 struct Tcgen05Ops {
@@ -116,6 +121,16 @@ struct Tcgen05Ops {
     NVVM::Tcgen05WaitOp::create(
         k.b, NVVM::Tcgen05WaitKindAttr::get(ctx(), NVVM::Tcgen05WaitKind::LOAD));
     return loaded;
+  }
+  /// tcgen05.st.sync.aligned.32x32b.x<n> of `values` (vector<n x i32>) and
+  /// its wait: n columns of the warp's lanes.
+  void store32x32b(Value address, Value values) {
+    NVVM::Tcgen05StOp::create(k.b, /*unpack=*/UnitAttr(),
+                              NVVM::Tcgen05LdStShapeAttr::get(
+                                  ctx(), NVVM::Tcgen05LdStShape::SHAPE_32X32B),
+                              tmemPointer(address), values, /*offset=*/Value());
+    NVVM::Tcgen05WaitOp::create(k.b, NVVM::Tcgen05WaitKindAttr::get(
+                                         ctx(), NVVM::Tcgen05WaitKind::STORE));
   }
 };
 
@@ -338,6 +353,83 @@ struct Tcgen05WaitLowering : OpConversionPattern<Tcgen05WaitOp> {
   }
 };
 
+/// The split exchange of a split_cluster (SplitExchange.h) on TMEM: thread
+/// t's lane t, `columns` columns kExchangeColumns at a time; the first CTA adds
+/// the others' columns in rank order and writes the sums back to TMEM.
+struct Tcgen05ReduceSplitsLowering
+    : OpConversionPattern<Tcgen05ReduceSplitsOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(Tcgen05ReduceSplitsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    Tcgen05Ops tc{k};
+    const int64_t columns = op.getColumns();
+    SplitExchange exchange(k, adaptor.getRing(), Tcgen05PlanAttr::kThreads,
+                           columns);
+    // Warp w's lanes 32w .. 32w + 31: thread t's lane is t.
+    Value laneBase = arith::ShLIOp::create(
+        b, arith::MulIOp::create(b, warpIndex(k), k.c32(32)), k.c32(16));
+    auto address = [&](int64_t first) {
+      return column(k, adaptor.getTmem(),
+                    arith::AddIOp::create(b, laneBase, k.c32(first)));
+    };
+    auto v4f32 = VectorType::get({4}, k.f32);
+    // The .sync.aligned TMEM accesses need the whole warp.
+    NVVM::SyncWarpOp::create(b, k.c32(-1));
+    Value rank = exchange.begin();
+    Value isFirst =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, rank, k.c32(0));
+    auto ifOp = scf::IfOp::create(b, isFirst, /*withElseRegion=*/true);
+    {
+      // The first CTA: its columns plus the others', back into TMEM.
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      exchange.waitPuts();
+      for (int64_t first = 0; first < columns; first += kExchangeColumns) {
+        const int64_t width = std::min(kExchangeColumns, columns - first);
+        SmallVector<Value> sum;
+        for (Value word : k.unpack(tc.load32x32b(address(first), width)))
+          sum.push_back(arith::BitcastOp::create(b, k.f32, word));
+        for (int64_t r = 1; r < op.getSplits(); ++r)
+          for (int64_t j = 0; j < width / 4; ++j) {
+            Value part = exchange.get(r, (first / 4) + j);
+            for (int64_t e = 0; e < 4; ++e)
+              sum[4 * j + e] =
+                  arith::AddFOp::create(b, sum[4 * j + e], k.extract(part, e));
+          }
+        SmallVector<Value> words;
+        for (Value value : sum)
+          words.push_back(arith::BitcastOp::create(b, k.i32, value));
+        tc.store32x32b(address(first),
+                       k.pack(VectorType::get({width}, k.i32), words));
+      }
+    }
+    {
+      // The others: their columns into the first CTA's ring.
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      for (int64_t first = 0; first < columns; first += kExchangeColumns) {
+        const int64_t width = std::min(kExchangeColumns, columns - first);
+        SmallVector<Value> words =
+            k.unpack(tc.load32x32b(address(first), width));
+        for (int64_t j = 0; j < width / 4; ++j) {
+          SmallVector<Value> part;
+          for (int64_t e = 0; e < 4; ++e)
+            part.push_back(
+                arith::BitcastOp::create(b, k.f32, words[4 * j + e]));
+          exchange.put(rank, (first / 4) + j, k.pack(v4f32, part));
+        }
+      }
+      exchange.endPuts();
+    }
+    rewriter.replaceOp(op, isFirst);
+    return success();
+  }
+};
+
 struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -381,11 +473,11 @@ struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
 
 void mlir::nvfp4::populateGemmSm100Patterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns) {
-  patterns.add<TmemAllocLowering, TmemDeallocLowering,
-               Tcgen05CopyScalesLowering, Tcgen05MmaLowering,
-               Tcgen05ReleaseLowering, Tcgen05CommitLowering,
-               Tcgen05WaitLowering, Tcgen05StoreLowering>(
-      converter, patterns.getContext());
+  patterns
+      .add<TmemAllocLowering, TmemDeallocLowering, Tcgen05CopyScalesLowering,
+           Tcgen05MmaLowering, Tcgen05ReleaseLowering, Tcgen05CommitLowering,
+           Tcgen05WaitLowering, Tcgen05ReduceSplitsLowering,
+           Tcgen05StoreLowering>(converter, patterns.getContext());
 }
 
 void mlir::nvfp4::addTmemTypeConversion(TypeConverter &converter) {

@@ -36,13 +36,14 @@ namespace {
 /// The CTA-level ops (nvfp4-tile) and the per-thread ops of
 /// nvfp4-software-pipeline this pass lowers.
 bool isCtaLevelOp(Operation *op) {
-  return isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp, BlockScalesTileOp,
-             RingAllocOp, RingFillOp, RingAcquireOp, RingWaitOp, RingReleaseOp,
-             RingRetireOp, RingExpectOp, RingCopyOp, RingCopyBytesOp,
-             WgmmaLoadBOp, WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
-             WgmmaReduceSplitsOp, WgmmaStoreOp, TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp,
-             Tcgen05MmaOp, Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,
-             Tcgen05StoreOp>(op);
+  return isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp,
+             BlockScalesTileOp, RingAllocOp, RingFillOp, RingAcquireOp,
+             RingWaitOp, RingReleaseOp, RingRetireOp, RingExpectOp, RingCopyOp,
+             RingCopyBytesOp, WgmmaLoadBOp, WgmmaDecodeBOp, WgmmaMmaOp,
+             WgmmaReduceKGroupsOp, WgmmaReduceSplitsOp, WgmmaStoreOp,
+             TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp, Tcgen05MmaOp,
+             Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,
+             Tcgen05ReduceSplitsOp, Tcgen05StoreOp>(op);
 }
 
 struct ConvertNVFP4ToNVVMPass
@@ -93,13 +94,13 @@ struct ConvertNVFP4ToNVVMPass
                                "nvfp4-software-pipeline before the conversion";
           return WalkResult::interrupt();
         }
-        bool wgmma =
-            isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp, WgmmaDecodeBOp,
-                WgmmaMmaOp, WgmmaReduceKGroupsOp, WgmmaReduceSplitsOp,
-                WgmmaStoreOp>(op);
-        bool tcgen05 = isa<TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp,
-                           Tcgen05MmaOp, Tcgen05ReleaseOp, Tcgen05CommitOp,
-                           Tcgen05WaitOp, Tcgen05StoreOp>(op);
+        bool wgmma = isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp,
+                         WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
+                         WgmmaReduceSplitsOp, WgmmaStoreOp>(op);
+        bool tcgen05 =
+            isa<TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp, Tcgen05MmaOp,
+                Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,
+                Tcgen05ReduceSplitsOp, Tcgen05StoreOp>(op);
         if ((!wgmma || info.hasWgmma) && (!tcgen05 || info.hasTcgen05))
           return WalkResult::advance();
         op->emitOpError() << "is lowered with "

@@ -4,11 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Lowers nvfp4.wgmma.reduce_splits (plan `split_cluster`): the split_k CTAs
-// of one tile are a thread-block cluster, and the threads that hold each
-// CTA's tile sum (wgmma's register fragments) hand them to the cluster's
-// first CTA through distributed shared memory instead of fp32 partials in
-// global memory and a sum kernel (nvfp4.sum_splits):
+// The split exchange (SplitExchange.h) and nvfp4.wgmma.reduce_splits (plan
+// `split_cluster`): the split_k CTAs of one tile are a thread-block cluster,
+// and the threads that hold each CTA's tile sum (wgmma's register
+// fragments) hand them to the cluster's first CTA through distributed
+// shared memory instead of fp32 partials in global memory and a sum kernel
+// (nvfp4.sum_splits):
 //
 // - barrier.cluster phase 1 (arrive, wait) by the holders: every CTA of the
 //   cluster runs, and every other thread of each CTA has exited (the
@@ -20,10 +21,14 @@
 //   fragments to its own in rank order (16-byte ld.shared), as the sum
 //   kernel adds the partials in split order.
 //
+// The sm_100a form (nvfp4.tcgen05.reduce_splits, GemmSm100.cpp) exchanges
+// TMEM columns the same way.
+//
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
 #include "Lowerings.h"
+#include "SplitExchange.h"
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 
@@ -32,13 +37,59 @@
 using namespace mlir;
 using namespace mlir::nvfp4;
 
+/// NVPTX's shared::cluster address space (mapa's result).
+static constexpr unsigned kSharedClusterSpace = 7;
+
+Value SplitExchange::begin() {
+  NVVM::ClusterArriveOp::create(k.b, UnitAttr());
+  NVVM::ClusterWaitOp::create(k.b, UnitAttr());
+  return NVVM::ClusterId::create(k.b, k.i32);
+}
+
+Value SplitExchange::offset(Value rankMinus1, int64_t j) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value group = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, rankMinus1, k.c32(floats)), k.c32(4 * j));
+  Value floatIndex =
+      arith::AddIOp::create(b, arith::MulIOp::create(b, group, k.c32(threads)),
+                            arith::MulIOp::create(b, k.threadIdX(), k.c32(4)));
+  return arith::MulIOp::create(b, floatIndex, k.c32(4));
+}
+
+void SplitExchange::put(Value rank, int64_t j, Value part) {
+  ImplicitLocOpBuilder &b = k.b;
+  auto clusterPtr =
+      LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterSpace);
+  if (!first)
+    first = NVVM::MapaOp::create(b, clusterPtr,
+                                 LLVM::IntToPtrOp::create(b, k.sharedPtr, ring),
+                                 k.c32(0));
+  Value address = LLVM::GEPOp::create(
+      b, clusterPtr, k.i8, first,
+      ValueRange{offset(arith::SubIOp::create(b, rank, k.c32(1)), j)});
+  LLVM::StoreOp::create(b, part, address, 16);
+}
+
+void SplitExchange::endPuts() {
+  NVVM::ClusterArriveOp::create(k.b, UnitAttr());
+}
+
+void SplitExchange::waitPuts() {
+  NVVM::ClusterArriveOp::create(k.b, UnitAttr());
+  NVVM::ClusterWaitOp::create(k.b, UnitAttr());
+}
+
+Value SplitExchange::get(int64_t r, int64_t j) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value address = arith::AddIOp::create(b, ring, offset(k.c32(r - 1), j));
+  return LLVM::LoadOp::create(b, VectorType::get({4}, k.f32),
+                              LLVM::IntToPtrOp::create(b, k.sharedPtr, address),
+                              16);
+}
+
 namespace {
 
-/// NVPTX's shared::cluster address space (mapa's result).
-constexpr unsigned kSharedClusterSpace = 7;
-
-struct WgmmaReduceSplitsLowering
-    : OpConversionPattern<WgmmaReduceSplitsOp> {
+struct WgmmaReduceSplitsLowering : OpConversionPattern<WgmmaReduceSplitsOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
@@ -48,47 +99,23 @@ struct WgmmaReduceSplitsLowering
     KernelBuilder k(b);
     VectorType accType = op.getAcc().getType();
     SmallVector<Value> acc = k.unpack(adaptor.getAcc());
-    const int64_t accCount = accType.getNumElements();
-    const int64_t threads = op.getWarpgroups() * 128;
-    auto v4f32 = VectorType::get({4}, k.f32);
-    // Thread t's floats 4j .. 4j + 3 of split r (r >= 1) sit at byte
-    // 4 x (((r - 1) x accCount + 4j) x T + 4t): for each j a warp's 16-byte
-    // accesses are contiguous.
-    Value t4 = arith::MulIOp::create(b, k.threadIdX(), k.c32(16));
-    auto offset = [&](Value rankMinus1, int64_t j) -> Value {
-      Value floats = arith::MulIOp::create(
-          b,
-          arith::AddIOp::create(
-              b, arith::MulIOp::create(b, rankMinus1, k.c32(accCount)),
-              k.c32(4 * j)),
-          k.c32(threads));
-      return arith::AddIOp::create(
-          b, arith::MulIOp::create(b, floats, k.c32(4)), t4);
-    };
-
-    // Phase 1: the cluster runs, and nothing else uses any CTA's ring.
-    NVVM::ClusterArriveOp::create(b, UnitAttr());
-    NVVM::ClusterWaitOp::create(b, UnitAttr());
-
-    Value rank = NVVM::ClusterId::create(b, k.i32);
+    const int64_t groups = accType.getNumElements() / 4;
+    SplitExchange exchange(k, adaptor.getRing(), op.getWarpgroups() * 128,
+                           accType.getNumElements());
+    Value rank = exchange.begin();
     Value isFirst =
         arith::CmpIOp::create(b, arith::CmpIPredicate::eq, rank, k.c32(0));
     auto ifOp = scf::IfOp::create(b, TypeRange{accType}, isFirst,
                                   /*withElseRegion=*/true);
     {
-      // The first CTA: phase 2 completes once every other CTA's holders
-      // stored their fragments (or exited); add them in rank order.
+      // The first CTA: the others' fragments, added in rank order.
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      NVVM::ClusterArriveOp::create(b, UnitAttr());
-      NVVM::ClusterWaitOp::create(b, UnitAttr());
+      exchange.waitPuts();
       SmallVector<Value> sum(acc);
       for (int64_t r = 1; r < op.getSplits(); ++r)
-        for (int64_t j = 0; j < accCount / 4; ++j) {
-          Value address =
-              arith::AddIOp::create(b, adaptor.getRing(), offset(k.c32(r - 1), j));
-          Value part = LLVM::LoadOp::create(
-              b, v4f32, LLVM::IntToPtrOp::create(b, k.sharedPtr, address), 16);
+        for (int64_t j = 0; j < groups; ++j) {
+          Value part = exchange.get(r, j);
           for (int64_t e = 0; e < 4; ++e)
             sum[4 * j + e] =
                 arith::AddFOp::create(b, sum[4 * j + e], k.extract(part, e));
@@ -96,25 +123,17 @@ struct WgmmaReduceSplitsLowering
       scf::YieldOp::create(b, k.pack(accType, sum));
     }
     {
-      // The others: store into the first CTA's ring, then arrive (release
-      // orders the stores before it) and exit without waiting.
+      // The others: their fragments into the first CTA's ring.
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.elseBlock());
-      Value local = LLVM::IntToPtrOp::create(b, k.sharedPtr, adaptor.getRing());
-      auto clusterPtr =
-          LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterSpace);
-      Value first = NVVM::MapaOp::create(b, clusterPtr, local, k.c32(0));
-      Value rankMinus1 = arith::SubIOp::create(b, rank, k.c32(1));
-      for (int64_t j = 0; j < accCount / 4; ++j) {
-        Value part = k.pack(v4f32, ArrayRef<Value>(acc).slice(4 * j, 4));
-        Value address = LLVM::GEPOp::create(b, clusterPtr, k.i8, first,
-                                            ValueRange{offset(rankMinus1, j)});
-        LLVM::StoreOp::create(b, part, address, 16);
-      }
-      NVVM::ClusterArriveOp::create(b, UnitAttr());
+      for (int64_t j = 0; j < groups; ++j)
+        exchange.put(rank, j,
+                     k.pack(VectorType::get({4}, k.f32),
+                            ArrayRef<Value>(acc).slice(4 * j, 4)));
+      exchange.endPuts();
       scf::YieldOp::create(b, adaptor.getAcc());
     }
-    rewriter.replaceOp(op, ifOp.getResult(0));
+    rewriter.replaceOp(op, {isFirst, ifOp.getResult(0)});
     return success();
   }
 };

@@ -112,7 +112,8 @@ StringRef Tcgen05PlanAttr::getKernelKind() const { return "gemm"; }
 
 LogicalResult
 Tcgen05PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                        int64_t tileM, int64_t stages, int64_t splitK) {
+                        int64_t tileM, int64_t stages, int64_t splitK,
+                        bool splitCluster) {
   // tcgen05.mma with M = 128 takes N in [8, 256]; A's scales come in
   // 128-row blocks whose 32-row quarters are TMEM columns, so a tile starts
   // on a quarter: 32 and 64 rows (part of a block), 128 or 256 (whole
@@ -129,6 +130,9 @@ Tcgen05PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects split_k to be in [1, 8] (CTAs splitting "
                           "K), but got "
                        << splitK;
+  if (splitCluster && splitK == 1)
+    return emitError() << "expects split_cluster with split_k > 1 (the "
+                          "splits of a tile form the cluster)";
   // The accumulator and every slot's scale columns share TMEM's 512.
   const int64_t blocksA = (tileM + 127) / 128;
   const int64_t columns =
@@ -248,9 +252,9 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // The ring lives in dynamic shared memory: at most 227 KiB per CTA. Its
   // memory is reused after the K loop for the K groups' sums and then for
   // the other splits' tiles of a split_cluster.
-  const int64_t tileFloats = warpgroups * 128 * (tileM / 2) * 4;
-  int64_t scratch = std::max((kSplit - 1) * tileFloats,
-                             splitCluster ? (splitK - 1) * tileFloats : 0);
+  const int64_t tileBytes = warpgroups * 128 * (tileM / 2) * 4;
+  int64_t scratch = std::max((kSplit - 1) * tileBytes,
+                             splitCluster ? (splitK - 1) * tileBytes : 0);
   int64_t ring = std::max(stages * tileM * 128, scratch) + 1024 + 16 * stages;
   if (stages != 0 && ring > 227 * 1024)
     return emitError() << "expects the ring (stages x tile_m x 128 bytes, or "

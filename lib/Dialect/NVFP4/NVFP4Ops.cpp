@@ -443,8 +443,8 @@ LogicalResult GemvTileOp::verify() {
 // GemmTileOp
 //===----------------------------------------------------------------------===//
 
-/// Split-K's operands of a gemm_tile (either plan kind): `split` and
-/// `split` exactly when split_k > 1, `partials` exactly when the plan
+/// Split-K's operands of a gemm_tile (either plan kind): `split` exactly
+/// when split_k > 1; `partials` exactly when the plan
 /// writes them (`partialsBytes` > 0: split-K without split_cluster),
 /// split_k dividing the `steps` K steps (`stepsText`, `what`), and partials
 /// of `partialsBytes`.
@@ -720,30 +720,41 @@ LogicalResult WgmmaReduceKGroupsOp::verify() {
   return success();
 }
 
+/// A split exchange (`splits` CTAs of `floatsPerSplit` fp32 values each,
+/// reduce_splits): its kernel's clusters, when known, are the splits of a
+/// tile, and the ring holds the other splits' values.
+static LogicalResult verifySplitExchange(Operation *op, int64_t splits,
+                                         RingType ring,
+                                         int64_t floatsPerSplit) {
+  // The ranks are the splits: a cluster of another shape would have CTAs
+  // write into peers that do not exist, or leave splits unsummed.
+  // A kernel launched without clusters would have every CTA take rank 0
+  // and store its own partial tile: the kernel must declare them.
+  Operation *fn = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  auto cluster = fn ? fn->getAttrOfType<DenseI32ArrayAttr>("known_cluster_size")
+                    : DenseI32ArrayAttr();
+  const bool inKernel = fn && fn->hasAttr("gpu.kernel");
+  if ((cluster || inKernel) &&
+      (!cluster || cluster.asArrayRef() !=
+                       ArrayRef<int32_t>({1, 1, static_cast<int32_t>(splits)})))
+    return op->emitOpError()
+           << "expects its kernel's clusters to be the " << splits
+           << " splits of a tile (known_cluster_size 1 x 1 x " << splits << ")";
+  int64_t need = (splits - 1) * floatsPerSplit * 4;
+  if (ring.getDataBytes() < need)
+    return op->emitOpError()
+           << "expects the ring to hold " << need
+           << " bytes of scratch (the accumulators of " << splits - 1
+           << " other splits), but it has " << ring.getDataBytes();
+  return success();
+}
+
 LogicalResult WgmmaReduceSplitsOp::verify() {
   if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
     return failure();
-  // The ranks are the splits: a cluster of another shape would have CTAs
-  // write into peers that do not exist, or leave splits unsummed.
-  Operation *fn =
-      getOperation()->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-  auto cluster = fn ? fn->getAttrOfType<DenseI32ArrayAttr>("known_cluster_size")
-                    : DenseI32ArrayAttr();
-  if (cluster && cluster.asArrayRef() !=
-                     ArrayRef<int32_t>({1, 1, static_cast<int32_t>(getSplits())}))
-    return emitOpError() << "expects its kernel's clusters to be the "
-                         << getSplits()
-                         << " splits of a tile (known_cluster_size 1 x 1 x "
-                         << getSplits() << ")";
-  int64_t need = (getSplits() - 1) * getWarpgroups() * 128 *
-                 getAcc().getType().getNumElements() * 4;
-  if (getRing().getType().getDataBytes() < need)
-    return emitOpError() << "expects the ring to hold " << need
-                         << " bytes of scratch (the accumulators of "
-                         << getSplits() - 1
-                         << " other splits), but it has "
-                         << getRing().getType().getDataBytes();
-  return success();
+  return verifySplitExchange(getOperation(), getSplits(), getRing().getType(),
+                             getWarpgroups() * 128 *
+                                 getAcc().getType().getNumElements());
 }
 
 LogicalResult WgmmaStoreOp::verify() {
@@ -910,6 +921,17 @@ LogicalResult Tcgen05MmaOp::verify() {
     return failure();
   return checkSlotColumns(getOperation(), "B's scale columns", getSfbColumn(),
                           getColumnStep(), (idesc->n + 31) / 32, ring, tmem);
+}
+
+LogicalResult Tcgen05ReduceSplitsOp::verify() {
+  if (static_cast<int64_t>(getColumns()) > getTmem().getType().getColumns() ||
+      getColumns() % 4 != 0)
+    return emitOpError() << "expects a multiple of 4 columns, at most the "
+                            "allocation's "
+                         << getTmem().getType().getColumns() << ", got "
+                         << getColumns();
+  return verifySplitExchange(getOperation(), getSplits(), getRing().getType(),
+                             Tcgen05PlanAttr::kThreads * getColumns());
 }
 
 LogicalResult Tcgen05StoreOp::verify() {

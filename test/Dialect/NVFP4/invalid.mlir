@@ -572,7 +572,7 @@ func.func @wgmma_bad_n(%acc: vector<3xf32>, %f: vector<16xi32>, %r: !nvfp4.ring<
 
 func.func @reduce_splits_scratch(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) {
   // expected-error @+1 {{expects the ring to hold 32768 bytes of scratch (the accumulators of 2 other splits), but it has 16384}}
-  %0 = nvfp4.wgmma.reduce_splits %acc in %r splits 3 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
+  %0:2 = nvfp4.wgmma.reduce_splits %acc in %r splits 3 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
   return
 }
 
@@ -581,16 +581,51 @@ func.func @reduce_splits_scratch(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 
 gpu.module @kernels {
   gpu.func @reduce_splits_cluster(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
     // expected-error @+1 {{expects its kernel's clusters to be the 2 splits of a tile (known_cluster_size 1 x 1 x 2)}}
-    %0 = nvfp4.wgmma.reduce_splits %acc in %r splits 2 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
+    %0:2 = nvfp4.wgmma.reduce_splits %acc in %r splits 2 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
     gpu.return
   }
 }
 
 // -----
 
+// A kernel that declares no clusters would have every CTA take rank 0.
+gpu.module @kernels {
+  gpu.func @reduce_splits_unclustered(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) kernel {
+    // expected-error @+1 {{expects its kernel's clusters to be the 2 splits of a tile (known_cluster_size 1 x 1 x 2)}}
+    %0:2 = nvfp4.wgmma.reduce_splits %acc in %r splits 2 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @tcgen05_reduce_splits_columns(%t: !nvfp4.tmem<columns = 64>, %r: !nvfp4.ring<stages = 2, slot_bytes = 32768, consumers = 1>) kernel attributes {known_cluster_size = array<i32: 1, 1, 2>} {
+    // expected-error @+1 {{expects a multiple of 4 columns, at most the allocation's 64, got 128}}
+    %0 = nvfp4.tcgen05.reduce_splits %t columns 128 in %r splits 2 : !nvfp4.tmem<columns = 64>, !nvfp4.ring<stages = 2, slot_bytes = 32768, consumers = 1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @tcgen05_reduce_splits_scratch(%t: !nvfp4.tmem<columns = 64>, %r: !nvfp4.ring<stages = 2, slot_bytes = 16384, consumers = 1>) kernel attributes {known_cluster_size = array<i32: 1, 1, 4>} {
+    // expected-error @+1 {{expects the ring to hold 98304 bytes of scratch (the accumulators of 3 other splits), but it has 32768}}
+    %0 = nvfp4.tcgen05.reduce_splits %t columns 64 in %r splits 4 : !nvfp4.tmem<columns = 64>, !nvfp4.ring<stages = 2, slot_bytes = 16384, consumers = 1>
+    gpu.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{expects split_cluster with split_k > 1 (the splits of a tile form the cluster)}}
+func.func private @tcgen05_split_cluster_unsplit() attributes {plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 4, split_cluster = true>}
+// -----
+
 func.func @reduce_splits_count(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) {
   // expected-error @+1 {{attribute 'splits' failed to satisfy constraint}}
-  %0 = nvfp4.wgmma.reduce_splits %acc in %r splits 9 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
+  %0:2 = nvfp4.wgmma.reduce_splits %acc in %r splits 9 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
   return
 }
 

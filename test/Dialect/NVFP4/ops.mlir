@@ -117,7 +117,7 @@ func.func @tensor_map(%w: memref<4096xi8>, %a: memref<64x256xf4E2M1FN>, %x: memr
 // CHECK: nvfp4.wgmma.decode_b %[[B0]], %[[B1]], %[[S0]], %[[S1]]
 // CHECK: nvfp4.wgmma.mma
 // CHECK: nvfp4.wgmma.reduce_k_groups %{{.*}} in %[[R]] groups 2 warpgroups 2
-// CHECK: nvfp4.wgmma.reduce_splits %{{.*}} in %[[R]] splits 2 warpgroups 2
+// CHECK: %{{.*}}, %{{.*}} = nvfp4.wgmma.reduce_splits %{{.*}} in %[[R]] splits 2 warpgroups 2
 // CHECK: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<64x256xf16>) partials(%{{.*}} : memref<131072xi8>) at m %{{.*}} row %{{.*}} batch %{{.*}} split %{{.*}} : vector<32xf32>
 // GENERIC-LABEL: sym_name = "pipeline_ops"
 // GENERIC: "nvfp4.wgmma.store"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1>}>
@@ -133,7 +133,7 @@ func.func @pipeline_ops(%b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8
   %zero = arith.constant dense<0.0> : vector<32xf32>
   %acc = nvfp4.wgmma.mma %zero, %f, %r[%i] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, vector<32xf32>
   %sum = nvfp4.wgmma.reduce_k_groups %acc in %r groups 2 warpgroups 2 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, vector<32xf32>
-  %splits = nvfp4.wgmma.reduce_splits %sum in %r splits 2 warpgroups 2 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, vector<32xf32>
+  %first, %splits = nvfp4.wgmma.reduce_splits %sum in %r splits 2 warpgroups 2 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, vector<32xf32>
   nvfp4.wgmma.store %splits outs(%c : memref<64x256xf16>) partials(%p : memref<131072xi8>) at m %i row %i batch %l split %l : vector<32xf32>
   return
 }

@@ -1,0 +1,66 @@
+//===- SplitExchange.h - split-K's tiles exchanged in a cluster -*- C++ -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The on-chip end of split-K (plan `split_cluster`) for every target's
+// accumulators (wgmma's registers, tcgen05's TMEM): the split_k CTAs of a
+// tile are a thread-block cluster, and the threads that hold each CTA's sum
+// hand it to the first CTA through distributed shared memory, ordered by two
+// phases of the cluster barrier (ReduceSplits.cpp). Private to
+// lib/Conversion/NVFP4ToNVVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_CONVERSION_NVFP4TONVVM_SPLITEXCHANGE_H
+#define NVFP4_CONVERSION_NVFP4TONVVM_SPLITEXCHANGE_H
+
+#include "KernelBuilder.h"
+
+namespace mlir::nvfp4 {
+
+/// One CTA's side of the exchange. `threads` holders (CTA threads 0 ..
+/// threads - 1, every one of them executing the exchange) of `floats` fp32
+/// values each (a multiple of 4); split r's (r >= 1) values 4j .. 4j + 3
+/// of thread t sit at float ((r - 1) x floats + 4j) x threads + 4t of the
+/// first CTA's ring memory (`ring`: its i32 shared address), so a warp's
+/// 16-byte accesses for one j are contiguous.
+class SplitExchange {
+public:
+  SplitExchange(KernelBuilder &k, Value ring, int64_t threads, int64_t floats)
+      : k(k), ring(ring), threads(threads), floats(floats) {}
+
+  /// Phase 1 (every holder arrives and waits): every CTA of the cluster
+  /// runs, and every other thread of each CTA has exited (barrier.cluster
+  /// counts the cluster's non-exited threads only), so no CTA uses its ring
+  /// any more. Returns this CTA's cluster rank (i32), its split.
+  Value begin();
+  /// A later split: stores its values 4j .. 4j + 3 (`part`, vector<4xf32>)
+  /// into the first CTA's ring.
+  void put(Value rank, int64_t j, Value part);
+  /// A later split, after its puts: arrives at phase 2 (release: the puts
+  /// are visible to the first CTA's acquire) and does not wait.
+  void endPuts();
+  /// The first CTA: arrives at phase 2 and waits (acquire) for every later
+  /// split's puts.
+  void waitPuts();
+  /// The first CTA, after waitPuts: split r's values 4j .. 4j + 3
+  /// (vector<4xf32>).
+  Value get(int64_t r, int64_t j);
+
+private:
+  /// Byte offset of split (`rankMinus1` + 1)'s values 4j .. of this thread.
+  Value offset(Value rankMinus1, int64_t j);
+
+  KernelBuilder &k;
+  Value ring;
+  int64_t threads, floats;
+  /// The first CTA's ring as a shared::cluster pointer (mapa), made by the
+  /// first put.
+  Value first;
+};
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_CONVERSION_NVFP4TONVVM_SPLITEXCHANGE_H
