@@ -110,7 +110,10 @@ def NVFP4_RingCopyOp : NVFP4_Op<"ring.copy"> {
     `offset` of the slot (a multiple of 1024, so the map's swizzle sees
     the same address bits as at the slot's start); its bytes complete
     `full[slot]`, armed by a `nvfp4.ring.expect`. The tile must end
-    within the slot. A ring of one CTA only.
+    within the slot. A ring of one CTA only. With `keep_in_l2` the copy's
+    lines are evicted from L2 after normal ones (an evict_last cache
+    policy): for tiles every CTA reads, while other operands stream
+    through L2 once.
     Example:
     ```mlir
     nvfp4.ring.copy %ring[%slot] at 16384 from %map[%l, %m, %k]
@@ -121,10 +124,12 @@ def NVFP4_RingCopyOp : NVFP4_Op<"ring.copy"> {
   }];
   let arguments = (ins NVFP4_RingType:$ring, I32:$slot,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$offset,
-                       NVFP4_TensorMapType:$map, Variadic<I32>:$coordinates);
+                       NVFP4_TensorMapType:$map, Variadic<I32>:$coordinates,
+                       UnitAttr:$keep_in_l2);
   let assemblyFormat = [{
     $ring `[` $slot `]` `at` $offset `from` $map `[` $coordinates `]`
-    attr-dict `:` qualified(type($ring)) `,` qualified(type($map))
+    (`keep_in_l2` $keep_in_l2^)? attr-dict `:` qualified(type($ring)) `,`
+    qualified(type($map))
   }];
   let hasVerifier = 1;
 }

@@ -121,8 +121,12 @@ void Tcgen05PipelineBuilder::produce() {
   RingExpectOp::create(b, ring, slot);
   RingCopyOp::create(b, ring, slot, Tcgen05PlanAttr::kBOffset, bMap,
                      ValueRange{batch32, nBase, kByte});
+  // Every CTA of a column of the grid reads this tile of A (the
+  // activations) while the weights stream through L2 once: A's lines are
+  // kept longer, as on sm_90a (performance.md GEMM v17).
   RingCopyOp::create(b, ring, slot, plan.getAOffset(), aMap,
-                     ValueRange{batch32, mBase, kByte});
+                     ValueRange{batch32, mBase, kByte},
+                     /*keep_in_l2=*/true);
   RingCopyBytesOp::create(
       b, ring, slot, plan.getSfbOffset(), op.getSfb(),
       scaleOffset(n, b.createOrFold<arith::DivUIOp>(nBase, c32(128)), global),

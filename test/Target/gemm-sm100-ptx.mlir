@@ -88,8 +88,11 @@
 // CHECK: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
 // The producer thread (blocks may come in any order: its own prefix).
 // PROD: mbarrier.arrive.expect_tx.shared.b64
-// PROD: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// PROD: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// B's tile streams through L2; A's, which every CTA of its column reads,
+// is kept longer (an evict_last policy).
+// PROD: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [
+// PROD: createpolicy.fractional.L2::evict_last.b64 [[POLICY:%rd[0-9]+]], 1.0;
+// PROD: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint {{.*}}, [[POLICY]];
 // PROD: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
 // PROD: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
 // The MMA thread, then the epilogue.

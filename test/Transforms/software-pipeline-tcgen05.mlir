@@ -17,8 +17,8 @@
 // CHECK: scf.for %[[I:.*]] = %c0_i32 to %c4_i32
 // CHECK: nvfp4.ring.acquire %[[RING]]
 // CHECK: nvfp4.ring.expect %[[RING]][%[[S:.*]]]
-// CHECK-NEXT: nvfp4.ring.copy %[[RING]][%[[S]]] at 0 from %arg6
-// CHECK-NEXT: nvfp4.ring.copy %[[RING]][%[[S]]] at 16384 from %arg5
+// CHECK-NEXT: nvfp4.ring.copy %[[RING]][%[[S]]] at 0 from %arg6[{{[^]]*}}] :
+// CHECK-NEXT: nvfp4.ring.copy %[[RING]][%[[S]]] at 16384 from %arg5[{{[^]]*}}] keep_in_l2 :
 // CHECK: nvfp4.ring.copy_bytes %[[RING]][%[[S]]] at 24576 from %arg3[{{.*}}] bytes 2048
 // CHECK: nvfp4.ring.copy_bytes %[[RING]][%[[S]]] at 26624 from %arg1[{{.*}}] bytes 2048
 // CHECK: scf.if

@@ -247,7 +247,8 @@ struct RingCopyLowering : RingPartCopyLowering<RingCopyOp> {
             Value destination, Value full) const override {
     SmallVector<Value> coordinates(llvm::reverse(adaptor.getCoordinates()));
     tensorCopy(k, destination, adaptor.getMap(), coordinates, full,
-               /*multicast=*/Value());
+               /*multicast=*/Value(),
+               op.getKeepInL2() ? l2EvictLastPolicy(k) : Value());
   }
 };
 

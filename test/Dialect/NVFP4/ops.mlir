@@ -137,3 +137,14 @@ func.func @pipeline_ops(%b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8
   nvfp4.wgmma.store %splits outs(%c : memref<64x256xf16>) partials(%p : memref<131072xi8>) at m %i row %i batch %l split %l : vector<32xf32>
   return
 }
+
+// A TMA copy into part of a slot, kept in L2 longer than other lines.
+// CHECK-LABEL: func.func @ring_copy
+// CHECK: nvfp4.ring.copy %{{.*}}[%{{.*}}] at 1024 from %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] keep_in_l2 : !nvfp4.ring<stages = 4, slot_bytes = 36864, consumers = 1>
+// CHECK: nvfp4.ring.copy %{{.*}}[%{{.*}}] at 0 from %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : !nvfp4.ring
+func.func @ring_copy(%slot: i32, %map: !nvfp4.tensor_map<1x128x256xi8, box = [1, 128, 128], swizzle = swizzle_128b>, %c0: i32) {
+  %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 36864, consumers = 1>
+  nvfp4.ring.copy %ring[%slot] at 1024 from %map[%c0, %c0, %c0] keep_in_l2 : !nvfp4.ring<stages = 4, slot_bytes = 36864, consumers = 1>, !nvfp4.tensor_map<1x128x256xi8, box = [1, 128, 128], swizzle = swizzle_128b>
+  nvfp4.ring.copy %ring[%slot] at 0 from %map[%c0, %c0, %c0] : !nvfp4.ring<stages = 4, slot_bytes = 36864, consumers = 1>, !nvfp4.tensor_map<1x128x256xi8, box = [1, 128, 128], swizzle = swizzle_128b>
+  return
+}
