@@ -271,6 +271,20 @@ public:
     kernel.walk([&](RingAllocOp a) { ring = a.getType(); });
     kernel.walk([&](Tcgen05StoreOp s) { store = s; });
     plan = dyn_cast<Tcgen05PlanAttr>(launch->getAttr("nvfp4.plan"));
+    // A split_cluster's splits add their tiles on chip: the model adds
+    // every CTA's tile (exact here, in any order), which is what the
+    // exchange gives the first CTA, provided only that CTA stores: the
+    // store must sit under the exchange's `first`.
+    if (plan && plan.getSplitCluster()) {
+      Tcgen05ReduceSplitsOp reduce;
+      kernel.walk([&](Tcgen05ReduceSplitsOp r) { reduce = r; });
+      auto guard = store ? store->getParentOfType<scf::IfOp>() : nullptr;
+      if (!reduce || !guard || guard.getCondition() != reduce.getFirst()) {
+        ADD_FAILURE() << "a split_cluster plan whose store is not guarded "
+                         "by its reduce_splits' `first`";
+        return;
+      }
+    }
     ok = producer && issuer && ring && store && plan;
     if (!ok)
       ADD_FAILURE() << "missing: producer " << bool(producer) << " issuer "
@@ -760,27 +774,37 @@ INSTANTIATE_TEST_SUITE_P(
         // columns + 2) and split-K.
         Case{{128, 256, 512, 1}, ""},
         // Slots reused (4 slices, 2 stages), 128-row tiles.
-        Case{{128, 256, 1024, 1}, "#nvfp4.tcgen05_plan<tile_m = 128, "
-                                  "stages = 2>"},
+        Case{{128, 256, 1024, 1},
+             "#nvfp4.tcgen05_plan<tile_m = 128, "
+             "stages = 2>"},
         // Ragged M and N, a batch of 2, 32-row tiles (quarter offsets 0-3).
-        Case{{100, 200, 512, 2}, "#nvfp4.tcgen05_plan<tile_m = 32, "
-                                 "stages = 3>"},
+        Case{{100, 200, 512, 2},
+             "#nvfp4.tcgen05_plan<tile_m = 32, "
+             "stages = 3>"},
         // 256-row tiles over fewer rows: two scale blocks, the second past
         // M clamped.
-        Case{{200, 128, 256, 1}, "#nvfp4.tcgen05_plan<tile_m = 256, "
-                                 "stages = 2>"},
-        Case{{300, 128, 512, 1}, "#nvfp4.tcgen05_plan<tile_m = 256, "
-                                 "stages = 2, split_k = 2>"},
+        Case{{200, 128, 256, 1},
+             "#nvfp4.tcgen05_plan<tile_m = 256, "
+             "stages = 2>"},
+        Case{{300, 128, 512, 1},
+             "#nvfp4.tcgen05_plan<tile_m = 256, "
+             "stages = 2, split_k = 2>"},
         // Plain scales (the pre-pass blocks them), K = 640: the last slice
         // holds 2 of 4 chunks (values read as zero, scales padded zero).
         Case{{100, 200, 640, 2, /*plain=*/true}, ""},
         // Blocked scales with K % 256 != 0 (padded by the pre-pass; the
         // host's padding bytes are NaN): 3 slices, the last of 3 chunks.
-        Case{{64, 130, 704, 1}, "#nvfp4.tcgen05_plan<tile_m = 64, "
-                                "stages = 2>"},
+        Case{{64, 130, 704, 1},
+             "#nvfp4.tcgen05_plan<tile_m = 64, "
+             "stages = 2>"},
         // Split-K over 7 slices of which the last has 1 chunk.
         Case{{128, 256, 1600, 1, /*plain=*/true},
-             "#nvfp4.tcgen05_plan<tile_m = 128, stages = 3, split_k = 7>"}));
+             "#nvfp4.tcgen05_plan<tile_m = 128, stages = 3, split_k = 7>"},
+        // Split-K added on chip by a cluster of the splits (the ring's
+        // scratch larger than its slots), a batch of 2, ragged M and N.
+        Case{{100, 200, 1024, 2},
+             "#nvfp4.tcgen05_plan<tile_m = 128, stages = 2, split_k = 2, "
+             "split_cluster = true>"}));
 
 /// Each planted error changes the result of a plan where it matters.
 TEST(Tcgen05PipelinePlanted, ErrorsAreCaught) {
