@@ -264,42 +264,45 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       return batch * ((m + getTileM() - 1) / getTileM()) * (k / kTileK) *
              getATileBytes();
     }
+    /// Whether split-K's partials go through global memory to a sum kernel
+    /// (split_k > 1 without split_cluster).
+    bool needsSumKernel() const {
+      return getSplitK() > 1 && !getSplitCluster();
+    }
     /// Bytes of the fp32 partial tiles split_k > 1 CTAs write to global
     /// memory (split_k x [batch x] m x n floats), 0 without split-K or with
     /// split_cluster (the partials stay on chip).
     int64_t getPartialsBytes(int64_t batch, int64_t m, int64_t n) const {
-      return getSplitK() > 1 && !getSplitCluster()
-                 ? getSplitK() * batch * m * n * 4
-                 : 0;
+      return needsSumKernel() ? getSplitK() * batch * m * n * 4 : 0;
     }
-    /// Bytes of the first CTA's ring memory into which the other split_k - 1
-    /// CTAs of a split_cluster write their accumulators; 0 otherwise.
-    int64_t getSplitExchangeBytes() const {
-      return getSplitCluster() ? (getSplitK() - 1) * getWarpgroups() * 128 *
-                                     (getTileM() / 2) * 4
-                               : 0;
+    /// Bytes of the ring memory reused after the K loop: the k_split - 1
+    /// later K groups' accumulators, handed to the first group, then a
+    /// split_cluster's split_k - 1 other splits' accumulators, written into
+    /// the first CTA's (tile_m / 2 floats per consumer thread of a group).
+    static int64_t scratchBytes(int64_t warpgroups, int64_t tileM,
+                                int64_t kSplit, int64_t splitK,
+                                bool splitCluster) {
+      const int64_t tile = warpgroups * 128 * (tileM / 2) * 4;
+      return std::max((kSplit - 1) * tile,
+                      splitCluster ? (splitK - 1) * tile : 0);
     }
-    /// Bytes of the ring memory reused after the K loop: the K groups'
-    /// reduction, then the splits' exchange.
     int64_t getScratchBytes() const {
-      return std::max(getKSplit() > 1 ? getReductionBytes() : 0,
-                      getSplitExchangeBytes());
+      return scratchBytes(getWarpgroups(), getTileM(), getKSplit(),
+                          getSplitK(), getSplitCluster());
     }
-    /// Bytes through which k_split > 1 warpgroups hand their partial
-    /// accumulators (tile_m / 2 floats per thread) to the first.
-    int64_t getReductionBytes() const {
-      return (getKSplit() - 1) * getWarpgroups() * 128 * (getTileM() / 2) * 4;
+    /// Dynamic shared memory of a ring plan (stages > 0): the slots, or the
+    /// scratch reusing them if larger, 1024 bytes of slack to align them for
+    /// the 128B swizzle, and the slots' full and empty mbarriers.
+    static int64_t ringBytes(int64_t stages, int64_t tileM, int64_t scratch) {
+      return std::max(stages * tileM * kTileK * 2, scratch) + 1024 +
+             16 * stages;
     }
-    /// stages = 0: static shared memory, two decoded buffers.
-    /// stages > 0: dynamic shared memory: the ring's slots (reused for the
-    /// k_split reduction and the splits' exchange), 1024 bytes of slack to
-    /// align them for the 128B swizzle, and the slots' full and empty
-    /// mbarriers.
+    /// stages = 0: static shared memory, two decoded buffers; stages > 0:
+    /// the ring (ringBytes).
     int64_t getSharedBytes() const {
       if (getStages() == 0)
         return 2 * getATileBytes();
-      return std::max(getStages() * getATileBytes(), getScratchBytes()) +
-             1024 + 16 * getStages();
+      return ringBytes(getStages(), getTileM(), getScratchBytes());
     }
 
   }];
@@ -433,12 +436,15 @@ def NVFP4_Tcgen05PlanAttr : AttrDef<NVFP4_Dialect, "Tcgen05Plan",
         columns *= 2;
       return columns <= 512 ? columns : 0;
     }
+    /// Whether split-K's partials go through global memory to a sum kernel
+    /// (split_k > 1 without split_cluster).
+    bool needsSumKernel() const {
+      return getSplitK() > 1 && !getSplitCluster();
+    }
     /// Bytes of the fp32 partial tiles split_k > 1 CTAs write to global
     /// memory (none with split_cluster).
     int64_t getPartialsBytes(int64_t batch, int64_t m, int64_t n) const {
-      return getSplitK() > 1 && !getSplitCluster()
-                 ? getSplitK() * batch * m * n * 4
-                 : 0;
+      return needsSumKernel() ? getSplitK() * batch * m * n * 4 : 0;
     }
   }];
 }

@@ -84,7 +84,7 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
       static_cast<double>(plan.getPartialsBytes(a.batch, p.m, p.n));
   // Split-K writes fp32 partials for a sum kernel, unless its splits add
   // them on chip (split_cluster) and the first one writes C.
-  const bool sumKernel = splitK > 1 && !plan.getSplitCluster();
+  const bool sumKernel = plan.needsSumKernel();
   p.gemmBytes = values + slotScales + (sumKernel ? partials : c);
   // A pre-pass per operand whose scales are not blocked in whole slices:
   // reads them as given, writes them blocked and padded.

@@ -43,6 +43,13 @@ struct FoldingBuilder {
 void acquireForReuse(ImplicitLocOpBuilder &b, Value ring, Value slot,
                      Value use);
 
+/// Checks that the kernel around `op`, when it declares its clusters
+/// (known_cluster_size), declares the plan's `shape` (x, y, z), and that it
+/// declares them when the plan needs a cluster: a kernel launched otherwise
+/// would multicast to, or store into, CTAs that do not exist. Reports on
+/// `op`.
+LogicalResult checkClusterShape(GemmTileOp op, ArrayRef<int64_t> shape);
+
 /// Writes the K loop of a gemm_tile with a #nvfp4.tcgen05_plan (sm_100a) in
 /// its place: a TMA producer thread, a tcgen05 MMA thread and a TMEM
 /// epilogue (Tcgen05Pipeline.cpp). Reports on `op` and fails when the

@@ -197,22 +197,13 @@ LogicalResult GemmRingBuilder::build() {
   // producer) or multicast to CTAs that do not exist.
   if (auto kernel = op->getParentOfType<gpu::GPUFuncOp>()) {
     DenseI32ArrayAttr block = kernel.getKnownBlockSizeAttr();
-    DenseI32ArrayAttr cluster = kernel.getKnownClusterSizeAttr();
     if (block && !isRowShape(block, plan.getThreadsPerCta()))
       return op.emitOpError()
              << "has a plan for CTAs of " << plan.getThreadsPerCta()
              << " threads, but its kernel's known_block_size says otherwise";
-    SmallVector<int64_t, 3> shape = plan.getClusterShape();
-    const bool clustered = shape[0] * shape[1] * shape[2] > 1;
-    if (cluster ? !llvm::equal(cluster.asArrayRef(), shape) : clustered)
-      return op.emitOpError()
-             << "has a plan for clusters of " << shape[0] << " x " << shape[1]
-             << " x " << shape[2]
-             << " CTAs, but its kernel's known_cluster_size says otherwise "
-                "(it must be "
-             << shape[0] << " x " << shape[1] << " x " << shape[2]
-             << (clustered ? "" : ", or absent") << ")";
   }
+  if (failed(checkClusterShape(op, plan.getClusterShape())))
+    return failure();
   // nvfp4-tile launched the kernel with the plan's dynamic shared memory;
   // the ring must fit it exactly as planned.
   if (ringType.getSharedBytes() != plan.getSharedBytes())
@@ -383,7 +374,7 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
   acc = tail.getResult(0);
   // With split-K a third kernel adds the partials: it may be scheduled now
   // (it waits for this grid's completion before reading them).
-  if (plan.getSplitK() > 1 && !plan.getSplitCluster())
+  if (plan.needsSumKernel())
     NVVM::GriddepcontrolOp::create(b,
                                    NVVM::GridDepActionKind::launch_dependents);
 

@@ -1,5 +1,4 @@
-//===- Tcgen05Pipeline.cpp - the sm_100a GEMM's K loop
-//---------------------===//
+//===- Tcgen05Pipeline.cpp - the sm_100a GEMM's K loop -------------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -215,18 +214,9 @@ LogicalResult Tcgen05PipelineBuilder::build() {
            << " x 1 x 1 threads, but its kernel's known_block_size says "
               "otherwise";
   // The MMA's A is the tile of B (the weights), its B the tile of A.
-  // A split_cluster's cluster is the splits of a tile: a kernel launched
-  // otherwise would have CTAs store into peers that do not exist.
-  if (auto kernel = op->getParentOfType<gpu::GPUFuncOp>()) {
-    DenseI32ArrayAttr cluster = kernel.getKnownClusterSizeAttr();
-    SmallVector<int64_t, 3> shape = plan.getClusterShape();
-    if (cluster ? !llvm::equal(cluster.asArrayRef(), shape)
-                : plan.getSplitCluster())
-      return op.emitOpError()
-             << "has a plan for clusters of " << shape[0] << " x " << shape[1]
-             << " x " << shape[2]
-             << " CTAs, but its kernel's known_cluster_size says otherwise";
-  }
+  // A split_cluster's cluster is the splits of a tile.
+  if (failed(checkClusterShape(op, plan.getClusterShape())))
+    return failure();
   // The splits' exchange reuses the ring's memory after the K loop.
   auto ringType = RingType::get(ctx, plan.getStages(), plan.getSlotBytes(),
                                 /*consumers=*/1, plan.getSplitExchangeBytes(),

@@ -212,10 +212,10 @@ std::optional<gpu::KernelDim3> clusterOf(OpBuilder &hb, OpBuilder &kb,
 }
 
 /// Split-K's workspace of the splits' fp32 partial tiles (`bytes`), added
-/// to the GEMM's `operands`; null without split-K.
-Value allocPartials(OpBuilder &hb, Location loc, int64_t splitK,
-                    int64_t bytes, SmallVectorImpl<Value> &operands) {
-  if (splitK == 1)
+/// to the GEMM's `operands`; null when the plan writes none (`bytes` = 0).
+Value allocPartials(OpBuilder &hb, Location loc, int64_t bytes,
+                    SmallVectorImpl<Value> &operands) {
+  if (bytes == 0)
     return Value();
   Value partials =
       allocWorkspace(hb, loc, MemRefType::get({bytes}, hb.getI8Type()));
@@ -309,10 +309,9 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   // Split-K: the CTAs' fp32 partial tiles, summed by a third kernel, or
   // (split_cluster) added on chip by the cluster of a tile's splits.
   const int64_t splitK = plan.getSplitK();
-  const bool sumKernel = splitK > 1 && !plan.getSplitCluster();
-  Value partials =
-      allocPartials(hb, loc, sumKernel ? splitK : 1,
-                    plan.getPartialsBytes(a.batch, a.rows, n), operands);
+  const bool sumKernel = plan.needsSumKernel();
+  Value partials = allocPartials(
+      hb, loc, plan.getPartialsBytes(a.batch, a.rows, n), operands);
 
   // The GEMM kernel: one CTA-level gemm_tile per block; block z is
   // batch * split_k + split.
@@ -450,10 +449,9 @@ LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
       getPackedOperandMapType(ctx, a.batch, n, a.k, Tcgen05PlanAttr::kTileN),
       op.getB()));
   const int64_t splitK = plan.getSplitK();
-  const bool sumKernel = splitK > 1 && !plan.getSplitCluster();
-  Value partials =
-      allocPartials(hb, loc, sumKernel ? splitK : 1,
-                    plan.getPartialsBytes(a.batch, a.rows, n), operands);
+  const bool sumKernel = plan.needsSumKernel();
+  Value partials = allocPartials(
+      hb, loc, plan.getPartialsBytes(a.batch, a.rows, n), operands);
 
   kb.setInsertionPointToEnd(kernels.getBody());
   SmallVector<Type> argTypes(ValueRange(operands).getTypes());

@@ -167,6 +167,15 @@ Value column(KernelBuilder &k, Value base, Value column) {
   return arith::AddIOp::create(k.b, base, column);
 }
 
+/// The TMEM address of column `first` (after `tmem`) of the calling warp's
+/// lanes: warp w reads and writes lanes 32w .. 32w + 31 (the lane in bits
+/// 16 and up), so thread t's lane is t.
+Value warpLanesColumn(KernelBuilder &k, Value tmem, int64_t first) {
+  Value laneBase = arith::ShLIOp::create(
+      k.b, arith::MulIOp::create(k.b, warpIndex(k), k.c32(32)), k.c32(16));
+  return column(k, tmem, arith::AddIOp::create(k.b, laneBase, k.c32(first)));
+}
+
 /// `column + slot x step` (i32) for the per-slot scale columns.
 Value slotColumn(KernelBuilder &k, Value slot, int64_t column, int64_t step) {
   return arith::AddIOp::create(
@@ -369,12 +378,8 @@ struct Tcgen05ReduceSplitsLowering
     const int64_t columns = op.getColumns();
     SplitExchange exchange(k, adaptor.getRing(), Tcgen05PlanAttr::kThreads,
                            columns);
-    // Warp w's lanes 32w .. 32w + 31: thread t's lane is t.
-    Value laneBase = arith::ShLIOp::create(
-        b, arith::MulIOp::create(b, warpIndex(k), k.c32(32)), k.c32(16));
     auto address = [&](int64_t first) {
-      return column(k, adaptor.getTmem(),
-                    arith::AddIOp::create(b, laneBase, k.c32(first)));
+      return warpLanesColumn(k, adaptor.getTmem(), first);
     };
     auto v4f32 = VectorType::get({4}, k.f32);
     // The .sync.aligned TMEM accesses need the whole warp.
@@ -445,19 +450,14 @@ struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
     out.maskM = out.m % columns != 0;
     out.maskN = out.n % 128 != 0;
     Value tid = k.threadIdX();
-    // Warp w reads lanes 32w .. 32w + 31: thread t's lane is t.
-    Value laneBase = arith::ShLIOp::create(
-        b, arith::MulIOp::create(b, warpIndex(k), k.c32(32)), k.c32(16));
     Value nIdx = arith::AddIOp::create(b, adaptor.getRow(), tid);
     // The .sync.aligned loads need the whole warp: its MMA or producer
     // lane may only now arrive from its loop.
     NVVM::SyncWarpOp::create(b, k.c32(-1));
     for (int64_t first = 0; first < columns; first += kLoadColumns) {
       int64_t width = std::min(kLoadColumns, columns - first);
-      Value loaded = tc.load32x32b(
-          column(k, adaptor.getTmem(),
-                 arith::AddIOp::create(b, laneBase, k.c32(first))),
-          width);
+      Value loaded =
+          tc.load32x32b(warpLanesColumn(k, adaptor.getTmem(), first), width);
       for (int64_t j = 0; j < width; ++j) {
         Value value = arith::BitcastOp::create(b, k.f32, k.extract(loaded, j));
         Value mIdx = arith::AddIOp::create(b, adaptor.getM(), k.c32(first + j));

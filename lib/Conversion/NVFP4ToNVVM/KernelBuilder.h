@@ -29,15 +29,19 @@ namespace mlir::nvfp4 {
 /// Small typed helpers over an ImplicitLocOpBuilder.
 struct KernelBuilder {
   ImplicitLocOpBuilder &b;
-  /// `ptr`: a global pointer; `sharedPtr`: a shared-memory one.
-  Type i8, i16, i32, i64, f16, f32, v2f16, v4i32, ptr, sharedPtr;
+  /// `ptr`: a global pointer; `sharedPtr`: a shared-memory one;
+  /// `clusterPtr`: one into any CTA's shared memory of the cluster
+  /// (shared::cluster: mapa's result, the bulk copies' destinations).
+  Type i8, i16, i32, i64, f16, f32, v2f16, v4i32, ptr, sharedPtr, clusterPtr;
 
   explicit KernelBuilder(ImplicitLocOpBuilder &b)
       : b(b), i8(b.getI8Type()), i16(b.getI16Type()), i32(b.getI32Type()),
         i64(b.getI64Type()), f16(b.getF16Type()), f32(b.getF32Type()),
         v2f16(VectorType::get({2}, f16)), v4i32(VectorType::get({4}, i32)),
         ptr(LLVM::LLVMPointerType::get(b.getContext(), /*global*/ 1)),
-        sharedPtr(LLVM::LLVMPointerType::get(b.getContext(), /*shared*/ 3)) {}
+        sharedPtr(LLVM::LLVMPointerType::get(b.getContext(), /*shared*/ 3)),
+        clusterPtr(LLVM::LLVMPointerType::get(b.getContext(),
+                                              /*shared::cluster*/ 7)) {}
 
   /// threadIdx.x as an i32.
   Value threadIdX() {

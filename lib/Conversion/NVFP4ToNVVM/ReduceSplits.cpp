@@ -37,9 +37,6 @@
 using namespace mlir;
 using namespace mlir::nvfp4;
 
-/// NVPTX's shared::cluster address space (mapa's result).
-static constexpr unsigned kSharedClusterSpace = 7;
-
 Value SplitExchange::begin() {
   NVVM::ClusterArriveOp::create(k.b, UnitAttr());
   NVVM::ClusterWaitOp::create(k.b, UnitAttr());
@@ -58,14 +55,12 @@ Value SplitExchange::offset(Value rankMinus1, int64_t j) {
 
 void SplitExchange::put(Value rank, int64_t j, Value part) {
   ImplicitLocOpBuilder &b = k.b;
-  auto clusterPtr =
-      LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterSpace);
   if (!first)
-    first = NVVM::MapaOp::create(b, clusterPtr,
+    first = NVVM::MapaOp::create(b, k.clusterPtr,
                                  LLVM::IntToPtrOp::create(b, k.sharedPtr, ring),
                                  k.c32(0));
   Value address = LLVM::GEPOp::create(
-      b, clusterPtr, k.i8, first,
+      b, k.clusterPtr, k.i8, first,
       ValueRange{offset(arith::SubIOp::create(b, rank, k.c32(1)), j)});
   LLVM::StoreOp::create(b, part, address, 16);
 }

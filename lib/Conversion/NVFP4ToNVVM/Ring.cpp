@@ -40,9 +40,6 @@ constexpr int64_t kWaitHintNs = 10000000;
 
 enum class Barrier { Full = 0, Empty = 1 };
 
-/// NVPTX's shared::cluster address space.
-constexpr unsigned kSharedClusterSpace = 7;
-
 /// Every thread of the cluster waits for every other (barrier.cluster
 /// arrive, with release semantics, then wait, with acquire).
 void clusterBarrier(ImplicitLocOpBuilder &b) {
@@ -68,8 +65,7 @@ Value barrierOf(KernelBuilder &k, RingType ring, Value base, Value slot,
 /// the bulk copies' destinations take (on sm_90a only that form selects).
 Value clusterPointer(KernelBuilder &k, Value address) {
   return LLVM::AddrSpaceCastOp::create(
-      k.b, LLVM::LLVMPointerType::get(k.b.getContext(), kSharedClusterSpace),
-      LLVM::IntToPtrOp::create(k.b, k.sharedPtr, address));
+      k.b, k.clusterPtr, LLVM::IntToPtrOp::create(k.b, k.sharedPtr, address));
 }
 
 /// An L2 cache policy (createpolicy.fractional.L2::evict_last.b64, fraction
@@ -315,11 +311,9 @@ struct RingReleaseLowering : OpConversionPattern<RingReleaseOp> {
     // (MEMBAR.ALL.GPU before each arrival, which waits for every global load
     // in flight, the weights' prefetched rounds included): the cluster plans
     // ran twice as slow.
-    auto clusterPtr =
-        LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterSpace);
     for (int64_t peer = 0; peer < ring.getCluster(); ++peer)
       NVVM::MBarrierArriveOp::create(
-          b, Type(), NVVM::MapaOp::create(b, clusterPtr, empty, k.c32(peer)),
+          b, Type(), NVVM::MapaOp::create(b, k.clusterPtr, empty, k.c32(peer)),
           Value(),
           NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA));
     rewriter.eraseOp(op);

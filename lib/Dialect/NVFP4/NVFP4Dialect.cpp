@@ -252,10 +252,10 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // The ring lives in dynamic shared memory: at most 227 KiB per CTA. Its
   // memory is reused after the K loop for the K groups' sums and then for
   // the other splits' tiles of a split_cluster.
-  const int64_t tileBytes = warpgroups * 128 * (tileM / 2) * 4;
-  int64_t scratch = std::max((kSplit - 1) * tileBytes,
-                             splitCluster ? (splitK - 1) * tileBytes : 0);
-  int64_t ring = std::max(stages * tileM * 128, scratch) + 1024 + 16 * stages;
+  const int64_t ring = GemmPlanAttr::ringBytes(
+      stages, tileM,
+      GemmPlanAttr::scratchBytes(warpgroups, tileM, kSplit, splitK,
+                                 splitCluster));
   if (stages != 0 && ring > 227 * 1024)
     return emitError() << "expects the ring (stages x tile_m x 128 bytes, or "
                           "the K groups' or splits' sums reusing it, + "
