@@ -175,7 +175,8 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       accumulators into the first one's ring memory (distributed shared
       memory) once its K loop is over, and it adds them in split order and
       writes C as an unsplit CTA would. No fp32 partials in global memory
-      and no sum kernel.
+      and no sum kernel. The planner's split-K plans set it (H100,
+      performance.md GEMM v26).
     - `b_prefetch` (default 2; [2, 8], other values need `stages`): how many
       rounds ahead of its MMAs each warpgroup loads its raw chunk of B into
       registers. B streams from global memory straight into registers, so

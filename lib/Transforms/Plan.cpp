@@ -200,7 +200,9 @@ constexpr int64_t kShortKChunks = 6;
 /// (GEMM v16: 78.7 -> 72.2 us on 128x7168x16384; on 32 or 56 chunks 3
 /// rounds are 6-7 % slower). When the grid covers at
 /// most half the SMs, two CTAs split K (128x4096x7168: 28.7 -> 26.8 us,
-/// performance.md GEMM v12), or with an odd K / 64 tiles of 64 rows of A
+/// performance.md GEMM v12) as a cluster that adds their tiles on chip
+/// (split_cluster; GEMM v26: 24.76 -> 24.53 us against the sum kernel, the
+/// same call), or with an odd K / 64 tiles of 64 rows of A
 /// with four warpgroups each (GEMM v7: 40 -> 29 us there; every tile of
 /// A's rows decodes B again). When B is a single tile (N <= 64), or K has
 /// at most kShortKChunks chunks, each CTA decodes A itself (one launch, no
@@ -222,14 +224,14 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
     return ctaChunks >= 128 ? 3 : 2;
   };
   if (2 * ctas <= t.smCount && tileM > 64) {
-    // Two CTAs split K (B decoded once; the sum kernel overlaps the GEMM's
-    // end as its programmatic dependent), or, when K / 64 is odd, tiles of
-    // 64 rows of A (B decoded once per tile of A).
+    // Two CTAs split K (B decoded once; a cluster, the second CTA's tile
+    // added into the first's through distributed shared memory), or, when
+    // K / 64 is odd, tiles of 64 rows of A (B decoded once per tile of A).
     if (chunks % 2 == 0)
       return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
                                /*kSplit=*/3, bPrefetch(chunks / 2),
                                /*splitK=*/2, /*clusterN=*/1,
-                               /*producer=*/true, /*splitCluster=*/false);
+                               /*producer=*/true, /*splitCluster=*/true);
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
                              /*stages=*/8, /*kSplit=*/4,
                              /*bPrefetch=*/2, /*splitK=*/1, /*clusterN=*/1,

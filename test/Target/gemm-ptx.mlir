@@ -95,7 +95,7 @@
 // SPLITS: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0;
 // SPLITS-COUNT-16: st.shared::cluster.v4.b32
 // SPLITS-NEXT: barrier.cluster.arrive;
-// SPLITS: barrier.cluster.arrive;
+// SPLITS: barrier.cluster.arrive.relaxed;
 // SPLITS-NEXT: barrier.cluster.wait;
 // SPLITS-COUNT-16: ld.shared.v4.b32
 // SPLITS-NOT: st.global.f32

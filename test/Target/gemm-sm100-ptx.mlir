@@ -63,7 +63,7 @@
 // SPLITS-COUNT-3: tcgen05.ld.sync.aligned.32x32b.x16.b32
 // SPLITS-COUNT-4: st.shared::cluster.v2.b64
 // SPLITS: barrier.cluster.arrive;
-// SPLITS: barrier.cluster.arrive;
+// SPLITS: barrier.cluster.arrive.relaxed;
 // SPLITS-NEXT: barrier.cluster.wait;
 // SPLITS: tcgen05.ld.sync.aligned.32x32b.x16.b32
 // SPLITS-COUNT-4: ld.shared.v2.b64

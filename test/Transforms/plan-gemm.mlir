@@ -9,7 +9,7 @@
 // on 264 SMs the contest shape's 112 CTAs cover less than half of them.
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan="target=sm_90a sm-count=264" -verify-diagnostics | FileCheck %s --check-prefix=SMS
 // SMS-LABEL: func.func @contest
-// SMS: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, split_k = 2, producer = true>
+// SMS: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, split_k = 2, producer = true, split_cluster = true>
 // RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan="target=sm_90a sm-count=-1" 2>&1 | FileCheck %s --check-prefix=BADSMS
 // BADSMS: nvfp4-plan: sm-count must be >= 0 (0: the chip's), but got -1
 
@@ -108,9 +108,9 @@ func.func @too_many_rows(%a: memref<8388608x64xf4E2M1FN>, %sfa: memref<8388608x4
 // -----
 
 // A grid that would cover at most half the SMs (64 tiles of B): two CTAs
-// split K (112 chunks).
+// split K (112 chunks), a cluster adding their tiles on chip.
 // CHECK-LABEL: func.func @half_the_sms
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, split_k = 2, producer = true>
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, split_k = 2, producer = true, split_cluster = true>
 func.func @half_the_sms(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<128x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<128x4096xf16>)
   return

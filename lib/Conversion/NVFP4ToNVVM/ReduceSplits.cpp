@@ -17,7 +17,8 @@
 //   CTA's ring memory is free;
 // - CTAs 1.. store their fragments into the first CTA's ring (mapa, then
 //   16-byte st.shared::cluster) and arrive at phase 2 (release) and exit;
-// - the first CTA arrives and waits (acquire), then adds the other splits'
+// - the first CTA arrives (relaxed: it publishes nothing) and waits
+//   (acquire), then adds the other splits'
 //   fragments to its own in rank order (16-byte ld.shared), as the sum
 //   kernel adds the partials in split order.
 //
@@ -70,7 +71,9 @@ void SplitExchange::endPuts() {
 }
 
 void SplitExchange::waitPuts() {
-  NVVM::ClusterArriveOp::create(k.b, UnitAttr());
+  // Relaxed: the first CTA publishes nothing at phase 2; only its wait
+  // (acquire) orders the later splits' puts before its gets.
+  NVVM::ClusterArriveRelaxedOp::create(k.b, UnitAttr());
   NVVM::ClusterWaitOp::create(k.b, UnitAttr());
 }
 

@@ -46,19 +46,19 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
 // -----
 
 // reduce_splits (split_cluster, a cluster of 3 splits): a first cluster
-// barrier phase, then CTA 0 (`first`) arrives, waits and adds 2 x 8
+// barrier phase, then CTA 0 (`first`) arrives (relaxed), waits and adds 2 x 8
 // 16-byte loads of its ring to its 32 sums, in rank order, and stores C
 // (the canonicalizer merges the store's scf.if on `first` into the
 // exchange's); CTAs 1 and 2 store their sums into CTA 0's ring (mapa to
 // rank 0, 8 16-byte shared::cluster stores) and arrive without waiting.
 // RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm -canonicalize -cse | FileCheck %s --check-prefix=SPLITS
 // SPLITS-LABEL: gpu.func @reduce_splits
-// SPLITS: nvvm.cluster.arrive
+// SPLITS: nvvm.cluster.arrive{{$}}
 // SPLITS-NEXT: nvvm.cluster.wait
 // SPLITS-NEXT: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
 // SPLITS-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[RANK]], %c0_i32
 // SPLITS-NEXT: scf.if %[[FIRST]] {
-// SPLITS-NEXT: nvvm.cluster.arrive
+// SPLITS-NEXT: nvvm.cluster.arrive.relaxed{{$}}
 // SPLITS-NEXT: nvvm.cluster.wait
 // SPLITS-COUNT-16: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
 // SPLITS-NOT: llvm.load
@@ -66,7 +66,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
 // SPLITS: } else {
 // SPLITS: nvvm.mapa %{{.*}}, %c0_i32 : !llvm.ptr<3> -> !llvm.ptr<7>
 // SPLITS-COUNT-8: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<7>
-// SPLITS-NEXT: nvvm.cluster.arrive
+// SPLITS-NEXT: nvvm.cluster.arrive{{$}}
 // SPLITS-NEXT: }
 gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @reduce_splits(%acc: vector<32xf32>, %c: memref<64x256xf16>, %row: i32, %m: i32, %l: index) kernel attributes {known_cluster_size = array<i32: 1, 1, 3>} {
