@@ -277,15 +277,16 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       return needsSumKernel() ? getSplitK() * batch * m * n * 4 : 0;
     }
     /// Bytes of the ring memory reused after the K loop: the k_split - 1
-    /// later K groups' accumulators, handed to the first group, then a
-    /// split_cluster's split_k - 1 other splits' accumulators, written into
-    /// the first CTA's (tile_m / 2 floats per consumer thread of a group).
+    /// later K groups' accumulators, handed to the first group, and above
+    /// them a split_cluster's split_k - 1 other splits' accumulators,
+    /// written into the first CTA's (tile_m / 2 floats per consumer thread
+    /// of a group). Side by side, not overlaid: the first group may still
+    /// be loading the K groups' sums when the other splits start writing.
     static int64_t scratchBytes(int64_t warpgroups, int64_t tileM,
                                 int64_t kSplit, int64_t splitK,
                                 bool splitCluster) {
       const int64_t tile = warpgroups * 128 * (tileM / 2) * 4;
-      return std::max((kSplit - 1) * tile,
-                      splitCluster ? (splitK - 1) * tile : 0);
+      return (kSplit - 1) * tile + (splitCluster ? (splitK - 1) * tile : 0);
     }
     int64_t getScratchBytes() const {
       return scratchBytes(getWarpgroups(), getTileM(), getKSplit(),

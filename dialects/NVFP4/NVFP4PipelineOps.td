@@ -344,9 +344,9 @@ def NVFP4_WgmmaReduceKGroupsOp : NVFP4_Op<"wgmma.reduce_k_groups",
     The CTA is exactly `groups` K groups of `warpgroups` warpgroups (group =
     warpgroup index / warpgroups; checked against the kernel's
     `known_block_size` when it has one); groups 1.. store
-    their accumulators in the ring's memory (its scratch) and group 0 adds
-    them in group order. The result is the sum in group 0 (undefined
-    elsewhere).
+    their accumulators in the ring's memory (its scratch, from the bottom
+    of its data) and group 0 adds them in group order. The result is the
+    sum in group 0 (undefined elsewhere).
 
     Example:
     ```mlir
@@ -363,6 +363,14 @@ def NVFP4_WgmmaReduceKGroupsOp : NVFP4_Op<"wgmma.reduce_k_groups",
   let assemblyFormat = [{
     $acc `in` $ring `groups` $groups `warpgroups` $warpgroups attr-dict `:`
     qualified(type($ring)) `,` type($acc)
+  }];
+  let extraClassDeclaration = [{
+    /// Bytes of the ring's data it uses, from the bottom: the accumulators
+    /// of groups 1...
+    int64_t getScratchNeed() {
+      return (getGroups() - 1) * getWarpgroups() * 128 *
+             getAcc().getType().getNumElements() * 4;
+    }
   }];
   let hasVerifier = 1;
 }
@@ -383,14 +391,22 @@ def NVFP4_WgmmaReduceSplitsOp : NVFP4_Op<"wgmma.reduce_splits",
     only).
 
     Two phases of the cluster barrier order it:
-    1. every holder arrives and waits, so every CTA of the cluster has
-       started and each CTA's other threads have exited: CTA 0's ring
-       memory is no longer read or written by it;
+    1. every holder arrives (relaxed) and waits, so every CTA of the
+       cluster has started and each CTA's other threads have exited: CTA
+       0's ring memory is no longer read or written by it;
     2. CTAs 1.. write their accumulators into the ring memory of CTA 0
        (distributed shared memory: CTA r's element i of thread t at float
        ((r - 1) x len(acc) + 4 (i / 4)) x T + 4t + i % 4, T threads, in
-       16-byte stores) and arrive with release semantics; CTA 0 arrives,
-       waits with acquire semantics and adds them to its own in rank order.
+       16-byte stores, of an area at the top of the ring's data, above the
+       K groups' sums of `nvfp4.wgmma.reduce_k_groups`, which the verifier
+       checks fit below it) and arrive with release semantics; CTA 0
+       arrives (relaxed), waits with acquire semantics and adds them to its
+       own in rank order.
+
+    Phase 1's arrive is relaxed because CTA 0's last uses of that area are
+    complete by then: TMA copies whose mbarriers were waited for and MMAs
+    that were waited for. Plain loads still in flight, the K groups' sums,
+    lie below it.
 
     Results: `first`, whether this CTA is the cluster's first (rank 0),
     the one that stores; and the tile's sum there (its own partial first,
@@ -613,11 +629,13 @@ def NVFP4_Tcgen05ReduceSplitsOp : NVFP4_Op<"tcgen05.reduce_splits"> {
     execute this op once the accumulator is complete
     (`nvfp4.tcgen05.wait`). Thread t owns TMEM lane t, `columns` fp32
     columns of it. After a first phase of the cluster barrier (every CTA
-    runs), CTAs 1.. load their accumulators from TMEM (`tcgen05.ld`) and
-    store them into the first CTA's ring memory (distributed shared memory,
-    16-byte stores; CTA r's column c of thread t at float ((r - 1) x
-    columns + 4 (c / 4)) x 128 + 4t + c % 4) and arrive at the second phase
-    with release semantics; the first CTA arrives, waits with acquire
+    runs; a relaxed arrive, as in `nvfp4.wgmma.reduce_splits`), CTAs 1..
+    load their accumulators from TMEM (`tcgen05.ld`) and store them into
+    the first CTA's ring memory (distributed shared memory, 16-byte stores
+    to an area at the top of the ring's data; CTA r's column c of thread t
+    at float ((r - 1) x columns + 4 (c / 4)) x 128 + 4t + c % 4 of it) and
+    arrive at the second phase with release semantics; the first CTA
+    arrives (relaxed), waits with acquire
     semantics and adds them to its accumulator in rank order, in TMEM
     (`tcgen05.ld`, add, `tcgen05.st`), so that `nvfp4.tcgen05.store` then
     stores the tile's sum. The other CTAs' accumulators are left as they

@@ -78,7 +78,8 @@
 // CLUSTER-NEXT: ret;
 
 // split_cluster: the two splits of a tile are a cluster along z. The K
-// groups' sum (named barrier 1) is followed by two cluster barrier phases:
+// groups' sum (named barrier 1) is followed by two cluster barrier phases
+// (the first, and split 0's second, arrive relaxed):
 // split 1 stores its 64 sums with 16 16-byte shared::cluster stores into
 // split 0's ring and arrives; split 0 waits and adds them with 16 16-byte
 // shared loads. No sum kernel, no fp32 partials in global memory.
@@ -89,7 +90,7 @@
 // SPLITS-NEXT: .reqnctapercluster 1, 1, 2
 // SPLITS-NOT: griddepcontrol.launch_dependents
 // SPLITS: bar.sync 1, 384;
-// SPLITS: barrier.cluster.arrive;
+// SPLITS: barrier.cluster.arrive.relaxed;
 // SPLITS-NEXT: barrier.cluster.wait;
 // SPLITS-NEXT: mov.u32 {{%r[0-9]+}}, %cluster_ctarank;
 // SPLITS: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0;

@@ -54,7 +54,7 @@
 // SPLITS-LABEL: .entry split_cluster_kernel(
 // SPLITS: .reqnctapercluster 1, 1, 2
 // SPLITS: tcgen05.fence::after_thread_sync;
-// SPLITS: barrier.cluster.arrive;
+// SPLITS: barrier.cluster.arrive.relaxed;
 // SPLITS-NEXT: barrier.cluster.wait;
 // SPLITS-NEXT: mov.u32 {{%r[0-9]+}}, %cluster_ctarank;
 // SPLITS: tcgen05.ld.sync.aligned.32x32b.x16.b32

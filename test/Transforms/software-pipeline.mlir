@@ -111,12 +111,14 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 // -----
 
 // split_cluster: the splits of a tile are a cluster (1 x 1 x 2) that adds
-// them on chip. The ring's scratch holds the K groups' sums and then the
-// other split's tile (2 x 128 threads x 32 floats); after the K groups'
+// them on chip. The ring's scratch holds the K groups' sums and, above
+// them, the other split's tile (128 threads x 32 floats each, side by side:
+// group 0 may still be loading its sums when the other split writes); after
+// the K groups'
 // reduction group 0 adds the splits and only split 0 stores, to C: no
 // partials and no sum kernel to let in early.
 // CHECK-LABEL: gpu.func @split_cluster
-// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, scratch_bytes = 16384>
+// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, scratch_bytes = 32768>
 // CHECK: scf.for
 // CHECK-NOT: griddepcontrol launch_dependents
 // CHECK: %[[GROUPS:.*]] = nvfp4.wgmma.reduce_k_groups %{{.*}} in %[[RING]] groups 2 warpgroups 1

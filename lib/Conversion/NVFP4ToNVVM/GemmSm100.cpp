@@ -376,8 +376,8 @@ struct Tcgen05ReduceSplitsLowering
     KernelBuilder k(b);
     Tcgen05Ops tc{k};
     const int64_t columns = op.getColumns();
-    SplitExchange exchange(k, adaptor.getRing(), Tcgen05PlanAttr::kThreads,
-                           columns);
+    SplitExchange exchange(k, adaptor.getRing(), op.getRing().getType(),
+                           op.getSplits(), Tcgen05PlanAttr::kThreads, columns);
     auto address = [&](int64_t first) {
       return warpLanesColumn(k, adaptor.getTmem(), first);
     };

@@ -11,16 +11,17 @@
 // shared memory instead of fp32 partials in global memory and a sum kernel
 // (nvfp4.sum_splits):
 //
-// - barrier.cluster phase 1 (arrive, wait) by the holders: every CTA of the
-//   cluster runs, and every other thread of each CTA has exited (the
-//   barrier waits for the cluster's non-exited threads only), so the first
-//   CTA's ring memory is free;
-// - CTAs 1.. store their fragments into the first CTA's ring (mapa, then
-//   16-byte st.shared::cluster) and arrive at phase 2 (release) and exit;
+// - barrier.cluster phase 1 (relaxed arrive, wait) by the holders: every
+//   CTA of the cluster runs, and every other thread of each CTA has exited
+//   (the barrier waits for the cluster's non-exited threads only), so the
+//   first CTA's ring memory is free;
+// - CTAs 1.. store their fragments into the top of the first CTA's ring
+//   data, above the K groups' sums (mapa, then 16-byte
+//   st.shared::cluster), arrive at phase 2 (release) and exit;
 // - the first CTA arrives (relaxed: it publishes nothing) and waits
-//   (acquire), then adds the other splits'
-//   fragments to its own in rank order (16-byte ld.shared), as the sum
-//   kernel adds the partials in split order.
+//   (acquire), then adds the other splits' fragments to its own in rank
+//   order (16-byte ld.shared), as the sum kernel adds the partials in
+//   split order.
 //
 // The sm_100a form (nvfp4.tcgen05.reduce_splits, GemmSm100.cpp) exchanges
 // TMEM columns the same way.
@@ -38,8 +39,23 @@
 using namespace mlir;
 using namespace mlir::nvfp4;
 
+SplitExchange::SplitExchange(KernelBuilder &k, Value ring, RingType type,
+                             int64_t splits, int64_t threads, int64_t floats)
+    : k(k), threads(threads), floats(floats) {
+  const int64_t bytes = (splits - 1) * floats * threads * 4;
+  area = arith::AddIOp::create(k.b, ring, k.c32(type.getDataBytes() - bytes));
+}
+
 Value SplitExchange::begin() {
-  NVVM::ClusterArriveOp::create(k.b, UnitAttr());
+  // Relaxed: phase 1 publishes nothing. What it separates is the first
+  // CTA's last use of the exchange area from the later splits' puts into
+  // it, and that use is complete when its holders arrive: the area held
+  // A's slots, written by TMA copies whose mbarriers were waited for and
+  // read by MMAs that were waited for (wgmma.wait_group, tcgen05.commit).
+  // Plain loads that may still be in flight, the K groups' sums, lie
+  // below the area. A release arrive would cost a MEMBAR.ALL.GPU per
+  // thread (H100 SASS; performance.md GEMM v26).
+  NVVM::ClusterArriveRelaxedOp::create(k.b, UnitAttr());
   NVVM::ClusterWaitOp::create(k.b, UnitAttr());
   return NVVM::ClusterId::create(k.b, k.i32);
 }
@@ -58,7 +74,7 @@ void SplitExchange::put(Value rank, int64_t j, Value part) {
   ImplicitLocOpBuilder &b = k.b;
   if (!first)
     first = NVVM::MapaOp::create(b, k.clusterPtr,
-                                 LLVM::IntToPtrOp::create(b, k.sharedPtr, ring),
+                                 LLVM::IntToPtrOp::create(b, k.sharedPtr, area),
                                  k.c32(0));
   Value address = LLVM::GEPOp::create(
       b, k.clusterPtr, k.i8, first,
@@ -79,7 +95,7 @@ void SplitExchange::waitPuts() {
 
 Value SplitExchange::get(int64_t r, int64_t j) {
   ImplicitLocOpBuilder &b = k.b;
-  Value address = arith::AddIOp::create(b, ring, offset(k.c32(r - 1), j));
+  Value address = arith::AddIOp::create(b, area, offset(k.c32(r - 1), j));
   return LLVM::LoadOp::create(b, VectorType::get({4}, k.f32),
                               LLVM::IntToPtrOp::create(b, k.sharedPtr, address),
                               16);
@@ -98,7 +114,8 @@ struct WgmmaReduceSplitsLowering : OpConversionPattern<WgmmaReduceSplitsOp> {
     VectorType accType = op.getAcc().getType();
     SmallVector<Value> acc = k.unpack(adaptor.getAcc());
     const int64_t groups = accType.getNumElements() / 4;
-    SplitExchange exchange(k, adaptor.getRing(), op.getWarpgroups() * 128,
+    SplitExchange exchange(k, adaptor.getRing(), op.getRing().getType(),
+                           op.getSplits(), op.getWarpgroups() * 128,
                            accType.getNumElements());
     Value rank = exchange.begin();
     Value isFirst =

@@ -18,23 +18,30 @@
 
 #include "KernelBuilder.h"
 
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+
 namespace mlir::nvfp4 {
 
-/// One CTA's side of the exchange. `threads` holders (CTA threads 0 ..
-/// threads - 1, every one of them executing the exchange) of `floats` fp32
-/// values each (a multiple of 4); split r's (r >= 1) values 4j .. 4j + 3
-/// of thread t sit at float ((r - 1) x floats + 4j) x threads + 4t of the
-/// first CTA's ring memory (`ring`: its i32 shared address), so a warp's
-/// 16-byte accesses for one j are contiguous.
+/// One CTA's side of the exchange among `splits` CTAs. `threads` holders
+/// (CTA threads 0 .. threads - 1, every one of them executing the
+/// exchange) of `floats` fp32 values each (a multiple of 4); split r's
+/// (r >= 1) values 4j .. 4j + 3 of thread t sit at float
+/// ((r - 1) x floats + 4j) x threads + 4t of the exchange area, so a
+/// warp's 16-byte accesses for one j are contiguous. The area is the top
+/// (splits - 1) x floats x threads x 4 bytes of the first CTA's ring data
+/// (`ring`: its i32 shared address; `type`: its layout), above the K
+/// groups' sums that nvfp4.wgmma.reduce_k_groups reads from its bottom
+/// just before (the op verifiers check that the two fit side by side).
 class SplitExchange {
 public:
-  SplitExchange(KernelBuilder &k, Value ring, int64_t threads, int64_t floats)
-      : k(k), ring(ring), threads(threads), floats(floats) {}
+  SplitExchange(KernelBuilder &k, Value ring, RingType type, int64_t splits,
+                int64_t threads, int64_t floats);
 
-  /// Phase 1 (every holder arrives and waits): every CTA of the cluster
-  /// runs, and every other thread of each CTA has exited (barrier.cluster
-  /// counts the cluster's non-exited threads only), so no CTA uses its ring
-  /// any more. Returns this CTA's cluster rank (i32), its split.
+  /// Phase 1 (every holder arrives, relaxed, and waits): every CTA of the
+  /// cluster runs, and every other thread of each CTA has exited
+  /// (barrier.cluster counts the cluster's non-exited threads only), so no
+  /// CTA uses its ring any more. Returns this CTA's cluster rank (i32), its
+  /// split.
   Value begin();
   /// A later split: stores its values 4j .. 4j + 3 (`part`, vector<4xf32>)
   /// into the first CTA's ring.
@@ -54,7 +61,8 @@ private:
   Value offset(Value rankMinus1, int64_t j);
 
   KernelBuilder &k;
-  Value ring;
+  /// The exchange area's i32 shared address (in the first CTA: mapa'd).
+  Value area;
   int64_t threads, floats;
   /// The first CTA's ring as a shared::cluster pointer (mapa), made by the
   /// first put.

@@ -709,8 +709,7 @@ LogicalResult WgmmaReduceKGroupsOp::verify() {
     llvm::interleave(block.asArrayRef(), diag, " x ");
     return diag;
   }
-  int64_t need = (getGroups() - 1) * getWarpgroups() * 128 *
-                 getAcc().getType().getNumElements() * 4;
+  int64_t need = getScratchNeed();
   if (getRing().getType().getDataBytes() < need)
     return emitOpError() << "expects the ring to hold " << need
                          << " bytes of scratch (the accumulators of "
@@ -722,10 +721,11 @@ LogicalResult WgmmaReduceKGroupsOp::verify() {
 
 /// A split exchange (`splits` CTAs of `floatsPerSplit` fp32 values each,
 /// reduce_splits): its kernel's clusters, when known, are the splits of a
-/// tile, and the ring holds the other splits' values.
+/// tile, and the ring holds the other splits' values at the top of its
+/// data, above the `below` bytes another reduction uses at its bottom.
 static LogicalResult verifySplitExchange(Operation *op, int64_t splits,
-                                         RingType ring,
-                                         int64_t floatsPerSplit) {
+                                         RingType ring, int64_t floatsPerSplit,
+                                         int64_t below = 0) {
   // The ranks are the splits: a cluster of another shape would have CTAs
   // write into peers that do not exist, or leave splits unsummed.
   // A kernel launched without clusters would have every CTA take rank 0
@@ -741,20 +741,33 @@ static LogicalResult verifySplitExchange(Operation *op, int64_t splits,
            << "expects its kernel's clusters to be the " << splits
            << " splits of a tile (known_cluster_size 1 x 1 x " << splits << ")";
   int64_t need = (splits - 1) * floatsPerSplit * 4;
-  if (ring.getDataBytes() < need)
-    return op->emitOpError()
-           << "expects the ring to hold " << need
-           << " bytes of scratch (the accumulators of " << splits - 1
-           << " other splits), but it has " << ring.getDataBytes();
+  if (ring.getDataBytes() < need + below) {
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "expects the ring to hold " << need + below
+                              << " bytes of scratch (the accumulators of "
+                              << splits - 1 << " other splits";
+    if (below)
+      diag << ", above " << below << " bytes of the K groups' sums";
+    return diag << "), but it has " << ring.getDataBytes();
+  }
   return success();
 }
 
 LogicalResult WgmmaReduceSplitsOp::verify() {
   if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
     return failure();
-  return verifySplitExchange(getOperation(), getSplits(), getRing().getType(),
-                             getWarpgroups() * 128 *
-                                 getAcc().getType().getNumElements());
+  // The K groups' sums of the same ring are read with plain loads just
+  // before the exchange: the exchange's area must lie above them.
+  int64_t kGroupBytes = 0;
+  if (Operation *fn =
+          getOperation()->getParentWithTrait<OpTrait::IsIsolatedFromAbove>())
+    fn->walk([&](WgmmaReduceKGroupsOp groups) {
+      if (groups.getRing() == getRing())
+        kGroupBytes = std::max(kGroupBytes, groups.getScratchNeed());
+    });
+  return verifySplitExchange(
+      getOperation(), getSplits(), getRing().getType(),
+      getWarpgroups() * 128 * getAcc().getType().getNumElements(), kGroupBytes);
 }
 
 LogicalResult WgmmaStoreOp::verify() {

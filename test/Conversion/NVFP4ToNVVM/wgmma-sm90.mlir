@@ -51,27 +51,34 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
 // (the canonicalizer merges the store's scf.if on `first` into the
 // exchange's); CTAs 1 and 2 store their sums into CTA 0's ring (mapa to
 // rank 0, 8 16-byte shared::cluster stores) and arrive without waiting.
+// The exchange's 2 x 16 KiB are the top of the ring's 64 KiB of data.
 // RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm -canonicalize -cse | FileCheck %s --check-prefix=SPLITS
 // SPLITS-LABEL: gpu.func @reduce_splits
-// SPLITS: nvvm.cluster.arrive{{$}}
+// SPLITS: %[[BASE:.*]] = arith.andi %{{.*}}, %c-1024_i32 : i32
+// SPLITS: %[[AREA:.*]] = arith.addi %[[BASE]], %c32768_i32 : i32
+// SPLITS-NEXT: nvvm.cluster.arrive.relaxed{{$}}
 // SPLITS-NEXT: nvvm.cluster.wait
 // SPLITS-NEXT: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
 // SPLITS-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[RANK]], %c0_i32
 // SPLITS-NEXT: scf.if %[[FIRST]] {
 // SPLITS-NEXT: nvvm.cluster.arrive.relaxed{{$}}
 // SPLITS-NEXT: nvvm.cluster.wait
-// SPLITS-COUNT-16: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// SPLITS: %[[GET:.*]] = arith.addi %[[AREA]], %{{.*}} : i32
+// SPLITS-NEXT: %[[GETP:.*]] = llvm.inttoptr %[[GET]] : i32 to !llvm.ptr<3>
+// SPLITS-NEXT: llvm.load %[[GETP]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// SPLITS-COUNT-15: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
 // SPLITS-NOT: llvm.load
 // SPLITS-COUNT-32: llvm.store %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<1>
 // SPLITS: } else {
-// SPLITS: nvvm.mapa %{{.*}}, %c0_i32 : !llvm.ptr<3> -> !llvm.ptr<7>
+// SPLITS: %[[AREAP:.*]] = llvm.inttoptr %[[AREA]] : i32 to !llvm.ptr<3>
+// SPLITS-NEXT: nvvm.mapa %[[AREAP]], %c0_i32 : !llvm.ptr<3> -> !llvm.ptr<7>
 // SPLITS-COUNT-8: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<7>
 // SPLITS-NEXT: nvvm.cluster.arrive{{$}}
 // SPLITS-NEXT: }
 gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @reduce_splits(%acc: vector<32xf32>, %c: memref<64x256xf16>, %row: i32, %m: i32, %l: index) kernel attributes {known_cluster_size = array<i32: 1, 1, 3>} {
-    %r = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1, scratch_bytes = 32768>
-    %first, %sum = nvfp4.wgmma.reduce_splits %acc in %r splits 3 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1, scratch_bytes = 32768>, vector<32xf32>
+    %r = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 16384, consumers = 1, scratch_bytes = 32768>
+    %first, %sum = nvfp4.wgmma.reduce_splits %acc in %r splits 3 warpgroups 1 : !nvfp4.ring<stages = 4, slot_bytes = 16384, consumers = 1, scratch_bytes = 32768>, vector<32xf32>
     scf.if %first {
       nvfp4.wgmma.store %sum outs(%c : memref<64x256xf16>) at m %m row %row batch %l : vector<32xf32>
     }

@@ -570,6 +570,17 @@ func.func @wgmma_bad_n(%acc: vector<3xf32>, %f: vector<16xi32>, %r: !nvfp4.ring<
 
 // -----
 
+// The K groups' sums lie at the bottom of the ring's data and the
+// exchange at its top: side by side they need 16384 + 32768 bytes.
+func.func @reduce_splits_above_k_groups(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>) {
+  %0 = nvfp4.wgmma.reduce_k_groups %acc in %r groups 2 warpgroups 1 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, vector<32xf32>
+  // expected-error @+1 {{expects the ring to hold 49152 bytes of scratch (the accumulators of 2 other splits, above 16384 bytes of the K groups' sums), but it has 32768}}
+  %1:2 = nvfp4.wgmma.reduce_splits %0 in %r splits 3 warpgroups 1 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, vector<32xf32>
+  return
+}
+
+// -----
+
 func.func @reduce_splits_scratch(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) {
   // expected-error @+1 {{expects the ring to hold 32768 bytes of scratch (the accumulators of 2 other splits), but it has 16384}}
   %0:2 = nvfp4.wgmma.reduce_splits %acc in %r splits 3 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
