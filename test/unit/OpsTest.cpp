@@ -254,6 +254,22 @@ TEST(Ops, MatmulFollowsDocumentedAccumulationOrderExactly) {
   }
 }
 
+TEST(Ops, MatmulOnSeveralThreadsFollowsTheSameOrder) {
+  // 8 x 300 x 2048 = 4.9M multiply-adds: above the threshold at which the
+  // streamed rows are split over threads (uneven ranges: 300 rows), in both
+  // orientations (the resident operand is A, then B).
+  std::mt19937 rng(8);
+  for (Shape s : {Shape{8, 300, 2048}, Shape{300, 8, 2048}}) {
+    Operand a = randomOperand(rng, s.m, s.k);
+    Operand b = randomOperand(rng, s.n, s.k);
+    std::vector<float> want = documentedOrderMatmul(a, b);
+    std::vector<float> got(want.size(), -1.0f);
+    scaledMatmul(a.view(ScaleLayout::Plain), b.view(ScaleLayout::Blocked),
+                 got.data());
+    EXPECT_TRUE(sameBits(got, want)) << s.m << "x" << s.n << "x" << s.k;
+  }
+}
+
 TEST(Ops, MatmulPlainAndBlockedLayoutsAgreeBitwise) {
   std::mt19937 rng(4);
   Operand a = randomOperand(rng, 129, 80);
