@@ -28,10 +28,10 @@ def NVFP4_RingType : TypeDef<NVFP4_Dialect, "Ring"> {
 
     A slot's k-th use (k = 0, 1, ...) completes the phase of parity k % 2
     of both barriers; producers and consumers carry that parity.
-    `scratch_bytes` (default 0) reserves at least that many bytes at the
-    ring's start for reuse after the K loop (e.g. the reduction of K groups'
-    partial sums); the barriers sit after max(stages x slot_bytes,
-    scratch_bytes).
+    `scratch_bytes` (default 0) makes the ring's data at least that many
+    bytes, for reuse after the K loop: the reduction of K groups' partial
+    sums from its start, a split exchange (`reduce_splits`) at its end; the
+    barriers sit after max(stages x slot_bytes, scratch_bytes).
 
     `cluster` (default 1): the CTAs of a thread-block cluster that share
     the ring's contents. Each of them copies `slot_bytes / cluster` bytes of

@@ -255,11 +255,11 @@ TEST(Ops, MatmulFollowsDocumentedAccumulationOrderExactly) {
 }
 
 TEST(Ops, MatmulOnSeveralThreadsFollowsTheSameOrder) {
-  // 8 x 300 x 2048 = 4.9M multiply-adds: above the threshold at which the
-  // streamed rows are split over threads (uneven ranges: 300 rows), in both
-  // orientations (the resident operand is A, then B).
+  // 8 x 300 x 8192 = 19.7M multiply-adds: 4 x 2^22, so the streamed rows
+  // are split over 2 to 4 threads on any machine (uneven ranges: 300 rows),
+  // in both orientations (the resident operand is A, then B).
   std::mt19937 rng(8);
-  for (Shape s : {Shape{8, 300, 2048}, Shape{300, 8, 2048}}) {
+  for (Shape s : {Shape{8, 300, 8192}, Shape{300, 8, 8192}}) {
     Operand a = randomOperand(rng, s.m, s.k);
     Operand b = randomOperand(rng, s.n, s.k);
     std::vector<float> want = documentedOrderMatmul(a, b);

@@ -250,15 +250,15 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                             "smaller tile_m, k_split or b_prefetch";
   }
   // The ring lives in dynamic shared memory: at most 227 KiB per CTA. Its
-  // memory is reused after the K loop for the K groups' sums and then for
-  // the other splits' tiles of a split_cluster.
+  // memory is reused after the K loop for the K groups' sums and, side by
+  // side with them, the other splits' tiles of a split_cluster.
   const int64_t ring = GemmPlanAttr::ringBytes(
       stages, tileM,
       GemmPlanAttr::scratchBytes(warpgroups, tileM, kSplit, splitK,
                                  splitCluster));
   if (stages != 0 && ring > 227 * 1024)
     return emitError() << "expects the ring (stages x tile_m x 128 bytes, or "
-                          "the K groups' or splits' sums reusing it, + "
+                          "the K groups' and splits' sums reusing it, + "
                           "alignment) to fit 227 KiB of shared memory, but "
                           "it needs "
                        << ring << " bytes";

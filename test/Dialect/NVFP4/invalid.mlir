@@ -500,7 +500,7 @@ func.func @gemm_tile_split_cluster_partials(%a: memref<128x256xf4E2M1FN>, %sfa: 
 // -----
 
 // Eight splits' tiles of 128 x 192 floats do not fit one CTA's shared memory.
-// expected-error @+1 {{expects the ring (stages x tile_m x 128 bytes, or the K groups' or splits' sums reusing it, + alignment) to fit 227 KiB of shared memory, but it needs 689184 bytes}}
+// expected-error @+1 {{expects the ring (stages x tile_m x 128 bytes, or the K groups' and splits' sums reusing it, + alignment) to fit 227 KiB of shared memory, but it needs 689184 bytes}}
 func.func private @split_cluster_shared() attributes {plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 192, stages = 2, split_k = 8, split_cluster = true>}
 
 // -----
