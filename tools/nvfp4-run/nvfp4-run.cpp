@@ -270,6 +270,18 @@ static void printKernels(const CompiledEntry &kernels, StringRef target,
     if (!k.plan.empty())
       line += "; plan " + k.plan;
     llvm::outs() << line << "\n";
+    // The plan verifiers budget registers by an estimate; ptxas has the
+    // last word. A spilling kernel is correct but slower: say so.
+    if (it != kernels.ptxas.end() && it->second.spillStoreBytes > 0) {
+      llvm::outs().flush(); // after its kernel's line, also in one stream
+      llvm::errs() << llvm::formatv(
+          "nvfp4-run: warning: kernel @{0} spills {1} bytes to local memory "
+          "under ptxas ({2} registers per thread): correct, but slower{3}; "
+          "a smaller b_prefetch, tile_m or k_split, or more ring rounds "
+          "(stages / k_split), needs fewer registers\n",
+          k.kernel, it->second.spillStoreBytes, it->second.registers,
+          k.plan.empty() ? std::string() : " (plan " + k.plan + ")");
+    }
   }
 }
 

@@ -227,14 +227,19 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << warpgroups * kSplit;
   // tile_m / 2 accumulators, 6 registers per round of B in flight and about
   // 58 more per thread: the CTA's threads must fit the 64K registers of an
-  // SM.
+  // SM, which ptxas hands out 8 per thread at a time (384 threads: 168
+  // each, not 170).
   int64_t threads = 128 * warpgroups * kSplit;
   int64_t registers = estimateRegisters(tileM, bPrefetch);
-  if (threads * registers > 65536)
-    return emitError() << "expects the CTA's " << threads
-                       << " threads x about " << registers
+  const int64_t perThread =
+      std::min<int64_t>((65536 / threads) & ~int64_t(7), 255);
+  if (registers > perThread)
+    return emitError() << "expects the CTA's " << threads << " threads x about "
+                       << registers
                        << " registers (tile_m / 2 accumulators + 6 x "
-                          "b_prefetch + 58) to fit 65536 registers; use fewer "
+                          "b_prefetch + 58) to fit 65536 registers, "
+                       << perThread
+                       << " per thread in ptxas's units of 8; use fewer "
                           "warpgroups, a smaller k_split, tile_m or "
                           "b_prefetch";
   // With a producer warpgroup the consumers get what it leaves them.

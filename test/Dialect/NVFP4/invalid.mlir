@@ -430,8 +430,15 @@ func.func private @gemm_plan_k_split() attributes {plan = #nvfp4.gemm_plan<warpg
 
 // -----
 
-// expected-error @+1 {{expects the CTA's 512 threads x about 134 registers (tile_m / 2 accumulators + 6 x b_prefetch + 58) to fit 65536 registers; use fewer warpgroups, a smaller k_split, tile_m or b_prefetch}}
+// expected-error @+1 {{expects the CTA's 512 threads x about 134 registers (tile_m / 2 accumulators + 6 x b_prefetch + 58) to fit 65536 registers, 128 per thread in ptxas's units of 8; use fewer warpgroups, a smaller k_split, tile_m or b_prefetch}}
 func.func private @gemm_plan_registers() attributes {plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 4, k_split = 2>}
+
+// -----
+
+// 384 threads x 170 registers fit 65536 (65280), but ptxas gives each thread
+// a multiple of 8: 168, and such a kernel spilled 58 bytes.
+// expected-error @+1 {{expects the CTA's 384 threads x about 170 registers (tile_m / 2 accumulators + 6 x b_prefetch + 58) to fit 65536 registers, 168 per thread in ptxas's units of 8}}
+func.func private @gemm_plan_register_units() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, k_split = 3, b_prefetch = 8>}
 
 // -----
 
