@@ -217,9 +217,11 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Registers per thread the verifier budgets: the tile_m / 2
-    /// accumulators, 6 per round of B in flight and about 58 more.
-    static int64_t estimateRegisters(int64_t tileM, int64_t bPrefetch) {
-      return tileM / 2 + 6 * bPrefetch + 58;
+    /// accumulators, 6 per round of B in flight, about 58 more, and 16 more
+    /// with two `rounds` of ring slots per K group (stages / k_split).
+    static int64_t estimateRegisters(int64_t tileM, int64_t bPrefetch,
+                                     int64_t rounds) {
+      return tileM / 2 + 6 * bPrefetch + 58 + (rounds == 2 ? 16 : 0);
     }
     /// Threads of the CTA's consumer warpgroups (all of its threads but the
     /// producer warpgroup).

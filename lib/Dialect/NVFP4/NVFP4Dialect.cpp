@@ -225,34 +225,39 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects at most 3 consumer warpgroups (warpgroups "
                           "x k_split) with a producer warpgroup, but got "
                        << warpgroups * kSplit;
-  // tile_m / 2 accumulators, 6 registers per round of B in flight and about
-  // 58 more per thread: the CTA's threads must fit the 64K registers of an
-  // SM, which ptxas hands out 8 per thread at a time (384 threads: 168
-  // each, not 170).
+  // tile_m / 2 accumulators, 6 registers per round of B in flight, about
+  // 58 more per thread, and 16 more when each K group's ring has only two
+  // rounds of slots (a plan fuzz through ptxas: such plans spilled within
+  // 12-18 registers of the budget, three-round ones within 2): the CTA's
+  // threads must fit the 64K registers of an SM, which ptxas hands out 8
+  // per thread at a time (384 threads: 168 each, not 170).
+  const int64_t rounds = stages ? stages / kSplit : 0;
+  const std::string formula =
+      std::string("(tile_m / 2 accumulators + 6 x b_prefetch + 58") +
+      (rounds == 2 ? " + 16 for two ring rounds per K group)" : ")");
   int64_t threads = 128 * warpgroups * kSplit;
-  int64_t registers = estimateRegisters(tileM, bPrefetch);
+  int64_t registers = estimateRegisters(tileM, bPrefetch, rounds);
   const int64_t perThread =
       std::min<int64_t>((65536 / threads) & ~int64_t(7), 255);
   if (registers > perThread)
     return emitError() << "expects the CTA's " << threads << " threads x about "
-                       << registers
-                       << " registers (tile_m / 2 accumulators + 6 x "
-                          "b_prefetch + 58) to fit 65536 registers, "
-                       << perThread
+                       << registers << " registers " << formula
+                       << " to fit 65536 registers, " << perThread
                        << " per thread in ptxas's units of 8; use fewer "
                           "warpgroups, a smaller k_split, tile_m or "
-                          "b_prefetch";
+                          "b_prefetch"
+                       << (rounds == 2 ? ", or more stages" : "");
   // With a producer warpgroup the consumers get what it leaves them.
   if (producer) {
     int64_t budget =
         GemmPlanAttr::consumerRegisters(warpgroups * kSplit);
     if (registers > budget)
       return emitError() << "expects about " << registers
-                         << " registers per consumer thread (tile_m / 2 "
-                            "accumulators + 6 x b_prefetch + 58) to fit the "
-                         << budget
+                         << " registers per consumer thread " << formula
+                         << " to fit the " << budget
                          << " a producer warpgroup leaves them; use a "
-                            "smaller tile_m, k_split or b_prefetch";
+                            "smaller tile_m, k_split or b_prefetch"
+                         << (rounds == 2 ? ", or more stages" : "");
   }
   // The ring lives in dynamic shared memory: at most 227 KiB per CTA. Its
   // memory is reused after the K loop for the K groups' sums and, side by
