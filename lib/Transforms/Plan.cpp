@@ -254,8 +254,8 @@ Tcgen05PlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
                                   int64_t batch) {
   int64_t tileM = m <= 32 ? 32 : m <= 64 ? 64 : 128;
   const int64_t nTiles = llvm::divideCeil(n, Tcgen05PlanAttr::kTileN);
-  auto ctas = [&](int64_t tile) {
-    return nTiles * llvm::divideCeil(m, tile) * batch;
+  auto ctas = [&](int64_t tile) -> int64_t {
+    return nTiles * static_cast<int64_t>(llvm::divideCeil(m, tile)) * batch;
   };
   if (tileM == 128 && 2 * ctas(128) <= t.smCount)
     tileM = 64;

@@ -398,7 +398,7 @@ struct Tcgen05ReduceSplitsLowering
         SmallVector<Value> sum;
         for (Value word : k.unpack(tc.load32x32b(address(first), width)))
           sum.push_back(arith::BitcastOp::create(b, k.f32, word));
-        for (int64_t r = 1; r < op.getSplits(); ++r)
+        for (int64_t r = 1; r < static_cast<int64_t>(op.getSplits()); ++r)
           for (int64_t j = 0; j < width / 4; ++j) {
             Value part = exchange.get(r, (first / 4) + j);
             for (int64_t e = 0; e < 4; ++e)

@@ -128,7 +128,7 @@ struct WgmmaReduceSplitsLowering : OpConversionPattern<WgmmaReduceSplitsOp> {
       b.setInsertionPointToStart(ifOp.thenBlock());
       exchange.waitPuts();
       SmallVector<Value> sum(acc);
-      for (int64_t r = 1; r < op.getSplits(); ++r)
+      for (int64_t r = 1; r < static_cast<int64_t>(op.getSplits()); ++r)
         for (int64_t j = 0; j < groups; ++j) {
           Value part = exchange.get(r, j);
           for (int64_t e = 0; e < 4; ++e)

@@ -54,7 +54,7 @@ struct SumSplitsLowering : OpRewritePattern<SumSplitsOp> {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
       Value sum;
-      for (int64_t s = 0; s < op.getSplits(); ++s) {
+      for (int64_t s = 0; s < static_cast<int64_t>(op.getSplits()); ++s) {
         Value index = arith::AddIOp::create(b, e, k.c64(s * total));
         Value part = k.load(
             k.f32,
