@@ -12,6 +12,7 @@ if [ $# -lt 2 ]; then
 fi
 out=$1; shift; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/run_limit.sh"
 shapes=("128 7168 16384" "128 4096 7168" "128 7168 2048")
 for s in "${shapes[@]}"; do
   python3 "$here/gen_gemm.py" $s > "$out/s_${s// /_}.mlir" || exit 1
@@ -21,7 +22,7 @@ for rep in 1 2; do
   for bin in "$@"; do
     for s in "${shapes[@]}"; do
       log="$out/r_${rep}_$(echo "$bin" | tr '/' '_')_${s// /_}.txt"
-      if "$bin" "$out/s_${s// /_}.mlir" --bench --iters 50 --seed 1 \
+      if run_limited "$bin" "$out/s_${s// /_}.mlir" --bench --iters 50 --seed 1 \
           > "$log" 2>&1; then
         r=$(grep -o '[0-9.]* us per launch back to back' "$log")
       else

@@ -9,12 +9,13 @@
 set -uo pipefail
 run="$1"; out="${2:-/tmp/nvfp4-gemm-bench}"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/run_limit.sh"
 fails=0
 check() {  # M N K L out_type extra...
   local m=$1 n=$2 k=$3 l=$4 t=$5; shift 5
   local f="$out/g_${m}_${n}_${k}_${l}_$t.mlir"
   python3 "$here/gen_gemm.py" "$m" "$n" "$k" "$l" "$t" > "$f"
-  if ! "$run" "$f" --require-gpu "$@" > "$out/r.txt" 2>&1; then
+  if ! run_limited "$run" "$f" --require-gpu "$@" > "$out/r.txt" 2>&1; then
     fails=$((fails + 1)); echo "FAIL M=$m N=$n K=$k L=$l $t $*"; cat "$out/r.txt"
   else
     echo "ok M=$m N=$n K=$k L=$l $t $* :: $(grep -o 'check OK.*' "$out/r.txt")"
@@ -39,6 +40,6 @@ python3 "$here/gemm_peers.py" 2>&1 | tee "$out/peers.txt"
 for s in "128 7168 16384" "128 4096 7168" "128 7168 2048"; do
   set -- $s
   python3 "$here/gen_gemm.py" "$1" "$2" "$3" | sed -e "s/@gemm(/@gemm_$1_$2_$3(/" > "$out/b_$1_$2_$3.mlir"
-  "$run" "$out/b_$1_$2_$3.mlir" --require-gpu --bench --iters 100 | tee -a "$out/ours.txt"
+  run_limited "$run" "$out/b_$1_$2_$3.mlir" --require-gpu --bench --iters 100 | tee -a "$out/ours.txt"
 done
 python3 "$here/gemm_table.py" "$out/peers.txt" "$out/ours.txt"

@@ -7,6 +7,7 @@
 set -uo pipefail
 run="$1"; out="$2"; shift 2; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/run_limit.sh"
 IFS=';' read -ra shapes <<< "${SHAPES:-128 7168 16384;128 4096 7168;128 7168 2048}"
 for plan in "$@"; do
   for s in "${shapes[@]}"; do
@@ -18,7 +19,7 @@ for plan in "$@"; do
       python3 "$here/gen_gemm.py" $1 $2 $3 0 f16 $plan > "$f"
     fi
     printf "plan %-14s M=%-4s N=%-5s K=%-6s " "$plan" $1 $2 $3
-    if "$run" "$f" --bench --iters 50 --seed 1 > "$f.txt" 2>&1; then
+    if run_limited "$run" "$f" --bench --iters 50 --seed 1 > "$f.txt" 2>&1; then
       echo "$(grep -o '[0-9.]* us per launch back to back' "$f.txt"), $(grep -o 'ptxas: [0-9]* registers' "$f.txt" | tail -1)"
     else
       echo "FAILED:"; tail -5 "$f.txt"

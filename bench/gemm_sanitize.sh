@@ -44,7 +44,8 @@ for c in "${cases[@]}"; do
   python3 "$here/gen_gemm.py" $args > "$out/$name.mlir"
   for tool in memcheck racecheck synccheck; do
     log="$out/$name.$tool.txt"
-    if compute-sanitizer --tool "$tool" --error-exitcode 9 "$run" "$out/$name.mlir" \
+    if timeout "${NVFP4_SANITIZE_TIMEOUT:-600}" \
+        compute-sanitizer --tool "$tool" --error-exitcode 9 "$run" "$out/$name.mlir" \
         --require-gpu > "$log" 2>&1; then
       echo "ok   $tool $name: $(grep -o 'ERROR SUMMARY.*' "$log" | head -1)"
     else

@@ -9,12 +9,13 @@
 set -uo pipefail
 run="$1"; out="${2:-/tmp/nvfp4-bench}"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/run_limit.sh"
 export PATH=/usr/local/cuda/bin:$PATH
 fails=0
 check() {  # M K L out_type extra...
   local m=$1 k=$2 l=$3 t=$4; shift 4
   python3 "$here/gen_gemv.py" "$m" "$k" "$l" "$t" > "$out/g_${m}_${k}_${l}_$t.mlir"
-  if ! "$run" "$out/g_${m}_${k}_${l}_$t.mlir" --require-gpu "$@" > "$out/r.txt" 2>&1; then
+  if ! run_limited "$run" "$out/g_${m}_${k}_${l}_$t.mlir" --require-gpu "$@" > "$out/r.txt" 2>&1; then
     fails=$((fails + 1)); echo "FAIL M=$m K=$k L=$l $t $*"; cat "$out/r.txt"
   else
     echo "ok M=$m K=$k L=$l $t $* :: $(grep -o 'check OK.*' "$out/r.txt")"
@@ -39,7 +40,7 @@ done < "$out/shapes.txt"
 echo "correctness failures: $fails"
 # sm_100a: the B200 cubin of the first contest shape, its resources (ptxas
 # -v) and SASS instruction mix (CUDA 13 cuobjdump reads sm_100a).
-"$run" "$out/g_7168_16384_1_f16.mlir" --target sm_100a --emit=ptx -o "$out/gemv_sm100a.ptx"
+run_limited "$run" "$out/g_7168_16384_1_f16.mlir" --target sm_100a --emit=ptx -o "$out/gemv_sm100a.ptx"
 ptxas -arch=sm_100a -v "$out/gemv_sm100a.ptx" -o "$out/gemv_sm100a.cubin" 2>&1 | grep -E "registers|spill"
 cuobjdump -sass "$out/gemv_sm100a.cubin" | grep -oE "^\s+/\*[0-9a-f]+\*/\s+[A-Z0-9_.]+" | awk '{print $2}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -12
 echo "F2FP with E2M1: $(cuobjdump -sass "$out/gemv_sm100a.cubin" | grep -c 'F2FP.*E2M1')"
@@ -49,6 +50,6 @@ for s in "7168 16384 1" "4096 7168 8" "7168 2048 4"; do
   set -- $s
   # Name the entry after the shape so the table can match it with cuBLAS.
   sed -e "s/@gemv(/@gemv_$1_$2_$3(/" "$out/g_$1_$2_$3_f16.mlir" > "$out/b_$1_$2_$3.mlir"
-  "$run" "$out/b_$1_$2_$3.mlir" --require-gpu --bench --iters 200 | tee -a "$out/ours.txt"
+  run_limited "$run" "$out/b_$1_$2_$3.mlir" --require-gpu --bench --iters 200 | tee -a "$out/ours.txt"
 done
 python3 "$here/table.py" "$out/peers.txt" "$out/ours.txt"

@@ -5,6 +5,7 @@
 set -uo pipefail
 run="$1"; out="$2"; shift 2; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/run_limit.sh"
 IFS=';' read -ra shapes <<< "${SHAPES:-7168 16384 1;4096 7168 8;7168 2048 4}"
 for plan in "$@"; do
   for s in "${shapes[@]}"; do
@@ -16,7 +17,7 @@ for plan in "$@"; do
       python3 "$here/gen_gemv.py" $1 $2 $3 f16 $plan > "$f"
     fi
     printf "plan %-18s M=%-5s K=%-6s L=%s  " "$plan" $1 $2 $3
-    if "$run" "$f" --bench --iters 100 > "$f.txt" 2>&1; then
+    if run_limited "$run" "$f" --bench --iters 100 > "$f.txt" 2>&1; then
       grep -o 'bench.*' "$f.txt" | sed -e 's/.*: \([0-9.]* us per launch\).*= \([0-9.]*% of floor\)/\1, \2/'
     else
       echo "FAILED:"; tail -5 "$f.txt"

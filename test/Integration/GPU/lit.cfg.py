@@ -43,7 +43,14 @@ if not run:
         if candidate and os.path.exists(candidate):
             run = candidate
             break
-config.substitutions.append(("%nvfp4-run", run or "nvfp4-run-not-found"))
+# Each run under a wall-clock limit (NVFP4_RUN_TIMEOUT seconds, default
+# 300), so that a kernel that hangs fails its test instead of holding the
+# whole device lease.
+limit = shutil.which("timeout")
+config.substitutions.append(
+    ("%nvfp4-run",
+     (f"{limit} {os.environ.get('NVFP4_RUN_TIMEOUT', '300')} " if limit and run
+      else "") + (run or "nvfp4-run-not-found")))
 config.substitutions.append(
     ("%gengemm", sys.executable + " " + os.path.join(repo, "bench", "gen_gemm.py")))
 config.substitutions.append(
