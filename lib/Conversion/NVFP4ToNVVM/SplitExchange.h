@@ -61,11 +61,11 @@ private:
   Value offset(Value rankMinus1, int64_t j);
 
   KernelBuilder &k;
-  /// The exchange area's i32 shared address (in the first CTA: mapa'd).
+  /// The exchange area's i32 shared address in this CTA.
   Value area;
   int64_t threads, floats;
-  /// The first CTA's ring as a shared::cluster pointer (mapa), made by the
-  /// first put.
+  /// The first CTA's exchange area as a shared::cluster pointer (mapa),
+  /// made by the first put.
   Value first;
 };
 

@@ -756,22 +756,18 @@ static LogicalResult verifySplitExchange(Operation *op, int64_t splits,
 LogicalResult WgmmaReduceSplitsOp::verify() {
   if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
     return failure();
-  // The K groups' sums of the same ring are read with plain loads just
-  // before the exchange: the exchange's area must lie above them. Only
-  // reductions on this very ring value are seen (a ring passed through
-  // block arguments is not followed), and one not verified yet is read
-  // only as far as it is well formed.
+  // The K groups' sums this accumulator was reduced from are read with
+  // plain loads just before the exchange: in the same ring, the exchange's
+  // area must lie above them. The reduction may not be verified yet: it is
+  // read only as far as it is well formed.
   int64_t kGroupBytes = 0;
-  if (Operation *fn =
-          getOperation()->getParentWithTrait<OpTrait::IsIsolatedFromAbove>())
-    fn->walk([&](WgmmaReduceKGroupsOp groups) {
-      const auto &props = groups.getProperties();
-      if (groups->getNumOperands() == 2 && groups->getOperand(1) == getRing() &&
-          isa<VectorType>(groups->getOperand(0).getType()) &&
-          llvm::isa_and_present<IntegerAttr>(props.groups) &&
-          llvm::isa_and_present<IntegerAttr>(props.warpgroups))
-        kGroupBytes = std::max(kGroupBytes, groups.getScratchNeed());
-    });
+  auto groups = getAcc().getDefiningOp<WgmmaReduceKGroupsOp>();
+  if (groups && groups->getNumOperands() == 2 &&
+      groups->getOperand(1) == getRing() &&
+      isa<VectorType>(groups->getOperand(0).getType()) &&
+      llvm::isa_and_present<IntegerAttr>(groups.getProperties().groups) &&
+      llvm::isa_and_present<IntegerAttr>(groups.getProperties().warpgroups))
+    kGroupBytes = groups.getScratchNeed();
   return verifySplitExchange(
       getOperation(), getSplits(), getRing().getType(),
       getWarpgroups() * 128 * getAcc().getType().getNumElements(), kGroupBytes);
