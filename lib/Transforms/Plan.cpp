@@ -183,6 +183,10 @@ LogicalResult planGemv(ScaledMatmulOp op, const PlanTarget &t) {
 /// K chunks up to which each CTA decodes A itself (no pre-pass kernel).
 constexpr int64_t kShortKChunks = 6;
 
+/// K chunks from which a full grid's CTAs are pairs splitting K with two
+/// warpgroups each (below).
+constexpr int64_t kLongKChunks = 128;
+
 /// The sm_90a GEMM plan for M rows of A (the MMA's N): one warpgroup per 64
 /// rows of B, and all of A's rows in one CTA tile up to 128 (the MMA's N
 /// up to 128 keeps the 64 accumulators per thread and the two decoded
@@ -210,6 +214,15 @@ constexpr int64_t kShortKChunks = 6;
 /// pre-pass is one more (H100, performance.md GEMM v20: 128x7168x128
 /// 7.8-10.3 -> 5.6 us, 128x4096x256 10.0-12.6 -> 6.6-6.7 us; at K = 512
 /// the ring wins again on N = 7168).
+/// On a full grid with long K (at least kLongKChunks, even) and all 128
+/// rows of A's tile used, two warpgroups share each tile of A (half of A's
+/// L2 traffic per MMA) and two CTAs split K as a cluster: the same number
+/// of CTAs, and no K groups to add. The three-K-group plan has cliffs
+/// there (GEMM v27, H100, N = 7168: 45.4 us at K = 8192 and 62.9 at
+/// K = 9216 against 34.0 at 7168 and 45.9 at 10240); this one grows
+/// smoothly with K (35.8, 39.4, 43.6, 47.1 us) and is 1-2 % faster on
+/// 128x7168x16384, 9 % on 256x7168x8192. Below 128 chunks it loses
+/// (K = 2048: 17.1 against 14.6 us).
 GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                             int64_t n, int64_t k, int64_t batch) {
   const int64_t chunks = k / GemmPlanAttr::kTileK;
@@ -237,6 +250,11 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                              /*bPrefetch=*/2, /*splitK=*/1, /*clusterN=*/1,
                              /*producer=*/false, /*splitCluster=*/false);
   }
+  if (tileM == 128 && chunks >= kLongKChunks && chunks % 2 == 0)
+    return GemmPlanAttr::get(ctx, /*warpgroups=*/2, tileM, /*stages=*/10,
+                             /*kSplit=*/1, /*bPrefetch=*/6, /*splitK=*/2,
+                             /*clusterN=*/1, /*producer=*/true,
+                             /*splitCluster=*/true);
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
                            /*kSplit=*/3, bPrefetch(chunks), /*splitK=*/1,
                            /*clusterN=*/1, /*producer=*/true,

@@ -129,11 +129,34 @@ func.func @half_the_sms_odd_k(%a: memref<128x7232xf4E2M1FN>, %sfa: memref<128x45
 
 // -----
 
-// A long K (256 chunks) on a full grid: B loaded 3 rounds ahead.
+// A long K (256 chunks) on a full grid: two warpgroups share each tile of
+// A, and two CTAs split K as a cluster (112 CTAs, as with one).
 // CHECK-LABEL: func.func @long_k
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, b_prefetch = 3, producer = true>
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 10, b_prefetch = 6, split_k = 2, producer = true, split_cluster = true>
 func.func @long_k(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<128x1024xf8E4M3FN>, %b: memref<7168x16384xf4E2M1FN>, %sfb: memref<7168x1024xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x16384xf4E2M1FN>, memref<128x1024xf8E4M3FN>, memref<7168x16384xf4E2M1FN>, memref<7168x1024xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
+  return
+}
+
+// -----
+
+// The same with an odd number of K chunks (K = 16448: 257), which two CTAs
+// cannot split: three K groups in one CTA, B loaded 3 rounds ahead.
+// CHECK-LABEL: func.func @long_odd_k
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, b_prefetch = 3, producer = true>
+func.func @long_odd_k(%a: memref<128x16448xf4E2M1FN>, %sfa: memref<128x1028xf8E4M3FN>, %b: memref<7168x16448xf4E2M1FN>, %sfb: memref<7168x1028xf8E4M3FN>, %c: memref<128x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x16448xf4E2M1FN>, memref<128x1028xf8E4M3FN>, memref<7168x16448xf4E2M1FN>, memref<7168x1028xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
+  return
+}
+
+// -----
+
+// Long K with 64 rows of A: a tile of A would be half empty for two
+// warpgroups (64x7168x8192: 30.3 us with three K groups, 37.9 with them).
+// CHECK-LABEL: func.func @long_k_64_rows
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 9, k_split = 3, b_prefetch = 3, producer = true>
+func.func @long_k_64_rows(%a: memref<64x8192xf4E2M1FN>, %sfa: memref<64x512xf8E4M3FN>, %b: memref<7168x8192xf4E2M1FN>, %sfb: memref<7168x512xf8E4M3FN>, %c: memref<64x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x8192xf4E2M1FN>, memref<64x512xf8E4M3FN>, memref<7168x8192xf4E2M1FN>, memref<7168x512xf8E4M3FN>) outs(%c : memref<64x7168xf16>)
   return
 }
 
