@@ -4,7 +4,7 @@
 # an odd number of rounds; ragged M and N; split-K across CTAs; clusters of
 # 2 and 4 CTAs sharing the ring by multicast; a producer warpgroup, alone
 # and filling a cluster's ring; split-K added on chip by a cluster of the
-# splits, with one or two warpgroups per tile):
+# splits, with one or two warpgroups per tile; stream-K):
 #   [ONLY="case ..."] bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
 # Exits non-zero when a tool reports an error or a check fails.
 set -uo pipefail
@@ -28,6 +28,7 @@ cases=(
   "split_cluster: 130 300 1024 2 bf16 1 128 6 3 2 2 1 true true"
   "split_cluster4: 77 500 768 0 f32 1 64 4 1 2 4 1 false true"
   "split_cluster_wg2: 130 300 1024 2 bf16 2 128 10 1 6 2 1 true true"
+  "stream_k: 130 300 1024 2 bf16 2 128 6 1 3 1 1 true false 5"
 )
 # ONLY="name ..." runs just those cases.
 if [ -n "${ONLY:-}" ]; then

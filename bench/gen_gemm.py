@@ -3,7 +3,7 @@
 
   gen_gemm.py M N K [L [out_type [WARPGROUPS TILE_M [STAGES [K_SPLIT
               [B_PREFETCH [SPLIT_K [CLUSTER_N [PRODUCER_WARP
-              [SPLIT_CLUSTER]]]]]]]]]]
+              [SPLIT_CLUSTER [STREAM_K]]]]]]]]]]]
               > gemm.mlir   (PRODUCER_WARP, SPLIT_CLUSTER: true or false)
 
 L = 0 (the default) writes unbatched rank-2 operands. --blocked=a, b or ab
@@ -32,7 +32,7 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
     sfb = scales(pre, n, k, "b" in blocked)
     c = f"memref<{pre}{m}x{n}x{out}>"
     fields = ("warpgroups", "tile_m", "stages", "k_split", "b_prefetch",
-              "split_k", "cluster_n", "producer", "split_cluster")
+              "split_k", "cluster_n", "producer", "split_cluster", "stream_k")
     attrs = []
     if plan:
         attrs.append("nvfp4.plan = #nvfp4.gemm_plan<%s>" % ", ".join(
@@ -63,6 +63,6 @@ if __name__ == "__main__":
     m, n, k = (int(x) for x in sys.argv[1:4])
     l = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     out = sys.argv[5] if len(sys.argv) > 5 else "f16"
-    plan = sys.argv[6:15] if len(sys.argv) > 7 else None
+    plan = sys.argv[6:16] if len(sys.argv) > 7 else None
     print(gemm(m, n, k, l, out, plan, blocked=blocked, tcgen05=tcgen05),
           end="")

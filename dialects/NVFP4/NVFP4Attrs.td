@@ -198,9 +198,15 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       consumer of that slot (with `cluster_n > 1`, those of the peer CTAs
       too).
 
+    - `stream_k` (0: off): the grid is stream_k CTAs per tile of A's rows
+      and batch, each taking an equal contiguous share of the tiles' K
+      chunks in tile-major order, so that a CTA's share may end in one tile
+      of B and start in the next; every tile segment's fp32 partial goes to
+      a slot of the tile and a sum kernel adds each tile's slots into C
+      (needs a producer, k_split = 1, split_k = 1, cluster_n = 1).
+
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
-    64. Stream-K and the sm_100a tcgen05 form are the next steps of the
-    design (docs/design.md) and have no field yet.
+    64.
 
     Example: `#nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6,
     k_split = 2>`.
@@ -212,10 +218,28 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
                         DefaultValuedParameter<"int64_t", "1">:$split_k,
                         DefaultValuedParameter<"int64_t", "1">:$cluster_n,
                         DefaultValuedParameter<"bool", "false">:$producer,
-                        DefaultValuedParameter<"bool", "false">:$split_cluster);
+                        DefaultValuedParameter<"bool", "false">:$split_cluster,
+                        DefaultValuedParameter<"int64_t", "0">:$stream_k);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// Stream-K: the CTA whose share of `total` K chunks (`ctas` equal
+    /// contiguous shares, CTA c from c * total / ctas, rounded down) holds
+    /// chunk g.
+    static int64_t streamKCtaOf(int64_t g, int64_t total, int64_t ctas) {
+      return ((g + 1) * ctas - 1) / total;
+    }
+    /// Stream-K: the most CTAs that share one of `tiles` tiles of `chunks`
+    /// K chunks each (the partial slots per tile).
+    static int64_t streamKSlots(int64_t tiles, int64_t chunks, int64_t ctas) {
+      const int64_t total = tiles * chunks;
+      int64_t most = 1;
+      for (int64_t t = 0; t < tiles; ++t)
+        most = std::max(most, streamKCtaOf(t * chunks + chunks - 1, total,
+                                           ctas) -
+                                  streamKCtaOf(t * chunks, total, ctas) + 1);
+      return most;
+    }
     /// Registers per thread the verifier budgets: the tile_m / 2
     /// accumulators, 6 per round of B in flight, about 58 more, and 16 more
     /// with two `rounds` of ring slots per K group (stages / k_split).
@@ -270,13 +294,23 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     /// Whether split-K's partials go through global memory to a sum kernel
     /// (split_k > 1 without split_cluster).
     bool needsSumKernel() const {
-      return getSplitK() > 1 && !getSplitCluster();
+      return (getSplitK() > 1 && !getSplitCluster()) || getStreamK() > 0;
     }
-    /// Bytes of the fp32 partial tiles split_k > 1 CTAs write to global
-    /// memory (split_k x [batch x] m x n floats), 0 without split-K or with
+    /// Copies of C the partials hold: split_k, or stream-K's slots per tile
+    /// (K = `k`).
+    int64_t getPartialCopies(int64_t n, int64_t k) const {
+      if (getStreamK() > 0)
+        return streamKSlots((n + getTileN() - 1) / getTileN(), k / kTileK,
+                            getStreamK());
+      return getSplitK();
+    }
+    /// Bytes of the fp32 partial tiles CTAs write to global memory (copies
+    /// x [batch x] m x n floats), 0 without split-K or stream-K, or with
     /// split_cluster (the partials stay on chip).
-    int64_t getPartialsBytes(int64_t batch, int64_t m, int64_t n) const {
-      return needsSumKernel() ? getSplitK() * batch * m * n * 4 : 0;
+    int64_t getPartialsBytes(int64_t batch, int64_t m, int64_t n,
+                             int64_t k) const {
+      return needsSumKernel() ? getPartialCopies(n, k) * batch * m * n * 4
+                              : 0;
     }
     /// Bytes of the ring memory reused after the K loop: the k_split - 1
     /// later K groups' accumulators, handed to the first group, and above

@@ -214,15 +214,17 @@ constexpr int64_t kLongKChunks = 128;
 /// pre-pass is one more (H100, performance.md GEMM v20: 128x7168x128
 /// 7.8-10.3 -> 5.6 us, 128x4096x256 10.0-12.6 -> 6.6-6.7 us; at K = 512
 /// the ring wins again on N = 7168).
-/// On a full grid with long K (at least kLongKChunks, even) and all 128
-/// rows of A's tile used, two warpgroups share each tile of A (half of A's
-/// L2 traffic per MMA) and two CTAs split K as a cluster: the same number
-/// of CTAs, and no K groups to add. The three-K-group plan has cliffs
+/// On a full grid with long K (at least kLongKChunks, even) and a tile of
+/// A of 128 rows (more than 120 rows of A), two warpgroups share each tile
+/// of A (half of A's L2 traffic per MMA) and two CTAs split K as a
+/// cluster: as many CTAs as with one warpgroup when N / 64 is even (one
+/// more otherwise), and no K groups to add. The three-K-group plan has cliffs
 /// there (GEMM v27, H100, N = 7168: 45.4 us at K = 8192 and 62.9 at
 /// K = 9216 against 34.0 at 7168 and 45.9 at 10240); this one grows
 /// smoothly with K (35.8, 39.4, 43.6, 47.1 us) and is 1-2 % faster on
-/// 128x7168x16384, 9 % on 256x7168x8192. Below 128 chunks it loses
-/// (K = 2048: 17.1 against 14.6 us).
+/// 128x7168x16384, 9 % on 256x7168x8192, 2.5 % slower on 128x8192x8192
+/// and at K = 10240. Below 128 chunks it loses (K = 2048: 17.1 against
+/// 14.6 us; at K = 6144 it is ahead by 1.5 %, at 7168 behind by 5 %).
 GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                             int64_t n, int64_t k, int64_t batch) {
   const int64_t chunks = k / GemmPlanAttr::kTileK;
@@ -231,7 +233,8 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/0,
                              /*kSplit=*/1, /*bPrefetch=*/2,
                              /*splitK=*/1, /*clusterN=*/1,
-                             /*producer=*/false, /*splitCluster=*/false);
+                             /*producer=*/false, /*splitCluster=*/false,
+                             /*streamK=*/0);
   int64_t ctas = llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM) * batch;
   auto bPrefetch = [](int64_t ctaChunks) -> int64_t {
     return ctaChunks >= 128 ? 3 : 2;
@@ -244,21 +247,24 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
       return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
                                /*kSplit=*/3, bPrefetch(chunks / 2),
                                /*splitK=*/2, /*clusterN=*/1,
-                               /*producer=*/true, /*splitCluster=*/true);
+                               /*producer=*/true, /*splitCluster=*/true,
+                               /*streamK=*/0);
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
                              /*stages=*/8, /*kSplit=*/4,
                              /*bPrefetch=*/2, /*splitK=*/1, /*clusterN=*/1,
-                             /*producer=*/false, /*splitCluster=*/false);
+                             /*producer=*/false, /*splitCluster=*/false,
+                             /*streamK=*/0);
   }
-  if (tileM == 128 && chunks >= kLongKChunks && chunks % 2 == 0)
+  if (tileM == 128 && chunks >= kLongKChunks && chunks % 2 == 0 &&
+      2 * batch <= kMaxGridY)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/2, tileM, /*stages=*/10,
                              /*kSplit=*/1, /*bPrefetch=*/6, /*splitK=*/2,
                              /*clusterN=*/1, /*producer=*/true,
-                             /*splitCluster=*/true);
+                             /*splitCluster=*/true, /*streamK=*/0);
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
                            /*kSplit=*/3, bPrefetch(chunks), /*splitK=*/1,
                            /*clusterN=*/1, /*producer=*/true,
-                           /*splitCluster=*/false);
+                           /*splitCluster=*/false, /*streamK=*/0);
 }
 
 /// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128
@@ -405,6 +411,21 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
                            GemmPlanAttr::kTileK)))
     return failure();
   int64_t nTiles = llvm::divideCeil(n, plan->getTileN());
+  // Stream-K: every CTA takes at least one chunk; the kernel computes the
+  // shares in 32 bits (chunk index x CTAs).
+  const int64_t streamK = plan->getStreamK();
+  const int64_t streamChunks = nTiles * (a.k / GemmPlanAttr::kTileK);
+  if (streamK > 0 && (streamK > streamChunks ||
+                      (streamChunks + 1) * streamK > (int64_t(1) << 31)))
+    return op.emitOpError() << "has a plan with stream_k = " << streamK
+                            << ", which must be at most the " << streamChunks
+                            << " K chunks of its " << nTiles
+                            << " tiles of B, with chunks x stream_k below 2^31";
+  if (streamK > 0 &&
+      a.batch * llvm::divideCeil(a.rows, plan->getTileM()) * streamK >
+          kMaxGridY * 1024)
+    return op.emitOpError() << "has a plan with stream_k = " << streamK
+                            << " and too many CTAs for one launch";
   if (nTiles % plan->getClusterN() != 0)
     return op.emitOpError()
            << "has a plan with cluster_n = " << plan->getClusterN()

@@ -74,6 +74,19 @@ public:
 private:
   void produce(Value isProducer);
   LogicalResult consume(Value tid, bool fillFirst);
+  /// Stream-K (plan stream_k): the producer fills the CTA's share of the
+  /// tiles' chunks in order; the consumers run the K loop once per tile
+  /// segment of the share, carrying the ring position, and store each
+  /// segment's accumulators into the tile's partial slot.
+  void produceStream(Value isProducer);
+  void consumeStream();
+  /// The CTA's share [first, end) of the tiles' chunks (stream-K).
+  std::pair<Value, Value> streamShare(Value cta);
+  /// The CTA holding chunk g of the stream (GemmPlanAttr::streamKCtaOf).
+  Value streamCtaOf(Value g);
+  /// Stores the accumulators (C, or `partials` copy `split`), skipping a
+  /// warpgroup whose rows all lie past N.
+  void storeAcc(Value acc, Value split);
   /// A round's raw chunk of B: bytes and scale code of each fragment row.
   struct Raw {
     Value bytes0, bytes1, scale0, scale1;
@@ -84,11 +97,19 @@ private:
   struct Position {
     Value ring, phase;
   };
+  /// The K loop of `count` rounds from ring position `at` (the consumers'
+  /// part of a tile): returns the accumulators, with `at` moved past the
+  /// last round when `advance`. `beforeLoop` runs between the prologue's
+  /// loads and the loop.
+  Value kLoop(Value count, Position &at, bool advance,
+              function_ref<void()> beforeLoop);
 
   /// The K group's round r -> its chunk in this CTA's share of K.
   Value chunkOf(Value round) { return add(mul(round, c32(kSplit)), kGroup); }
   Value clampChunk(Value c) {
-    return b.createOrFold<arith::MinUIOp>(c, c32(chunks - 1));
+    return b.createOrFold<arith::MinUIOp>(
+        c, chunkCount ? b.createOrFold<arith::SubIOp>(chunkCount, c32(1))
+                      : c32(chunks - 1));
   }
   /// This CTA's chunk c in the whole K (split-K offsets it).
   Value globalChunk(Value c) { return chunkBase ? add(c, chunkBase) : c; }
@@ -114,6 +135,9 @@ private:
   int64_t mTiles, totalChunks, chunks, kSplit, stages;
   Value ring, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch,
       chunkBase;
+  /// Stream-K: the current tile segment's chunks (null: `chunks`), and
+  /// the warpgroup's first row in a tile of B.
+  Value chunkCount, warpgroupRow;
 };
 
 GemmRingBuilder::Raw GemmRingBuilder::loadB(Value chunk) {
@@ -222,8 +246,9 @@ LogicalResult GemmRingBuilder::build() {
   Value warpgroup = b.createOrFold<arith::RemUIOp>(wgIndex, c32(warpgroups));
   kGroup = b.createOrFold<arith::DivUIOp>(wgIndex, c32(warpgroups));
   mBase = arith::IndexCastUIOp::create(b, i32, op.getMBase());
-  rowBase = add(arith::IndexCastUIOp::create(b, i32, op.getNBase()),
-                mul(warpgroup, c32(64)));
+  warpgroupRow = mul(warpgroup, c32(64));
+  rowBase =
+      add(arith::IndexCastUIOp::create(b, i32, op.getNBase()), warpgroupRow);
   batch = op.getBatch();
   if (plan.getSplitK() > 1)
     chunkBase = mul(arith::IndexCastUIOp::create(b, i32, op.getSplit()),
@@ -248,14 +273,20 @@ LogicalResult GemmRingBuilder::build() {
         b, b.getI32IntegerAttr(GemmPlanAttr::kProducerRegisters),
         NVVM::SetMaxRegisterActionAttr::get(
             ctx, NVVM::SetMaxRegisterAction::decrease));
-    produce(cmp(arith::CmpIPredicate::eq, tid,
-                c32(plan.getConsumerThreads())));
+    Value isProducer =
+        cmp(arith::CmpIPredicate::eq, tid, c32(plan.getConsumerThreads()));
+    if (plan.getStreamK())
+      produceStream(isProducer);
+    else
+      produce(isProducer);
     b.setInsertionPointToStart(roles.elseBlock());
     NVVM::SetMaxRegisterOp::create(
         b, b.getI32IntegerAttr(plan.getConsumerRegisters()),
         NVVM::SetMaxRegisterActionAttr::get(
             ctx, NVVM::SetMaxRegisterAction::increase));
-    if (failed(consume(tid, /*fillFirst=*/false)))
+    if (plan.getStreamK())
+      consumeStream();
+    else if (failed(consume(tid, /*fillFirst=*/false)))
       return failure();
   }
   // Cluster peers may still arrive on this CTA's barriers.
@@ -286,24 +317,12 @@ void GemmRingBuilder::produce(Value isProducer) {
   fill(c, slot);
 }
 
-/// The consumer warpgroups: the K loop, the reduction of K groups and the
-/// store. `fillFirst`: thread 0 also fills every slot once (no producer
-/// warpgroup).
-LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
-  const int64_t warpgroups = plan.getWarpgroups();
+Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
+                             function_ref<void()> beforeLoop) {
   const int64_t accCount = plan.getTileM() / 2;
   const int64_t inFlight = plan.getBPrefetch() - 1;
-  Value isThread0 = cmp(arith::CmpIPredicate::eq, tid, c32(0));
-
-  // The K group's rounds (0 when K has fewer chunks than groups).
-  Value count = b.createOrFold<arith::DivUIOp>(
-      b.createOrFold<arith::SubIOp>(c32(chunks + kSplit - 1), kGroup),
-      c32(kSplit));
-
   // Prologue: round 0's fragments and the loads of rounds 1 .. inFlight in
-  // flight; then wait for the pre-pass that wrote the tiles (a no-op unless
-  // launched as a programmatic dependent launch, which lets all of the above
-  // overlap the pre-pass) and fill every slot once.
+  // flight.
   Value acc = arith::ConstantOp::create(
       b, DenseElementsAttr::get(VectorType::get({accCount}, b.getF32Type()),
                                 0.0f));
@@ -311,22 +330,15 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
   SmallVector<Raw> pending;
   for (int64_t i = 1; i <= inFlight; ++i)
     pending.push_back(loadB(clampChunk(chunkOf(c32(i)))));
-  if (fillFirst) {
-    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
-    auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    for (int64_t s = 0; s < std::min(stages, chunks); ++s)
-      fill(c32(s), c32(s));
-  }
+  beforeLoop();
 
   // The loop over pairs of rounds, carrying the accumulator, the next
   // round's fragments, the raw chunks in flight and the ring position.
   SmallVector<Value> init = {acc, frags};
   for (Raw raw : pending)
     init.append({raw.bytes0, raw.bytes1, raw.scale0, raw.scale1});
-  init.push_back(c32(0)); // ring
-  init.push_back(c32(0)); // phase
+  init.push_back(at.ring);
+  init.push_back(at.phase);
   Value pairs = arith::DivUIOp::create(b, count, c32(2));
   auto loop = scf::ForOp::create(b, c32(0), mul(pairs, c32(2)), c32(2), init);
   {
@@ -339,15 +351,15 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
     for (int64_t i = 0; i < inFlight; ++i)
       loopPending.push_back({args[2 + 4 * i], args[3 + 4 * i],
                              args[4 + 4 * i], args[5 + 4 * i]});
-    Position at{args[args.size() - 2], args.back()};
-    round(r, /*first=*/true, at, loopAcc, loopFrags, loopPending);
-    round(add(r, c32(1)), /*first=*/false, at, loopAcc, loopFrags,
+    Position loopAt{args[args.size() - 2], args.back()};
+    round(r, /*first=*/true, loopAt, loopAcc, loopFrags, loopPending);
+    round(add(r, c32(1)), /*first=*/false, loopAt, loopAcc, loopFrags,
           loopPending);
     SmallVector<Value> yield = {loopAcc, loopFrags};
     for (Raw raw : loopPending)
       yield.append({raw.bytes0, raw.bytes1, raw.scale0, raw.scale1});
-    yield.push_back(at.ring);
-    yield.push_back(at.phase);
+    yield.push_back(loopAt.ring);
+    yield.push_back(loopAt.phase);
     scf::YieldOp::create(b, yield);
   }
   // An odd count leaves one round (its fragments are decoded); it waits for
@@ -358,10 +370,10 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
                   arith::AndIOp::create(b, count, c32(1)), c32(0));
   auto tail = scf::IfOp::create(b, TypeRange{acc.getType()}, odd,
                                 /*withElseRegion=*/true);
+  at = {results[results.size() - 2], results.back()};
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(tail.thenBlock());
-    Position at{results[results.size() - 2], results.back()};
     Value slot = slotAt(at);
     RingWaitOp::create(b, ring, slot, at.phase);
     Value last = WgmmaMmaOp::create(b, acc.getType(), results[0],
@@ -371,33 +383,70 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
     b.setInsertionPointToStart(tail.elseBlock());
     scf::YieldOp::create(b, results[0]);
   }
-  acc = tail.getResult(0);
+  if (advance) {
+    // Past the odd round, if there was one.
+    Position past = step(at, +1);
+    at = {arith::SelectOp::create(b, odd, past.ring, at.ring),
+          arith::SelectOp::create(b, odd, past.phase, at.phase)};
+  }
+  return tail.getResult(0);
+}
+
+void GemmRingBuilder::storeAcc(Value acc, Value split) {
+  // When the CTA's rows of B can reach past N, a warpgroup whose rows all
+  // lie past N (N a multiple of 64: its rows are not masked one by one)
+  // stores nothing.
+  const int64_t n = getOperandShape(op.getB().getType()).rows;
+  if (n % plan.getTileN() == 0 || n % 64 != 0) {
+    WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase, rowBase,
+                         batch, split);
+    return;
+  }
+  auto inN =
+      scf::IfOp::create(b, cmp(arith::CmpIPredicate::ult, rowBase, c32(n)),
+                        /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(inN.thenBlock());
+  WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase, rowBase,
+                       batch, split);
+}
+
+/// The consumer warpgroups: the K loop, the reduction of K groups and the
+/// store. `fillFirst`: thread 0 also fills every slot once (no producer
+/// warpgroup).
+LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
+  const int64_t warpgroups = plan.getWarpgroups();
+  Value isThread0 = cmp(arith::CmpIPredicate::eq, tid, c32(0));
+
+  // The K group's rounds (0 when K has fewer chunks than groups).
+  Value count = b.createOrFold<arith::DivUIOp>(
+      b.createOrFold<arith::SubIOp>(c32(chunks + kSplit - 1), kGroup),
+      c32(kSplit));
+
+  // After the prologue's loads: wait for the pre-pass that wrote the tiles
+  // (a no-op unless launched as a programmatic dependent launch, which lets
+  // the loads overlap the pre-pass) and fill every slot once.
+  Position at{c32(0), c32(0)};
+  Value acc = kLoop(count, at, /*advance=*/false, [&] {
+    if (!fillFirst)
+      return;
+    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+    auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (int64_t s = 0; s < std::min(stages, chunks); ++s)
+      fill(c32(s), c32(s));
+  });
   // With split-K a third kernel adds the partials: it may be scheduled now
   // (it waits for this grid's completion before reading them).
   if (plan.needsSumKernel())
     NVVM::GriddepcontrolOp::create(b,
                                    NVVM::GridDepActionKind::launch_dependents);
 
-  // The K groups' partial sums meet in group 0, which stores; when the
-  // CTA's rows of B can reach past N, a warpgroup whose rows all lie past N
-  // (N a multiple of 64: its rows are not masked one by one) stores nothing.
-  const int64_t n = getOperandShape(op.getB().getType()).rows;
+  // The K groups' partial sums meet in group 0, which stores.
   // The store's split: which copy of C in `partials` (without them, C).
   Value split = op.getPartials() ? op.getSplit() : Value();
-  auto store = [&] {
-    if (n % plan.getTileN() == 0 || n % 64 != 0) {
-      WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase, rowBase,
-                           batch, split);
-      return;
-    }
-    auto inN = scf::IfOp::create(b, cmp(arith::CmpIPredicate::ult, rowBase,
-                                         c32(n)),
-                                 /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(inN.thenBlock());
-    WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase, rowBase,
-                         batch, split);
-  };
+  auto store = [&] { storeAcc(acc, split); };
   // With split_cluster the holders of the tile's sum (K group 0) of the
   // cluster's CTAs add their tiles into the first one's, which alone
   // stores.
@@ -430,6 +479,109 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
     reduceSplitsAndStore();
   }
   return success();
+}
+
+std::pair<Value, Value> GemmRingBuilder::streamShare(Value cta) {
+  const int64_t ctas = plan.getStreamK();
+  const int64_t total =
+      llvm::divideCeil(getOperandShape(op.getB().getType()).rows,
+                       plan.getTileN()) *
+      chunks;
+  auto startOf = [&](Value c) {
+    return b.createOrFold<arith::DivUIOp>(mul(c, c32(total)), c32(ctas));
+  };
+  return {startOf(cta), startOf(add(cta, c32(1)))};
+}
+
+Value GemmRingBuilder::streamCtaOf(Value g) {
+  const int64_t ctas = plan.getStreamK();
+  const int64_t total =
+      llvm::divideCeil(getOperandShape(op.getB().getType()).rows,
+                       plan.getTileN()) *
+      chunks;
+  return b.createOrFold<arith::DivUIOp>(
+      b.createOrFold<arith::SubIOp>(mul(add(g, c32(1)), c32(ctas)), c32(1)),
+      c32(total));
+}
+
+/// The producer of a stream-K CTA: its i-th fill is chunk (first + i) mod
+/// chunks of some tile (A's tile row depends on the chunk alone), into slot
+/// i mod stages.
+void GemmRingBuilder::produceStream(Value isProducer) {
+  auto ifOp = scf::IfOp::create(b, isProducer, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+  auto [first, end] =
+      streamShare(arith::IndexCastUIOp::create(b, i32, op.getSplit()));
+  chunkBase = Value();
+  auto loop = scf::ForOp::create(
+      b, c32(0), b.createOrFold<arith::SubIOp>(end, first), c32(1));
+  b.setInsertionPointToStart(loop.getBody());
+  Value i = loop.getInductionVar();
+  Value slot = b.createOrFold<arith::RemUIOp>(i, c32(stages));
+  acquireForReuse(b, ring, slot,
+                  b.createOrFold<arith::DivUIOp>(i, c32(stages)));
+  fill(b.createOrFold<arith::RemUIOp>(add(first, i), c32(chunks)), slot);
+}
+
+/// The consumers of a stream-K CTA: one K loop per tile segment of its
+/// share (the tiles of B from the one holding its first chunk to the one
+/// holding its last). Each segment releases the slots its K loop left
+/// held once their MMAs are complete (the next segment's rounds start past
+/// them; the producer reuses them) and stores its
+/// accumulators into its tile's partial slot: the CTA's index less that of
+/// the CTA holding the tile's first chunk.
+void GemmRingBuilder::consumeStream() {
+  Value cta = arith::IndexCastUIOp::create(b, i32, op.getSplit());
+  auto [first, end] = streamShare(cta);
+  Value firstTile = b.createOrFold<arith::DivUIOp>(first, c32(chunks));
+  Value lastTile = b.createOrFold<arith::DivUIOp>(
+      b.createOrFold<arith::SubIOp>(end, c32(1)), c32(chunks));
+  Value segments =
+      add(b.createOrFold<arith::SubIOp>(lastTile, firstTile), c32(1));
+  auto loop = scf::ForOp::create(b, c32(0), segments, c32(1),
+                                 ValueRange{c32(0), c32(0)});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value tile = add(firstTile, loop.getInductionVar());
+    Value tileStart = mul(tile, c32(chunks));
+    Value segStart = b.createOrFold<arith::MaxUIOp>(first, tileStart);
+    Value segEnd =
+        b.createOrFold<arith::MinUIOp>(end, add(tileStart, c32(chunks)));
+    chunkBase = b.createOrFold<arith::SubIOp>(segStart, tileStart);
+    chunkCount = b.createOrFold<arith::SubIOp>(segEnd, segStart);
+    rowBase = add(mul(tile, c32(plan.getTileN())), warpgroupRow);
+    Position at{loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1]};
+    Value acc = kLoop(chunkCount, at, /*advance=*/true, [] {});
+    {
+      // Each round releases the one before it, except the last round of
+      // the pair loop and an odd count's extra round: release both (their
+      // MMAs are complete).
+      auto ifOp = scf::IfOp::create(b, isLeader, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Position last = step(at, -1);
+      RingReleaseOp::create(b, ring, slotAt(last));
+      Value oddAfterPairs = arith::AndIOp::create(
+          b,
+          cmp(arith::CmpIPredicate::ne,
+              arith::AndIOp::create(b, chunkCount, c32(1)), c32(0)),
+          cmp(arith::CmpIPredicate::ugt, chunkCount, c32(1)));
+      auto both = scf::IfOp::create(b, oddAfterPairs, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(both.thenBlock());
+      RingReleaseOp::create(b, ring, slotAt(step(last, -1)));
+    }
+    storeAcc(acc, b.createOrFold<arith::IndexCastUIOp>(
+                      b.getIndexType(), b.createOrFold<arith::SubIOp>(
+                                            cta, streamCtaOf(tileStart))));
+    scf::YieldOp::create(b, ValueRange{at.ring, at.phase});
+  }
+  chunkBase = chunkCount = Value();
+  // The sum kernel may be scheduled now (it waits for this grid's
+  // completion before reading the partials).
+  NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::launch_dependents);
 }
 
 struct NVFP4SoftwarePipelinePass

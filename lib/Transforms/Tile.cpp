@@ -163,7 +163,8 @@ Value scaledBlockId(OpBuilder &kb, Location loc, gpu::Dimension d,
 void launchSumSplits(OpBuilder &hb, OpBuilder &kb, Location loc,
                      gpu::GPUModuleOp kernels, SymbolTable &symbols,
                      StringRef kernelName, Value partials, Value c,
-                     int64_t splitK, Attribute plan) {
+                     int64_t splitK, Attribute plan,
+                     ArrayRef<int64_t> stream = {}) {
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
@@ -178,7 +179,8 @@ void launchSumSplits(OpBuilder &hb, OpBuilder &kb, Location loc,
   SumSplitsOp::create(
       kb, loc, sumBody.getArgument(0), sumBody.getArgument(1),
       scaledBlockId(kb, loc, gpu::Dimension::x, 4 * SumSplitsOp::kSumThreads),
-      splitK);
+      splitK,
+      stream.empty() ? DenseI64ArrayAttr() : kb.getDenseI64ArrayAttr(stream));
   gpu::ReturnOp::create(kb, loc);
   auto sumLaunch = launchWithPlan(
       hb, loc, sum,
@@ -311,7 +313,7 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   const int64_t splitK = plan.getSplitK();
   const bool sumKernel = plan.needsSumKernel();
   Value partials = allocPartials(
-      hb, loc, plan.getPartialsBytes(a.batch, a.rows, n), operands);
+      hb, loc, plan.getPartialsBytes(a.batch, a.rows, n, a.k), operands);
 
   // The GEMM kernel: one CTA-level gemm_tile per block; block z is
   // batch * split_k + split.
@@ -319,9 +321,16 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   auto kernel = createKernel(kb, loc, kernelName, argTypes,
                              plan.getThreadsPerCta(), symbols);
   Block &body = kernel.getBody().front();
-  Value nBase = scaledBlockId(kb, loc, gpu::Dimension::x, plan.getTileN());
+  // Stream-K: block x is the CTA's share of the tiles' K chunks (its
+  // `split`), and the pipeline finds the tiles of B in it.
+  const int64_t streamK = plan.getStreamK();
+  Value nBase =
+      streamK ? arith::ConstantIndexOp::create(kb, loc, 0).getResult()
+              : scaledBlockId(kb, loc, gpu::Dimension::x, plan.getTileN());
   Value mBase = scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM());
   auto [batch, split] = batchAndSplit(kb, loc, splitK);
+  if (streamK)
+    split = scaledBlockId(kb, loc, gpu::Dimension::x, 1);
   GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
                      body.getArgument(2), body.getArgument(3),
                      body.getArgument(4), mBase, nBase, batch,
@@ -330,8 +339,9 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
                      plan, op.getSfaLayout(), op.getSfbLayout());
   gpu::ReturnOp::create(kb, loc);
 
-  gpu::KernelDim3 grid{idx(llvm::divideCeil(n, plan.getTileN())), idx(mTiles),
-                       idx(a.batch * splitK)};
+  gpu::KernelDim3 grid{
+      idx(streamK ? streamK : llvm::divideCeil(n, plan.getTileN())),
+      idx(mTiles), idx(a.batch * splitK)};
   gpu::KernelDim3 block{idx(plan.getThreadsPerCta()), idx(1), idx(1)};
   // The ring lives in dynamic shared memory.
   Value dynamicShared;
@@ -354,7 +364,11 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   // pre-pass: it waits for the decoded tiles with griddepcontrol.wait.
   if (prepass)
     launch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
-  if (sumKernel)
+  if (sumKernel && streamK)
+    launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials,
+                    op.getC(), plan.getPartialCopies(n, a.k), plan,
+                    {streamK, a.k / GemmPlanAttr::kTileK, plan.getTileN()});
+  else if (sumKernel)
     launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials,
                     op.getC(), splitK, plan);
   if (prepass)

@@ -130,7 +130,8 @@ func.func @half_the_sms_odd_k(%a: memref<128x7232xf4E2M1FN>, %sfa: memref<128x45
 // -----
 
 // A long K (256 chunks) on a full grid: two warpgroups share each tile of
-// A, and two CTAs split K as a cluster (112 CTAs, as with one).
+// A, and two CTAs split K as a cluster (112 CTAs, as with one: N / 64 is
+// even).
 // CHECK-LABEL: func.func @long_k
 // CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 10, b_prefetch = 6, split_k = 2, producer = true, split_cluster = true>
 func.func @long_k(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<128x1024xf8E4M3FN>, %b: memref<7168x16384xf4E2M1FN>, %sfb: memref<7168x1024xf8E4M3FN>, %c: memref<128x7168xf16>) {
@@ -157,6 +158,16 @@ func.func @long_odd_k(%a: memref<128x16448xf4E2M1FN>, %sfa: memref<128x1028xf8E4
 // CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 9, k_split = 3, b_prefetch = 3, producer = true>
 func.func @long_k_64_rows(%a: memref<64x8192xf4E2M1FN>, %sfa: memref<64x512xf8E4M3FN>, %b: memref<7168x8192xf4E2M1FN>, %sfb: memref<7168x512xf8E4M3FN>, %c: memref<64x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x8192xf4E2M1FN>, memref<64x512xf8E4M3FN>, memref<7168x8192xf4E2M1FN>, memref<7168x512xf8E4M3FN>) outs(%c : memref<64x7168xf16>)
+  return
+}
+
+// -----
+
+// Stream-K: every CTA takes at least one of the tiles' K chunks (N = 128:
+// one tile of 128 rows; K = 64: one chunk).
+func.func @stream_k_ctas(%a: memref<128x64xf4E2M1FN>, %sfa: memref<128x4xf8E4M3FN>, %b: memref<128x64xf4E2M1FN>, %sfb: memref<128x4xf8E4M3FN>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{has a plan with stream_k = 2, which must be at most the 1 K chunks of its 1 tiles of B, with chunks x stream_k below 2^31}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>, memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>) outs(%c : memref<128x128xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 4, producer = true, stream_k = 2>}
   return
 }
 

@@ -157,7 +157,7 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t stages, int64_t kSplit,
                                    int64_t bPrefetch, int64_t splitK,
                                    int64_t clusterN, bool producer,
-                                   bool splitCluster) {
+                                   bool splitCluster, int64_t streamK) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
                           "each), but got "
@@ -221,6 +221,19 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (producer && stages == 0)
     return emitError() << "expects producer with a ring (stages > 0): "
                           "without one there is nothing to produce";
+  if (streamK < 0 || streamK > 1024)
+    return emitError() << "expects stream_k to be 0 (off) or in [1, 1024] "
+                          "(CTAs sharing the tiles' K chunks), but got "
+                       << streamK;
+  if (streamK > 0 && (!producer || kSplit != 1 || splitK != 1 || clusterN != 1))
+    return emitError() << "expects stream_k with a producer warpgroup, "
+                          "k_split = 1, split_k = 1 and cluster_n = 1 (a "
+                          "CTA's tile segments end with its accumulators, "
+                          "which no other K group or CTA shares), but got "
+                          "producer = "
+                       << producer << ", k_split = " << kSplit
+                       << ", split_k = " << splitK
+                       << ", cluster_n = " << clusterN;
   if (producer && 128 * warpgroups * kSplit > 384)
     return emitError() << "expects at most 3 consumer warpgroups (warpgroups "
                           "x k_split) with a producer warpgroup, but got "

@@ -539,9 +539,21 @@ LogicalResult GemmTileOp::verify() {
                                  : TensorMapType())))
     return failure();
   int64_t n = getOperandShape(getB().getType()).rows;
+  const int64_t partialsBytes =
+      plan.getPartialsBytes(a->batch, a->rows, n, a->k);
+  if (plan.getStreamK() > 0) {
+    // Stream-K: `split` is the CTA's index among the stream_k sharing the
+    // tiles' K chunks, and every tile segment writes a partial.
+    if (!getSplit() || !getPartials() ||
+        getPartials().getType().getNumElements() != partialsBytes)
+      return emitOpError() << "expects `split` (the CTA's share) and "
+                              "`partials` of "
+                           << partialsBytes
+                           << " bytes with stream_k = " << plan.getStreamK();
+    return success();
+  }
   return verifySplitK(*this, plan.getSplitK(), a->k / GemmPlanAttr::kTileK,
-                      "K / 64", "the K chunks the splits share",
-                      plan.getPartialsBytes(a->batch, a->rows, n));
+                      "K / 64", "the K chunks the splits share", partialsBytes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -558,6 +570,23 @@ LogicalResult SumSplitsOp::verify() {
                          << " bytes (" << getSplits()
                          << " fp32 copies of C), but it has "
                          << getPartials().getType().getNumElements();
+  if (getSplits() < 2 && !getStream())
+    return emitOpError() << "expects at least 2 splits without `stream`";
+  if (std::optional<ArrayRef<int64_t>> stream = getStream()) {
+    if (stream->size() != 3 ||
+        llvm::any_of(*stream, [](int64_t v) { return v < 1; }))
+      return emitOpError() << "expects `stream` to be [ctas, chunks, "
+                              "tile_n], each at least 1";
+    int64_t n = c.getShape().back();
+    int64_t tiles = llvm::divideCeil(n, (*stream)[2]);
+    int64_t slots =
+        GemmPlanAttr::streamKSlots(tiles, (*stream)[1], (*stream)[0]);
+    if (slots != getSplits())
+      return emitOpError() << "expects " << slots
+                           << " splits (the most CTAs sharing a tile), but "
+                              "got "
+                           << getSplits();
+  }
   return success();
 }
 

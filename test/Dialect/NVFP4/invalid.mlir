@@ -947,3 +947,36 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
     gpu.return
   }
 }
+
+// -----
+
+// expected-error @+1 {{expects stream_k with a producer warpgroup, k_split = 1, split_k = 1 and cluster_n = 1 (a CTA's tile segments end with its accumulators, which no other K group or CTA shares), but got producer = 1, k_split = 3, split_k = 1, cluster_n = 1}}
+func.func @stream_k_groups(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, producer = true, stream_k = 132>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects stream_k to be 0 (off) or in [1, 1024] (CTAs sharing the tiles' K chunks), but got 2000}}
+func.func @stream_k_value(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 10, producer = true, stream_k = 2000>} {
+  return
+}
+
+// -----
+
+// A stream-K gemm_tile: `split` is the CTA's share, and every tile segment
+// writes a partial (N = 300: 3 tiles of 128 rows, K = 1024: 16 chunks; 5
+// CTAs share 48 chunks, at most 3 per tile: 3 x 128 x 300 floats).
+func.func @gemm_tile_stream_k_partials(%a: memref<128x1024xf4E2M1FN>, %sfa: memref<128x64xf8E4M3FN>, %b: memref<300x1024xf4E2M1FN>, %sfb: memref<300x64xf8E4M3FN>, %c: memref<128x300xf16>, %t: !nvfp4.tensor_map<2048x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<1000xi8>, %i: index) {
+  // expected-error @+1 {{expects `split` (the CTA's share) and `partials` of 460800 bytes with stream_k = 5}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x1024xf4E2M1FN>, memref<128x64xf8E4M3FN>, memref<300x1024xf4E2M1FN>, memref<300x64xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<2048x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x300xf16>) partials(%p : memref<1000xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 6, producer = true, stream_k = 5>
+  return
+}
+
+// -----
+
+func.func @sum_splits_stream(%p: memref<307200xi8>, %c: memref<128x300xf16>, %i: index) {
+  // expected-error @+1 {{expects 3 splits (the most CTAs sharing a tile), but got 2}}
+  nvfp4.sum_splits ins(%p : memref<307200xi8>) outs(%c : memref<128x300xf16>) at %i splits 2 stream [5, 16, 128]
+  return
+}
