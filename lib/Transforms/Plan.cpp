@@ -421,11 +421,6 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
                             << ", which must be at most the " << streamChunks
                             << " K chunks of its " << nTiles
                             << " tiles of B, with chunks x stream_k below 2^31";
-  if (streamK > 0 &&
-      a.batch * llvm::divideCeil(a.rows, plan->getTileM()) * streamK >
-          kMaxGridY * 1024)
-    return op.emitOpError() << "has a plan with stream_k = " << streamK
-                            << " and too many CTAs for one launch";
   if (nTiles % plan->getClusterN() != 0)
     return op.emitOpError()
            << "has a plan with cluster_n = " << plan->getClusterN()

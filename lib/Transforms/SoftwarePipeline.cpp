@@ -578,7 +578,9 @@ void GemmRingBuilder::consumeStream() {
                                             cta, streamCtaOf(tileStart))));
     scf::YieldOp::create(b, ValueRange{at.ring, at.phase});
   }
+  // The segment's values do not outlive its loop body.
   chunkBase = chunkCount = Value();
+  rowBase = warpgroupRow;
   // The sum kernel may be scheduled now (it waits for this grid's
   // completion before reading the partials).
   NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::launch_dependents);

@@ -543,7 +543,17 @@ LogicalResult GemmTileOp::verify() {
       plan.getPartialsBytes(a->batch, a->rows, n, a->k);
   if (plan.getStreamK() > 0) {
     // Stream-K: `split` is the CTA's index among the stream_k sharing the
-    // tiles' K chunks, and every tile segment writes a partial.
+    // tiles' K chunks, and every tile segment writes a partial. Every share
+    // must hold a chunk (an empty one would release a slot it never used),
+    // and the kernel computes the shares in 32 bits.
+    const int64_t chunks =
+        llvm::divideCeil(n, plan.getTileN()) * (a->k / GemmPlanAttr::kTileK);
+    if (plan.getStreamK() > chunks ||
+        (chunks + 1) * plan.getStreamK() > (int64_t(1) << 31))
+      return emitOpError() << "expects stream_k (" << plan.getStreamK()
+                           << ") to be at most the " << chunks
+                           << " K chunks of the tiles of B, with chunks x "
+                              "stream_k below 2^31";
     if (!getSplit() || !getPartials() ||
         getPartials().getType().getNumElements() != partialsBytes)
       return emitOpError() << "expects `split` (the CTA's share) and "

@@ -980,3 +980,13 @@ func.func @sum_splits_stream(%p: memref<307200xi8>, %c: memref<128x300xf16>, %i:
   nvfp4.sum_splits ins(%p : memref<307200xi8>) outs(%c : memref<128x300xf16>) at %i splits 2 stream [5, 16, 128]
   return
 }
+
+// -----
+
+// A hand-written stream-K gemm_tile with more CTAs than chunks (N = 128:
+// one tile; K = 64: one chunk): the second CTA's share would be empty.
+func.func @gemm_tile_stream_k_ctas(%a: memref<128x64xf4E2M1FN>, %sfa: memref<128x4xf8E4M3FN>, %b: memref<128x64xf4E2M1FN>, %sfb: memref<128x4xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<128x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<65536xi8>, %i: index) {
+  // expected-error @+1 {{expects stream_k (2) to be at most the 1 K chunks of the tiles of B, with chunks x stream_k below 2^31}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>, memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<128x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<65536xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 4, producer = true, stream_k = 2>
+  return
+}
