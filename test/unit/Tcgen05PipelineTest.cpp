@@ -675,7 +675,7 @@ public:
     const int64_t m0 = eval(store.getM()), n0 = eval(store.getRow());
     const int64_t l = eval(store.getBatch());
     for (int64_t t = 0; t < 128; ++t)
-      for (int64_t j = 0; j < store.getColumns(); ++j) {
+      for (int64_t j = 0; j < static_cast<int64_t>(store.getColumns()); ++j) {
         int64_t m = m0 + j, n = n0 + t;
         if (m >= shape.m || n >= shape.n)
           continue;
