@@ -245,16 +245,18 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // threads must fit the 64K registers of an SM, which ptxas hands out 8
   // per thread at a time (384 threads: 168 each, not 170).
   const int64_t rounds = stages ? stages / kSplit : 0;
-  const std::string formula =
-      std::string("(tile_m / 2 accumulators + 6 x b_prefetch + 58") +
-      (rounds == 2 ? " + 16 for two ring rounds per K group)" : ")");
+  // The estimate's terms, for the diagnostics (built only when one fires).
+  auto formula = [&] {
+    return std::string("(tile_m / 2 accumulators + 6 x b_prefetch + 58") +
+           (rounds == 2 ? " + 16 for two ring rounds per K group)" : ")");
+  };
   int64_t threads = 128 * warpgroups * kSplit;
   int64_t registers = estimateRegisters(tileM, bPrefetch, rounds);
   const int64_t perThread =
       std::min<int64_t>((65536 / threads) & ~int64_t(7), 255);
   if (registers > perThread)
     return emitError() << "expects the CTA's " << threads << " threads x about "
-                       << registers << " registers " << formula
+                       << registers << " registers " << formula()
                        << " to fit 65536 registers, " << perThread
                        << " per thread in ptxas's units of 8; use fewer "
                           "warpgroups, a smaller k_split, tile_m or "
@@ -266,7 +268,7 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         GemmPlanAttr::consumerRegisters(warpgroups * kSplit);
     if (registers > budget)
       return emitError() << "expects about " << registers
-                         << " registers per consumer thread " << formula
+                         << " registers per consumer thread " << formula()
                          << " to fit the " << budget
                          << " a producer warpgroup leaves them; use a "
                             "smaller tile_m, k_split or b_prefetch"
