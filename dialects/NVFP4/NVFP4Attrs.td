@@ -321,8 +321,15 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     static int64_t scratchBytes(int64_t warpgroups, int64_t tileM,
                                 int64_t kSplit, int64_t splitK,
                                 bool splitCluster) {
-      const int64_t tile = warpgroups * 128 * (tileM / 2) * 4;
-      return (kSplit - 1) * tile + (splitCluster ? (splitK - 1) * tile : 0);
+      const int64_t floats = warpgroups * 128 * (tileM / 2);
+      return (kSplit - 1) * floats * 4 +
+             (splitCluster ? splitExchangeBytes(splitK, floats) : 0);
+    }
+    /// Bytes of a split_cluster's exchange in the first CTA's ring (both
+    /// targets): the other splits' `floatsPerSplit` fp32 values each. The
+    /// plans' scratch, reduce_splits' verifier and its lowering all use it.
+    static int64_t splitExchangeBytes(int64_t splits, int64_t floatsPerSplit) {
+      return (splits - 1) * floatsPerSplit * 4;
     }
     int64_t getScratchBytes() const {
       return scratchBytes(getWarpgroups(), getTileM(), getKSplit(),
@@ -438,7 +445,8 @@ def NVFP4_Tcgen05PlanAttr : AttrDef<NVFP4_Dialect, "Tcgen05Plan",
     /// Bytes of the first CTA's ring memory into which the other split_k - 1
     /// CTAs of a split_cluster copy their fp32 accumulators; 0 otherwise.
     int64_t getSplitExchangeBytes() const {
-      return getSplitCluster() ? (getSplitK() - 1) * kThreads * getTileM() * 4
+      return getSplitCluster() ? GemmPlanAttr::splitExchangeBytes(
+                                     getSplitK(), kThreads * getTileM())
                                : 0;
     }
     /// Dynamic shared memory: the ring (slots, or the splits' exchange that

@@ -42,7 +42,8 @@ using namespace mlir::nvfp4;
 SplitExchange::SplitExchange(KernelBuilder &k, Value ring, RingType type,
                              int64_t splits, int64_t threads, int64_t floats)
     : k(k), threads(threads), floats(floats) {
-  const int64_t bytes = (splits - 1) * floats * threads * 4;
+  const int64_t bytes =
+      GemmPlanAttr::splitExchangeBytes(splits, floats * threads);
   area = arith::AddIOp::create(k.b, ring, k.c32(type.getDataBytes() - bytes));
 }
 

@@ -28,8 +28,9 @@ namespace mlir::nvfp4 {
 /// (r >= 1) values 4j .. 4j + 3 of thread t sit at float
 /// ((r - 1) x floats + 4j) x threads + 4t of the exchange area, so a
 /// warp's 16-byte accesses for one j are contiguous. The area is the top
-/// (splits - 1) x floats x threads x 4 bytes of the first CTA's ring data
-/// (`ring`: its i32 shared address; `type`: its layout), above the K
+/// GemmPlanAttr::splitExchangeBytes(splits, floats x threads) bytes of the
+/// first CTA's ring data (`ring`: its i32 shared address; `type`: its
+/// layout), above the K
 /// groups' sums that nvfp4.wgmma.reduce_k_groups reads from its bottom
 /// just before (the op verifiers check that the two fit side by side).
 class SplitExchange {

@@ -779,7 +779,7 @@ static LogicalResult verifySplitExchange(Operation *op, int64_t splits,
     return op->emitOpError()
            << "expects its kernel's clusters to be the " << splits
            << " splits of a tile (known_cluster_size 1 x 1 x " << splits << ")";
-  int64_t need = (splits - 1) * floatsPerSplit * 4;
+  int64_t need = GemmPlanAttr::splitExchangeBytes(splits, floatsPerSplit);
   if (ring.getDataBytes() < need + below) {
     InFlightDiagnostic diag = op->emitOpError()
                               << "expects the ring to hold " << need + below
