@@ -296,6 +296,19 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     bool needsSumKernel() const {
       return (getSplitK() > 1 && !getSplitCluster()) || getStreamK() > 0;
     }
+    /// Stream-K: the K chunks the CTAs share, those of every tile of B
+    /// (N = `n`, K = `k`).
+    int64_t getStreamChunks(int64_t n, int64_t k) const {
+      return (n + getTileN() - 1) / getTileN() * (k / kTileK);
+    }
+    /// Stream-K: whether every CTA's share holds a chunk (an empty share
+    /// would release a ring slot it never used) and the kernel's 32-bit
+    /// share arithmetic (chunk x stream_k) fits.
+    bool streamKFits(int64_t n, int64_t k) const {
+      const int64_t chunks = getStreamChunks(n, k);
+      return getStreamK() <= chunks &&
+             (chunks + 1) * getStreamK() <= (int64_t(1) << 31);
+    }
     /// Copies of C the partials hold: split_k, or stream-K's slots per tile
     /// (K = `k`).
     int64_t getPartialCopies(int64_t n, int64_t k) const {

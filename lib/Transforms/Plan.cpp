@@ -414,9 +414,8 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
   // Stream-K: every CTA takes at least one chunk; the kernel computes the
   // shares in 32 bits (chunk index x CTAs).
   const int64_t streamK = plan->getStreamK();
-  const int64_t streamChunks = nTiles * (a.k / GemmPlanAttr::kTileK);
-  if (streamK > 0 && (streamK > streamChunks ||
-                      (streamChunks + 1) * streamK > (int64_t(1) << 31)))
+  const int64_t streamChunks = plan->getStreamChunks(n, a.k);
+  if (streamK > 0 && !plan->streamKFits(n, a.k))
     return op.emitOpError() << "has a plan with stream_k = " << streamK
                             << ", which must be at most the " << streamChunks
                             << " K chunks of its " << nTiles

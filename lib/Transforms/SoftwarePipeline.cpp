@@ -67,6 +67,8 @@ public:
     chunks = totalChunks / plan.getSplitK();
     kSplit = plan.getKSplit();
     stages = plan.getStages();
+    streamChunks =
+        plan.getStreamChunks(getOperandShape(op.getB().getType()).rows, a.k);
   }
 
   LogicalResult build();
@@ -74,11 +76,9 @@ public:
 private:
   void produce(Value isProducer);
   LogicalResult consume(Value tid, bool fillFirst);
-  /// Stream-K (plan stream_k): the producer fills the CTA's share of the
-  /// tiles' chunks in order; the consumers run the K loop once per tile
-  /// segment of the share, carrying the ring position, and store each
+  /// Stream-K (plan stream_k): the consumers run the K loop once per tile
+  /// segment of the CTA's share, carrying the ring position, and store each
   /// segment's accumulators into the tile's partial slot.
-  void produceStream(Value isProducer);
   void consumeStream();
   /// The CTA's share [first, end) of the tiles' chunks (stream-K).
   std::pair<Value, Value> streamShare(Value cta);
@@ -133,6 +133,8 @@ private:
   GemmTileOp op;
   GemmPlanAttr plan;
   int64_t mTiles, totalChunks, chunks, kSplit, stages;
+  /// Stream-K: the chunks the CTAs share (GemmPlanAttr::getStreamChunks).
+  int64_t streamChunks;
   Value ring, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch,
       chunkBase;
   /// Stream-K: the current tile segment's chunks (null: `chunks`), and
@@ -275,10 +277,7 @@ LogicalResult GemmRingBuilder::build() {
             ctx, NVVM::SetMaxRegisterAction::decrease));
     Value isProducer =
         cmp(arith::CmpIPredicate::eq, tid, c32(plan.getConsumerThreads()));
-    if (plan.getStreamK())
-      produceStream(isProducer);
-    else
-      produce(isProducer);
+    produce(isProducer);
     b.setInsertionPointToStart(roles.elseBlock());
     NVVM::SetMaxRegisterOp::create(
         b, b.getI32IntegerAttr(plan.getConsumerRegisters()),
@@ -305,7 +304,16 @@ void GemmRingBuilder::produce(Value isProducer) {
   b.setInsertionPointToStart(ifOp.thenBlock());
   NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
   const int64_t rounds = stages / kSplit;
-  auto loop = scf::ForOp::create(b, c32(0), c32(chunks), c32(1));
+  // Stream-K: fill c is chunk (first + c) mod chunks of some tile of the
+  // CTA's share (A's tile row depends on the chunk alone).
+  Value count = c32(chunks), first;
+  if (plan.getStreamK()) {
+    Value end;
+    std::tie(first, end) =
+        streamShare(arith::IndexCastUIOp::create(b, i32, op.getSplit()));
+    count = b.createOrFold<arith::SubIOp>(end, first);
+  }
+  auto loop = scf::ForOp::create(b, c32(0), count, c32(1));
   b.setInsertionPointToStart(loop.getBody());
   Value c = loop.getInductionVar();
   Value r = b.createOrFold<arith::DivUIOp>(c, c32(kSplit));
@@ -314,7 +322,8 @@ void GemmRingBuilder::produce(Value isProducer) {
                    b.createOrFold<arith::RemUIOp>(c, c32(kSplit)));
   acquireForReuse(b, ring, slot,
                   b.createOrFold<arith::DivUIOp>(r, c32(rounds)));
-  fill(c, slot);
+  fill(first ? b.createOrFold<arith::RemUIOp>(add(first, c), c32(chunks)) : c,
+       slot);
 }
 
 Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
@@ -482,47 +491,18 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
 }
 
 std::pair<Value, Value> GemmRingBuilder::streamShare(Value cta) {
-  const int64_t ctas = plan.getStreamK();
-  const int64_t total =
-      llvm::divideCeil(getOperandShape(op.getB().getType()).rows,
-                       plan.getTileN()) *
-      chunks;
   auto startOf = [&](Value c) {
-    return b.createOrFold<arith::DivUIOp>(mul(c, c32(total)), c32(ctas));
+    return b.createOrFold<arith::DivUIOp>(mul(c, c32(streamChunks)),
+                                          c32(plan.getStreamK()));
   };
   return {startOf(cta), startOf(add(cta, c32(1)))};
 }
 
 Value GemmRingBuilder::streamCtaOf(Value g) {
-  const int64_t ctas = plan.getStreamK();
-  const int64_t total =
-      llvm::divideCeil(getOperandShape(op.getB().getType()).rows,
-                       plan.getTileN()) *
-      chunks;
   return b.createOrFold<arith::DivUIOp>(
-      b.createOrFold<arith::SubIOp>(mul(add(g, c32(1)), c32(ctas)), c32(1)),
-      c32(total));
-}
-
-/// The producer of a stream-K CTA: its i-th fill is chunk (first + i) mod
-/// chunks of some tile (A's tile row depends on the chunk alone), into slot
-/// i mod stages.
-void GemmRingBuilder::produceStream(Value isProducer) {
-  auto ifOp = scf::IfOp::create(b, isProducer, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
-  auto [first, end] =
-      streamShare(arith::IndexCastUIOp::create(b, i32, op.getSplit()));
-  chunkBase = Value();
-  auto loop = scf::ForOp::create(
-      b, c32(0), b.createOrFold<arith::SubIOp>(end, first), c32(1));
-  b.setInsertionPointToStart(loop.getBody());
-  Value i = loop.getInductionVar();
-  Value slot = b.createOrFold<arith::RemUIOp>(i, c32(stages));
-  acquireForReuse(b, ring, slot,
-                  b.createOrFold<arith::DivUIOp>(i, c32(stages)));
-  fill(b.createOrFold<arith::RemUIOp>(add(first, i), c32(chunks)), slot);
+      b.createOrFold<arith::SubIOp>(mul(add(g, c32(1)), c32(plan.getStreamK())),
+                                    c32(1)),
+      c32(streamChunks));
 }
 
 /// The consumers of a stream-K CTA: one K loop per tile segment of its

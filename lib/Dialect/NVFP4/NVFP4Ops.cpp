@@ -546,12 +546,10 @@ LogicalResult GemmTileOp::verify() {
     // tiles' K chunks, and every tile segment writes a partial. Every share
     // must hold a chunk (an empty one would release a slot it never used),
     // and the kernel computes the shares in 32 bits.
-    const int64_t chunks =
-        llvm::divideCeil(n, plan.getTileN()) * (a->k / GemmPlanAttr::kTileK);
-    if (plan.getStreamK() > chunks ||
-        (chunks + 1) * plan.getStreamK() > (int64_t(1) << 31))
+    if (!plan.streamKFits(n, a->k))
       return emitOpError() << "expects stream_k (" << plan.getStreamK()
-                           << ") to be at most the " << chunks
+                           << ") to be at most the "
+                           << plan.getStreamChunks(n, a->k)
                            << " K chunks of the tiles of B, with chunks x "
                               "stream_k below 2^31";
     if (!getSplit() || !getPartials() ||
