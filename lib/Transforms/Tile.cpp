@@ -270,8 +270,8 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
     SmallVector<Type> types = {op.getA().getType(), op.getSfa().getType(),
                                tilesType};
     std::string name = (kernelName + "_decode_a").str();
-    auto decode = createKernel(kb, loc, name, types,
-                               GemmPlanAttr::kDecodeThreads, symbols);
+    auto decode =
+        createKernel(kb, loc, name, types, plan.getDecodeThreads(), symbols);
     Block &body = decode.getBody().front();
     // Launched as a programmatic dependent of whatever precedes it (below):
     // A may be that kernel's result and the workspace its input, so the
@@ -293,7 +293,7 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
         hb, loc, decode,
         gpu::KernelDim3{idx(a.k / GemmPlanAttr::kTileK), idx(mTiles),
                         idx(a.batch)},
-        gpu::KernelDim3{idx(GemmPlanAttr::kDecodeThreads), idx(1), idx(1)},
+        gpu::KernelDim3{idx(plan.getDecodeThreads()), idx(1), idx(1)},
         /*dynamicShared=*/Value(), ValueRange{op.getA(), op.getSfa(), tiles},
         plan);
     // Since it waits for its predecessor before it touches memory, it may

@@ -209,6 +209,14 @@ public:
   /// (the pre-pass's workspace, which the copies swizzle).
   void decode(const AChunk &chunk, bool swizzle,
               function_ref<void(Value vec, Value offset)> store);
+  /// The pre-pass's form (nvfp4.decode_a_tile, 4 x tile_m threads): thread
+  /// tid loads and decodes scale block q = tid % 4 (16 values) of tile row
+  /// i = tid / 4 of `chunk` and hands each of its 8 f16x2 pairs to `store`
+  /// with its byte offset in the unswizzled tile: pair p (MMA step p / 2,
+  /// K slots 8 (p % 2) ..) at i * 128 + p * 16 + 4q, so that the four
+  /// threads of a row fill each 16-byte slot of decode().
+  void decodeBlock(Value chunk,
+                   function_ref<void(Value pair, Value offset)> store);
 
 private:
   KernelBuilder &k;
@@ -246,6 +254,48 @@ AChunk ATileDecoder::load(Value chunk) {
     c.scales.push_back(k.load(k.i32, scaleAddress, 4));
   }
   return c;
+}
+
+void ATileDecoder::decodeBlock(Value chunk,
+                               function_ref<void(Value, Value)> store) {
+  Value i = arith::ShRUIOp::create(b, tid, k.c32(2));
+  Value q = arith::AndIOp::create(b, tid, k.c32(3));
+  Value q64 = arith::ExtUIOp::create(b, k.i64, q);
+  Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
+  // Rows past M read row M - 1 (as load() does): the GEMM masks them.
+  Value row = arith::MinUIOp::create(b, arith::AddIOp::create(b, mBase, i),
+                                     k.c32(m - 1));
+  Value global =
+      arith::AddIOp::create(b, arith::MulIOp::create(b, batch, k.c64(m)),
+                            arith::ExtUIOp::create(b, k.i64, row));
+  // Block q's 8 bytes of the row's chunk: words 2q and 2q + 1 of load().
+  Value values = k.load(
+      VectorType::get({2}, k.i32),
+      k.offset(aBase, arith::AddIOp::create(
+                          b, arith::MulIOp::create(b, global, k.c64(rowBytes)),
+                          arith::AddIOp::create(
+                              b, arith::MulIOp::create(b, chunk64, k.c64(32)),
+                              arith::MulIOp::create(b, q64, k.c64(8))))),
+      8);
+  Value code = arith::ExtUIOp::create(
+      b, k.i32,
+      k.load(k.i8,
+             k.offset(sfaBase,
+                      arith::AddIOp::create(
+                          b, scales.rowOffset(k, batch, row),
+                          arith::AddIOp::create(
+                              b,
+                              arith::MulIOp::create(
+                                  b, chunk64, k.c64(scales.chunkStride())),
+                              q64))),
+             1));
+  Value scale = scaleSplat(k, code);
+  SmallVector<Value> pairs = decodeWordPairs(k, k.extract(values, 0), scale);
+  llvm::append_range(pairs, decodeWordPairs(k, k.extract(values, 1), scale));
+  Value base = arith::AddIOp::create(b, arith::MulIOp::create(b, i, k.c32(128)),
+                                     arith::MulIOp::create(b, q, k.c32(4)));
+  for (int64_t p = 0; p < 8; ++p)
+    store(pairs[p], arith::AddIOp::create(b, base, k.c32(16 * p)));
 }
 
 void ATileDecoder::decode(const AChunk &chunk, bool swizzle,
@@ -593,7 +643,7 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
     Value mBase = arith::IndexCastUIOp::create(b, k.i32, op.getMBase());
     Value chunk = arith::IndexCastUIOp::create(b, k.i32, op.getChunk());
     ATileDecoder decoder(k, op.getA(), op.getSfa(), op.getSfaLayout(), batch,
-                         mBase, tid, GemmPlanAttr::kDecodeThreads, plan);
+                         mBase, tid, plan.getDecodeThreads(), plan);
     Value row = buildATileRow(b, plan, llvm::divideCeil(a.rows, plan.getTileM()),
                               a.k / GemmPlanAttr::kTileK,
                               arith::TruncIOp::create(b, k.i32, batch), mBase,
@@ -602,10 +652,9 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
         k.pointer(op.getTiles()),
         arith::MulIOp::create(b, arith::ExtUIOp::create(b, k.i64, row),
                               k.c64(kATileRowBytes)));
-    decoder.decode(decoder.load(chunk), /*swizzle=*/false,
-                   [&](Value vec, Value offset) {
+    decoder.decodeBlock(chunk, [&](Value pair, Value offset) {
       LLVM::StoreOp::create(
-          b, vec, k.offset(tile, arith::ExtUIOp::create(b, k.i64, offset)), 16);
+          b, pair, k.offset(tile, arith::ExtUIOp::create(b, k.i64, offset)), 4);
     });
     rewriter.eraseOp(op);
     return success();

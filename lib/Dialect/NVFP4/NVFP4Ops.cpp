@@ -589,7 +589,7 @@ LogicalResult SumSplitsOp::verify() {
     int64_t tiles = llvm::divideCeil(n, (*stream)[2]);
     int64_t slots =
         GemmPlanAttr::streamKSlots(tiles, (*stream)[1], (*stream)[0]);
-    if (slots != getSplits())
+    if (slots != static_cast<int64_t>(getSplits()))
       return emitOpError() << "expects " << slots
                            << " splits (the most CTAs sharing a tile), but "
                               "got "
