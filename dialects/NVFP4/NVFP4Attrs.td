@@ -283,11 +283,14 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     /// K values per loop iteration.
     static constexpr int64_t kTileK = 64;
     /// Threads of a CTA of the pre-pass (nvfp4.decode_a_tile): one per
-    /// 16-value scale block of the tile's rows in a K chunk, 4 a row (at
-    /// most 768: tile_m <= 192), so that each thread's chain of loads,
-    /// decode and stores is short and an SM holds enough warps to hide its
-    /// latency (performance.md, GEMM v29).
-    int64_t getDecodeThreads() const { return 4 * getTileM(); }
+    /// word (8 values) of the tile's rows in a K chunk, 8 a row, or with
+    /// tile_m > 128 (a CTA holds at most 1024 threads) one per 16-value
+    /// scale block, 4 a row; so that each thread's chain of loads, decode
+    /// and stores is short and an SM holds enough warps to hide its latency
+    /// (performance.md, GEMM v29 and v30).
+    int64_t getDecodeThreads() const {
+      return (getTileM() <= 128 ? 8 : 4) * getTileM();
+    }
     /// Bytes of one decoded K chunk of A's tile (tile_m x 64 f16).
     int64_t getATileBytes() const { return getTileM() * kTileK * 2; }
     /// Bytes of the pre-pass's decoded tiles of A ([batch x] m x k).

@@ -21,12 +21,14 @@
 // RING: griddepcontrol.wait;
 // RING-NOT: {{ld|st}}.global
 // RING: griddepcontrol.launch_dependents;
-// The pre-pass's thread decodes one scale block of a row: its 8 bytes of
-// values and its scale byte, 8 f16x2 pairs stored 16 bytes apart.
-// RING: ld.global.nc.v2.b32
+// The pre-pass's thread decodes one word (8 values) of a row: its 4 bytes
+// of values and its block's scale byte, 4 f16x2 pairs stored 16 bytes
+// apart.
+// RING: ld.global.nc.b32
 // RING: ld.global.nc.b8
 // RING: cvt.rn.f16x2.e4m3x2
-// RING-COUNT-8: st.global.b32
+// RING-COUNT-4: st.global.b32
+// RING-NOT: st.global
 // RING-LABEL: .entry ring_kernel(
 // RING: .param .align 64 .b8 ring_kernel_param_5[128]
 // RING: .maxntid 512, 1, 1

@@ -11,7 +11,7 @@
 
 // CHECK-LABEL: func.func @ring
 // CHECK: %[[TILES:.*]] = gpu.alloc () : memref<131072xi8>
-// CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel_decode_a blocks in (%c4, %c2, %c1{{.*}}) threads in (%c512
+// CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel_decode_a blocks in (%c4, %c2, %c1{{.*}}) threads in (%c1024
 // CHECK-SAME: args(%arg0 : memref<200x256xf4E2M1FN>, %arg1 : memref<200x16xf8E4M3FN>, %[[TILES]] : memref<131072xi8>)
 // CHECK-SAME: {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>, nvfp4.programmatic_dependent_launch}
 // CHECK: %[[MAP:.*]] = nvfp4.tensor_map %[[TILES]] : memref<131072xi8> -> !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>
@@ -19,7 +19,7 @@
 // CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel blocks in (%c5, %c2{{.*}}, %c1{{.*}}) threads in (%c128{{.*}}) dynamic_shared_memory_size %[[SMEM]]
 // CHECK-SAME: %[[MAP]] : !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) {nvfp4.plan = {{.*}}, nvfp4.programmatic_dependent_launch}
 // CHECK: gpu.dealloc %[[TILES]]
-// CHECK: gpu.func @ring_kernel_decode_a({{.*}}) kernel attributes {known_block_size = array<i32: 512, 1, 1>}
+// CHECK: gpu.func @ring_kernel_decode_a({{.*}}) kernel attributes {known_block_size = array<i32: 1024, 1, 1>}
 // CHECK-NEXT: nvvm.griddepcontrol wait
 // CHECK-NEXT: nvvm.griddepcontrol launch_dependents
 // CHECK: nvfp4.decode_a_tile ins(%arg0, %arg1 : {{.*}}) outs(%arg2 : memref<131072xi8>) at m %{{.*}} chunk %block_id_x batch %block_id_z

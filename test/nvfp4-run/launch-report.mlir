@@ -5,7 +5,7 @@
 // cluster of two).
 // REQUIRES: ptxas
 // RUN: nvfp4-run %s --target sm_90a 2>&1 | FileCheck %s
-// CHECK: nvfp4-run: kernel @gemm_kernel_decode_a: grid (4, 1, 1), block (256, 1, 1);
+// CHECK: nvfp4-run: kernel @gemm_kernel_decode_a: grid (4, 1, 1), block (512, 1, 1);
 // CHECK-NOT: tensor map
 // CHECK: nvfp4-run: kernel @gemm_kernel: grid (4, 1, 1), block (256, 1, 1), cluster (2, 1, 1), 33856 bytes dynamic smem; param 5: tensor map of workspace #0 (256x64, box 32x64, swizzle 128B); ptxas:
 func.func @gemm(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<256x256xf4E2M1FN>, %sfb: memref<256x16xf8E4M3FN>, %c: memref<64x256xf16>) {

@@ -209,12 +209,13 @@ public:
   /// (the pre-pass's workspace, which the copies swizzle).
   void decode(const AChunk &chunk, bool swizzle,
               function_ref<void(Value vec, Value offset)> store);
-  /// The pre-pass's form (nvfp4.decode_a_tile, 4 x tile_m threads): thread
-  /// tid loads and decodes scale block q = tid % 4 (16 values) of tile row
-  /// i = tid / 4 of `chunk` and hands each of its 8 f16x2 pairs to `store`
-  /// with its byte offset in the unswizzled tile: pair p (MMA step p / 2,
-  /// K slots 8 (p % 2) ..) at i * 128 + p * 16 + 4q, so that the four
-  /// threads of a row fill each 16-byte slot of decode().
+  /// The pre-pass's form (nvfp4.decode_a_tile, GemmPlanAttr::
+  /// getDecodeThreads(): 8 or 4 threads per tile row): a thread loads and
+  /// decodes one or two words (8 values each) of a row of `chunk` and hands
+  /// each f16x2 pair to `store` with its byte offset in the unswizzled
+  /// tile: pair p (MMA step p / 2, K slots 8 (p % 2) ..) of scale block q
+  /// at row * 128 + p * 16 + 4q, so that the threads of a row fill each
+  /// 16-byte slot of decode().
   void decodeBlock(Value chunk,
                    function_ref<void(Value pair, Value offset)> store);
 
@@ -258,9 +259,13 @@ AChunk ATileDecoder::load(Value chunk) {
 
 void ATileDecoder::decodeBlock(Value chunk,
                                function_ref<void(Value, Value)> store) {
-  Value i = arith::ShRUIOp::create(b, tid, k.c32(2));
-  Value q = arith::AndIOp::create(b, tid, k.c32(3));
-  Value q64 = arith::ExtUIOp::create(b, k.i64, q);
+  // `parts` threads per row (8 or 4), each `words` words (8 values each)
+  // of the row's 8: part j holds words j * words ...
+  const int64_t parts = threads / tileM, words = 8 / parts;
+  Value i = arith::DivUIOp::create(b, tid, k.c32(parts));
+  Value j = arith::RemUIOp::create(b, tid, k.c32(parts));
+  Value firstWord = arith::MulIOp::create(b, j, k.c32(words));
+  Value q = arith::ShRUIOp::create(b, firstWord, k.c32(1));
   Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
   // Rows past M read row M - 1 (as load() does): the GEMM masks them.
   Value row = arith::MinUIOp::create(b, arith::AddIOp::create(b, mBase, i),
@@ -268,15 +273,20 @@ void ATileDecoder::decodeBlock(Value chunk,
   Value global =
       arith::AddIOp::create(b, arith::MulIOp::create(b, batch, k.c64(m)),
                             arith::ExtUIOp::create(b, k.i64, row));
-  // Block q's 8 bytes of the row's chunk: words 2q and 2q + 1 of load().
+  // One word as an i32 (a 1-element vector would lose ld.global.nc).
+  Type valuesType = words == 1 ? k.i32 : Type(VectorType::get({words}, k.i32));
   Value values = k.load(
-      VectorType::get({2}, k.i32),
-      k.offset(aBase, arith::AddIOp::create(
-                          b, arith::MulIOp::create(b, global, k.c64(rowBytes)),
-                          arith::AddIOp::create(
-                              b, arith::MulIOp::create(b, chunk64, k.c64(32)),
-                              arith::MulIOp::create(b, q64, k.c64(8))))),
-      8);
+      valuesType,
+      k.offset(aBase,
+               arith::AddIOp::create(
+                   b, arith::MulIOp::create(b, global, k.c64(rowBytes)),
+                   arith::AddIOp::create(
+                       b, arith::MulIOp::create(b, chunk64, k.c64(32)),
+                       arith::ExtUIOp::create(
+                           b, k.i64,
+                           arith::MulIOp::create(b, firstWord, k.c32(4)))))),
+      4 * words);
+  // The scale of block q (words 2q and 2q + 1).
   Value code = arith::ExtUIOp::create(
       b, k.i32,
       k.load(k.i8,
@@ -287,15 +297,23 @@ void ATileDecoder::decodeBlock(Value chunk,
                               b,
                               arith::MulIOp::create(
                                   b, chunk64, k.c64(scales.chunkStride())),
-                              q64))),
+                              arith::ExtUIOp::create(b, k.i64, q)))),
              1));
   Value scale = scaleSplat(k, code);
-  SmallVector<Value> pairs = decodeWordPairs(k, k.extract(values, 0), scale);
-  llvm::append_range(pairs, decodeWordPairs(k, k.extract(values, 1), scale));
-  Value base = arith::AddIOp::create(b, arith::MulIOp::create(b, i, k.c32(128)),
-                                     arith::MulIOp::create(b, q, k.c32(4)));
-  for (int64_t p = 0; p < 8; ++p)
-    store(pairs[p], arith::AddIOp::create(b, base, k.c32(16 * p)));
+  // Word v = 2q + h gives pairs 4h .. 4h + 3 of block q, element q of
+  // 16-byte slots 4h .. 4h + 3 (decode()'s slot p, element qq).
+  Value base = arith::AddIOp::create(
+      b, arith::MulIOp::create(b, i, k.c32(128)),
+      arith::AddIOp::create(
+          b, arith::MulIOp::create(b, q, k.c32(4)),
+          arith::MulIOp::create(
+              b, arith::AndIOp::create(b, firstWord, k.c32(1)), k.c32(64))));
+  for (int64_t w = 0; w < words; ++w) {
+    SmallVector<Value, 4> pairs =
+        decodeWordPairs(k, words == 1 ? values : k.extract(values, w), scale);
+    for (int64_t p = 0; p < 4; ++p)
+      store(pairs[p], arith::AddIOp::create(b, base, k.c32(64 * w + 16 * p)));
+  }
 }
 
 void ATileDecoder::decode(const AChunk &chunk, bool swizzle,
