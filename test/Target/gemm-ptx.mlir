@@ -24,8 +24,8 @@
 // The pre-pass's thread decodes one word (8 values) of a row: its 4 bytes
 // of values and its block's scale byte, 4 f16x2 pairs stored 16 bytes
 // apart.
-// RING: ld.global.nc.b32
-// RING: ld.global.nc.b8
+// RING-DAG: ld.global.nc.b32
+// RING-DAG: ld.global.nc.b8
 // RING: cvt.rn.f16x2.e4m3x2
 // RING-COUNT-4: st.global.b32
 // RING-NOT: st.global

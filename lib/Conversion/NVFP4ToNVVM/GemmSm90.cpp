@@ -184,9 +184,10 @@ struct AChunk {
 };
 
 /// Loads and decodes K chunks of a tile of A's rows into the layout of the
-/// GEMM's shared memory (see the file comment). Thread `tid` of `threads`
-/// decodes tile rows tid, tid + threads, ...; rows are clamped to the tile
-/// and to M on load.
+/// GEMM's shared memory (see the file comment). In the CTA's own decode
+/// (load, decode) thread `tid` of `threads` decodes tile rows tid, tid +
+/// threads, ...; in the pre-pass's (decodeBlock) `threads` is 8 or 4 per
+/// tile row. Rows are clamped to the tile and to M on load.
 class ATileDecoder {
 public:
   ATileDecoder(KernelBuilder &k, Value a, Value sfa, ScaleLayout sfaLayout,
@@ -204,10 +205,9 @@ public:
 
   AChunk load(Value chunk);
   /// Decodes `chunk` and hands every 16-byte slot to `store` with its byte
-  /// offset inside the tile: row i at i * 128, slot P at (P ^ i % 8) * 16
-  /// when `swizzle` (the 128B swizzle, for shared memory), else at P * 16
-  /// (the pre-pass's workspace, which the copies swizzle).
-  void decode(const AChunk &chunk, bool swizzle,
+  /// offset inside the 128B-swizzled shared-memory tile: row i at i * 128,
+  /// slot P at (P ^ i % 8) * 16.
+  void decode(const AChunk &chunk,
               function_ref<void(Value vec, Value offset)> store);
   /// The pre-pass's form (nvfp4.decode_a_tile, GemmPlanAttr::
   /// getDecodeThreads(): 8 or 4 threads per tile row): a thread loads and
@@ -262,6 +262,8 @@ void ATileDecoder::decodeBlock(Value chunk,
   // `parts` threads per row (8 or 4), each `words` words (8 values each)
   // of the row's 8: part j holds words j * words ...
   const int64_t parts = threads / tileM, words = 8 / parts;
+  assert(threads == parts * tileM && (parts == 4 || parts == 8) &&
+         "GemmPlanAttr::getDecodeThreads: 8 or 4 threads per tile row");
   Value i = arith::DivUIOp::create(b, tid, k.c32(parts));
   Value j = arith::RemUIOp::create(b, tid, k.c32(parts));
   Value firstWord = arith::MulIOp::create(b, j, k.c32(words));
@@ -316,7 +318,7 @@ void ATileDecoder::decodeBlock(Value chunk,
   }
 }
 
-void ATileDecoder::decode(const AChunk &chunk, bool swizzle,
+void ATileDecoder::decode(const AChunk &chunk,
                           function_ref<void(Value, Value)> store) {
   for (int64_t r = 0; r < rowsPerThread; ++r) {
     Value i = arith::AddIOp::create(b, tid, k.c32(r * threads));
@@ -330,8 +332,7 @@ void ATileDecoder::decode(const AChunk &chunk, bool swizzle,
       for (int64_t v = 0; v < 8; ++v)
         llvm::append_range(pairs, decodeWordPairs(k, words[v], scales[v / 2]));
       Value rowOffset = arith::MulIOp::create(b, i, k.c32(128));
-      Value rowSwizzle =
-          swizzle ? arith::AndIOp::create(b, i, k.c32(7)).getResult() : Value();
+      Value rowSwizzle = arith::AndIOp::create(b, i, k.c32(7));
       for (int64_t p = 0; p < 8; ++p) {
         // Slot p holds MMA step s = p / 2, K slots 8 (p % 2) .. + 7: pair
         // 2s + p % 2 of scale blocks q = 0..3 (pairs 8q .. 8q + 7).
@@ -341,9 +342,7 @@ void ATileDecoder::decode(const AChunk &chunk, bool swizzle,
           vec = LLVM::InsertElementOp::create(b, vec, pairs[8 * qq + 2 * s + o],
                                               k.c32(qq));
         }
-        Value slot =
-            swizzle ? arith::XOrIOp::create(b, k.c32(p), rowSwizzle).getResult()
-                    : k.c32(p);
+        Value slot = arith::XOrIOp::create(b, k.c32(p), rowSwizzle);
         store(vec,
               arith::AddIOp::create(b, rowOffset,
                                     arith::MulIOp::create(b, slot, k.c32(16))));
@@ -570,7 +569,7 @@ SmallVector<Value> GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
   ATileDecoder decoder(k, op.getA(), op.getSfa(), op.getSfaLayout(), batch,
                        mBase, tid, threads, plan);
   auto storeA = [&](const AChunk &chunk, Value buffer) {
-    decoder.decode(chunk, /*swizzle=*/true, [&](Value vec, Value offset) {
+    decoder.decode(chunk, [&](Value vec, Value offset) {
       storeShared(k, vec, arith::AddIOp::create(b, buffer, offset));
     });
   };
