@@ -220,6 +220,15 @@ public:
                    function_ref<void(Value pair, Value offset)> store);
 
 private:
+  /// Tile row `i` (i32) of A, clamped to M (i32), and the address of its
+  /// 32 bytes of values of K chunk `chunk64` (i64).
+  struct RowChunk {
+    Value row, values;
+  };
+  RowChunk rowChunk(Value i, Value chunk64);
+  /// The address of `row`'s 4 scale bytes of K chunk `chunk64`.
+  Value chunkScales(Value row, Value chunk64);
+
   KernelBuilder &k;
   ImplicitLocOpBuilder &b;
   Value aBase, sfaBase, batch, mBase, tid;
@@ -227,32 +236,40 @@ private:
   ScaleRows scales;
 };
 
+ATileDecoder::RowChunk ATileDecoder::rowChunk(Value i, Value chunk64) {
+  // Rows past M read row M - 1: the GEMM masks them.
+  Value row = arith::MinUIOp::create(b, arith::AddIOp::create(b, mBase, i),
+                                     k.c32(m - 1));
+  Value global =
+      arith::AddIOp::create(b, arith::MulIOp::create(b, batch, k.c64(m)),
+                            arith::ExtUIOp::create(b, k.i64, row));
+  Value values =
+      k.offset(aBase, arith::AddIOp::create(
+                          b, arith::MulIOp::create(b, global, k.c64(rowBytes)),
+                          arith::MulIOp::create(b, chunk64, k.c64(32))));
+  return {row, values};
+}
+
+Value ATileDecoder::chunkScales(Value row, Value chunk64) {
+  return k.offset(sfaBase, arith::AddIOp::create(
+                               b, scales.rowOffset(k, batch, row),
+                               arith::MulIOp::create(
+                                   b, chunk64, k.c64(scales.chunkStride()))));
+}
+
 AChunk ATileDecoder::load(Value chunk) {
   AChunk c;
   Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
   for (int64_t r = 0; r < rowsPerThread; ++r) {
     Value i = arith::AddIOp::create(b, tid, k.c32(r * threads));
-    i = arith::MinUIOp::create(b, i, k.c32(tileM - 1));
-    Value row = arith::MinUIOp::create(b, arith::AddIOp::create(b, mBase, i),
-                                       k.c32(m - 1));
-    Value global =
-        arith::AddIOp::create(b, arith::MulIOp::create(b, batch, k.c64(m)),
-                              arith::ExtUIOp::create(b, k.i64, row));
-    Value base = k.offset(
-        aBase, arith::AddIOp::create(
-                   b, arith::MulIOp::create(b, global, k.c64(rowBytes)),
-                   arith::MulIOp::create(b, chunk64, k.c64(32))));
+    RowChunk at =
+        rowChunk(arith::MinUIOp::create(b, i, k.c32(tileM - 1)), chunk64);
     for (int h = 0; h < 2; ++h) {
-      Value v = k.load(k.v4i32, k.offset(base, k.c64(16 * h)), 16);
+      Value v = k.load(k.v4i32, k.offset(at.values, k.c64(16 * h)), 16);
       for (int e = 0; e < 4; ++e)
         c.words.push_back(k.extract(v, e));
     }
-    Value scaleAddress = k.offset(
-        sfaBase,
-        arith::AddIOp::create(
-            b, scales.rowOffset(k, batch, row),
-            arith::MulIOp::create(b, chunk64, k.c64(scales.chunkStride()))));
-    c.scales.push_back(k.load(k.i32, scaleAddress, 4));
+    c.scales.push_back(k.load(k.i32, chunkScales(at.row, chunk64), 4));
   }
   return c;
 }
@@ -269,37 +286,21 @@ void ATileDecoder::decodeBlock(Value chunk,
   Value firstWord = arith::MulIOp::create(b, j, k.c32(words));
   Value q = arith::ShRUIOp::create(b, firstWord, k.c32(1));
   Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
-  // Rows past M read row M - 1 (as load() does): the GEMM masks them.
-  Value row = arith::MinUIOp::create(b, arith::AddIOp::create(b, mBase, i),
-                                     k.c32(m - 1));
-  Value global =
-      arith::AddIOp::create(b, arith::MulIOp::create(b, batch, k.c64(m)),
-                            arith::ExtUIOp::create(b, k.i64, row));
+  RowChunk at = rowChunk(i, chunk64);
   // One word as an i32 (a 1-element vector would lose ld.global.nc).
   Type valuesType = words == 1 ? k.i32 : Type(VectorType::get({words}, k.i32));
   Value values = k.load(
       valuesType,
-      k.offset(aBase,
-               arith::AddIOp::create(
-                   b, arith::MulIOp::create(b, global, k.c64(rowBytes)),
-                   arith::AddIOp::create(
-                       b, arith::MulIOp::create(b, chunk64, k.c64(32)),
-                       arith::ExtUIOp::create(
-                           b, k.i64,
-                           arith::MulIOp::create(b, firstWord, k.c32(4)))))),
+      k.offset(at.values,
+               arith::ExtUIOp::create(
+                   b, k.i64, arith::MulIOp::create(b, firstWord, k.c32(4)))),
       4 * words);
   // The scale of block q (words 2q and 2q + 1).
   Value code = arith::ExtUIOp::create(
       b, k.i32,
       k.load(k.i8,
-             k.offset(sfaBase,
-                      arith::AddIOp::create(
-                          b, scales.rowOffset(k, batch, row),
-                          arith::AddIOp::create(
-                              b,
-                              arith::MulIOp::create(
-                                  b, chunk64, k.c64(scales.chunkStride())),
-                              arith::ExtUIOp::create(b, k.i64, q)))),
+             k.offset(chunkScales(at.row, chunk64),
+                      arith::ExtUIOp::create(b, k.i64, q)),
              1));
   Value scale = scaleSplat(k, code);
   // Word v = 2q + h gives pairs 4h .. 4h + 3 of block q, element q of
