@@ -4,7 +4,8 @@
 # an odd number of rounds; ragged M and N; split-K across CTAs; clusters of
 # 2 and 4 CTAs sharing the ring by multicast; a producer warpgroup, alone
 # and filling a cluster's ring; split-K added on chip by a cluster of the
-# splits, with one or two warpgroups per tile; stream-K):
+# splits, with one or two warpgroups per tile; stream-K; B copied into the
+# ring (b_tma) with plain and blocked scales, alone and in a split cluster):
 #   [ONLY="case ..."] bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
 # Exits non-zero when a tool reports an error or a check fails.
 set -uo pipefail
@@ -12,7 +13,7 @@ run="$1"; out="${2:-/tmp/nvfp4-sanitize}"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
 fails=0
 # name: M N K L out_type [WG TILE_M STAGES K_SPLIT B_PREFETCH [SPLIT_K
-# [CLUSTER_N [PRODUCER [SPLIT_CLUSTER]]]]]
+# [CLUSTER_N [PRODUCER [SPLIT_CLUSTER [STREAM_K [B_TMA]]]]]]]
 cases=(
   "cta: 72 64 256 0 bf16"
   "ring_k1: 100 200 448 0 f16 1 64 4 1 3"
@@ -29,6 +30,9 @@ cases=(
   "split_cluster4: 77 500 768 0 f32 1 64 4 1 2 4 1 false true"
   "split_cluster_wg2: 130 300 1024 2 bf16 2 128 10 1 6 2 1 true true"
   "stream_k: 130 300 1024 2 bf16 2 128 6 1 3 1 1 true false 5"
+  "b_tma: 130 300 1024 2 bf16 1 128 6 1 2 1 1 true false 0 true"
+  "b_tma_split_cluster: 130 300 1024 0 f16 2 128 6 1 2 2 1 true true 0 true"
+  "b_tma_blocked: 70 200 512 2 f32 1 64 6 3 2 1 1 true false 0 true --blocked=b"
 )
 # ONLY="name ..." runs just those cases.
 if [ -n "${ONLY:-}" ]; then

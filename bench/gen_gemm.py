@@ -3,8 +3,9 @@
 
   gen_gemm.py M N K [L [out_type [WARPGROUPS TILE_M [STAGES [K_SPLIT
               [B_PREFETCH [SPLIT_K [CLUSTER_N [PRODUCER_WARP
-              [SPLIT_CLUSTER [STREAM_K]]]]]]]]]]]
-              > gemm.mlir   (PRODUCER_WARP, SPLIT_CLUSTER: true or false)
+              [SPLIT_CLUSTER [STREAM_K [B_TMA]]]]]]]]]]]]
+              > gemm.mlir   (PRODUCER_WARP, SPLIT_CLUSTER, B_TMA: true or
+              false)
 
 L = 0 (the default) writes unbatched rank-2 operands. --blocked=a, b or ab
 (anywhere) gives those operands' scales the blocked (128x4 atom) layout.
@@ -32,7 +33,8 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
     sfb = scales(pre, n, k, "b" in blocked)
     c = f"memref<{pre}{m}x{n}x{out}>"
     fields = ("warpgroups", "tile_m", "stages", "k_split", "b_prefetch",
-              "split_k", "cluster_n", "producer", "split_cluster", "stream_k")
+              "split_k", "cluster_n", "producer", "split_cluster", "stream_k",
+              "b_tma")
     attrs = []
     if plan:
         attrs.append("nvfp4.plan = #nvfp4.gemm_plan<%s>" % ", ".join(
@@ -63,6 +65,6 @@ if __name__ == "__main__":
     m, n, k = (int(x) for x in sys.argv[1:4])
     l = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     out = sys.argv[5] if len(sys.argv) > 5 else "f16"
-    plan = sys.argv[6:16] if len(sys.argv) > 7 else None
+    plan = sys.argv[6:17] if len(sys.argv) > 7 else None
     print(gemm(m, n, k, l, out, plan, blocked=blocked, tcgen05=tcgen05),
           end="")

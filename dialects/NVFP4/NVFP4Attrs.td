@@ -205,6 +205,17 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       a slot of the tile and a sum kernel adds each tile's slots into C
       (needs a producer, k_split = 1, split_k = 1, cluster_n = 1).
 
+    - `b_tma` (default false; true needs a producer, cluster_n = 1 and
+      stream_k = 0): B's raw chunks and their scale codes reach the ring's
+      slots by TMA with A's tile (behind it in the slot: `64 x warpgroups`
+      rows of 32 bytes, then 16 bytes of scale codes a row, or the chunk's
+      512-byte 128 x 4 atom with blocked scales), and the consumers read
+      them from shared memory just before they decode them. The ring's
+      depth then covers B's memory latency instead of registers
+      (`b_prefetch` must stay 2), and B's loads bypass L1. Plain scales
+      need K % 256 == 0 (their tensor map's row stride, K / 16 bytes, must
+      be a multiple of 16).
+
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
     64.
 
@@ -219,7 +230,8 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
                         DefaultValuedParameter<"int64_t", "1">:$cluster_n,
                         DefaultValuedParameter<"bool", "false">:$producer,
                         DefaultValuedParameter<"bool", "false">:$split_cluster,
-                        DefaultValuedParameter<"int64_t", "0">:$stream_k);
+                        DefaultValuedParameter<"int64_t", "0">:$stream_k,
+                        DefaultValuedParameter<"bool", "false">:$b_tma);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -267,9 +279,11 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     }
     /// Registers per thread the kernel starts with (nvvm.maxnreg) when it
     /// has a producer warpgroup: what fits 65536 / threads, in the
-    /// allocation unit of 8.
+    /// allocation unit of 8, at most 248.
     int64_t getEntryRegisters() const {
-      return (65536 / getThreadsPerCta()) & ~int64_t(7);
+      // ptxas takes at most 255 (256 threads: a producer and one consumer).
+      return std::min<int64_t>((65536 / getThreadsPerCta()) & ~int64_t(7),
+                               248);
     }
     /// Rows of B (the MMA's M) one CTA computes.
     int64_t getTileN() const { return 64 * getWarpgroups(); }
@@ -293,6 +307,21 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     }
     /// Bytes of one decoded K chunk of A's tile (tile_m x 64 f16).
     int64_t getATileBytes() const { return getTileM() * kTileK * 2; }
+    /// b_tma: bytes of a K chunk of B's rows (32 a row) in a slot, after
+    /// A's tile.
+    int64_t getBSlotBytes() const { return getTileN() * kTileK / 2; }
+    /// b_tma: the room for B's scale codes after them, 16 bytes a row
+    /// (plain scales: the aligned window of 4 chunks' codes that holds the
+    /// chunk's, what a TMA box of 16 bytes brings), of which blocked scales
+    /// use the first 512 (the chunk's 128 x 4 atom).
+    int64_t getSfbSlotBytes() const { return getTileN() * 16; }
+    /// Bytes of one ring slot: A's tile, and with b_tma B's chunk and its
+    /// scale codes (multiples of 1024, so every slot keeps the 128B
+    /// swizzle's alignment).
+    int64_t getSlotBytes() const {
+      return getATileBytes() +
+             (getBTma() ? getBSlotBytes() + getSfbSlotBytes() : 0);
+    }
     /// Bytes of the pre-pass's decoded tiles of A ([batch x] m x k).
     int64_t getATilesBytes(int64_t batch, int64_t m, int64_t k) const {
       return batch * ((m + getTileM() - 1) / getTileM()) * (k / kTileK) *
@@ -358,16 +387,16 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     /// Dynamic shared memory of a ring plan (stages > 0): the slots, or the
     /// scratch reusing them if larger, 1024 bytes of slack to align them for
     /// the 128B swizzle, and the slots' full and empty mbarriers.
-    static int64_t ringBytes(int64_t stages, int64_t tileM, int64_t scratch) {
-      return std::max(stages * tileM * kTileK * 2, scratch) + 1024 +
-             16 * stages;
+    static int64_t ringBytes(int64_t stages, int64_t slotBytes,
+                             int64_t scratch) {
+      return std::max(stages * slotBytes, scratch) + 1024 + 16 * stages;
     }
     /// stages = 0: static shared memory, two decoded buffers; stages > 0:
     /// the ring (ringBytes).
     int64_t getSharedBytes() const {
       if (getStages() == 0)
         return 2 * getATileBytes();
-      return ringBytes(getStages(), getTileM(), getScratchBytes());
+      return ringBytes(getStages(), getSlotBytes(), getScratchBytes());
     }
 
   }];

@@ -323,8 +323,9 @@ def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile", [AttrSizedOperandSegments]> {
     Index:$m_base, Index:$n_base, Index:$batch,
     Arg<Variadic<NVFP4_TensorMapType>,
         "the tensor maps the tiles are copied through: A decoded by "
-        "nvfp4.decode_a_tile (#nvfp4.gemm_plan with stages > 0), or A's and "
-        "B's packed bytes (#nvfp4.tcgen05_plan)">:$maps,
+        "nvfp4.decode_a_tile (#nvfp4.gemm_plan with stages > 0), then with "
+        "b_tma B's packed bytes and its plain scales, or A's and B's packed "
+        "bytes (#nvfp4.tcgen05_plan)">:$maps,
     Optional<Index>:$split,
     Arg<Optional<MemRefRankOf<[I8], [1]>>,
         "fp32 partial tiles (plans with split_k > 1)", [MemWrite]>:$partials,
@@ -354,6 +355,16 @@ def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile", [AttrSizedOperandSegments]> {
     ::mlir::Value getATiles() {
       return getWgmmaPlan() && !getMaps().empty() ? getMaps().front()
                                                   : ::mlir::Value();
+    }
+    /// B's packed bytes and, with plain scales, B's scale codes (a
+    /// #nvfp4.gemm_plan with b_tma), else null.
+    ::mlir::Value getBMap() {
+      return getWgmmaPlan() && getMaps().size() > 1 ? getMaps()[1]
+                                                    : ::mlir::Value();
+    }
+    ::mlir::Value getSfbMap() {
+      return getWgmmaPlan() && getMaps().size() > 2 ? getMaps()[2]
+                                                    : ::mlir::Value();
     }
   }];
 }

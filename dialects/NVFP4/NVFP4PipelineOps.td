@@ -88,18 +88,21 @@ def NVFP4_RingExpectOp : NVFP4_Op<"ring.expect"> {
   let description = [{
     Executed by one producer thread before the copies of a slot that is
     filled by several of them (`nvfp4.ring.copy`, `nvfp4.ring.copy_bytes`):
-    arrives on `full[slot]` expecting `slot_bytes` bytes, which the copies
-    then deliver. The slot must be free, as for `nvfp4.ring.fill`.
+    arrives on `full[slot]` expecting `slot_bytes` bytes, or `bytes` when
+    the copies leave part of the slot unwritten, which the copies then
+    deliver. The slot must be free, as for `nvfp4.ring.fill`.
     Example:
     ```mlir
     nvfp4.ring.expect %ring[%slot]
         : !nvfp4.ring<stages = 6, slot_bytes = 36864, consumers = 1>
     ```
   }];
-  let arguments = (ins NVFP4_RingType:$ring, I32:$slot);
+  let arguments = (ins NVFP4_RingType:$ring, I32:$slot,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$bytes);
   let assemblyFormat = [{
-    $ring `[` $slot `]` attr-dict `:` qualified(type($ring))
+    $ring `[` $slot `]` (`bytes` $bytes^)? attr-dict `:` qualified(type($ring))
   }];
+  let hasVerifier = 1;
 }
 
 def NVFP4_RingCopyOp : NVFP4_Op<"ring.copy"> {
@@ -280,6 +283,43 @@ def NVFP4_WgmmaLoadBOp : NVFP4_Op<"wgmma.load_b"> {
   let assemblyFormat = [{
     `ins` `(` $b `,` $sfb `:` type($b) `,` type($sfb) `)`
     `row` $row `chunk` $chunk `batch` $batch attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def NVFP4_WgmmaReadBOp : NVFP4_Op<"wgmma.read_b"> {
+  let summary = "Read this thread's raw bytes and scales of B's chunk in a ring slot";
+  let description = [{
+    `wgmma.load_b` for plans whose producer copies B's chunks into the ring
+    (`b_tma`): the same four results, read from shared memory once the
+    slot is full. The slot holds the chunk of the CTA's rows of B at
+    `b_offset` (32 bytes a row) and their scale codes at `sfb_offset`: 16
+    bytes a row of which word `sfb_word` (0 to 3) holds the chunk's 4
+    (plain: TMA copies 16-byte aligned windows of a row, those of 4
+    chunks), or the chunk's 128 x 4 atom of the 128 rows from `atom_row`
+    rows before the slot's first row (blocked). `row` is the warpgroup's
+    first row in the slot;
+    thread t (w = t / 32, g = t % 32 / 4, q = t % 4) reads rows
+    row + 16w + g and row + 16w + g + 8, bytes 8q .. 8q + 7 and scale code
+    q of each.
+
+    Example:
+    ```mlir
+    %b0, %b1, %s0, %s1 = nvfp4.wgmma.read_b %ring[%slot] row %row
+        atom_row %arow sfb_word %w b_offset 16384 sfb_offset 18432
+        : !nvfp4.ring<stages = 9, slot_bytes = 19456, consumers = 3>
+    ```
+  }];
+  let arguments = (ins
+    NVFP4_RingType:$ring, I32:$slot, I32:$row, I32:$atom_row, I32:$sfb_word,
+    ConfinedAttr<I64Attr, [IntNonNegative]>:$b_offset,
+    ConfinedAttr<I64Attr, [IntNonNegative]>:$sfb_offset,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
+  let results = (outs I64:$bytes0, I64:$bytes1, I8:$scale0, I8:$scale1);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` `row` $row `atom_row` $atom_row `sfb_word` $sfb_word
+    `b_offset` $b_offset
+    `sfb_offset` $sfb_offset attr-dict `:` qualified(type($ring))
   }];
   let hasVerifier = 1;
 }

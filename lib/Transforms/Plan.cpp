@@ -225,8 +225,22 @@ constexpr int64_t kLongKChunks = 128;
 /// 128x7168x16384, 9 % on 256x7168x8192, 2.5 % slower on 128x8192x8192
 /// and at K = 10240. Below 128 chunks it loses (K = 2048: 17.1 against
 /// 14.6 us; at K = 6144 it is ahead by 1.5 %, at 7168 behind by 5 %).
+///
+/// Where B's chunks can come through the ring (`bTmaFits`: K % 256 == 0 or
+/// blocked scales of B) and the tile of A has 128 rows, the producer copies
+/// them with A's tiles (b_tma; performance.md GEMM v31, H100, us back to
+/// back against the plans above): the long-K pairs keep their shape
+/// (128x7168x16384 65.7 -> 60.6, K = 8192 37.8 -> 36.4, K = 9216 41.8 ->
+/// 39.5); with B's latency covered by the ring rather than by more warps,
+/// one consumer warpgroup per tile (k_split = 1, all its registers) beats
+/// three K groups on the half grid from 64 chunks (128x4096x7168 22.5 ->
+/// 20.7, 128x4096x4096 16.0 -> 14.6, 128x2048x7168 20.9 -> 20.0,
+/// 256x2048x7168 22.2 -> 20.8; a 6-slot ring) and on the full grid from 32
+/// chunks (128x7168x2048 14.1 -> 13.5, K = 4096 22.5 -> 21.6; an 8-slot
+/// ring; at K = 1024 it loses, 9.7 -> 10.2).
 GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
-                            int64_t n, int64_t k, int64_t batch) {
+                            int64_t n, int64_t k, int64_t batch,
+                            bool bTmaFits) {
   const int64_t chunks = k / GemmPlanAttr::kTileK;
   int64_t tileM = std::min<int64_t>(llvm::alignTo(m, 8), 128);
   if (n <= 64 || chunks <= kShortKChunks)
@@ -234,12 +248,20 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                              /*kSplit=*/1, /*bPrefetch=*/2,
                              /*splitK=*/1, /*clusterN=*/1,
                              /*producer=*/false, /*splitCluster=*/false,
-                             /*streamK=*/0);
+                             /*streamK=*/0, /*bTma=*/false);
   int64_t ctas = llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM) * batch;
   auto bPrefetch = [](int64_t ctaChunks) -> int64_t {
     return ctaChunks >= 128 ? 3 : 2;
   };
+  // b_tma's plans, measured with 128 rows of A per tile.
+  const bool bTma = bTmaFits && tileM == 128;
   if (2 * ctas <= t.smCount && tileM > 64) {
+    if (bTma && chunks >= 64 && chunks % 2 == 0)
+      return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
+                               /*kSplit=*/1, /*bPrefetch=*/2, /*splitK=*/2,
+                               /*clusterN=*/1, /*producer=*/true,
+                               /*splitCluster=*/true, /*streamK=*/0,
+                               /*bTma=*/true);
     // Two CTAs split K (B decoded once; a cluster, the second CTA's tile
     // added into the first's through distributed shared memory), or, when
     // K / 64 is odd, tiles of 64 rows of A (B decoded once per tile of A).
@@ -248,23 +270,29 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                                /*kSplit=*/3, bPrefetch(chunks / 2),
                                /*splitK=*/2, /*clusterN=*/1,
                                /*producer=*/true, /*splitCluster=*/true,
-                               /*streamK=*/0);
+                               /*streamK=*/0, /*bTma=*/false);
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
                              /*stages=*/8, /*kSplit=*/4,
                              /*bPrefetch=*/2, /*splitK=*/1, /*clusterN=*/1,
                              /*producer=*/false, /*splitCluster=*/false,
-                             /*streamK=*/0);
+                             /*streamK=*/0, /*bTma=*/false);
   }
   if (tileM == 128 && chunks >= kLongKChunks && chunks % 2 == 0 &&
       2 * batch <= kMaxGridY)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/2, tileM, /*stages=*/10,
-                             /*kSplit=*/1, /*bPrefetch=*/6, /*splitK=*/2,
+                             /*kSplit=*/1, /*bPrefetch=*/bTma ? 2 : 6,
+                             /*splitK=*/2, /*clusterN=*/1, /*producer=*/true,
+                             /*splitCluster=*/true, /*streamK=*/0, bTma);
+  if (bTma && chunks >= 32)
+    return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/8,
+                             /*kSplit=*/1, /*bPrefetch=*/2, /*splitK=*/1,
                              /*clusterN=*/1, /*producer=*/true,
-                             /*splitCluster=*/true, /*streamK=*/0);
+                             /*splitCluster=*/false, /*streamK=*/0,
+                             /*bTma=*/true);
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
                            /*kSplit=*/3, bPrefetch(chunks), /*splitK=*/1,
                            /*clusterN=*/1, /*producer=*/true,
-                           /*splitCluster=*/false, /*streamK=*/0);
+                           /*splitCluster=*/false, /*streamK=*/0, /*bTma=*/false);
 }
 
 /// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128
@@ -405,7 +433,9 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
   if (failed(plan))
     return failure();
   if (!*plan)
-    plan = chooseGemmPlan(op->getContext(), t, a.rows, n, a.k, a.batch);
+    plan = chooseGemmPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
+                          /*bTmaFits=*/a.k % 256 == 0 ||
+                              op.getSfbLayout() == ScaleLayout::Blocked);
   if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
                            a.k / GemmPlanAttr::kTileK, "chunks",
                            GemmPlanAttr::kTileK)))
@@ -420,6 +450,15 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
                             << ", which must be at most the " << streamChunks
                             << " K chunks of its " << nTiles
                             << " tiles of B, with chunks x stream_k below 2^31";
+  // b_tma copies plain scales with a tensor map, whose row stride (K / 16
+  // bytes) TMA needs in multiples of 16.
+  if (plan->getBTma() && op.getSfbLayout() == ScaleLayout::Plain &&
+      a.k % 256 != 0)
+    return op.emitOpError()
+           << "has a plan with b_tma, which copies B's plain scales with a "
+              "tensor map and needs K to be a multiple of 256 (a row of "
+              "scales a multiple of 16 bytes), but K = "
+           << a.k << "; use blocked scales or b_tma = false";
   if (nTiles % plan->getClusterN() != 0)
     return op.emitOpError()
            << "has a plan with cluster_n = " << plan->getClusterN()

@@ -114,6 +114,14 @@ private:
   /// This CTA's chunk c in the whole K (split-K offsets it).
   Value globalChunk(Value c) { return chunkBase ? add(c, chunkBase) : c; }
   Raw loadB(Value chunk);
+  /// b_tma: round `r`'s raw chunk of B, from its ring slot at `p` (once
+  /// full).
+  Raw readB(Position p, Value r);
+  /// b_tma: the producer's copies of chunk `chunk` of B's rows (bytes and
+  /// scale codes) into `slot`, after arming its full barrier, and of A's
+  /// tile.
+  void fillB(Value chunk, Value slot);
+  void fillA(Value chunk, Value slot);
   Value decode(Raw raw) {
     return WgmmaDecodeBOp::create(b, VectorType::get({16}, i32), raw.bytes0,
                                   raw.bytes1, raw.scale0, raw.scale1);
@@ -133,6 +141,8 @@ private:
   GemmTileOp op;
   GemmPlanAttr plan;
   int64_t mTiles, totalChunks, chunks, kSplit, stages;
+  /// The rounds of the K loop being built (kLoop's `count`).
+  Value roundCount;
   /// Stream-K: the chunks the CTAs share (GemmPlanAttr::getStreamChunks).
   int64_t streamChunks;
   Value ring, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch,
@@ -149,6 +159,72 @@ GemmRingBuilder::Raw GemmRingBuilder::loadB(Value chunk) {
       op.getSfbLayoutAttr());
   return {load.getBytes0(), load.getBytes1(), load.getScale0(),
           load.getScale1()};
+}
+
+GemmRingBuilder::Raw GemmRingBuilder::readB(Position p, Value r) {
+  Value slot = slotAt(p);
+  // Plain scales: the slot holds the 16-byte aligned window of 4 chunks'
+  // codes (TMA's boxes start 16-byte aligned), the chunk's in word c % 4.
+  Value word = b.createOrFold<arith::AndIOp>(globalChunk(chunkOf(r)), c32(3));
+  RingWaitOp::create(b, ring, slot, p.phase);
+  // Blocked scales: the slot's rows from n_base % 128 of their atom.
+  Value atomRow = b.createOrFold<arith::RemUIOp>(
+      arith::IndexCastUIOp::create(b, i32, op.getNBase()), c32(128));
+  auto read = WgmmaReadBOp::create(
+      b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(), ring,
+      slot, warpgroupRow, atomRow, word, plan.getATileBytes(),
+      plan.getATileBytes() + plan.getBSlotBytes(), op.getSfbLayout());
+  return {read.getBytes0(), read.getBytes1(), read.getScale0(),
+          read.getScale1()};
+}
+
+void GemmRingBuilder::fillB(Value chunk, Value slot) {
+  const bool blocked = op.getSfbLayout() == ScaleLayout::Blocked;
+  const int64_t sfbOffset = plan.getATileBytes() + plan.getBSlotBytes();
+  // Blocked scales fill 512 of the slot's bytes for them.
+  auto expect = RingExpectOp::create(b, ring, slot, /*bytes=*/IntegerAttr());
+  if (blocked)
+    expect.setBytesAttr(b.getI64IntegerAttr(sfbOffset + 512));
+  Value global = globalChunk(chunk);
+  Value batch32 = b.createOrFold<arith::IndexCastUIOp>(i32, op.getBatch());
+  Value nBase = arith::IndexCastUIOp::create(b, i32, op.getNBase());
+  RingCopyOp::create(b, ring, slot, plan.getATileBytes(), op.getBMap(),
+                     ValueRange{batch32, nBase, mul(global, c32(32))});
+  if (!blocked) {
+    // From the 16-byte aligned window that holds the chunk's 4 codes:
+    // TMA faults on a box that starts inside one (an illegal instruction on
+    // the H100).
+    RingCopyOp::create(
+        b, ring, slot, sfbOffset, op.getSfbMap(),
+        ValueRange{batch32, nBase,
+                   mul(b.createOrFold<arith::ShRUIOp>(global, c32(2)),
+                       c32(16))});
+    return;
+  }
+  // The chunk's atom of the rows' 128-row block: [batch][N / 128][K / 64]
+  // atoms of 512 bytes.
+  OperandShape bShape = getOperandShape(op.getB().getType());
+  const int64_t rowBlocks = llvm::divideCeil(bShape.rows, int64_t(128));
+  auto ext = [&](Value v) {
+    return b.createOrFold<arith::ExtUIOp>(b.getI64Type(), v);
+  };
+  auto c64 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, b.getI64Type(), v).getResult();
+  };
+  Value block = add(mul(batch32, c32(rowBlocks)),
+                    b.createOrFold<arith::DivUIOp>(nBase, c32(128)));
+  Value atom = b.createOrFold<arith::AddIOp>(
+      b.createOrFold<arith::MulIOp>(ext(block), c64(totalChunks)),
+      ext(global));
+  RingCopyBytesOp::create(b, ring, slot, sfbOffset, op.getSfb(),
+                          b.createOrFold<arith::MulIOp>(atom, c64(512)), 512);
+}
+
+void GemmRingBuilder::fillA(Value chunk, Value slot) {
+  // Every CTA of the grid's row reads A's tile while B streams through L2
+  // once: A's lines are kept longer (as ring.fill does).
+  RingCopyOp::create(b, ring, slot, 0, op.getATiles(),
+                     ValueRange{tileRow(chunk), c32(0)}, /*keep_in_l2=*/true);
 }
 
 Value GemmRingBuilder::tileRow(Value chunk) {
@@ -177,10 +253,15 @@ GemmRingBuilder::Position GemmRingBuilder::step(Position p, int64_t delta) {
 /// round r's MMAs run.
 void GemmRingBuilder::round(Value r, bool first, Position &at, Value &acc,
                             Value &frags, SmallVector<Raw> &pending) {
+  const bool bTma = plan.getBTma();
   const int64_t inFlight = plan.getBPrefetch() - 1;
-  Raw after = loadB(clampChunk(chunkOf(add(r, c32(inFlight + 1)))));
+  Raw after;
+  if (!bTma)
+    after = loadB(clampChunk(chunkOf(add(r, c32(inFlight + 1)))));
   Value slot = slotAt(at);
-  RingWaitOp::create(b, ring, slot, at.phase);
+  // b_tma: round r - 1 waited for this slot to read its chunk of B.
+  if (!bTma)
+    RingWaitOp::create(b, ring, slot, at.phase);
   acc = WgmmaMmaOp::create(b, acc.getType(), acc, frags, ring, slot);
   NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(1));
   Value release = isLeader;
@@ -208,6 +289,18 @@ void GemmRingBuilder::round(Value r, bool first, Position &at, Value &acc,
     }
   }
   at = step(at, +1);
+  if (bTma) {
+    // Round r + 1's chunk of B from its slot; past the last round, round
+    // r's again (its slot is still held, and full), so that no wait is for
+    // a slot nobody fills.
+    Value next = cmp(arith::CmpIPredicate::ult, add(r, c32(1)), roundCount);
+    Position back = step(at, -1);
+    frags = decode(readB(
+        {arith::SelectOp::create(b, next, at.ring, back.ring),
+         arith::SelectOp::create(b, next, at.phase, back.phase)},
+        arith::SelectOp::create(b, next, add(r, c32(1)), r)));
+    return;
+  }
   frags = decode(pending.front());
   pending.erase(pending.begin());
   pending.push_back(after);
@@ -216,7 +309,7 @@ void GemmRingBuilder::round(Value r, bool first, Position &at, Value &acc,
 LogicalResult GemmRingBuilder::build() {
   MLIRContext *ctx = b.getContext();
   const int64_t warpgroups = plan.getWarpgroups();
-  auto ringType = RingType::get(ctx, stages, plan.getATileBytes(), warpgroups,
+  auto ringType = RingType::get(ctx, stages, plan.getSlotBytes(), warpgroups,
                                 plan.getScratchBytes(), plan.getClusterN());
   // The roles and the multicast assume the CTA and cluster shapes nvfp4-tile
   // launches the plan with: a kernel that says otherwise would hang (no
@@ -302,7 +395,6 @@ void GemmRingBuilder::produce(Value isProducer) {
   auto ifOp = scf::IfOp::create(b, isProducer, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
   const int64_t rounds = stages / kSplit;
   // Stream-K: fill c is chunk (first + c) mod chunks of some tile of the
   // CTA's share (A's tile row depends on the chunk alone).
@@ -313,7 +405,21 @@ void GemmRingBuilder::produce(Value isProducer) {
         streamShare(arith::IndexCastUIOp::create(b, i32, op.getSplit()));
     count = b.createOrFold<arith::SubIOp>(end, first);
   }
-  auto loop = scf::ForOp::create(b, c32(0), count, c32(1));
+  Value start = c32(0);
+  if (plan.getBTma()) {
+    // B's first chunks (its slots' first uses) before the pre-pass has
+    // finished: B is the GEMM's own input, only A's tiles come from it.
+    const int64_t prologue = std::min(stages, chunks);
+    for (int64_t s = 0; s < prologue; ++s)
+      fillB(c32(s), c32(s));
+    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+    for (int64_t s = 0; s < prologue; ++s)
+      fillA(c32(s), c32(s));
+    start = c32(prologue);
+  } else {
+    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+  }
+  auto loop = scf::ForOp::create(b, start, count, c32(1));
   b.setInsertionPointToStart(loop.getBody());
   Value c = loop.getInductionVar();
   Value r = b.createOrFold<arith::DivUIOp>(c, c32(kSplit));
@@ -322,6 +428,11 @@ void GemmRingBuilder::produce(Value isProducer) {
                    b.createOrFold<arith::RemUIOp>(c, c32(kSplit)));
   acquireForReuse(b, ring, slot,
                   b.createOrFold<arith::DivUIOp>(r, c32(rounds)));
+  if (plan.getBTma()) {
+    fillB(c, slot);
+    fillA(c, slot);
+    return;
+  }
   fill(first ? b.createOrFold<arith::RemUIOp>(add(first, c), c32(chunks)) : c,
        slot);
 }
@@ -329,17 +440,39 @@ void GemmRingBuilder::produce(Value isProducer) {
 Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
                              function_ref<void()> beforeLoop) {
   const int64_t accCount = plan.getTileM() / 2;
-  const int64_t inFlight = plan.getBPrefetch() - 1;
+  // b_tma: B waits in the ring, no loads are carried.
+  const int64_t inFlight = plan.getBTma() ? 0 : plan.getBPrefetch() - 1;
+  roundCount = count;
   // Prologue: round 0's fragments and the loads of rounds 1 .. inFlight in
   // flight.
   Value acc = arith::ConstantOp::create(
       b, DenseElementsAttr::get(VectorType::get({accCount}, b.getF32Type()),
                                 0.0f));
-  Value frags = decode(loadB(clampChunk(chunkOf(c32(0)))));
+  Value frags;
   SmallVector<Raw> pending;
-  for (int64_t i = 1; i <= inFlight; ++i)
-    pending.push_back(loadB(clampChunk(chunkOf(c32(i)))));
-  beforeLoop();
+  if (plan.getBTma()) {
+    beforeLoop();
+    // Round 0's chunk of B from its slot, unless the K group has no rounds
+    // (then no slot of it is ever filled).
+    auto any = scf::IfOp::create(
+        b, TypeRange{VectorType::get({16}, i32)},
+        cmp(arith::CmpIPredicate::ugt, count, c32(0)),
+        /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(any.thenBlock());
+    scf::YieldOp::create(b, decode(readB(at, c32(0))));
+    b.setInsertionPointToStart(any.elseBlock());
+    scf::YieldOp::create(
+        b, ValueRange{arith::ConstantOp::create(
+               b, DenseElementsAttr::get(VectorType::get({16}, i32),
+                                         APInt(32, 0)))});
+    frags = any.getResult(0);
+  } else {
+    frags = decode(loadB(clampChunk(chunkOf(c32(0)))));
+    for (int64_t i = 1; i <= inFlight; ++i)
+      pending.push_back(loadB(clampChunk(chunkOf(c32(i)))));
+    beforeLoop();
+  }
 
   // The loop over pairs of rounds, carrying the accumulator, the next
   // round's fragments, the raw chunks in flight and the ring position.

@@ -117,7 +117,7 @@ void Tcgen05PipelineBuilder::produce() {
   Value global = add(i, sliceBase);
   Value kByte = mul(global, c32(Tcgen05PlanAttr::kStageRowBytes));
   Value aMap = op.getMaps()[0], bMap = op.getMaps()[1];
-  RingExpectOp::create(b, ring, slot);
+  RingExpectOp::create(b, ring, slot, /*bytes=*/IntegerAttr());
   RingCopyOp::create(b, ring, slot, Tcgen05PlanAttr::kBOffset, bMap,
                      ValueRange{batch32, nBase, kByte});
   // Every CTA of a column of the grid reads this tile of A (the

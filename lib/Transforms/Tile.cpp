@@ -16,6 +16,7 @@
 
 #include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
 #include "nvfp4/Dialect/NVFP4/Tcgen05Tiles.h"
+#include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
 #include "nvfp4/Target/KernelModule.h"
 #include "nvfp4/Target/Target.h"
 #include "nvfp4/Transforms/Passes.h"
@@ -306,6 +307,17 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
     // which the launcher encodes and passes by value.
     operands.push_back(TensorMapOp::create(
         hb, loc, getATilesMapType(plan, a.batch, a.rows, a.k), tiles));
+    // b_tma: the producer copies B's chunks (and plain scales) into the
+    // ring too, through maps of B's own buffers.
+    if (plan.getBTma()) {
+      MLIRContext *ctx = op.getContext();
+      operands.push_back(TensorMapOp::create(
+          hb, loc, getWgmmaBMapType(ctx, plan, a.batch, n, a.k), op.getB()));
+      if (op.getSfbLayout() == ScaleLayout::Plain)
+        operands.push_back(TensorMapOp::create(
+            hb, loc, getWgmmaSfbMapType(ctx, plan, a.batch, n, a.k),
+            op.getSfb()));
+    }
   }
 
   // Split-K: the CTAs' fp32 partial tiles, summed by a third kernel, or
@@ -321,6 +333,10 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   auto kernel = createKernel(kb, loc, kernelName, argTypes,
                              plan.getThreadsPerCta(), symbols);
   Block &body = kernel.getBody().front();
+  // The tensor maps after the five operands: A's tiles, then b_tma's.
+  const size_t mapCount = llvm::count_if(
+      ValueRange(operands).drop_front(5),
+      [](Value v) { return isa<TensorMapType>(v.getType()); });
   // Stream-K: block x is the CTA's share of the tiles' K chunks (its
   // `split`), and the pipeline finds the tiles of B in it.
   const int64_t streamK = plan.getStreamK();
@@ -334,7 +350,7 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
                      body.getArgument(2), body.getArgument(3),
                      body.getArgument(4), mBase, nBase, batch,
-                     prepass ? ValueRange{body.getArgument(5)} : ValueRange{},
+                     body.getArguments().slice(5, mapCount),
                      split, sumKernel ? body.getArguments().back() : Value(),
                      plan, op.getSfaLayout(), op.getSfbLayout());
   gpu::ReturnOp::create(kb, loc);

@@ -83,6 +83,33 @@
 // CLUSTER-NEXT: barrier.cluster.wait;
 // CLUSTER-NEXT: ret;
 
+// b_tma (the planner's plan for this shape): B's chunks and plain scales
+// come through the ring with A's tiles. The kernel takes the maps of A's
+// tiles, of B's bytes and of its scales; 256 threads start with 248
+// registers (ptxas's limit is 255), one consumer warpgroup takes 256. The
+// producer arms each of the 8 slots and copies B's chunk and scales into
+// it before the pre-pass has finished, then A's tiles; the consumer reads
+// its B from shared memory after the slot's full barrier, and loads
+// nothing of B from global memory.
+// RUN: nvfp4-run %s --entry b_tma --target sm_90a --emit=ptx | FileCheck %s --check-prefix=BTMA
+// BTMA-LABEL: .entry b_tma_kernel(
+// BTMA: .param .align 64 .b8 b_tma_kernel_param_5[128],
+// BTMA-NEXT: .param .align 64 .b8 b_tma_kernel_param_6[128],
+// BTMA-NEXT: .param .align 64 .b8 b_tma_kernel_param_7[128]
+// BTMA: .maxntid 256, 1, 1
+// BTMA-NEXT: .maxnreg 248
+// BTMA: setmaxnreg.dec.sync.aligned.u32 40;
+// BTMA-COUNT-8: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [{{%rd[0-9]+}}];
+// BTMA: griddepcontrol.wait;
+// BTMA-COUNT-8: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint
+// BTMA: setmaxnreg.inc.sync.aligned.u32 256;
+// BTMA-NOT: ld.global
+// BTMA: mbarrier.try_wait.parity
+// BTMA-DAG: ld.shared.b64
+// BTMA-DAG: ld.shared.b8
+// BTMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// BTMA-NOT: ld.global
+
 // split_cluster: the two splits of a tile are a cluster along z. The K
 // groups' sum (named barrier 1) is followed by two cluster barrier phases
 // (the first, and split 0's second, arrive relaxed):
@@ -115,6 +142,8 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.cluster.ptx -o %t.cluster.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ nvfp4-run %s --entry ring --target sm_90a --emit=ptx -o %t.ring.ptx %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ring.ptx -o %t.ring.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %if ptxas %{ nvfp4-run %s --entry b_tma --target sm_90a --emit=ptx -o %t.btma.ptx %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.btma.ptx -o %t.btma.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ nvfp4-run %s --entry in_cta --target sm_90a --emit=ptx -o %t.cta.ptx %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.cta.ptx -o %t.cta.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // PTXAS-NOT: {{warning|C7513}}
@@ -122,6 +151,11 @@
 // PTXAS-NOT: {{warning|C7513}}
 
 func.func @ring(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<7168x128xf8E4M3FN>, %c: memref<128x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<128x128xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<7168x128xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, producer = true>}
+  return
+}
+
+func.func @b_tma(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<7168x128xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<128x128xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<7168x128xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
   return
 }

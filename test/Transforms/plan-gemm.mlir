@@ -23,10 +23,9 @@
 
 // Contest shape: one warpgroup per 64 rows of B, all 128 rows of A in one
 // tile, A decoded once by the pre-pass and streamed by a producer
-// warpgroup through 9 slots, three
-// warpgroups splitting K.
+// warpgroup through 8 slots, with B's chunks (b_tma: K % 256 == 0).
 // CHECK-LABEL: func.func @contest
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, producer = true>
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>
 func.func @contest(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<7168x128xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<128x128xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<7168x128xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
   return
@@ -108,9 +107,10 @@ func.func @too_many_rows(%a: memref<8388608x64xf4E2M1FN>, %sfa: memref<8388608x4
 // -----
 
 // A grid that would cover at most half the SMs (64 tiles of B): two CTAs
-// split K (112 chunks), a cluster adding their tiles on chip.
+// split K (112 chunks), a cluster adding their tiles on chip, B's chunks
+// through the 6-slot ring.
 // CHECK-LABEL: func.func @half_the_sms
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, split_k = 2, producer = true, split_cluster = true>
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, split_k = 2, producer = true, split_cluster = true, b_tma = true>
 func.func @half_the_sms(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<128x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<128x4096xf16>)
   return
@@ -133,7 +133,7 @@ func.func @half_the_sms_odd_k(%a: memref<128x7232xf4E2M1FN>, %sfa: memref<128x45
 // A, and two CTAs split K as a cluster (112 CTAs, as with one: N / 64 is
 // even).
 // CHECK-LABEL: func.func @long_k
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 10, b_prefetch = 6, split_k = 2, producer = true, split_cluster = true>
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 10, split_k = 2, producer = true, split_cluster = true, b_tma = true>
 func.func @long_k(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<128x1024xf8E4M3FN>, %b: memref<7168x16384xf4E2M1FN>, %sfb: memref<7168x1024xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x16384xf4E2M1FN>, memref<128x1024xf8E4M3FN>, memref<7168x16384xf4E2M1FN>, memref<7168x1024xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
   return
@@ -186,5 +186,32 @@ func.func @cluster_tiles(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M
 func.func @split_k_chunks(%a: memref<128x448xf4E2M1FN>, %sfa: memref<128x28xf8E4M3FN>, %b: memref<256x448xf4E2M1FN>, %sfb: memref<256x28xf8E4M3FN>, %c: memref<128x256xf16>) {
   // expected-error @+1 {{has a plan with split_k = 2, which must divide the 7 K chunks of 64 values (K = 448)}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x448xf4E2M1FN>, memref<128x28xf8E4M3FN>, memref<256x448xf4E2M1FN>, memref<256x28xf8E4M3FN>) outs(%c : memref<128x256xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, k_split = 2, split_k = 2>}
+  return
+}
+
+// -----
+
+// K % 256 != 0 (K = 2112, 33 chunks): plain scales of B cannot come through
+// a tensor map (rows of 132 bytes), so B is loaded into registers by three
+// K groups; with blocked scales of B, b_tma.
+// CHECK-LABEL: func.func @plain_scales_k
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, producer = true>
+func.func @plain_scales_k(%a: memref<128x2112xf4E2M1FN>, %sfa: memref<128x132xf8E4M3FN>, %b: memref<7168x2112xf4E2M1FN>, %sfb: memref<7168x132xf8E4M3FN>, %c: memref<128x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2112xf4E2M1FN>, memref<128x132xf8E4M3FN>, memref<7168x2112xf4E2M1FN>, memref<7168x132xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
+  return
+}
+// CHECK-LABEL: func.func @blocked_scales_k
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>
+func.func @blocked_scales_k(%a: memref<128x2112xf4E2M1FN>, %sfa: memref<128x132xf8E4M3FN>, %b: memref<7168x2112xf4E2M1FN>, %sfb: memref<56x33x32x4x4xf8E4M3FN>, %c: memref<128x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2112xf4E2M1FN>, memref<128x132xf8E4M3FN>, memref<7168x2112xf4E2M1FN>, memref<56x33x32x4x4xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {sfb_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+// -----
+
+// A user's b_tma plan with plain scales of B needs K % 256 == 0.
+func.func @b_tma_plain_k(%a: memref<128x2112xf4E2M1FN>, %sfa: memref<128x132xf8E4M3FN>, %b: memref<7168x2112xf4E2M1FN>, %sfb: memref<7168x132xf8E4M3FN>, %c: memref<128x7168xf16>) {
+  // expected-error @+1 {{has a plan with b_tma, which copies B's plain scales with a tensor map and needs K to be a multiple of 256 (a row of scales a multiple of 16 bytes), but K = 2112; use blocked scales or b_tma = false}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2112xf4E2M1FN>, memref<128x132xf8E4M3FN>, memref<7168x2112xf4E2M1FN>, memref<7168x132xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>}
   return
 }

@@ -307,3 +307,75 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
     gpu.return
   }
 }
+
+// -----
+
+// b_tma: the producer arms each slot and copies B's chunk (at 16384, after
+// A's tile) and the 16-byte aligned window of its plain scale codes (at
+// 18432) for the first 6 slots before it waits for the pre-pass, then A's
+// tiles; later chunks take all three copies after the slot's release. The
+// consumer keeps no loads in flight: it reads round 0's B from its slot
+// before the loop, and each round reads the next round's (word c % 4 of
+// the scale window), waiting for that slot first.
+// CHECK-LABEL: gpu.func @b_tma
+// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 1>
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: scf.if
+// CHECK-COUNT-6: nvfp4.ring.expect %[[RING]][%{{.*}}] : !nvfp4.ring
+// CHECK-NOT: nvfp4.ring.copy {{.*}} at 0
+// CHECK: nvvm.griddepcontrol wait
+// CHECK-COUNT-6: nvfp4.ring.copy %[[RING]][%{{.*}}] at 0 from %arg5[%{{.*}}, %c0_i32] keep_in_l2
+// CHECK: scf.for
+// CHECK: nvfp4.ring.acquire
+// CHECK: nvfp4.ring.expect
+// CHECK: nvfp4.ring.copy %[[RING]][%{{.*}}] at 16384 from %arg6[%{{.*}}, %{{.*}}, %{{.*}}] : {{.*}}, !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>
+// CHECK: nvfp4.ring.copy %[[RING]][%{{.*}}] at 18432 from %arg7[%{{.*}}, %{{.*}}, %{{.*}}] : {{.*}}, !nvfp4.tensor_map<1x300x64xi8, box = [1, 64, 16], swizzle = none>
+// CHECK: nvfp4.ring.copy %[[RING]][%{{.*}}] at 0 from %arg5
+// CHECK: nvvm.setmaxregister increase 256
+// CHECK-NOT: nvfp4.wgmma.load_b
+// CHECK: nvfp4.ring.wait %[[RING]]
+// CHECK: nvfp4.wgmma.read_b %[[RING]][%{{.*}}] row %{{.*}} atom_row %{{.*}} sfb_word %{{.*}} b_offset 16384 sfb_offset 18432
+// CHECK: scf.for {{.*}} -> (vector<64xf32>, vector<16xi32>, i32, i32)
+// CHECK-NOT: nvfp4.ring.wait
+// CHECK: nvfp4.wgmma.mma
+// CHECK: nvfp4.ring.release
+// CHECK: nvfp4.ring.wait
+// CHECK: nvfp4.wgmma.read_b
+// CHECK: nvfp4.wgmma.decode_b
+// CHECK-NOT: nvfp4.wgmma.load_b
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @b_tma(%a: memref<200x1024xf4E2M1FN>, %sfa: memref<200x64xf8E4M3FN>, %b: memref<300x1024xf4E2M1FN>, %sfb: memref<300x64xf8E4M3FN>, %c: memref<200x300xf16>, %tiles: !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>, %bmap: !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>, %sfbmap: !nvfp4.tensor_map<1x300x64xi8, box = [1, 64, 16], swizzle = none>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %bz = gpu.block_id z
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %n = arith.muli %bx, %c64 : index
+    %m = arith.muli %by, %c128 : index
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<200x1024xf4E2M1FN>, memref<200x64xf8E4M3FN>, memref<300x1024xf4E2M1FN>, memref<300x64xf8E4M3FN>) tiles(%tiles, %bmap, %sfbmap : !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>, !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>, !nvfp4.tensor_map<1x300x64xi8, box = [1, 64, 16], swizzle = none>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, producer = true, b_tma = true>
+    gpu.return
+  }
+}
+
+// -----
+
+// b_tma with blocked scales of B: the chunk's 512-byte atom by a bulk copy
+// (its row block's atoms are K / 64 apart), and the slot's full barrier
+// expects the 18944 bytes the copies bring, not the whole slot.
+// CHECK-LABEL: gpu.func @b_tma_blocked
+// CHECK: nvfp4.ring.expect %{{.*}}[%{{.*}}] bytes 18944
+// CHECK: nvfp4.ring.copy_bytes %{{.*}}[%{{.*}}] at 18432 from %arg3[%{{.*}}] bytes 512 : {{.*}}, memref<3x16x32x4x4xf8E4M3FN>
+// CHECK: nvfp4.wgmma.read_b {{.*}} {sfb_layout = #nvfp4.scale_layout<blocked>}
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @b_tma_blocked(%a: memref<200x1024xf4E2M1FN>, %sfa: memref<200x64xf8E4M3FN>, %b: memref<300x1024xf4E2M1FN>, %sfb: memref<3x16x32x4x4xf8E4M3FN>, %c: memref<200x300xf16>, %tiles: !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>, %bmap: !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %bz = gpu.block_id z
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %n = arith.muli %bx, %c64 : index
+    %m = arith.muli %by, %c128 : index
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<200x1024xf4E2M1FN>, memref<200x64xf8E4M3FN>, memref<300x1024xf4E2M1FN>, memref<3x16x32x4x4xf8E4M3FN>) tiles(%tiles, %bmap : !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>, !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, producer = true, b_tma = true> {sfb_layout = #nvfp4.scale_layout<blocked>}
+    gpu.return
+  }
+}

@@ -722,6 +722,62 @@ struct WgmmaLoadBLowering : OpConversionPattern<WgmmaLoadBOp> {
   }
 };
 
+struct WgmmaReadBLowering : OpConversionPattern<WgmmaReadBOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WgmmaReadBOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    FragmentThread ft = FragmentThread::get(k, k.threadIdX());
+    Value slot = ringSlotAddress(k, op.getRing().getType(), adaptor.getRing(),
+                                 adaptor.getSlot());
+    Value bBase = arith::AddIOp::create(b, slot, k.c32(op.getBOffset()));
+    Value sfbBase = arith::AddIOp::create(b, slot, k.c32(op.getSfbOffset()));
+    Value first = arith::AddIOp::create(
+        b, adaptor.getRow(),
+        arith::AddIOp::create(b, arith::MulIOp::create(b, ft.w, k.c32(16)),
+                              ft.g));
+    auto sharedAt = [&](Value address) {
+      return LLVM::IntToPtrOp::create(b, k.sharedPtr, address);
+    };
+    Value bytes[2], scales[2];
+    for (int r = 0; r < 2; ++r) {
+      Value row = arith::AddIOp::create(b, first, k.c32(8 * r));
+      // Row r's 32 bytes, this thread's 8 of them (conflict-free: a warp
+      // reads 8 consecutive rows, 256 contiguous bytes).
+      Value byteAddress = arith::AddIOp::create(
+          b, bBase,
+          arith::AddIOp::create(b, arith::MulIOp::create(b, row, k.c32(32)),
+                                arith::MulIOp::create(b, ft.q, k.c32(8))));
+      bytes[r] = k.load(k.i64, sharedAt(byteAddress), 8, /*invariant=*/false);
+      // The scale code: word sfb_word of 16 bytes a row (plain), or in the
+      // 128 x 4 atom
+      // (blocked): row i of the atom at (i % 32) x 16 + (i / 32) x 4.
+      Value scaleOffset;
+      if (op.getSfbLayout() == ScaleLayout::Blocked) {
+        Value atomRow = arith::AddIOp::create(b, row, adaptor.getAtomRow());
+        scaleOffset = arith::AddIOp::create(
+            b,
+            arith::MulIOp::create(
+                b, arith::AndIOp::create(b, atomRow, k.c32(31)), k.c32(16)),
+            arith::MulIOp::create(
+                b, arith::ShRUIOp::create(b, atomRow, k.c32(5)), k.c32(4)));
+      } else {
+        scaleOffset = arith::AddIOp::create(
+            b, arith::MulIOp::create(b, row, k.c32(16)),
+            arith::MulIOp::create(b, adaptor.getSfbWord(), k.c32(4)));
+      }
+      Value scaleAddress = arith::AddIOp::create(
+          b, sfbBase, arith::AddIOp::create(b, scaleOffset, ft.q));
+      scales[r] = k.load(k.i8, sharedAt(scaleAddress), 1, /*invariant=*/false);
+    }
+    rewriter.replaceOp(op, {bytes[0], bytes[1], scales[0], scales[1]});
+    return success();
+  }
+};
+
 struct WgmmaDecodeBLowering : OpConversionPattern<WgmmaDecodeBOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -852,7 +908,7 @@ void mlir::nvfp4::populateGemmSm90Patterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns) {
   patterns.add<GemmTileSm90Lowering, DecodeATileLowering>(
       patterns.getContext());
-  patterns.add<WgmmaLoadBLowering, WgmmaDecodeBLowering, WgmmaMmaLowering,
+  patterns.add<WgmmaLoadBLowering, WgmmaReadBLowering, WgmmaDecodeBLowering, WgmmaMmaLowering,
                WgmmaReduceKGroupsLowering, WgmmaStoreLowering>(
       converter, patterns.getContext());
 }

@@ -39,7 +39,8 @@ bool isCtaLevelOp(Operation *op) {
   return isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp,
              BlockScalesTileOp, RingAllocOp, RingFillOp, RingAcquireOp,
              RingWaitOp, RingReleaseOp, RingRetireOp, RingExpectOp, RingCopyOp,
-             RingCopyBytesOp, WgmmaLoadBOp, WgmmaDecodeBOp, WgmmaMmaOp,
+             RingCopyBytesOp, WgmmaLoadBOp, WgmmaReadBOp, WgmmaDecodeBOp,
+             WgmmaMmaOp,
              WgmmaReduceKGroupsOp, WgmmaReduceSplitsOp, WgmmaStoreOp,
              TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp, Tcgen05MmaOp,
              Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,
@@ -95,7 +96,7 @@ struct ConvertNVFP4ToNVVMPass
           return WalkResult::interrupt();
         }
         bool wgmma = isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp,
-                         WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
+                         WgmmaReadBOp, WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
                          WgmmaReduceSplitsOp, WgmmaStoreOp>(op);
         bool tcgen05 =
             isa<TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp, Tcgen05MmaOp,

@@ -143,9 +143,10 @@ struct RingAllocLowering : OpConversionPattern<RingAllocOp> {
 
 /// Arms a slot's full barrier (`full`) for the slot's bytes: the one
 /// arrival of its phase, expecting that many transaction bytes.
-void arriveExpectSlot(KernelBuilder &k, RingType ring, Value full) {
+void arriveExpectSlot(KernelBuilder &k, RingType ring, Value full,
+                      int64_t bytes = 0) {
   NVVM::MBarrierArriveExpectTxOp::create(
-      k.b, Type(), full, k.c32(ring.getSlotBytes()),
+      k.b, Type(), full, k.c32(bytes ? bytes : ring.getSlotBytes()),
       NVVM::MemScopeKindAttr::get(k.b.getContext(), NVVM::MemScopeKind::CTA),
       k.b.getBoolAttr(false), Value());
 }
@@ -202,7 +203,8 @@ struct RingExpectLowering : OpConversionPattern<RingExpectOp> {
     RingType ring = op.getRing().getType();
     arriveExpectSlot(
         k, ring,
-        barrierOf(k, ring, adaptor.getRing(), adaptor.getSlot(), Barrier::Full));
+        barrierOf(k, ring, adaptor.getRing(), adaptor.getSlot(), Barrier::Full),
+        static_cast<int64_t>(op.getBytes().value_or(0)));
     rewriter.eraseOp(op);
     return success();
   }

@@ -157,7 +157,8 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t stages, int64_t kSplit,
                                    int64_t bPrefetch, int64_t splitK,
                                    int64_t clusterN, bool producer,
-                                   bool splitCluster, int64_t streamK) {
+                                   bool splitCluster, int64_t streamK,
+                                   bool bTma) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
                           "each), but got "
@@ -234,6 +235,16 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << producer << ", k_split = " << kSplit
                        << ", split_k = " << splitK
                        << ", cluster_n = " << clusterN;
+  // B's chunks come with A's tiles: the producer copies them, a CTA's own
+  // rows (no multicast), in the order of its ring, not a stream-K share's.
+  if (bTma && (!producer || clusterN != 1 || streamK != 0 || bPrefetch != 2))
+    return emitError() << "expects b_tma with a producer warpgroup, "
+                          "cluster_n = 1, stream_k = 0 and b_prefetch = 2 (B "
+                          "waits in the ring, not in registers), but got "
+                          "producer = "
+                       << producer << ", cluster_n = " << clusterN
+                       << ", stream_k = " << streamK
+                       << ", b_prefetch = " << bPrefetch;
   if (producer && 128 * warpgroups * kSplit > 384)
     return emitError() << "expects at most 3 consumer warpgroups (warpgroups "
                           "x k_split) with a producer warpgroup, but got "
@@ -277,12 +288,17 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // The ring lives in dynamic shared memory: at most 227 KiB per CTA. Its
   // memory is reused after the K loop for the K groups' sums and, side by
   // side with them, the other splits' tiles of a split_cluster.
+  const int64_t tileN = 64 * warpgroups;
+  const int64_t slotBytes =
+      tileM * GemmPlanAttr::kTileK * 2 +
+      (bTma ? tileN * GemmPlanAttr::kTileK / 2 + tileN * 16 : 0);
   const int64_t ring = GemmPlanAttr::ringBytes(
-      stages, tileM,
+      stages, slotBytes,
       GemmPlanAttr::scratchBytes(warpgroups, tileM, kSplit, splitK,
                                  splitCluster));
   if (stages != 0 && ring > 227 * 1024)
-    return emitError() << "expects the ring (stages x tile_m x 128 bytes, or "
+    return emitError() << "expects the ring (stages x (tile_m x 128 bytes, "
+                          "+ 48 x 64 x warpgroups with b_tma), or "
                           "the K groups' and splits' sums reusing it, + "
                           "alignment) to fit 227 KiB of shared memory, but "
                           "it needs "

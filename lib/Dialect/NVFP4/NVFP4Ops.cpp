@@ -14,6 +14,7 @@
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
+#include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
 #include "nvfp4/Dialect/NVFP4/Tcgen05Tiles.h"
 #include "nvfp4/Target/Tcgen05Descriptors.h"
 
@@ -522,10 +523,7 @@ LogicalResult GemmTileOp::verify() {
   if (tcgen05)
     return verifyTcgen05Tile(*this, *a, tcgen05);
   GemmPlanAttr plan = getWgmmaPlan();
-  if (getMaps().size() > 1)
-    return emitOpError() << "expects at most one tensor map (the decoded "
-                            "tiles of A) with a #nvfp4.gemm_plan, but got "
-                         << getMaps().size();
+  int64_t n = getOperandShape(getB().getType()).rows;
   if (plan.getStages() > 0 && !getATiles())
     return emitOpError() << "expects the decoded tiles of A (`tiles`) with "
                             "stages = "
@@ -533,12 +531,40 @@ LogicalResult GemmTileOp::verify() {
   if (plan.getStages() == 0 && getATiles())
     return emitOpError() << "expects no decoded tiles of A with stages = 0 "
                             "(the CTA decodes A itself)";
+  // b_tma: the maps of B's bytes and (plain scales) of its scale codes
+  // follow A's tiles.
+  const bool plainSfb = getSfbLayout() == ScaleLayout::Plain;
+  const size_t maps =
+      plan.getStages() == 0 ? 0 : 1 + (plan.getBTma() ? 1 + plainSfb : 0);
+  if (getMaps().size() != maps)
+    return emitOpError() << "expects " << maps
+                         << " tensor maps with this #nvfp4.gemm_plan (the "
+                            "decoded tiles of A with stages > 0, then with "
+                            "b_tma B's bytes and its plain scales), but got "
+                         << getMaps().size();
+  if (plan.getBTma()) {
+    MLIRContext *ctx = getContext();
+    if (plainSfb && a->k % 256 != 0)
+      return emitOpError() << "expects K (" << a->k
+                           << ") to be a multiple of 256 with b_tma and plain "
+                              "scales (TMA needs a row of scales to be a "
+                              "multiple of 16 bytes)";
+    TensorMapType bMap = getWgmmaBMapType(ctx, plan, a->batch, n, a->k);
+    if (getBMap().getType() != bMap)
+      return emitOpError() << "expects B's bytes as " << bMap << ", but got "
+                           << getBMap().getType();
+    if (plainSfb) {
+      TensorMapType sfbMap = getWgmmaSfbMapType(ctx, plan, a->batch, n, a->k);
+      if (getSfbMap().getType() != sfbMap)
+        return emitOpError() << "expects B's scales as " << sfbMap
+                             << ", but got " << getSfbMap().getType();
+    }
+  }
   if (failed(verifyGemmTiles(getOperation(), *a, plan,
                              getATiles()
                                  ? cast<TensorMapType>(getATiles().getType())
                                  : TensorMapType())))
     return failure();
-  int64_t n = getOperandShape(getB().getType()).rows;
   const int64_t partialsBytes =
       plan.getPartialsBytes(a->batch, a->rows, n, a->k);
   if (plan.getStreamK() > 0) {
@@ -896,6 +922,37 @@ LogicalResult RingCopyOp::verify() {
                          << getOffset();
   return verifyWithinSlot(getOperation(), "tile", getOffset(),
                           map.getBoxBytes(), ring);
+}
+
+LogicalResult RingExpectOp::verify() {
+  std::optional<uint64_t> bytes = getBytes();
+  if (!bytes)
+    return success();
+  RingType ring = getRing().getType();
+  if (static_cast<int64_t>(*bytes) > ring.getSlotBytes())
+    return emitOpError() << "expects at most the slot's " << ring.getSlotBytes()
+                         << " bytes, but got " << *bytes;
+  return success();
+}
+
+LogicalResult WgmmaReadBOp::verify() {
+  RingType ring = getRing().getType();
+  if (ring.getCluster() != 1)
+    return emitOpError() << "expects a ring of one CTA (B's rows are the "
+                            "CTA's own)";
+  // 64 rows of 32 bytes of B and of 16 bytes of scale codes (the blocked
+  // atom: 512 bytes) from the offsets, within every slot.
+  const int64_t bOffset = getBOffset(), sfbOffset = getSfbOffset();
+  const int64_t sfbBytes = getSfbLayout() == ScaleLayout::Blocked ? 512 : 1024;
+  if (bOffset % 16 != 0 || sfbOffset % 16 != 0)
+    return emitOpError() << "expects 16-byte aligned offsets, got " << bOffset
+                         << " and " << sfbOffset;
+  if (failed(verifyWithinSlot(getOperation(), "B's chunk", bOffset, 64 * 32,
+                              ring)) ||
+      failed(verifyWithinSlot(getOperation(), "B's scale codes", sfbOffset,
+                              sfbBytes, ring)))
+    return failure();
+  return success();
 }
 
 LogicalResult RingCopyBytesOp::verify() {

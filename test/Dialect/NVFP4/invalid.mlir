@@ -514,7 +514,7 @@ func.func @gemm_tile_split_cluster_partials(%a: memref<128x256xf4E2M1FN>, %sfa: 
 // -----
 
 // Eight splits' tiles of 128 x 192 floats do not fit one CTA's shared memory.
-// expected-error @+1 {{expects the ring (stages x tile_m x 128 bytes, or the K groups' and splits' sums reusing it, + alignment) to fit 227 KiB of shared memory, but it needs 689184 bytes}}
+// expected-error @+1 {{expects the ring (stages x (tile_m x 128 bytes, + 48 x 64 x warpgroups with b_tma), or the K groups' and splits' sums reusing it, + alignment) to fit 227 KiB of shared memory, but it needs 689184 bytes}}
 func.func private @split_cluster_shared() attributes {plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 192, stages = 2, split_k = 8, split_cluster = true>}
 
 // -----
@@ -988,5 +988,46 @@ func.func @sum_splits_stream(%p: memref<307200xi8>, %c: memref<128x300xf16>, %i:
 func.func @gemm_tile_stream_k_ctas(%a: memref<128x64xf4E2M1FN>, %sfa: memref<128x4xf8E4M3FN>, %b: memref<128x64xf4E2M1FN>, %sfb: memref<128x4xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<128x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<65536xi8>, %i: index) {
   // expected-error @+1 {{expects stream_k (2) to be at most the 1 K chunks of the tiles of B, with chunks x stream_k below 2^31}}
   nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>, memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<128x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<65536xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 4, producer = true, stream_k = 2>
+  return
+}
+
+// -----
+
+// b_tma: the producer warpgroup copies B's chunks into the ring.
+// expected-error @+1 {{expects b_tma with a producer warpgroup, cluster_n = 1, stream_k = 0 and b_prefetch = 2 (B waits in the ring, not in registers), but got producer = 0, cluster_n = 1, stream_k = 0, b_prefetch = 2}}
+func.func private @b_tma_no_producer() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, b_tma = true>}
+
+// -----
+
+// expected-error @+1 {{expects b_tma with a producer warpgroup, cluster_n = 1, stream_k = 0 and b_prefetch = 2 (B waits in the ring, not in registers), but got producer = 1, cluster_n = 1, stream_k = 0, b_prefetch = 4}}
+func.func private @b_tma_prefetch() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, b_prefetch = 4, producer = true, b_tma = true>}
+
+// -----
+
+// expected-error @+1 {{expects b_tma with a producer warpgroup, cluster_n = 1, stream_k = 0 and b_prefetch = 2 (B waits in the ring, not in registers), but got producer = 1, cluster_n = 2, stream_k = 0, b_prefetch = 2}}
+func.func private @b_tma_multicast() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 8, cluster_n = 2, producer = true, b_tma = true>}
+
+// -----
+
+// 12 slots of 128 x 128 bytes of A fit, but not with 64 rows of B's chunk
+// and scale codes (3 KiB) each.
+// expected-error @+1 {{expects the ring (stages x (tile_m x 128 bytes, + 48 x 64 x warpgroups with b_tma), or the K groups' and splits' sums reusing it, + alignment) to fit 227 KiB of shared memory, but it needs 234688 bytes}}
+func.func private @b_tma_shared() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 12, k_split = 3, producer = true, b_tma = true>}
+
+// -----
+
+// With b_tma, B's bytes and plain scales come through tensor maps too.
+func.func @gemm_tile_b_tma_maps(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
+  // expected-error @+1 {{expects 3 tensor maps with this #nvfp4.gemm_plan (the decoded tiles of A with stages > 0, then with b_tma B's bytes and its plain scales), but got 1}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, producer = true, b_tma = true>
+  return
+}
+
+// -----
+
+// Plain scales through TMA need rows of them in multiples of 16 bytes.
+func.func @gemm_tile_b_tma_k(%a: memref<128x192xf4E2M1FN>, %sfa: memref<128x12xf8E4M3FN>, %b: memref<128x192xf4E2M1FN>, %sfb: memref<128x12xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<384x64xf16, box = [128, 64], swizzle = swizzle_128b>, %tb: !nvfp4.tensor_map<1x128x96xi8, box = [1, 64, 32], swizzle = none>, %ts: !nvfp4.tensor_map<1x128x16xi8, box = [1, 64, 16], swizzle = none>, %i: index) {
+  // expected-error @+1 {{expects K (192) to be a multiple of 256 with b_tma and plain scales (TMA needs a row of scales to be a multiple of 16 bytes)}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x192xf4E2M1FN>, memref<128x12xf8E4M3FN>, memref<128x192xf4E2M1FN>, memref<128x12xf8E4M3FN>) tiles(%t, %tb, %ts : !nvfp4.tensor_map<384x64xf16, box = [128, 64], swizzle = swizzle_128b>, !nvfp4.tensor_map<1x128x96xi8, box = [1, 64, 32], swizzle = none>, !nvfp4.tensor_map<1x128x16xi8, box = [1, 64, 16], swizzle = none>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 3, producer = true, b_tma = true>
   return
 }

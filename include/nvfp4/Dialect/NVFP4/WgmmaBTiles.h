@@ -1,0 +1,44 @@
+//===- WgmmaBTiles.h - B's chunks copied into an sm_90a ring -----*- C++ -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// With a #nvfp4.gemm_plan's `b_tma`, the producer copies each K chunk of the
+// CTA's rows of B into the ring slot behind A's tile: the packed e2m1 bytes
+// ([batch x] N x K/2 in global memory; a box of [1, tile_n rows, 32 bytes],
+// unswizzled: a row's 64 values of the chunk) and, with plain scales, the
+// rows' scale codes ([batch x] N x K/16; a box of [1, tile_n, 16 bytes]:
+// the 16-byte aligned window of 4 chunks' codes that holds the chunk's 4,
+// since TMA copies at least 16 bytes a row and faults on a box that
+// starts inside such a window). Blocked scales need no map:
+// a chunk's 128 x 4 atom is 512 contiguous bytes (a bulk copy). Rows past N
+// read as zero.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_DIALECT_NVFP4_WGMMABTILES_H
+#define NVFP4_DIALECT_NVFP4_WGMMABTILES_H
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+
+namespace mlir::nvfp4 {
+
+/// The tensor map of B's packed bytes, one chunk of a CTA's rows a copy.
+inline TensorMapType getWgmmaBMapType(MLIRContext *ctx, GemmPlanAttr plan,
+                                      int64_t batch, int64_t n, int64_t k) {
+  return TensorMapType::get(ctx, {batch, n, k / 2}, IntegerType::get(ctx, 8),
+                            {1, plan.getTileN(), GemmPlanAttr::kTileK / 2},
+                            TensorMapSwizzle::None);
+}
+
+/// The tensor map of B's plain scale codes, 16 of a row a copy.
+inline TensorMapType getWgmmaSfbMapType(MLIRContext *ctx, GemmPlanAttr plan,
+                                        int64_t batch, int64_t n, int64_t k) {
+  return TensorMapType::get(ctx, {batch, n, k / 16}, IntegerType::get(ctx, 8),
+                            {1, plan.getTileN(), 16}, TensorMapSwizzle::None);
+}
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_DIALECT_NVFP4_WGMMABTILES_H
