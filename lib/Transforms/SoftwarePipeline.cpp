@@ -201,23 +201,15 @@ void GemmRingBuilder::fillB(Value chunk, Value slot) {
                        c32(16))});
     return;
   }
-  // The chunk's atom of the rows' 128-row block: [batch][N / 128][K / 64]
-  // atoms of 512 bytes.
+  // The chunk's atom of the rows' 128-row block: atom (batch x N / 128 +
+  // block) x K / 64 + chunk, one row of the map.
   OperandShape bShape = getOperandShape(op.getB().getType());
   const int64_t rowBlocks = llvm::divideCeil(bShape.rows, int64_t(128));
-  auto ext = [&](Value v) {
-    return b.createOrFold<arith::ExtUIOp>(b.getI64Type(), v);
-  };
-  auto c64 = [&](int64_t v) {
-    return arith::ConstantIntOp::create(b, b.getI64Type(), v).getResult();
-  };
   Value block = add(mul(batch32, c32(rowBlocks)),
                     b.createOrFold<arith::DivUIOp>(nBase, c32(128)));
-  Value atom = b.createOrFold<arith::AddIOp>(
-      b.createOrFold<arith::MulIOp>(ext(block), c64(totalChunks)),
-      ext(global));
-  RingCopyBytesOp::create(b, ring, slot, sfbOffset, op.getSfb(),
-                          b.createOrFold<arith::MulIOp>(atom, c64(512)), 512);
+  RingCopyOp::create(b, ring, slot, sfbOffset, op.getSfbMap(),
+                     ValueRange{add(mul(block, c32(totalChunks)), global),
+                                c32(0)});
 }
 
 void GemmRingBuilder::fillA(Value chunk, Value slot) {
@@ -264,6 +256,12 @@ void GemmRingBuilder::round(Value r, bool first, Position &at, Value &acc,
     RingWaitOp::create(b, ring, slot, at.phase);
   acc = WgmmaMmaOp::create(b, acc.getType(), acc, frags, ring, slot);
   NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(1));
+  // b_tma: every thread read the slot's B with ld.shared, so each warp
+  // releases it once its lanes' reads are ordered before lane 0's arrival
+  // (bar.warp.sync orders memory among a warp's threads); one thread of
+  // the warpgroup would release only its own reads.
+  if (bTma)
+    NVVM::SyncWarpOp::create(b, c32(-1));
   Value release = isLeader;
   if (first)
     release = arith::AndIOp::create(b, release,
@@ -309,7 +307,9 @@ void GemmRingBuilder::round(Value r, bool first, Position &at, Value &acc,
 LogicalResult GemmRingBuilder::build() {
   MLIRContext *ctx = b.getContext();
   const int64_t warpgroups = plan.getWarpgroups();
-  auto ringType = RingType::get(ctx, stages, plan.getSlotBytes(), warpgroups,
+  // A slot's consumers: each warpgroup, or with b_tma each of its warps.
+  auto ringType = RingType::get(ctx, stages, plan.getSlotBytes(),
+                                warpgroups * (plan.getBTma() ? 4 : 1),
                                 plan.getScratchBytes(), plan.getClusterN());
   // The roles and the multicast assume the CTA and cluster shapes nvfp4-tile
   // launches the plan with: a kernel that says otherwise would hang (no
@@ -348,8 +348,11 @@ LogicalResult GemmRingBuilder::build() {
   if (plan.getSplitK() > 1)
     chunkBase = mul(arith::IndexCastUIOp::create(b, i32, op.getSplit()),
                     c32(chunks));
-  isLeader = cmp(arith::CmpIPredicate::eq,
-                 arith::AndIOp::create(b, tid, c32(127)), c32(0));
+  // The releasing thread of each consumer: lane 0 of every warp with
+  // b_tma (its lanes read the slot too), else thread 0 of each warpgroup.
+  isLeader = cmp(
+      arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, tid, c32(plan.getBTma() ? 31 : 127)), c32(0));
   isFirstOfGroup = cmp(arith::CmpIPredicate::eq, warpgroup, c32(0));
 
   if (!plan.getProducer()) {

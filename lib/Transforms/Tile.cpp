@@ -307,16 +307,16 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
     // which the launcher encodes and passes by value.
     operands.push_back(TensorMapOp::create(
         hb, loc, getATilesMapType(plan, a.batch, a.rows, a.k), tiles));
-    // b_tma: the producer copies B's chunks (and plain scales) into the
-    // ring too, through maps of B's own buffers.
+    // b_tma: the producer copies B's chunks and scale codes into the ring
+    // too, through maps of B's own buffers.
     if (plan.getBTma()) {
       MLIRContext *ctx = op.getContext();
       operands.push_back(TensorMapOp::create(
           hb, loc, getWgmmaBMapType(ctx, plan, a.batch, n, a.k), op.getB()));
-      if (op.getSfbLayout() == ScaleLayout::Plain)
-        operands.push_back(TensorMapOp::create(
-            hb, loc, getWgmmaSfbMapType(ctx, plan, a.batch, n, a.k),
-            op.getSfb()));
+      operands.push_back(TensorMapOp::create(
+          hb, loc,
+          getWgmmaSfbMapType(ctx, plan, op.getSfbLayout(), a.batch, n, a.k),
+          op.getSfb()));
     }
   }
 

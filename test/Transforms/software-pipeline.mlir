@@ -316,9 +316,11 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
 // tiles; later chunks take all three copies after the slot's release. The
 // consumer keeps no loads in flight: it reads round 0's B from its slot
 // before the loop, and each round reads the next round's (word c % 4 of
-// the scale window), waiting for that slot first.
+// the scale window), waiting for that slot first. All its threads read the
+// slots, so each warp releases them (4 consumers a warpgroup), after a
+// warp barrier that orders its lanes' reads before lane 0's arrival.
 // CHECK-LABEL: gpu.func @b_tma
-// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 1>
+// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4>
 // CHECK: nvvm.setmaxregister decrease 40
 // CHECK: scf.if
 // CHECK-COUNT-6: nvfp4.ring.expect %[[RING]][%{{.*}}] : !nvfp4.ring
@@ -338,6 +340,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
 // CHECK: scf.for {{.*}} -> (vector<64xf32>, vector<16xi32>, i32, i32)
 // CHECK-NOT: nvfp4.ring.wait
 // CHECK: nvfp4.wgmma.mma
+// CHECK: nvvm.bar.warp.sync
 // CHECK: nvfp4.ring.release
 // CHECK: nvfp4.ring.wait
 // CHECK: nvfp4.wgmma.read_b
@@ -359,15 +362,16 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
-// b_tma with blocked scales of B: the chunk's 512-byte atom by a bulk copy
-// (its row block's atoms are K / 64 apart), and the slot's full barrier
-// expects the 18944 bytes the copies bring, not the whole slot.
+// b_tma with blocked scales of B: the chunk's 512-byte atom, one row of a
+// map of the atoms (its row block's atoms are K / 64 rows apart), and the
+// slot's full barrier expects the 18944 bytes the copies bring, not the
+// whole slot.
 // CHECK-LABEL: gpu.func @b_tma_blocked
 // CHECK: nvfp4.ring.expect %{{.*}}[%{{.*}}] bytes 18944
-// CHECK: nvfp4.ring.copy_bytes %{{.*}}[%{{.*}}] at 18432 from %arg3[%{{.*}}] bytes 512 : {{.*}}, memref<3x16x32x4x4xf8E4M3FN>
+// CHECK: nvfp4.ring.copy %{{.*}}[%{{.*}}] at 18432 from %arg7[%{{.*}}, %c0_i32] : {{.*}}, !nvfp4.tensor_map<48x128xi32, box = [1, 128], swizzle = none>
 // CHECK: nvfp4.wgmma.read_b {{.*}} {sfb_layout = #nvfp4.scale_layout<blocked>}
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
-  gpu.func @b_tma_blocked(%a: memref<200x1024xf4E2M1FN>, %sfa: memref<200x64xf8E4M3FN>, %b: memref<300x1024xf4E2M1FN>, %sfb: memref<3x16x32x4x4xf8E4M3FN>, %c: memref<200x300xf16>, %tiles: !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>, %bmap: !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>) kernel {
+  gpu.func @b_tma_blocked(%a: memref<200x1024xf4E2M1FN>, %sfa: memref<200x64xf8E4M3FN>, %b: memref<300x1024xf4E2M1FN>, %sfb: memref<3x16x32x4x4xf8E4M3FN>, %c: memref<200x300xf16>, %tiles: !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>, %bmap: !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>, %sfbmap: !nvfp4.tensor_map<48x128xi32, box = [1, 128], swizzle = none>) kernel {
     %bx = gpu.block_id x
     %by = gpu.block_id y
     %bz = gpu.block_id z
@@ -375,7 +379,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
     %c128 = arith.constant 128 : index
     %n = arith.muli %bx, %c64 : index
     %m = arith.muli %by, %c128 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<200x1024xf4E2M1FN>, memref<200x64xf8E4M3FN>, memref<300x1024xf4E2M1FN>, memref<3x16x32x4x4xf8E4M3FN>) tiles(%tiles, %bmap : !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>, !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, producer = true, b_tma = true> {sfb_layout = #nvfp4.scale_layout<blocked>}
+    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<200x1024xf4E2M1FN>, memref<200x64xf8E4M3FN>, memref<300x1024xf4E2M1FN>, memref<3x16x32x4x4xf8E4M3FN>) tiles(%tiles, %bmap, %sfbmap : !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>, !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>, !nvfp4.tensor_map<48x128xi32, box = [1, 128], swizzle = none>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, producer = true, b_tma = true> {sfb_layout = #nvfp4.scale_layout<blocked>}
     gpu.return
   }
 }

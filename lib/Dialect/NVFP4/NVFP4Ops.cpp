@@ -531,16 +531,15 @@ LogicalResult GemmTileOp::verify() {
   if (plan.getStages() == 0 && getATiles())
     return emitOpError() << "expects no decoded tiles of A with stages = 0 "
                             "(the CTA decodes A itself)";
-  // b_tma: the maps of B's bytes and (plain scales) of its scale codes
-  // follow A's tiles.
+  // b_tma: the maps of B's bytes and of its scale codes follow A's tiles.
   const bool plainSfb = getSfbLayout() == ScaleLayout::Plain;
   const size_t maps =
-      plan.getStages() == 0 ? 0 : 1 + (plan.getBTma() ? 1 + plainSfb : 0);
+      plan.getStages() == 0 ? 0 : 1 + (plan.getBTma() ? 2 : 0);
   if (getMaps().size() != maps)
     return emitOpError() << "expects " << maps
                          << " tensor maps with this #nvfp4.gemm_plan (the "
                             "decoded tiles of A with stages > 0, then with "
-                            "b_tma B's bytes and its plain scales), but got "
+                            "b_tma B's bytes and its scales), but got "
                          << getMaps().size();
   if (plan.getBTma()) {
     MLIRContext *ctx = getContext();
@@ -553,12 +552,19 @@ LogicalResult GemmTileOp::verify() {
     if (getBMap().getType() != bMap)
       return emitOpError() << "expects B's bytes as " << bMap << ", but got "
                            << getBMap().getType();
-    if (plainSfb) {
-      TensorMapType sfbMap = getWgmmaSfbMapType(ctx, plan, a->batch, n, a->k);
-      if (getSfbMap().getType() != sfbMap)
-        return emitOpError() << "expects B's scales as " << sfbMap
-                             << ", but got " << getSfbMap().getType();
-    }
+    TensorMapType sfbMap =
+        getWgmmaSfbMapType(ctx, plan, getSfbLayout(), a->batch, n, a->k);
+    if (getSfbMap().getType() != sfbMap)
+      return emitOpError() << "expects B's scales as " << sfbMap
+                           << ", but got " << getSfbMap().getType();
+    // The copies address atoms and rows with TMA's signed 32-bit
+    // coordinates.
+    if (sfbMap.getShape()[sfbMap.getRank() - 2] >
+        std::numeric_limits<int32_t>::max())
+      return emitOpError() << "expects B's scales to have fewer than 2^31 "
+                              "rows or atoms (TMA coordinates are signed "
+                              "32-bit), but they have "
+                           << sfbMap.getShape()[sfbMap.getRank() - 2];
   }
   if (failed(verifyGemmTiles(getOperation(), *a, plan,
                              getATiles()

@@ -1016,9 +1016,9 @@ func.func private @b_tma_shared() attributes {plan = #nvfp4.gemm_plan<warpgroups
 
 // -----
 
-// With b_tma, B's bytes and plain scales come through tensor maps too.
+// With b_tma, B's bytes and scales come through tensor maps too.
 func.func @gemm_tile_b_tma_maps(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
-  // expected-error @+1 {{expects 3 tensor maps with this #nvfp4.gemm_plan (the decoded tiles of A with stages > 0, then with b_tma B's bytes and its plain scales), but got 1}}
+  // expected-error @+1 {{expects 3 tensor maps with this #nvfp4.gemm_plan (the decoded tiles of A with stages > 0, then with b_tma B's bytes and its scales), but got 1}}
   nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, producer = true, b_tma = true>
   return
 }

@@ -11,9 +11,9 @@
 // rows' scale codes ([batch x] N x K/16; a box of [1, tile_n, 16 bytes]:
 // the 16-byte aligned window of 4 chunks' codes that holds the chunk's 4,
 // since TMA copies at least 16 bytes a row and faults on a box that
-// starts inside such a window). Blocked scales need no map:
-// a chunk's 128 x 4 atom is 512 contiguous bytes (a bulk copy). Rows past N
-// read as zero.
+// starts inside such a window), or with blocked scales the chunk's 128 x 4
+// atom of the rows' 128-row block (512 contiguous bytes: one row of a map
+// of 128 i32 per atom). Rows past N read as zero.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,9 +32,16 @@ inline TensorMapType getWgmmaBMapType(MLIRContext *ctx, GemmPlanAttr plan,
                             TensorMapSwizzle::None);
 }
 
-/// The tensor map of B's plain scale codes, 16 of a row a copy.
+/// The tensor map of B's scale codes: plain, 16 of a row a copy; blocked,
+/// the [batch x] ceil(N / 128) x K / 64 atoms of 512 bytes as rows of 128
+/// i32, one atom a copy.
 inline TensorMapType getWgmmaSfbMapType(MLIRContext *ctx, GemmPlanAttr plan,
-                                        int64_t batch, int64_t n, int64_t k) {
+                                        ScaleLayout layout, int64_t batch,
+                                        int64_t n, int64_t k) {
+  if (layout == ScaleLayout::Blocked)
+    return TensorMapType::get(
+        ctx, {batch * ((n + 127) / 128) * (k / GemmPlanAttr::kTileK), 128},
+        IntegerType::get(ctx, 32), {1, 128}, TensorMapSwizzle::None);
   return TensorMapType::get(ctx, {batch, n, k / 16}, IntegerType::get(ctx, 8),
                             {1, plan.getTileN(), 16}, TensorMapSwizzle::None);
 }
