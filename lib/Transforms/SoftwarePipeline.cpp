@@ -23,7 +23,11 @@
 //   producer warpgroup;
 // - the weights' register pipeline: each round's chunk of B is loaded
 //   b_prefetch rounds ahead (nvfp4.wgmma.load_b) and dequantized one
-//   round ahead (nvfp4.wgmma.decode_b), while the previous MMAs run;
+//   round ahead (nvfp4.wgmma.decode_b), while the previous MMAs run; or,
+//   with b_tma, the producer copies B's chunks and scale codes into the
+//   slots with A's tiles (B's before it waits for the pre-pass on the
+//   ring's first pass), and each round reads the next round's from its
+//   slot (nvfp4.wgmma.read_b) once full, and each warp releases slots;
 // - modulo variable expansion: the loop is unrolled by two so that the
 //   fragments of consecutive rounds are distinct values (with one set the
 //   register allocator reuses the registers an in-flight wgmma reads and

@@ -38,8 +38,9 @@
 // - stages > 0, the ring: nvfp4-software-pipeline writes the K loop out
 //   (lib/Transforms/SoftwarePipeline.cpp) with the ring ops (Ring.cpp) and
 //   the per-thread wgmma ops lowered here: nvfp4.wgmma.load_b (a thread's
-//   raw chunk of B), decode_b (its fragments), mma (a chunk's 4 MMAs on a
-//   ring slot), reduce_k_groups and store.
+//   raw chunk of B from global memory) or read_b (the same from a ring
+//   slot, plans with b_tma), decode_b (its fragments), mma (a chunk's 4
+//   MMAs on a ring slot), reduce_k_groups and store.
 // - Epilogue: thread t's accumulator i is C[m][n] with n = 16w + g +
 //   8 ((i >> 1) & 1), m = 8 (i >> 2) + 2q + (i & 1) (wgmma's D fragment),
 //   converted to C's type and stored; rows and columns past M and N are
