@@ -7,16 +7,20 @@
 # fuzz", has what it found).
 #   bench/plan_fuzz.sh NVFP4_RUN OUTDIR [ROUNDS]   # ROUNDS: 2 or 3 ring
 #                                                    # rounds per K group
-# SHAPE="M N K" picks the shape (default 384 4096 4096); PTXAS the ptxas.
+# SHAPE="M N K" picks the shape (default 384 4096 4096); PTXAS the ptxas;
+# B_TMA=1 fuzzes b_tma plans instead (a producer, B through the ring, so
+# b_prefetch stays 2).
 set -uo pipefail
 run="$1"; out="$2"; rounds="${3:-2}"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
 ptxas="${PTXAS:-/usr/local/cuda/bin/ptxas}"
 read -r m n k <<< "${SHAPE:-384 4096 4096}"
 csv="$out/plans.csv"; : > "$csv"
+bps="2 3 4 6 8"; prs="false true"; tail=""
+[ -n "${B_TMA:-}" ] && { bps=2; prs=true; tail=" false 0 true"; }
 for wg in 1 2; do for tm in 64 96 128 160 192; do for ks in 1 2 3 4; do
-  for bp in 2 3 4 6 8; do for pr in false true; do
-    plan="$wg $tm $((rounds * ks)) $ks $bp 1 1 $pr"
+  for bp in $bps; do for pr in $prs; do
+    plan="$wg $tm $((rounds * ks)) $ks $bp 1 1 $pr$tail"
     python3 "$here/gen_gemm.py" $m $n $k 0 f16 $plan > "$out/p.mlir"
     if "$run" "$out/p.mlir" --target sm_90a --emit=ptx -o "$out/p.ptx" \
         > "$out/err.txt" 2>&1; then
