@@ -292,7 +292,8 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
                            /*kSplit=*/3, bPrefetch(chunks), /*splitK=*/1,
                            /*clusterN=*/1, /*producer=*/true,
-                           /*splitCluster=*/false, /*streamK=*/0, /*bTma=*/false);
+                           /*splitCluster=*/false, /*streamK=*/0,
+                           /*bTma=*/false);
 }
 
 /// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128

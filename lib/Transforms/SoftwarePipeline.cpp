@@ -200,9 +200,9 @@ void GemmRingBuilder::fillB(Value chunk, Value slot) {
     // the H100).
     RingCopyOp::create(
         b, ring, slot, sfbOffset, op.getSfbMap(),
-        ValueRange{batch32, nBase,
-                   mul(b.createOrFold<arith::ShRUIOp>(global, c32(2)),
-                       c32(16))});
+        ValueRange{
+            batch32, nBase,
+            mul(b.createOrFold<arith::ShRUIOp>(global, c32(2)), c32(16))});
     return;
   }
   // The chunk's atom of the rows' 128-row block: atom (batch x N / 128 +
@@ -211,9 +211,9 @@ void GemmRingBuilder::fillB(Value chunk, Value slot) {
   const int64_t rowBlocks = llvm::divideCeil(bShape.rows, int64_t(128));
   Value block = add(mul(batch32, c32(rowBlocks)),
                     b.createOrFold<arith::DivUIOp>(nBase, c32(128)));
-  RingCopyOp::create(b, ring, slot, sfbOffset, op.getSfbMap(),
-                     ValueRange{add(mul(block, c32(totalChunks)), global),
-                                c32(0)});
+  RingCopyOp::create(
+      b, ring, slot, sfbOffset, op.getSfbMap(),
+      ValueRange{add(mul(block, c32(totalChunks)), global), c32(0)});
 }
 
 void GemmRingBuilder::fillA(Value chunk, Value slot) {
@@ -297,10 +297,10 @@ void GemmRingBuilder::round(Value r, bool first, Position &at, Value &acc,
     // a slot nobody fills.
     Value next = cmp(arith::CmpIPredicate::ult, add(r, c32(1)), roundCount);
     Position back = step(at, -1);
-    frags = decode(readB(
-        {arith::SelectOp::create(b, next, at.ring, back.ring),
-         arith::SelectOp::create(b, next, at.phase, back.phase)},
-        arith::SelectOp::create(b, next, add(r, c32(1)), r)));
+    frags =
+        decode(readB({arith::SelectOp::create(b, next, at.ring, back.ring),
+                      arith::SelectOp::create(b, next, at.phase, back.phase)},
+                     arith::SelectOp::create(b, next, add(r, c32(1)), r)));
     return;
   }
   frags = decode(pending.front());
@@ -354,9 +354,9 @@ LogicalResult GemmRingBuilder::build() {
                     c32(chunks));
   // The releasing thread of each consumer: lane 0 of every warp with
   // b_tma (its lanes read the slot too), else thread 0 of each warpgroup.
-  isLeader = cmp(
-      arith::CmpIPredicate::eq,
-      arith::AndIOp::create(b, tid, c32(plan.getBTma() ? 31 : 127)), c32(0));
+  isLeader = cmp(arith::CmpIPredicate::eq,
+                 arith::AndIOp::create(b, tid, c32(plan.getBTma() ? 31 : 127)),
+                 c32(0));
   isFirstOfGroup = cmp(arith::CmpIPredicate::eq, warpgroup, c32(0));
 
   if (!plan.getProducer()) {
@@ -461,10 +461,9 @@ Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
     beforeLoop();
     // Round 0's chunk of B from its slot, unless the K group has no rounds
     // (then no slot of it is ever filled).
-    auto any = scf::IfOp::create(
-        b, TypeRange{VectorType::get({16}, i32)},
-        cmp(arith::CmpIPredicate::ugt, count, c32(0)),
-        /*withElseRegion=*/true);
+    auto any = scf::IfOp::create(b, TypeRange{VectorType::get({16}, i32)},
+                                 cmp(arith::CmpIPredicate::ugt, count, c32(0)),
+                                 /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(any.thenBlock());
     scf::YieldOp::create(b, decode(readB(at, c32(0))));

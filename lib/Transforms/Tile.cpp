@@ -334,9 +334,9 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
                              plan.getThreadsPerCta(), symbols);
   Block &body = kernel.getBody().front();
   // The tensor maps after the five operands: A's tiles, then b_tma's.
-  const size_t mapCount = llvm::count_if(
-      ValueRange(operands).drop_front(5),
-      [](Value v) { return isa<TensorMapType>(v.getType()); });
+  const size_t mapCount =
+      llvm::count_if(ValueRange(operands).drop_front(5),
+                     [](Value v) { return isa<TensorMapType>(v.getType()); });
   // Stream-K: block x is the CTA's share of the tiles' K chunks (its
   // `split`), and the pipeline finds the tiles of B in it.
   const int64_t streamK = plan.getStreamK();
@@ -350,9 +350,9 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
                      body.getArgument(2), body.getArgument(3),
                      body.getArgument(4), mBase, nBase, batch,
-                     body.getArguments().slice(5, mapCount),
-                     split, sumKernel ? body.getArguments().back() : Value(),
-                     plan, op.getSfaLayout(), op.getSfbLayout());
+                     body.getArguments().slice(5, mapCount), split,
+                     sumKernel ? body.getArguments().back() : Value(), plan,
+                     op.getSfaLayout(), op.getSfbLayout());
   gpu::ReturnOp::create(kb, loc);
 
   gpu::KernelDim3 grid{

@@ -909,7 +909,8 @@ void mlir::nvfp4::populateGemmSm90Patterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns) {
   patterns.add<GemmTileSm90Lowering, DecodeATileLowering>(
       patterns.getContext());
-  patterns.add<WgmmaLoadBLowering, WgmmaReadBLowering, WgmmaDecodeBLowering, WgmmaMmaLowering,
-               WgmmaReduceKGroupsLowering, WgmmaStoreLowering>(
-      converter, patterns.getContext());
+  patterns
+      .add<WgmmaLoadBLowering, WgmmaReadBLowering, WgmmaDecodeBLowering,
+           WgmmaMmaLowering, WgmmaReduceKGroupsLowering, WgmmaStoreLowering>(
+          converter, patterns.getContext());
 }

@@ -40,10 +40,9 @@ bool isCtaLevelOp(Operation *op) {
              BlockScalesTileOp, RingAllocOp, RingFillOp, RingAcquireOp,
              RingWaitOp, RingReleaseOp, RingRetireOp, RingExpectOp, RingCopyOp,
              RingCopyBytesOp, WgmmaLoadBOp, WgmmaReadBOp, WgmmaDecodeBOp,
-             WgmmaMmaOp,
-             WgmmaReduceKGroupsOp, WgmmaReduceSplitsOp, WgmmaStoreOp,
-             TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp, Tcgen05MmaOp,
-             Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,
+             WgmmaMmaOp, WgmmaReduceKGroupsOp, WgmmaReduceSplitsOp,
+             WgmmaStoreOp, TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp,
+             Tcgen05MmaOp, Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,
              Tcgen05ReduceSplitsOp, Tcgen05StoreOp>(op);
 }
 
@@ -95,8 +94,8 @@ struct ConvertNVFP4ToNVVMPass
                                "nvfp4-software-pipeline before the conversion";
           return WalkResult::interrupt();
         }
-        bool wgmma = isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp,
-                         WgmmaReadBOp, WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
+        bool wgmma = isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp, WgmmaReadBOp,
+                         WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
                          WgmmaReduceSplitsOp, WgmmaStoreOp>(op);
         bool tcgen05 =
             isa<TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp, Tcgen05MmaOp,

@@ -12,10 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
-#include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Dialect/NVFP4/Tcgen05Tiles.h"
+#include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
 #include "nvfp4/Target/Tcgen05Descriptors.h"
 
 #include "mlir/IR/Builders.h"
@@ -533,8 +533,7 @@ LogicalResult GemmTileOp::verify() {
                             "(the CTA decodes A itself)";
   // b_tma: the maps of B's bytes and of its scale codes follow A's tiles.
   const bool plainSfb = getSfbLayout() == ScaleLayout::Plain;
-  const size_t maps =
-      plan.getStages() == 0 ? 0 : 1 + (plan.getBTma() ? 2 : 0);
+  const size_t maps = plan.getStages() == 0 ? 0 : 1 + (plan.getBTma() ? 2 : 0);
   if (getMaps().size() != maps)
     return emitOpError() << "expects " << maps
                          << " tensor maps with this #nvfp4.gemm_plan (the "
@@ -555,8 +554,8 @@ LogicalResult GemmTileOp::verify() {
     TensorMapType sfbMap =
         getWgmmaSfbMapType(ctx, plan, getSfbLayout(), a->batch, n, a->k);
     if (getSfbMap().getType() != sfbMap)
-      return emitOpError() << "expects B's scales as " << sfbMap
-                           << ", but got " << getSfbMap().getType();
+      return emitOpError() << "expects B's scales as " << sfbMap << ", but got "
+                           << getSfbMap().getType();
     // The copies address atoms and rows with TMA's signed 32-bit
     // coordinates.
     if (sfbMap.getShape()[sfbMap.getRank() - 2] >

@@ -1,4 +1,4 @@
-//===- WgmmaBTiles.h - B's chunks copied into an sm_90a ring -----*- C++ -*-===//
+//===- WgmmaBTiles.h - B's chunks in an sm_90a ring -------------*- C++ -*-===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
