@@ -319,8 +319,15 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     /// scale codes (multiples of 1024, so every slot keeps the 128B
     /// swizzle's alignment).
     int64_t getSlotBytes() const {
-      return getATileBytes() +
-             (getBTma() ? getBSlotBytes() + getSfbSlotBytes() : 0);
+      return slotBytes(getTileM(), getWarpgroups(), getBTma());
+    }
+    static int64_t slotBytes(int64_t tileM, int64_t warpgroups, bool bTma) {
+      return tileM * kTileK * 2 + (bTma ? 64 * warpgroups * (kTileK / 2 + 16)
+                                        : 0);
+    }
+    /// b_tma: where B's scale codes start in a slot.
+    int64_t getSfbSlotOffset() const {
+      return getATileBytes() + getBSlotBytes();
     }
     /// Bytes of the pre-pass's decoded tiles of A ([batch x] m x k).
     int64_t getATilesBytes(int64_t batch, int64_t m, int64_t k) const {

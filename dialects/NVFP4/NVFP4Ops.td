@@ -324,7 +324,7 @@ def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile", [AttrSizedOperandSegments]> {
     Arg<Variadic<NVFP4_TensorMapType>,
         "the tensor maps the tiles are copied through: A decoded by "
         "nvfp4.decode_a_tile (#nvfp4.gemm_plan with stages > 0), then with "
-        "b_tma B's packed bytes and its plain scales, or A's and B's packed "
+        "b_tma B's packed bytes and its scale codes, or A's and B's packed "
         "bytes (#nvfp4.tcgen05_plan)">:$maps,
     Optional<Index>:$split,
     Arg<Optional<MemRefRankOf<[I8], [1]>>,
@@ -356,7 +356,7 @@ def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile", [AttrSizedOperandSegments]> {
       return getWgmmaPlan() && !getMaps().empty() ? getMaps().front()
                                                   : ::mlir::Value();
     }
-    /// B's packed bytes and, with plain scales, B's scale codes (a
+    /// B's packed bytes and B's scale codes (a
     /// #nvfp4.gemm_plan with b_tma), else null.
     ::mlir::Value getBMap() {
       return getWgmmaPlan() && getMaps().size() > 1 ? getMaps()[1]

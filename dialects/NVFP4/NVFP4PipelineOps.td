@@ -301,13 +301,15 @@ def NVFP4_WgmmaReadBOp : NVFP4_Op<"wgmma.read_b"> {
     first row in the slot;
     thread t (w = t / 32, g = t % 32 / 4, q = t % 4) reads rows
     row + 16w + g and row + 16w + g + 8, bytes 8q .. 8q + 7 and scale code
-    q of each.
+    q of each. The slot must hold `row` + 64 rows from `b_offset` and
+    `sfb_offset` (the pipeline gives each warpgroup its 64 rows of the
+    CTA's); the verifier checks the first 64.
 
     Example:
     ```mlir
     %b0, %b1, %s0, %s1 = nvfp4.wgmma.read_b %ring[%slot] row %row
         atom_row %arow sfb_word %w b_offset 16384 sfb_offset 18432
-        : !nvfp4.ring<stages = 9, slot_bytes = 19456, consumers = 3>
+        : !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4>
     ```
   }];
   let arguments = (ins

@@ -93,7 +93,11 @@ def NVFP4SoftwarePipelinePass : Pass<"nvfp4-software-pipeline"> {
     `nvfp4.ring.acquire` for a reused slot); and the consumers' rounds
     (`nvfp4.ring.wait`, the MMAs, `nvfp4.ring.release`). The loop is
     software-pipelined: the weights' chunks are loaded `b_prefetch`
-    rounds ahead and dequantized one round ahead, one round of MMAs stays in
+    rounds ahead and dequantized one round ahead (or, with `b_tma`, the
+    producer copies them into the slots with A's tiles, `nvfp4.ring.expect`
+    and `nvfp4.ring.copy`, and each round reads the next round's with
+    `nvfp4.wgmma.read_b`; each warp then releases the slots its lanes
+    read), one round of MMAs stays in
     flight, and the loop is unrolled by two so that consecutive rounds'
     fragments are distinct values (modulo variable expansion). The consumer
     is chosen by the chip of the kernel's gpu.module: sm_90a warpgroups with

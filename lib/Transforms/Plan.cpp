@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
 #include "nvfp4/Target/KernelModule.h"
 #include "nvfp4/Target/Target.h"
 #include "nvfp4/Transforms/Passes.h"
@@ -435,8 +436,7 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
     return failure();
   if (!*plan)
     plan = chooseGemmPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
-                          /*bTmaFits=*/a.k % 256 == 0 ||
-                              op.getSfbLayout() == ScaleLayout::Blocked);
+                          bTmaScalesFit(op.getSfbLayout(), a.k));
   if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
                            a.k / GemmPlanAttr::kTileK, "chunks",
                            GemmPlanAttr::kTileK)))
@@ -453,8 +453,7 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
                             << " tiles of B, with chunks x stream_k below 2^31";
   // b_tma copies plain scales with a tensor map, whose row stride (K / 16
   // bytes) TMA needs in multiples of 16.
-  if (plan->getBTma() && op.getSfbLayout() == ScaleLayout::Plain &&
-      a.k % 256 != 0)
+  if (plan->getBTma() && !bTmaScalesFit(op.getSfbLayout(), a.k))
     return op.emitOpError()
            << "has a plan with b_tma, which copies B's plain scales with a "
               "tensor map and needs K to be a multiple of 256 (a row of "

@@ -139,14 +139,16 @@ private:
   }
   Value slotAt(Position p) { return add(mul(p.ring, c32(kSplit)), kGroup); }
   Position step(Position p, int64_t delta);
-  void round(Value r, bool first, Position &at, Value &acc, Value &frags,
-             SmallVector<Raw> &pending);
+  void round(Value r, Value count, bool first, Position &at, Value &acc,
+             Value &frags, SmallVector<Raw> &pending);
+  /// b_tma: round `r`'s fragments, decoded from its slot at `p` once full;
+  /// with `valid` (may be null: always), zeros when it is false, so that no
+  /// thread waits for a slot nobody fills or reads one it released.
+  Value slotFragments(Value valid, Position p, Value r);
 
   GemmTileOp op;
   GemmPlanAttr plan;
   int64_t mTiles, totalChunks, chunks, kSplit, stages;
-  /// The rounds of the K loop being built (kLoop's `count`).
-  Value roundCount;
   /// Stream-K: the chunks the CTAs share (GemmPlanAttr::getStreamChunks).
   int64_t streamChunks;
   Value ring, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch,
@@ -177,18 +179,34 @@ GemmRingBuilder::Raw GemmRingBuilder::readB(Position p, Value r) {
   auto read = WgmmaReadBOp::create(
       b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(), ring,
       slot, warpgroupRow, atomRow, word, plan.getATileBytes(),
-      plan.getATileBytes() + plan.getBSlotBytes(), op.getSfbLayout());
+      plan.getSfbSlotOffset(), op.getSfbLayout());
   return {read.getBytes0(), read.getBytes1(), read.getScale0(),
           read.getScale1()};
 }
 
+Value GemmRingBuilder::slotFragments(Value valid, Position p, Value r) {
+  if (!valid)
+    return decode(readB(p, r));
+  auto ifOp = scf::IfOp::create(b, TypeRange{VectorType::get({16}, i32)},
+                                valid, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, decode(readB(p, r)));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(
+      b, ValueRange{arith::ConstantOp::create(
+             b, DenseElementsAttr::get(VectorType::get({16}, i32),
+                                       APInt(32, 0)))});
+  return ifOp.getResult(0);
+}
+
 void GemmRingBuilder::fillB(Value chunk, Value slot) {
   const bool blocked = op.getSfbLayout() == ScaleLayout::Blocked;
-  const int64_t sfbOffset = plan.getATileBytes() + plan.getBSlotBytes();
+  const int64_t sfbOffset = plan.getSfbSlotOffset();
   // Blocked scales fill 512 of the slot's bytes for them.
-  auto expect = RingExpectOp::create(b, ring, slot, /*bytes=*/IntegerAttr());
-  if (blocked)
-    expect.setBytesAttr(b.getI64IntegerAttr(sfbOffset + 512));
+  RingExpectOp::create(b, ring, slot,
+                       blocked ? b.getI64IntegerAttr(sfbOffset + 512)
+                               : IntegerAttr());
   Value global = globalChunk(chunk);
   Value batch32 = b.createOrFold<arith::IndexCastUIOp>(i32, op.getBatch());
   Value nBase = arith::IndexCastUIOp::create(b, i32, op.getNBase());
@@ -247,8 +265,9 @@ GemmRingBuilder::Position GemmRingBuilder::step(Position p, int64_t delta) {
 /// complete); release round r - 1's slot and refill it with the group's
 /// chunk stages / k_split rounds later; decode round r + 1's fragments while
 /// round r's MMAs run.
-void GemmRingBuilder::round(Value r, bool first, Position &at, Value &acc,
-                            Value &frags, SmallVector<Raw> &pending) {
+void GemmRingBuilder::round(Value r, Value count, bool first, Position &at,
+                            Value &acc, Value &frags,
+                            SmallVector<Raw> &pending) {
   const bool bTma = plan.getBTma();
   const int64_t inFlight = plan.getBPrefetch() - 1;
   Raw after;
@@ -292,15 +311,13 @@ void GemmRingBuilder::round(Value r, bool first, Position &at, Value &acc,
   }
   at = step(at, +1);
   if (bTma) {
-    // Round r + 1's chunk of B from its slot; past the last round, round
-    // r's again (its slot is still held, and full), so that no wait is for
-    // a slot nobody fills.
-    Value next = cmp(arith::CmpIPredicate::ult, add(r, c32(1)), roundCount);
-    Position back = step(at, -1);
-    frags =
-        decode(readB({arith::SelectOp::create(b, next, at.ring, back.ring),
-                      arith::SelectOp::create(b, next, at.phase, back.phase)},
-                     arith::SelectOp::create(b, next, add(r, c32(1)), r)));
+    // Round r + 1's chunk of B from its slot. The pair loop's first round
+    // always has a next one; past the last round there is none (its
+    // fragments would be unused, and a split cluster's exchange may
+    // already be writing the ring).
+    Value r1 = add(r, c32(1));
+    frags = slotFragments(
+        first ? Value() : cmp(arith::CmpIPredicate::ult, r1, count), at, r1);
     return;
   }
   frags = decode(pending.front());
@@ -449,7 +466,6 @@ Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
   const int64_t accCount = plan.getTileM() / 2;
   // b_tma: B waits in the ring, no loads are carried.
   const int64_t inFlight = plan.getBTma() ? 0 : plan.getBPrefetch() - 1;
-  roundCount = count;
   // Prologue: round 0's fragments and the loads of rounds 1 .. inFlight in
   // flight.
   Value acc = arith::ConstantOp::create(
@@ -461,18 +477,8 @@ Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
     beforeLoop();
     // Round 0's chunk of B from its slot, unless the K group has no rounds
     // (then no slot of it is ever filled).
-    auto any = scf::IfOp::create(b, TypeRange{VectorType::get({16}, i32)},
-                                 cmp(arith::CmpIPredicate::ugt, count, c32(0)),
-                                 /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(any.thenBlock());
-    scf::YieldOp::create(b, decode(readB(at, c32(0))));
-    b.setInsertionPointToStart(any.elseBlock());
-    scf::YieldOp::create(
-        b, ValueRange{arith::ConstantOp::create(
-               b, DenseElementsAttr::get(VectorType::get({16}, i32),
-                                         APInt(32, 0)))});
-    frags = any.getResult(0);
+    frags = slotFragments(cmp(arith::CmpIPredicate::ugt, count, c32(0)), at,
+                          c32(0));
   } else {
     frags = decode(loadB(clampChunk(chunkOf(c32(0)))));
     for (int64_t i = 1; i <= inFlight; ++i)
@@ -500,8 +506,8 @@ Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
       loopPending.push_back({args[2 + 4 * i], args[3 + 4 * i],
                              args[4 + 4 * i], args[5 + 4 * i]});
     Position loopAt{args[args.size() - 2], args.back()};
-    round(r, /*first=*/true, loopAt, loopAcc, loopFrags, loopPending);
-    round(add(r, c32(1)), /*first=*/false, loopAt, loopAcc, loopFrags,
+    round(r, count, /*first=*/true, loopAt, loopAcc, loopFrags, loopPending);
+    round(add(r, c32(1)), count, /*first=*/false, loopAt, loopAcc, loopFrags,
           loopPending);
     SmallVector<Value> yield = {loopAcc, loopFrags};
     for (Raw raw : loopPending)

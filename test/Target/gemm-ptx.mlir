@@ -88,7 +88,7 @@
 // tiles, of B's bytes and of its scales; 256 threads start with 248
 // registers (ptxas's limit is 255), one consumer warpgroup takes 256. The
 // producer arms each of the 8 slots and copies B's chunk and scales into
-// it before the pre-pass has finished, then A's tiles; the consumer reads
+// it before the pre-pass has finished (16 3-D copies), then A's tiles; the consumer reads
 // its B from shared memory after the slot's full barrier, and loads
 // nothing of B from global memory.
 // RUN: nvfp4-run %s --entry b_tma --target sm_90a --emit=ptx | FileCheck %s --check-prefix=BTMA
@@ -99,7 +99,9 @@
 // BTMA: .maxntid 256, 1, 1
 // BTMA-NEXT: .maxnreg 248
 // BTMA: setmaxnreg.dec.sync.aligned.u32 40;
-// BTMA-COUNT-8: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [{{%rd[0-9]+}}];
+// BTMA-NOT: griddepcontrol.wait
+// BTMA-COUNT-16: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [{{%rd[0-9]+}}];
+// BTMA-NOT: cp.async.bulk.tensor.2d
 // BTMA: griddepcontrol.wait;
 // BTMA-COUNT-8: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint
 // BTMA: setmaxnreg.inc.sync.aligned.u32 256;

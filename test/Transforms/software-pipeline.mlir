@@ -323,8 +323,13 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
 // CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4>
 // CHECK: nvvm.setmaxregister decrease 40
 // CHECK: scf.if
-// CHECK-COUNT-6: nvfp4.ring.expect %[[RING]][%{{.*}}] : !nvfp4.ring
-// CHECK-NOT: nvfp4.ring.copy {{.*}} at 0
+// CHECK-NOT: nvfp4.ring.copy {{.*}} at 0 from
+// CHECK-NOT: nvvm.griddepcontrol
+// CHECK: nvfp4.ring.expect %[[RING]][%c0_i32{{.*}}] : !nvfp4.ring
+// CHECK: nvfp4.ring.copy %[[RING]][%c0_i32{{.*}}] at 16384
+// CHECK-NEXT: nvfp4.ring.copy %[[RING]][%c0_i32{{.*}}] at 18432
+// CHECK-COUNT-5: nvfp4.ring.expect
+// CHECK-NOT: nvfp4.ring.copy {{.*}} at 0 from
 // CHECK: nvvm.griddepcontrol wait
 // CHECK-COUNT-6: nvfp4.ring.copy %[[RING]][%{{.*}}] at 0 from %arg5[%{{.*}}, %c0_i32] keep_in_l2
 // CHECK: scf.for
@@ -335,16 +340,32 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
 // CHECK: nvfp4.ring.copy %[[RING]][%{{.*}}] at 0 from %arg5
 // CHECK: nvvm.setmaxregister increase 256
 // CHECK-NOT: nvfp4.wgmma.load_b
+// A K group without rounds reads no slot.
+// CHECK: %[[ANY:.*]] = arith.cmpi ugt, %[[COUNT:.*]], %c0_i32
+// CHECK: scf.if %[[ANY]] -> (vector<16xi32>)
 // CHECK: nvfp4.ring.wait %[[RING]]
 // CHECK: nvfp4.wgmma.read_b %[[RING]][%{{.*}}] row %{{.*}} atom_row %{{.*}} sfb_word %{{.*}} b_offset 16384 sfb_offset 18432
+// CHECK: } else {
+// CHECK: scf.yield %{{.*}} : vector<16xi32>
 // CHECK: scf.for {{.*}} -> (vector<64xf32>, vector<16xi32>, i32, i32)
+// Round 2i: its MMAs, each warp's release, round 2i + 1's B (always).
 // CHECK-NOT: nvfp4.ring.wait
 // CHECK: nvfp4.wgmma.mma
 // CHECK: nvvm.bar.warp.sync
 // CHECK: nvfp4.ring.release
+// CHECK-NOT: scf.if {{.*}} -> (vector<16xi32>)
 // CHECK: nvfp4.ring.wait
 // CHECK: nvfp4.wgmma.read_b
 // CHECK: nvfp4.wgmma.decode_b
+// Round 2i + 1: round 2i + 2's B only if there is one.
+// CHECK: nvfp4.wgmma.mma
+// CHECK: nvfp4.ring.release
+// CHECK: %[[NEXT:.*]] = arith.cmpi ult, %{{.*}}, %[[COUNT]]
+// CHECK: scf.if %[[NEXT]] -> (vector<16xi32>)
+// CHECK: nvfp4.ring.wait
+// CHECK: nvfp4.wgmma.read_b
+// CHECK: } else {
+// CHECK: scf.yield
 // CHECK-NOT: nvfp4.wgmma.load_b
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @b_tma(%a: memref<200x1024xf4E2M1FN>, %sfa: memref<200x64xf8E4M3FN>, %b: memref<300x1024xf4E2M1FN>, %sfb: memref<300x64xf8E4M3FN>, %c: memref<200x300xf16>, %tiles: !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>, %bmap: !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>, %sfbmap: !nvfp4.tensor_map<1x300x64xi8, box = [1, 64, 16], swizzle = none>) kernel {

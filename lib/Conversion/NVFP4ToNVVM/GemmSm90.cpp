@@ -391,6 +391,15 @@ struct FragmentThread {
                                    k.c32(2)),
             arith::AndIOp::create(b, t, k.c32(3))};
   }
+
+  /// The thread's first fragment row of a warpgroup's 64 rows from `base`:
+  /// base + 16w + g (the second is 8 rows further).
+  Value firstRow(KernelBuilder &k, Value base) const {
+    ImplicitLocOpBuilder &b = k.b;
+    return arith::AddIOp::create(
+        b, base,
+        arith::AddIOp::create(b, arith::MulIOp::create(b, w, k.c32(16)), g));
+  }
 };
 
 
@@ -407,10 +416,7 @@ struct BRows {
     OperandShape shape = getOperandShape(cast<MemRefType>(b.getType()));
     ScaleRows scaleRows{layout, shape.rows, shape.k / 16};
     scaleChunkStride = scaleRows.chunkStride();
-    Value first = arith::AddIOp::create(
-        bb, row,
-        arith::AddIOp::create(bb, arith::MulIOp::create(bb, ft.w, k.c32(16)),
-                              ft.g));
+    Value first = ft.firstRow(k, row);
     Value q64 = arith::ExtUIOp::create(bb, k.i64, ft.q);
     Value bBase = k.pointer(b), sfbBase = k.pointer(sfb);
     for (int r = 0; r < 2; ++r) {
@@ -736,10 +742,7 @@ struct WgmmaReadBLowering : OpConversionPattern<WgmmaReadBOp> {
                                  adaptor.getSlot());
     Value bBase = arith::AddIOp::create(b, slot, k.c32(op.getBOffset()));
     Value sfbBase = arith::AddIOp::create(b, slot, k.c32(op.getSfbOffset()));
-    Value first = arith::AddIOp::create(
-        b, adaptor.getRow(),
-        arith::AddIOp::create(b, arith::MulIOp::create(b, ft.w, k.c32(16)),
-                              ft.g));
+    Value first = ft.firstRow(k, adaptor.getRow());
     auto sharedAt = [&](Value address) {
       return LLVM::IntToPtrOp::create(b, k.sharedPtr, address);
     };

@@ -288,12 +288,8 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // The ring lives in dynamic shared memory: at most 227 KiB per CTA. Its
   // memory is reused after the K loop for the K groups' sums and, side by
   // side with them, the other splits' tiles of a split_cluster.
-  const int64_t tileN = 64 * warpgroups;
-  const int64_t slotBytes =
-      tileM * GemmPlanAttr::kTileK * 2 +
-      (bTma ? tileN * GemmPlanAttr::kTileK / 2 + tileN * 16 : 0);
   const int64_t ring = GemmPlanAttr::ringBytes(
-      stages, slotBytes,
+      stages, GemmPlanAttr::slotBytes(tileM, warpgroups, bTma),
       GemmPlanAttr::scratchBytes(warpgroups, tileM, kSplit, splitK,
                                  splitCluster));
   if (stages != 0 && ring > 227 * 1024)

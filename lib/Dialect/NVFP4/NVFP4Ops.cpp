@@ -531,8 +531,12 @@ LogicalResult GemmTileOp::verify() {
   if (plan.getStages() == 0 && getATiles())
     return emitOpError() << "expects no decoded tiles of A with stages = 0 "
                             "(the CTA decodes A itself)";
+  if (failed(verifyGemmTiles(getOperation(), *a, plan,
+                             getATiles()
+                                 ? cast<TensorMapType>(getATiles().getType())
+                                 : TensorMapType())))
+    return failure();
   // b_tma: the maps of B's bytes and of its scale codes follow A's tiles.
-  const bool plainSfb = getSfbLayout() == ScaleLayout::Plain;
   const size_t maps = plan.getStages() == 0 ? 0 : 1 + (plan.getBTma() ? 2 : 0);
   if (getMaps().size() != maps)
     return emitOpError() << "expects " << maps
@@ -542,11 +546,23 @@ LogicalResult GemmTileOp::verify() {
                          << getMaps().size();
   if (plan.getBTma()) {
     MLIRContext *ctx = getContext();
-    if (plainSfb && a->k % 256 != 0)
+    if (!bTmaScalesFit(getSfbLayout(), a->k))
       return emitOpError() << "expects K (" << a->k
                            << ") to be a multiple of 256 with b_tma and plain "
                               "scales (TMA needs a row of scales to be a "
                               "multiple of 16 bytes)";
+    // The copies address B's rows and the blocked scales' atoms with TMA's
+    // signed 32-bit coordinates.
+    const int64_t atoms =
+        getSfbLayout() == ScaleLayout::Blocked
+            ? a->batch * llvm::divideCeil(n, int64_t(128)) *
+                  (a->k / GemmPlanAttr::kTileK)
+            : n;
+    if (atoms > std::numeric_limits<int32_t>::max())
+      return emitOpError() << "expects B's scales to have fewer than 2^31 "
+                              "rows or atoms (TMA coordinates are signed "
+                              "32-bit), but they have "
+                           << atoms;
     TensorMapType bMap = getWgmmaBMapType(ctx, plan, a->batch, n, a->k);
     if (getBMap().getType() != bMap)
       return emitOpError() << "expects B's bytes as " << bMap << ", but got "
@@ -556,20 +572,7 @@ LogicalResult GemmTileOp::verify() {
     if (getSfbMap().getType() != sfbMap)
       return emitOpError() << "expects B's scales as " << sfbMap << ", but got "
                            << getSfbMap().getType();
-    // The copies address atoms and rows with TMA's signed 32-bit
-    // coordinates.
-    if (sfbMap.getShape()[sfbMap.getRank() - 2] >
-        std::numeric_limits<int32_t>::max())
-      return emitOpError() << "expects B's scales to have fewer than 2^31 "
-                              "rows or atoms (TMA coordinates are signed "
-                              "32-bit), but they have "
-                           << sfbMap.getShape()[sfbMap.getRank() - 2];
   }
-  if (failed(verifyGemmTiles(getOperation(), *a, plan,
-                             getATiles()
-                                 ? cast<TensorMapType>(getATiles().getType())
-                                 : TensorMapType())))
-    return failure();
   const int64_t partialsBytes =
       plan.getPartialsBytes(a->batch, a->rows, n, a->k);
   if (plan.getStreamK() > 0) {

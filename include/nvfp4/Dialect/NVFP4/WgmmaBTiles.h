@@ -24,6 +24,12 @@
 
 namespace mlir::nvfp4 {
 
+/// Whether B's scales in `layout` can come through a tensor map at K: a
+/// plain row of scales (K / 16 bytes) must be a multiple of 16 bytes.
+inline bool bTmaScalesFit(ScaleLayout layout, int64_t k) {
+  return layout == ScaleLayout::Blocked || k % 256 == 0;
+}
+
 /// The tensor map of B's packed bytes, one chunk of a CTA's rows a copy.
 inline TensorMapType getWgmmaBMapType(MLIRContext *ctx, GemmPlanAttr plan,
                                       int64_t batch, int64_t n, int64_t k) {
