@@ -448,7 +448,9 @@ def NVFP4_WgmmaReduceSplitsOp : NVFP4_Op<"wgmma.reduce_splits",
     Phase 1's arrive is relaxed because CTA 0's last uses of that area are
     complete by then: TMA copies whose mbarriers were waited for and MMAs
     that were waited for. Plain loads still in flight, the K groups' sums,
-    lie below it.
+    lie below it. With `release_reads` the holders also read ring slots
+    with plain loads in their K loop (plans with `b_tma`, whose last round
+    reads its own slot again), so phase 1's arrive releases them.
 
     Results: `first`, whether this CTA is the cluster's first (rank 0),
     the one that stores; and the tile's sum there (its own partial first,
@@ -466,10 +468,12 @@ def NVFP4_WgmmaReduceSplitsOp : NVFP4_Op<"wgmma.reduce_splits",
   let arguments = (ins
     VectorOfRankAndType<[1], [F32]>:$acc, NVFP4_RingType:$ring,
     ConfinedAttr<I64Attr, [IntMinValue<2>, IntMaxValue<8>]>:$splits,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$warpgroups);
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$warpgroups,
+    UnitAttr:$release_reads);
   let results = (outs I1:$first, VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
-    $acc `in` $ring `splits` $splits `warpgroups` $warpgroups attr-dict `:`
+    $acc `in` $ring `splits` $splits `warpgroups` $warpgroups
+    (`release_reads` $release_reads^)? attr-dict `:`
     qualified(type($ring)) `,` type($acc)
   }];
   let hasVerifier = 1;

@@ -312,12 +312,27 @@ void GemmRingBuilder::round(Value r, Value count, bool first, Position &at,
   at = step(at, +1);
   if (bTma) {
     // Round r + 1's chunk of B from its slot. The pair loop's first round
-    // always has a next one; past the last round there is none (its
-    // fragments would be unused, and a split cluster's exchange may
-    // already be writing the ring).
+    // always has a next one. Past the last round there is none: with a
+    // split cluster the round reads its own slot again (still held and
+    // full; the fragments go unused, and the exchange's first arrive
+    // releases the reads), cheaper there than a branch (performance.md
+    // GEMM v31); otherwise it reads nothing.
     Value r1 = add(r, c32(1));
+    if (first) {
+      frags = slotFragments(Value(), at, r1);
+      return;
+    }
+    Value next = cmp(arith::CmpIPredicate::ult, r1, count);
+    if (!plan.getSplitCluster()) {
+      frags = slotFragments(next, at, r1);
+      return;
+    }
+    Position back = step(at, -1);
     frags = slotFragments(
-        first ? Value() : cmp(arith::CmpIPredicate::ult, r1, count), at, r1);
+        Value(),
+        {arith::SelectOp::create(b, next, at.ring, back.ring),
+         arith::SelectOp::create(b, next, at.phase, back.phase)},
+        arith::SelectOp::create(b, next, r1, r));
     return;
   }
   frags = decode(pending.front());
@@ -611,7 +626,8 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
     }
     auto reduced = WgmmaReduceSplitsOp::create(
         b, b.getI1Type(), acc.getType(), acc, ring,
-        b.getI64IntegerAttr(plan.getSplitK()), b.getI64IntegerAttr(warpgroups));
+        b.getI64IntegerAttr(plan.getSplitK()), b.getI64IntegerAttr(warpgroups),
+        /*release_reads=*/plan.getBTma() ? b.getUnitAttr() : UnitAttr());
     acc = reduced.getResult();
     auto first = scf::IfOp::create(b, reduced.getFirst(),
                                    /*withElseRegion=*/false);

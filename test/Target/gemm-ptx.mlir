@@ -112,6 +112,18 @@
 // BTMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // BTMA-NOT: ld.global
 
+// b_tma with a split cluster (the planner's plan for 128x4096x7168): the
+// last round reads its own slot again with plain loads, so the exchange's
+// first cluster arrive releases them (not relaxed).
+// RUN: nvfp4-run %s --entry b_tma_splits --target sm_90a --emit=ptx | FileCheck %s --check-prefix=BTMASPLITS
+// BTMASPLITS-LABEL: .entry b_tma_splits_kernel(
+// BTMASPLITS: .reqnctapercluster 1, 1, 2
+// BTMASPLITS: bar.warp.sync
+// BTMASPLITS-NOT: barrier.cluster.arrive.relaxed
+// BTMASPLITS: barrier.cluster.arrive;
+// BTMASPLITS-NEXT: barrier.cluster.wait;
+// BTMASPLITS: st.shared::cluster.v4.b32
+
 // split_cluster: the two splits of a tile are a cluster along z. The K
 // groups' sum (named barrier 1) is followed by two cluster barrier phases
 // (the first, and split 0's second, arrive relaxed):
@@ -169,6 +181,11 @@ func.func @in_cta(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b:
 
 func.func @cluster(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<7168x128xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<128x128xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<7168x128xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, k_split = 3, cluster_n = 2>}
+  return
+}
+
+func.func @b_tma_splits(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<128x4096xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<128x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<128x4096xf16>)
   return
 }
 

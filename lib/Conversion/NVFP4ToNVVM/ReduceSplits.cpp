@@ -47,7 +47,7 @@ SplitExchange::SplitExchange(KernelBuilder &k, Value ring, RingType type,
   area = arith::AddIOp::create(k.b, ring, k.c32(type.getDataBytes() - bytes));
 }
 
-Value SplitExchange::begin() {
+Value SplitExchange::begin(bool releaseReads) {
   // Relaxed: phase 1 publishes nothing. What it separates is the first
   // CTA's last use of the exchange area from the later splits' puts into
   // it, and that use is complete when its holders arrive: the area held
@@ -55,8 +55,12 @@ Value SplitExchange::begin() {
   // read by MMAs that were waited for (wgmma.wait_group, tcgen05.commit).
   // Plain loads that may still be in flight, the K groups' sums, lie
   // below the area. A release arrive would cost a MEMBAR.ALL.GPU per
-  // thread (H100 SASS; performance.md GEMM v26).
-  NVVM::ClusterArriveRelaxedOp::create(k.b, UnitAttr());
+  // thread (H100 SASS; performance.md GEMM v26), paid only when the
+  // holders read ring slots with plain loads (b_tma).
+  if (releaseReads)
+    NVVM::ClusterArriveOp::create(k.b, UnitAttr());
+  else
+    NVVM::ClusterArriveRelaxedOp::create(k.b, UnitAttr());
   NVVM::ClusterWaitOp::create(k.b, UnitAttr());
   return NVVM::ClusterId::create(k.b, k.i32);
 }
@@ -118,7 +122,7 @@ struct WgmmaReduceSplitsLowering : OpConversionPattern<WgmmaReduceSplitsOp> {
     SplitExchange exchange(k, adaptor.getRing(), op.getRing().getType(),
                            op.getSplits(), op.getWarpgroups() * 128,
                            accType.getNumElements());
-    Value rank = exchange.begin();
+    Value rank = exchange.begin(op.getReleaseReads());
     Value isFirst =
         arith::CmpIOp::create(b, arith::CmpIPredicate::eq, rank, k.c32(0));
     auto ifOp = scf::IfOp::create(b, TypeRange{accType}, isFirst,

@@ -38,12 +38,13 @@ public:
   SplitExchange(KernelBuilder &k, Value ring, RingType type, int64_t splits,
                 int64_t threads, int64_t floats);
 
-  /// Phase 1 (every holder arrives, relaxed, and waits): every CTA of the
+  /// Phase 1 (every holder arrives, relaxed unless `releaseReads`: its
+  /// plain loads of the ring may still be in flight, and waits): every CTA of the
   /// cluster runs, and every other thread of each CTA has exited
   /// (barrier.cluster counts the cluster's non-exited threads only), so no
   /// CTA uses its ring any more. Returns this CTA's cluster rank (i32), its
   /// split.
-  Value begin();
+  Value begin(bool releaseReads = false);
   /// A later split: stores its values 4j .. 4j + 3 (`part`, vector<4xf32>)
   /// into the first CTA's ring.
   void put(Value rank, int64_t j, Value part);
