@@ -187,16 +187,16 @@ GemmRingBuilder::Raw GemmRingBuilder::readB(Position p, Value r) {
 Value GemmRingBuilder::slotFragments(Value valid, Position p, Value r) {
   if (!valid)
     return decode(readB(p, r));
-  auto ifOp = scf::IfOp::create(b, TypeRange{VectorType::get({16}, i32)},
-                                valid, /*withElseRegion=*/true);
+  auto ifOp = scf::IfOp::create(b, TypeRange{VectorType::get({16}, i32)}, valid,
+                                /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   scf::YieldOp::create(b, decode(readB(p, r)));
   b.setInsertionPointToStart(ifOp.elseBlock());
-  scf::YieldOp::create(
-      b, ValueRange{arith::ConstantOp::create(
-             b, DenseElementsAttr::get(VectorType::get({16}, i32),
-                                       APInt(32, 0)))});
+  scf::YieldOp::create(b,
+                       ValueRange{arith::ConstantOp::create(
+                           b, DenseElementsAttr::get(VectorType::get({16}, i32),
+                                                     APInt(32, 0)))});
   return ifOp.getResult(0);
 }
 
@@ -328,11 +328,11 @@ void GemmRingBuilder::round(Value r, Value count, bool first, Position &at,
       return;
     }
     Position back = step(at, -1);
-    frags = slotFragments(
-        Value(),
-        {arith::SelectOp::create(b, next, at.ring, back.ring),
-         arith::SelectOp::create(b, next, at.phase, back.phase)},
-        arith::SelectOp::create(b, next, r1, r));
+    frags =
+        slotFragments(Value(),
+                      {arith::SelectOp::create(b, next, at.ring, back.ring),
+                       arith::SelectOp::create(b, next, at.phase, back.phase)},
+                      arith::SelectOp::create(b, next, r1, r));
     return;
   }
   frags = decode(pending.front());

@@ -39,8 +39,8 @@ public:
                 int64_t threads, int64_t floats);
 
   /// Phase 1 (every holder arrives, relaxed unless `releaseReads`: its
-  /// plain loads of the ring may still be in flight, and waits): every CTA of the
-  /// cluster runs, and every other thread of each CTA has exited
+  /// plain loads of the ring may still be in flight, and waits): every CTA of
+  /// the cluster runs, and every other thread of each CTA has exited
   /// (barrier.cluster counts the cluster's non-exited threads only), so no
   /// CTA uses its ring any more. Returns this CTA's cluster rank (i32), its
   /// split.

@@ -553,11 +553,10 @@ LogicalResult GemmTileOp::verify() {
                               "multiple of 16 bytes)";
     // The copies address B's rows and the blocked scales' atoms with TMA's
     // signed 32-bit coordinates.
-    const int64_t atoms =
-        getSfbLayout() == ScaleLayout::Blocked
-            ? a->batch * llvm::divideCeil(n, int64_t(128)) *
-                  (a->k / GemmPlanAttr::kTileK)
-            : n;
+    const int64_t atoms = getSfbLayout() == ScaleLayout::Blocked
+                              ? a->batch * llvm::divideCeil(n, int64_t(128)) *
+                                    (a->k / GemmPlanAttr::kTileK)
+                              : n;
     if (atoms > std::numeric_limits<int32_t>::max())
       return emitOpError() << "expects B's scales to have fewer than 2^31 "
                               "rows or atoms (TMA coordinates are signed "
