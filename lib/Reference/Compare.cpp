@@ -13,7 +13,8 @@ namespace nvfp4 {
 namespace ref {
 
 CompareResult compareOutputs(const float *got, const float *want, int64_t n,
-                             double atol, double rtol, const float *extraTol) {
+                             double atol, double rtol, const float *extraTol,
+                             double overflowAt) {
   CompareResult result{0, -1, 0.0, 0.0, 0.0f, 0.0f};
   double allowed = 0.0;
   for (int64_t i = 0; i < n; ++i) {
@@ -22,9 +23,22 @@ CompareResult compareOutputs(const float *got, const float *want, int64_t n,
     if (std::isnan(g) || std::isnan(w)) {
       match = std::isnan(g) && std::isnan(w);
       allowed = std::nan("");
-    } else if (std::isinf(g) || std::isinf(w)) {
+    } else if (std::isinf(g) && std::isinf(w)) {
       match = g == w;
       allowed = std::nan("");
+    } else if (std::isinf(g) || std::isinf(w)) {
+      // One side overflowed the output type: it stands for +-overflowAt at
+      // least, the nearest value it can be a rounding of.
+      const double finite = std::isinf(g) ? w : g;
+      const bool sameSign = std::signbit(g) == std::signbit(w);
+      allowed = std::nan("");
+      match = false;
+      if (overflowAt > 0.0 && sameSign && std::fabs(finite) <= overflowAt) {
+        allowed = atol + rtol * std::min(std::fabs(w), overflowAt) +
+                  (extraTol ? extraTol[i] : 0.0);
+        match = overflowAt - std::fabs(finite) <= allowed;
+        result.widened += match;
+      }
     } else {
       const double diff = std::fabs(g - w);
       result.maxAbsErr = std::max(result.maxAbsErr, diff);

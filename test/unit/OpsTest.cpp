@@ -722,6 +722,39 @@ TEST(Compare, ToleranceRuleIsAbsPlusRelative) {
   EXPECT_EQ(compareOutputs(&g3bad, &w3, 1).mismatches, 1);
 }
 
+TEST(Compare, OverflowEdgeOfTheOutputType) {
+  // f16: sums on either side of 65520 round to 65504 and to infinity.
+  const float inf = std::numeric_limits<float>::infinity();
+  const float edge[2] = {65504.0f, -65504.0f};
+  const float over[2] = {inf, -inf};
+  // Without the threshold an infinity matches only itself.
+  EXPECT_EQ(compareOutputs(over, edge, 2).mismatches, 2);
+  // With it: 65520 - 65504 = 16 is within 1e-3 + 1e-3 x 65504, either way
+  // round, and counted as widened.
+  CompareResult r = compareOutputs(over, edge, 2, 1e-3, 1e-3, nullptr, 65520);
+  EXPECT_EQ(r.mismatches, 0);
+  EXPECT_EQ(r.widened, 2);
+  EXPECT_EQ(compareOutputs(edge, over, 2, 1e-3, 1e-3, nullptr, 65520)
+                .mismatches,
+            0);
+  // Far below the threshold, with the opposite sign, or against NaN: no.
+  const float far = 1000.0f, negEdge = -65504.0f, nan = std::nanf("");
+  EXPECT_EQ(compareOutputs(&inf, &far, 1, 1e-3, 1e-3, nullptr, 65520)
+                .mismatches,
+            1);
+  EXPECT_EQ(compareOutputs(&inf, &negEdge, 1, 1e-3, 1e-3, nullptr, 65520)
+                .mismatches,
+            1);
+  EXPECT_EQ(compareOutputs(&inf, &nan, 1, 1e-3, 1e-3, nullptr, 65520)
+                .mismatches,
+            1);
+  // Both infinite still compare exactly.
+  const float negInf = -inf;
+  EXPECT_EQ(compareOutputs(&inf, &negInf, 1, 1e-3, 1e-3, nullptr, 65520)
+                .mismatches,
+            1);
+}
+
 TEST(Compare, AllMatchingReportsNoFirstBad) {
   const float v[4] = {1.0f, -2.0f, 3.5f, 0.0f};
   CompareResult r = compareOutputs(v, v, 4);

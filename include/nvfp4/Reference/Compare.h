@@ -39,12 +39,21 @@ struct CompareResult {
 ///  * both are infinite with the same sign, or
 ///  * both are finite and |got - want| <= atol + rtol * |want| + extraTol[i]
 ///    (evaluated in double; the last term only when `extraTol` is given,
-///    e.g. a bound on fp32 accumulation-order differences).
+///    e.g. a bound on fp32 accumulation-order differences), or
+///  * one is infinite, the other finite with the same sign, and the values
+///    were rounded to a type that overflows at `overflowAt` (e.g. 65520 for
+///    f16): the infinity then stands for a value of at least `overflowAt`,
+///    and the pair matches when `overflowAt` is within the tolerance above
+///    (with |want| taken as at most `overflowAt`; such pairs count as
+///    widened). Two roundings of sums that differ within the tolerance can
+///    fall on either side of the overflow threshold.
 /// Any other pair is a mismatch: NaN against a number, an infinity against a
-/// finite value or the opposite infinity, or a finite pair out of tolerance.
+/// finite value (without `overflowAt`, or out of tolerance) or the opposite
+/// infinity, or a finite pair out of tolerance.
 CompareResult compareOutputs(const float *got, const float *want, int64_t n,
                              double atol = 1e-3, double rtol = 1e-3,
-                             const float *extraTol = nullptr);
+                             const float *extraTol = nullptr,
+                             double overflowAt = 0.0);
 
 } // namespace ref
 } // namespace nvfp4
