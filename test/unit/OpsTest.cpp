@@ -734,25 +734,22 @@ TEST(Compare, OverflowEdgeOfTheOutputType) {
   CompareResult r = compareOutputs(over, edge, 2, 1e-3, 1e-3, nullptr, 65520);
   EXPECT_EQ(r.mismatches, 0);
   EXPECT_EQ(r.widened, 2);
-  EXPECT_EQ(compareOutputs(edge, over, 2, 1e-3, 1e-3, nullptr, 65520)
-                .mismatches,
-            0);
+  EXPECT_EQ(
+      compareOutputs(edge, over, 2, 1e-3, 1e-3, nullptr, 65520).mismatches, 0);
   // Far below the threshold, with the opposite sign, or against NaN: no.
   const float far = 1000.0f, negEdge = -65504.0f, nan = std::nanf("");
-  EXPECT_EQ(compareOutputs(&inf, &far, 1, 1e-3, 1e-3, nullptr, 65520)
-                .mismatches,
-            1);
-  EXPECT_EQ(compareOutputs(&inf, &negEdge, 1, 1e-3, 1e-3, nullptr, 65520)
-                .mismatches,
-            1);
-  EXPECT_EQ(compareOutputs(&inf, &nan, 1, 1e-3, 1e-3, nullptr, 65520)
-                .mismatches,
-            1);
+  EXPECT_EQ(
+      compareOutputs(&inf, &far, 1, 1e-3, 1e-3, nullptr, 65520).mismatches, 1);
+  EXPECT_EQ(
+      compareOutputs(&inf, &negEdge, 1, 1e-3, 1e-3, nullptr, 65520).mismatches,
+      1);
+  EXPECT_EQ(
+      compareOutputs(&inf, &nan, 1, 1e-3, 1e-3, nullptr, 65520).mismatches, 1);
   // Both infinite still compare exactly.
   const float negInf = -inf;
-  EXPECT_EQ(compareOutputs(&inf, &negInf, 1, 1e-3, 1e-3, nullptr, 65520)
-                .mismatches,
-            1);
+  EXPECT_EQ(
+      compareOutputs(&inf, &negInf, 1, 1e-3, 1e-3, nullptr, 65520).mismatches,
+      1);
 }
 
 TEST(Compare, AllMatchingReportsNoFirstBad) {
