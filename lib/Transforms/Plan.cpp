@@ -238,7 +238,10 @@ constexpr int64_t kLongKChunks = 128;
 /// 20.7, 128x4096x4096 16.0 -> 14.6, 128x2048x7168 20.9 -> 20.0,
 /// 256x2048x7168 22.2 -> 20.8; a 6-slot ring) and on the full grid from 32
 /// chunks (128x7168x2048 14.1 -> 13.5, K = 4096 22.5 -> 21.6; an 8-slot
-/// ring; at K = 1024 it loses, 9.7 -> 10.2).
+/// ring; at K = 1024 it loses, 9.7 -> 10.2). The half grid's b_tma plan
+/// also serves tiles of 64 to 120 rows of A (64x4096x7168 29.0 -> 18.1,
+/// where the plans above had no split-K for 64 rows; 96x4096x4096 14.6 ->
+/// 13.8).
 GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                             int64_t n, int64_t k, int64_t batch,
                             bool bTmaFits) {
@@ -254,15 +257,20 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
   auto bPrefetch = [](int64_t ctaChunks) -> int64_t {
     return ctaChunks >= 128 ? 3 : 2;
   };
-  // b_tma's plans, measured with 128 rows of A per tile.
+  // b_tma's full-grid plans, measured with 128 rows of A per tile (with
+  // fewer they won at 64x7168x2048 but lost at 64x7168x16384 and
+  // 32x7168x4096: GEMM v31).
   const bool bTma = bTmaFits && tileM == 128;
+  // The half grid's split cluster with B through the ring, measured with
+  // 64 to 128 rows of A per tile.
+  if (2 * ctas <= t.smCount && bTmaFits && tileM >= 64 && chunks >= 64 &&
+      chunks % 2 == 0)
+    return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
+                             /*kSplit=*/1, /*bPrefetch=*/2, /*splitK=*/2,
+                             /*clusterN=*/1, /*producer=*/true,
+                             /*splitCluster=*/true, /*streamK=*/0,
+                             /*bTma=*/true);
   if (2 * ctas <= t.smCount && tileM > 64) {
-    if (bTma && chunks >= 64 && chunks % 2 == 0)
-      return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
-                               /*kSplit=*/1, /*bPrefetch=*/2, /*splitK=*/2,
-                               /*clusterN=*/1, /*producer=*/true,
-                               /*splitCluster=*/true, /*streamK=*/0,
-                               /*bTma=*/true);
     // Two CTAs split K (B decoded once; a cluster, the second CTA's tile
     // added into the first's through distributed shared memory), or, when
     // K / 64 is odd, tiles of 64 rows of A (B decoded once per tile of A).

@@ -215,3 +215,14 @@ func.func @b_tma_plain_k(%a: memref<128x2112xf4E2M1FN>, %sfa: memref<128x132xf8E
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2112xf4E2M1FN>, memref<128x132xf8E4M3FN>, memref<7168x2112xf4E2M1FN>, memref<7168x132xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>}
   return
 }
+
+// -----
+
+// A half grid with 64 rows of A: the split cluster with B through the
+// ring (without b_tma the planner had no split-K for tiles of 64 rows).
+// CHECK-LABEL: func.func @half_grid_64_rows
+// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 6, split_k = 2, producer = true, split_cluster = true, b_tma = true>
+func.func @half_grid_64_rows(%a: memref<64x7168xf4E2M1FN>, %sfa: memref<64x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<64x4096xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x7168xf4E2M1FN>, memref<64x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<64x4096xf16>)
+  return
+}
