@@ -156,6 +156,10 @@ private:
   /// Stream-K: the current tile segment's chunks (null: `chunks`), and
   /// the warpgroup's first row in a tile of B.
   Value chunkCount, warpgroupRow;
+  /// b_tma: the batch and the CTA's first row of B (i32), the TMA
+  /// coordinates of its copies, and that row's place in its 128-row scale
+  /// atom (blocked scales).
+  Value batch32, nBase32, atomRow;
 };
 
 GemmRingBuilder::Raw GemmRingBuilder::loadB(Value chunk) {
@@ -173,9 +177,6 @@ GemmRingBuilder::Raw GemmRingBuilder::readB(Position p, Value r) {
   // codes (TMA's boxes start 16-byte aligned), the chunk's in word c % 4.
   Value word = b.createOrFold<arith::AndIOp>(globalChunk(chunkOf(r)), c32(3));
   RingWaitOp::create(b, ring, slot, p.phase);
-  // Blocked scales: the slot's rows from n_base % 128 of their atom.
-  Value atomRow = b.createOrFold<arith::RemUIOp>(
-      arith::IndexCastUIOp::create(b, i32, op.getNBase()), c32(128));
   auto read = WgmmaReadBOp::create(
       b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(), ring,
       slot, warpgroupRow, atomRow, word, plan.getATileBytes(),
@@ -208,10 +209,8 @@ void GemmRingBuilder::fillB(Value chunk, Value slot) {
                        blocked ? b.getI64IntegerAttr(sfbOffset + 512)
                                : IntegerAttr());
   Value global = globalChunk(chunk);
-  Value batch32 = b.createOrFold<arith::IndexCastUIOp>(i32, op.getBatch());
-  Value nBase = arith::IndexCastUIOp::create(b, i32, op.getNBase());
   RingCopyOp::create(b, ring, slot, plan.getATileBytes(), op.getBMap(),
-                     ValueRange{batch32, nBase, mul(global, c32(32))});
+                     ValueRange{batch32, nBase32, mul(global, c32(32))});
   if (!blocked) {
     // From the 16-byte aligned window that holds the chunk's 4 codes:
     // TMA faults on a box that starts inside one (an illegal instruction on
@@ -219,7 +218,7 @@ void GemmRingBuilder::fillB(Value chunk, Value slot) {
     RingCopyOp::create(
         b, ring, slot, sfbOffset, op.getSfbMap(),
         ValueRange{
-            batch32, nBase,
+            batch32, nBase32,
             mul(b.createOrFold<arith::ShRUIOp>(global, c32(2)), c32(16))});
     return;
   }
@@ -228,7 +227,7 @@ void GemmRingBuilder::fillB(Value chunk, Value slot) {
   OperandShape bShape = getOperandShape(op.getB().getType());
   const int64_t rowBlocks = llvm::divideCeil(bShape.rows, int64_t(128));
   Value block = add(mul(batch32, c32(rowBlocks)),
-                    b.createOrFold<arith::DivUIOp>(nBase, c32(128)));
+                    b.createOrFold<arith::DivUIOp>(nBase32, c32(128)));
   RingCopyOp::create(
       b, ring, slot, sfbOffset, op.getSfbMap(),
       ValueRange{add(mul(block, c32(totalChunks)), global), c32(0)});
@@ -344,8 +343,9 @@ LogicalResult GemmRingBuilder::build() {
   MLIRContext *ctx = b.getContext();
   const int64_t warpgroups = plan.getWarpgroups();
   // A slot's consumers: each warpgroup, or with b_tma each of its warps.
+  const int64_t releasers = plan.getBTma() ? 4 : 1;
   auto ringType = RingType::get(ctx, stages, plan.getSlotBytes(),
-                                warpgroups * (plan.getBTma() ? 4 : 1),
+                                warpgroups * releasers,
                                 plan.getScratchBytes(), plan.getClusterN());
   // The roles and the multicast assume the CTA and cluster shapes nvfp4-tile
   // launches the plan with: a kernel that says otherwise would hang (no
@@ -378,16 +378,18 @@ LogicalResult GemmRingBuilder::build() {
   kGroup = b.createOrFold<arith::DivUIOp>(wgIndex, c32(warpgroups));
   mBase = arith::IndexCastUIOp::create(b, i32, op.getMBase());
   warpgroupRow = mul(warpgroup, c32(64));
-  rowBase =
-      add(arith::IndexCastUIOp::create(b, i32, op.getNBase()), warpgroupRow);
+  nBase32 = arith::IndexCastUIOp::create(b, i32, op.getNBase());
+  rowBase = add(nBase32, warpgroupRow);
   batch = op.getBatch();
+  batch32 = b.createOrFold<arith::IndexCastUIOp>(i32, batch);
+  atomRow = b.createOrFold<arith::RemUIOp>(nBase32, c32(128));
   if (plan.getSplitK() > 1)
     chunkBase = mul(arith::IndexCastUIOp::create(b, i32, op.getSplit()),
                     c32(chunks));
   // The releasing thread of each consumer: lane 0 of every warp with
   // b_tma (its lanes read the slot too), else thread 0 of each warpgroup.
   isLeader = cmp(arith::CmpIPredicate::eq,
-                 arith::AndIOp::create(b, tid, c32(plan.getBTma() ? 31 : 127)),
+                 arith::AndIOp::create(b, tid, c32(128 / releasers - 1)),
                  c32(0));
   isFirstOfGroup = cmp(arith::CmpIPredicate::eq, warpgroup, c32(0));
 
