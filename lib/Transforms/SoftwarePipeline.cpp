@@ -344,9 +344,9 @@ LogicalResult GemmRingBuilder::build() {
   const int64_t warpgroups = plan.getWarpgroups();
   // A slot's consumers: each warpgroup, or with b_tma each of its warps.
   const int64_t releasers = plan.getBTma() ? 4 : 1;
-  auto ringType = RingType::get(ctx, stages, plan.getSlotBytes(),
-                                warpgroups * releasers,
-                                plan.getScratchBytes(), plan.getClusterN());
+  auto ringType =
+      RingType::get(ctx, stages, plan.getSlotBytes(), warpgroups * releasers,
+                    plan.getScratchBytes(), plan.getClusterN());
   // The roles and the multicast assume the CTA and cluster shapes nvfp4-tile
   // launches the plan with: a kernel that says otherwise would hang (no
   // producer) or multicast to CTAs that do not exist.
@@ -388,9 +388,9 @@ LogicalResult GemmRingBuilder::build() {
                     c32(chunks));
   // The releasing thread of each consumer: lane 0 of every warp with
   // b_tma (its lanes read the slot too), else thread 0 of each warpgroup.
-  isLeader = cmp(arith::CmpIPredicate::eq,
-                 arith::AndIOp::create(b, tid, c32(128 / releasers - 1)),
-                 c32(0));
+  isLeader =
+      cmp(arith::CmpIPredicate::eq,
+          arith::AndIOp::create(b, tid, c32(128 / releasers - 1)), c32(0));
   isFirstOfGroup = cmp(arith::CmpIPredicate::eq, warpgroup, c32(0));
 
   if (!plan.getProducer()) {
