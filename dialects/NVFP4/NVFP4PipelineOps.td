@@ -494,10 +494,31 @@ def NVFP4_WgmmaStoreOp : NVFP4_Op<"wgmma.store", [AttrSizedOperandSegments]> {
     With `partials`, the fp32 values go to split `split`'s copy of C in
     it (split-major [split][batch][m][n]) instead.
 
+    `staged in %ring at O`: the tile goes through the ring's shared memory,
+    free once the K loop is over, so that C is written in whole lines.
+    wgmma's D fragment gives each thread 2-byte pieces of 4 rows of C (a
+    warp's store instruction covers 4 rows x 16 bytes, half sectors). Staged,
+    the warpgroup writes its converted values into a tile of `len(acc) x 2`
+    rows of C by its 64 columns (rows padded by 16 bytes: conflict-free for
+    the fragment's pattern) at O + w x getStagedTileBytes() of the ring's
+    data, w = thread id / 128 < `warpgroups`, meets at named barrier 2 + w,
+    and then stores 16 bytes a thread, 8 threads a row of the tile, each
+    warp whole 128-byte lines. Only for C itself (no `partials`) in f16,
+    bf16 or f32 whose rows of the tile all exist (M a multiple of 2 x
+    len(acc), N of 64) and are 16-byte aligned (N x element bytes a
+    multiple of 16); the kernel still falls back to the fragment's stores
+    when C's base address is not 16-byte aligned. The caller guarantees
+    that nothing else uses those bytes of the ring any more and that all
+    the warpgroup's threads execute the op.
+
     Example:
     ```mlir
     nvfp4.wgmma.store %acc outs(%c : memref<128x7168xf16>)
         at m %m row %row batch %l : vector<64xf32>
+    nvfp4.wgmma.store %acc outs(%c : memref<128x7168xf16>)
+        at m %m row %row batch %l staged in %ring at 0 warpgroups 1
+        : vector<64xf32>, !nvfp4.ring<stages = 8, slot_bytes = 19456,
+          consumers = 4>
     ```
   }];
   let arguments = (ins
@@ -505,12 +526,28 @@ def NVFP4_WgmmaStoreOp : NVFP4_Op<"wgmma.store", [AttrSizedOperandSegments]> {
     Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
     Arg<Optional<MemRefRankOf<[I8], [1]>>, "fp32 partial tiles",
         [MemWrite]>:$partials,
-    I32:$m, I32:$row, Index:$batch, Optional<Index>:$split);
+    I32:$m, I32:$row, Index:$batch, Optional<Index>:$split,
+    Optional<NVFP4_RingType>:$staging,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<0>]>>:$staging_offset,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<2>]>>:
+        $warpgroups);
   let assemblyFormat = [{
     $acc `outs` `(` $c `:` type($c) `)`
     (`partials` `(` $partials^ `:` type($partials) `)`)?
-    `at` `m` $m `row` $row `batch` $batch (`split` $split^)? attr-dict `:`
-    type($acc)
+    `at` `m` $m `row` $row `batch` $batch (`split` $split^)?
+    (`staged` `in` $staging^ `at` $staging_offset `warpgroups` $warpgroups)?
+    attr-dict `:` type($acc) (`,` qualified(type($staging))^)?
+  }];
+  let extraClassDeclaration = [{
+    /// Bytes of one warpgroup's staged tile: 2 x `accumulators` rows of C by
+    /// 64 columns of `elementBytes`, each row padded by 16 bytes.
+    static int64_t getStagedTileBytes(int64_t accumulators,
+                                      int64_t elementBytes) {
+      return 2 * accumulators * (64 * elementBytes + 16);
+    }
+    /// Whether C's tiles of `tileM` rows by 64 columns can be staged: f16,
+    /// bf16 or f32, every row of every tile inside C, 16-byte aligned rows.
+    static bool canStage(MemRefType c, int64_t tileM);
   }];
   let hasVerifier = 1;
 }

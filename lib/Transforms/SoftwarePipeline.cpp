@@ -564,13 +564,43 @@ Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
 }
 
 void GemmRingBuilder::storeAcc(Value acc, Value split) {
+  // C's tile goes through the ring's memory (free after the K loop) where
+  // it can, so that C is written in whole lines (wgmma.store `staged`):
+  // above the K groups' sums, below a split cluster's exchange area.
+  Value staging;
+  IntegerAttr stagingOffset, stagingWarpgroups;
+  const int64_t accumulators = plan.getTileM() / 2;
+  MemRefType cType = op.getC().getType();
+  if (!split && WgmmaStoreOp::canStage(cType, plan.getTileM())) {
+    const int64_t floats = plan.getWarpgroups() * 128 * accumulators;
+    const int64_t offset = (kSplit - 1) * floats * 4;
+    const int64_t end =
+        offset + plan.getWarpgroups() *
+                     WgmmaStoreOp::getStagedTileBytes(
+                         accumulators,
+                         cType.getElementType().getIntOrFloatBitWidth() / 8);
+    auto ringType = cast<RingType>(ring.getType());
+    const int64_t exchange =
+        plan.getSplitCluster()
+            ? GemmPlanAttr::splitExchangeBytes(plan.getSplitK(), floats)
+            : 0;
+    if (end <= ringType.getDataBytes() - exchange) {
+      staging = ring;
+      stagingOffset = b.getI64IntegerAttr(offset);
+      stagingWarpgroups = b.getI64IntegerAttr(plan.getWarpgroups());
+    }
+  }
+  auto emitStore = [&] {
+    WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase, rowBase,
+                         batch, split, staging, stagingOffset,
+                         stagingWarpgroups);
+  };
   // When the CTA's rows of B can reach past N, a warpgroup whose rows all
   // lie past N (N a multiple of 64: its rows are not masked one by one)
   // stores nothing.
   const int64_t n = getOperandShape(op.getB().getType()).rows;
   if (n % plan.getTileN() == 0 || n % 64 != 0) {
-    WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase, rowBase,
-                         batch, split);
+    emitStore();
     return;
   }
   auto inN =
@@ -578,8 +608,7 @@ void GemmRingBuilder::storeAcc(Value acc, Value split) {
                         /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(inN.thenBlock());
-  WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase, rowBase,
-                       batch, split);
+  emitStore();
 }
 
 /// The consumer warpgroups: the K loop, the reduction of K groups and the

@@ -899,10 +899,110 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     const int64_t tileM = 2 * op.getAcc().getType().getNumElements();
     out.maskM = out.m % tileM != 0;
     out.maskN = out.n % 64 != 0;
-    storeAccumulators(k, k.unpack(adaptor.getAcc()), out, op.getM(),
-                      op.getRow(), FragmentThread::get(k, k.threadIdX()));
+    SmallVector<Value> acc = k.unpack(adaptor.getAcc());
+    FragmentThread ft = FragmentThread::get(k, k.threadIdX());
+    if (!op.getStaging()) {
+      storeAccumulators(k, acc, out, op.getM(), op.getRow(), ft);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // Staged (the verifier checked the shape): 16-byte stores need C's base
+    // 16-byte aligned, which its type does not promise; otherwise the
+    // fragment's own stores.
+    Value address = LLVM::PtrToIntOp::create(b, k.i64, out.base);
+    Value aligned = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, address, k.c64(15)), k.c64(0));
+    auto ifOp = scf::IfOp::create(b, aligned, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    storeStaged(k, op, adaptor.getStaging(), acc, out, ft);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    storeAccumulators(k, acc, out, op.getM(), op.getRow(), ft);
     rewriter.eraseOp(op);
     return success();
+  }
+
+  /// wgmma.store `staged`: the warpgroup's fragments into its tile in the
+  /// ring (row i of C's tile at i x stride, stride = 64 x bytes + 16: the
+  /// four rows 2q + e a warp's store touches fall 8 banks apart), its named
+  /// barrier, then each thread 16 bytes of a row, 8 (f16, bf16) or 16 (f32)
+  /// threads a row: every warp instruction writes whole 128-byte lines.
+  static void storeStaged(KernelBuilder &k, WgmmaStoreOp op, Value ringBase,
+                          ArrayRef<Value> acc, const AccumulatorStore &out,
+                          const FragmentThread &ft) {
+    ImplicitLocOpBuilder &b = k.b;
+    const int64_t tileM = 2 * static_cast<int64_t>(acc.size());
+    const int64_t bytes = out.bytes;
+    const int64_t stride = 64 * bytes + 16;
+    Value tid = k.threadIdX();
+    Value warpgroup = arith::ShRUIOp::create(b, tid, k.c32(7));
+    Value tile = arith::AddIOp::create(
+        b, ringBase,
+        arith::AddIOp::create(
+            b, k.c32(*op.getStagingOffset()),
+            arith::MulIOp::create(
+                b, warpgroup,
+                k.c32(WgmmaStoreOp::getStagedTileBytes(acc.size(), bytes)))));
+    auto sharedAt = [&](Value a) {
+      return LLVM::IntToPtrOp::create(b, k.sharedPtr, a);
+    };
+    // Accumulator i is C[8 (i / 4) + 2q + i % 2][16w + g + 8 ((i / 2) % 2)]
+    // of the warpgroup's tile (storeAccumulators).
+    Value column0 = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, ft.w, k.c32(16)), ft.g);
+    Value row0 = arith::MulIOp::create(b, ft.q, k.c32(2));
+    for (auto [i, value] : llvm::enumerate(acc)) {
+      int64_t idx = static_cast<int64_t>(i);
+      Value row = arith::AddIOp::create(
+          b, row0, k.c32(8 * (idx >> 2) + (idx & 1)));
+      Value column =
+          arith::AddIOp::create(b, column0, k.c32(8 * ((idx >> 1) & 1)));
+      Value at = arith::AddIOp::create(
+          b, tile,
+          arith::AddIOp::create(b, arith::MulIOp::create(b, row, k.c32(stride)),
+                                arith::MulIOp::create(b, column,
+                                                      k.c32(bytes))));
+      Value converted = out.type.isF32()
+                            ? value
+                            : arith::TruncFOp::create(b, out.type, value);
+      LLVM::StoreOp::create(b, converted, sharedAt(at), bytes);
+    }
+    NVVM::BarrierOp::create(
+        b, Type(), arith::AddIOp::create(b, warpgroup, k.c32(2)), k.c32(128),
+        NVVM::BarrierReductionAttr(), Value());
+    const int64_t perRow = 64 * bytes / 16;
+    const int64_t rowsPerPass = 128 / perRow;
+    Value t = arith::AndIOp::create(b, tid, k.c32(127));
+    Value piece = arith::RemUIOp::create(b, t, k.c32(perRow));
+    Value firstRow = arith::DivUIOp::create(b, t, k.c32(perRow));
+    Value rowBase64 = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, out.batch64, k.c64(out.m)),
+        arith::ExtUIOp::create(b, k.i64, op.getM()));
+    Value column64 = arith::ExtUIOp::create(
+        b, k.i64,
+        arith::AddIOp::create(
+            b, arith::MulIOp::create(b, op.getRow(), k.c32(bytes)),
+            arith::MulIOp::create(b, piece, k.c32(16))));
+    for (int64_t p = 0; p < tileM / rowsPerPass; ++p) {
+      Value row = arith::AddIOp::create(b, firstRow, k.c32(p * rowsPerPass));
+      Value vec = k.load(
+          k.v4i32,
+          sharedAt(arith::AddIOp::create(
+              b, tile,
+              arith::AddIOp::create(
+                  b, arith::MulIOp::create(b, row, k.c32(stride)),
+                  arith::MulIOp::create(b, piece, k.c32(16))))),
+          16, /*invariant=*/false);
+      Value global = arith::AddIOp::create(
+          b,
+          arith::MulIOp::create(
+              b,
+              arith::AddIOp::create(b, rowBase64,
+                                    arith::ExtUIOp::create(b, k.i64, row)),
+              k.c64(out.n * bytes)),
+          column64);
+      LLVM::StoreOp::create(b, vec, k.offset(out.base, global), 16);
+    }
   }
 };
 

@@ -858,7 +858,42 @@ LogicalResult WgmmaStoreOp::verify() {
       getPartials().getType().getNumElements() % (c.getNumElements() * 4))
     return emitOpError() << "expects `partials` to hold whole fp32 copies "
                             "of C";
+  if (!getStaging())
+    return success();
+  const int64_t accumulators = getAcc().getType().getNumElements();
+  if (getPartials())
+    return emitOpError() << "stages C's tile only, not split-K's partials";
+  if (!canStage(c, 2 * accumulators))
+    return emitOpError()
+           << "can stage only f16, bf16 or f32 tiles whose " << 2 * accumulators
+           << " rows by 64 columns all lie inside C (M a multiple of "
+           << 2 * accumulators
+           << ", N of 64) in 16-byte aligned rows (N x element bytes a "
+              "multiple of 16)";
+  const int64_t end =
+      *getStagingOffset() +
+      *getWarpgroups() *
+          getStagedTileBytes(accumulators,
+                             c.getElementType().getIntOrFloatBitWidth() / 8);
+  if (*getStagingOffset() % 16 || end > getStaging().getType().getDataBytes())
+    return emitOpError() << "stages " << *getWarpgroups()
+                         << " warpgroup tiles at byte " << *getStagingOffset()
+                         << " up to " << end
+                         << ", which must be 16-byte aligned and within the "
+                            "ring's "
+                         << getStaging().getType().getDataBytes()
+                         << " bytes of data";
   return success();
+}
+
+bool WgmmaStoreOp::canStage(MemRefType c, int64_t tileM) {
+  Type e = c.getElementType();
+  if (!e.isF16() && !e.isBF16() && !e.isF32())
+    return false;
+  ArrayRef<int64_t> shape = c.getShape();
+  const int64_t m = shape[shape.size() - 2], n = shape.back();
+  return m % tileM == 0 && n % 64 == 0 &&
+         (n * e.getIntOrFloatBitWidth() / 8) % 16 == 0;
 }
 
 LogicalResult RingAllocOp::verify() {

@@ -772,6 +772,30 @@ func.func @load_b_scales(%b: memref<64x512xf4E2M1FN>, %sfb: memref<64x16xf8E4M3F
 
 // -----
 
+func.func @store_staged_ragged(%acc: vector<32xf32>, %c: memref<60x128xf16>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, %i: i32, %l: index) {
+  // expected-error @+1 {{can stage only f16, bf16 or f32 tiles whose 64 rows by 64 columns all lie inside C (M a multiple of 64, N of 64)}}
+  nvfp4.wgmma.store %acc outs(%c : memref<60x128xf16>) at m %i row %i batch %l staged in %r at 0 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>
+  return
+}
+
+// -----
+
+func.func @store_staged_past_ring(%acc: vector<32xf32>, %c: memref<64x128xf32>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, %i: i32, %l: index) {
+  // expected-error @+1 {{stages 2 warpgroup tiles at byte 16 up to 34832, which must be 16-byte aligned and within the ring's 32768 bytes of data}}
+  nvfp4.wgmma.store %acc outs(%c : memref<64x128xf32>) at m %i row %i batch %l staged in %r at 16 warpgroups 2 : vector<32xf32>, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>
+  return
+}
+
+// -----
+
+func.func @store_staged_partials(%acc: vector<32xf32>, %c: memref<64x128xf16>, %p: memref<65536xi8>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, %i: i32, %l: index) {
+  // expected-error @+1 {{stages C's tile only, not split-K's partials}}
+  nvfp4.wgmma.store %acc outs(%c : memref<64x128xf16>) partials(%p : memref<65536xi8>) at m %i row %i batch %l split %l staged in %r at 0 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>
+  return
+}
+
+// -----
+
 func.func @store_strided(%acc: vector<32xf32>, %c: memref<64x128xf16, strided<[256, 1]>>, %i: i32, %l: index) {
   // expected-error @+1 {{expects 'c' to have an identity layout (dense, row-major)}}
   nvfp4.wgmma.store %acc outs(%c : memref<64x128xf16, strided<[256, 1]>>) at m %i row %i batch %l : vector<32xf32>

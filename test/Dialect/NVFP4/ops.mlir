@@ -120,7 +120,9 @@ func.func @tensor_map(%w: memref<4096xi8>, %a: memref<64x256xf4E2M1FN>, %x: memr
 // CHECK: %{{.*}}, %{{.*}} = nvfp4.wgmma.reduce_splits %{{.*}} in %[[R]] splits 2 warpgroups 2
 // CHECK: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<64x256xf16>) partials(%{{.*}} : memref<131072xi8>) at m %{{.*}} row %{{.*}} batch %{{.*}} split %{{.*}} : vector<32xf32>
 // GENERIC-LABEL: sym_name = "pipeline_ops"
-// GENERIC: "nvfp4.wgmma.store"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1>}>
+// CHECK: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<64x256xf16>) at m %{{.*}} row %{{.*}} batch %{{.*}} staged in %[[R]] at 0 warpgroups 2 : vector<32xf32>, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
+// GENERIC: "nvfp4.wgmma.store"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0>}>
+// GENERIC: "nvfp4.wgmma.store"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 1, 1, 0, 1>, staging_offset = 0 : i64, warpgroups = 2 : i64}>
 func.func @pipeline_ops(%b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8E4M3FN>, %c: memref<64x256xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>, %p: memref<131072xi8>, %i: i32, %o: i64, %l: index) {
   %r = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
   nvfp4.ring.fill %r[%i] from %t[%i, %i] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>
@@ -135,6 +137,7 @@ func.func @pipeline_ops(%b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8
   %sum = nvfp4.wgmma.reduce_k_groups %acc in %r groups 2 warpgroups 2 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, vector<32xf32>
   %first, %splits = nvfp4.wgmma.reduce_splits %sum in %r splits 2 warpgroups 2 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, vector<32xf32>
   nvfp4.wgmma.store %splits outs(%c : memref<64x256xf16>) partials(%p : memref<131072xi8>) at m %i row %i batch %l split %l : vector<32xf32>
+  nvfp4.wgmma.store %splits outs(%c : memref<64x256xf16>) at m %i row %i batch %l staged in %r at 0 warpgroups 2 : vector<32xf32>, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
   return
 }
 

@@ -1,0 +1,48 @@
+// nvfp4.wgmma.store `staged`: a warpgroup's tile of C through the ring's
+// shared memory, so that C is written in whole 128-byte lines; the
+// fragment's own 2-byte stores remain for a C whose base is not 16-byte
+// aligned.
+// RUN: nvfp4-opt %s -convert-nvfp4-to-nvvm | FileCheck %s
+
+// CHECK-LABEL: gpu.func @staged
+// C's base 16-byte aligned?
+// CHECK: %[[ADDR:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<1> to i64
+// CHECK: %[[LOW:.*]] = arith.andi %[[ADDR]], %c15_i64
+// CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[LOW]], %c0_i64
+// CHECK: scf.if %[[ALIGNED]] {
+// The warpgroup's tile at 4096 + (tid / 128) x 18432 (2 x 64 rows of
+// 64 x 2 + 16 bytes): accumulator 0 at row 2q, column 16w + g.
+// CHECK: %[[WG:.*]] = arith.shrui %{{.*}}, %c7_i32
+// CHECK: arith.muli %[[WG]], %c18432_i32
+// CHECK: arith.addi %c4096_i32, %{{.*}}
+// CHECK: arith.muli %{{.*}}, %c144_i32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<3>
+// CHECK-COUNT-63: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<3>
+// Named barrier 2 + warpgroup, the warpgroup's 128 threads.
+// CHECK: %[[BAR:.*]] = arith.addi %[[WG]], %c2_i32
+// CHECK: nvvm.barrier id = %[[BAR]] number_of_threads = %c128_i32
+// Then 16 rows of 8 x 16 bytes per pass: 8 passes for 128 rows.
+// CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK: } else {
+// CHECK-NOT: vector<4xi32>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<1>
+// CHECK: }
+
+// The 8 global stores of the staged branch, each 16 bytes of a row of C
+// (row stride 7168 x 2 bytes).
+// CHECK-LABEL: gpu.func @staged_stores
+// CHECK: arith.muli %{{.*}}, %c14336_i64
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @staged(%acc: vector<64xf32>, %c: memref<128x7168xf16>, %m: i32, %row: i32, %l: index) kernel {
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
+    nvfp4.wgmma.store %acc outs(%c : memref<128x7168xf16>) at m %m row %row batch %l staged in %ring at 4096 warpgroups 2 : vector<64xf32>, !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
+    gpu.return
+  }
+  gpu.func @staged_stores(%acc: vector<64xf32>, %c: memref<128x7168xf16>, %m: i32, %row: i32, %l: index) kernel {
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
+    nvfp4.wgmma.store %acc outs(%c : memref<128x7168xf16>) at m %m row %row batch %l staged in %ring at 0 warpgroups 1 : vector<64xf32>, !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
+    gpu.return
+  }
+}
