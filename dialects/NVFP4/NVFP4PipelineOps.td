@@ -479,6 +479,52 @@ def NVFP4_WgmmaReduceSplitsOp : NVFP4_Op<"wgmma.reduce_splits",
   let hasVerifier = 1;
 }
 
+def NVFP4_WgmmaReduceScatterSplitsOp : NVFP4_Op<"wgmma.reduce_scatter_splits"> {
+  let summary =
+      "Add the accumulators of a cluster's split-K CTAs, each CTA a part of them";
+  let description = [{
+    The symmetric form of `nvfp4.wgmma.reduce_splits` (same holders, same
+    cluster, same two phases of the cluster barrier): instead of every
+    split handing its whole tile to the first CTA, which alone adds and
+    stores, the tile's rows of A are cut into `splits` equal parts and CTA r
+    (cluster rank r) adds and stores part r. Each CTA writes its fragments
+    of the other parts into their owners' rings (distributed shared memory:
+    the values of rank q's part from sender rank p, p != q, at sender slot
+    s = p - (p > q) of q's area, float (s x len(result) + 4 (i / 4)) x T +
+    4t + i % 4 for element i of part q of thread t, T threads, in 16-byte
+    stores), arrives at phase 2 with release semantics and waits (acquire);
+    then it adds the parts it received to its own in rank order, as
+    `nvfp4.sum_splits` adds partials in split order. Every CTA moves and
+    adds (splits - 1) / splits of a tile instead of the first CTA all of it,
+    and all of them store.
+
+    The part is a multiple of 4 accumulators: element 4j + e of the result
+    is element 4 (r x G + j) + e of `acc`, G = len(result) / 4, so it is the
+    D fragment of the tile's rows of A from r x len(acc) x 2 / splits (a
+    wgmma tile of `2 x len(result)` rows): the first result is that row
+    offset (i32). `release_reads` as for `nvfp4.wgmma.reduce_splits`.
+
+    Example:
+    ```mlir
+    %m0, %part = nvfp4.wgmma.reduce_scatter_splits %acc in %ring splits 2
+        warpgroups 1 : !nvfp4.ring<stages = 6, slot_bytes = 19456,
+        consumers = 4>, vector<64xf32> -> vector<32xf32>
+    ```
+  }];
+  let arguments = (ins
+    VectorOfRankAndType<[1], [F32]>:$acc, NVFP4_RingType:$ring,
+    ConfinedAttr<I64Attr, [IntMinValue<2>, IntMaxValue<8>]>:$splits,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$warpgroups,
+    UnitAttr:$release_reads);
+  let results = (outs I32:$row_offset, VectorOfRankAndType<[1], [F32]>:$part);
+  let assemblyFormat = [{
+    $acc `in` $ring `splits` $splits `warpgroups` $warpgroups
+    (`release_reads` $release_reads^)? attr-dict `:`
+    qualified(type($ring)) `,` type($acc) `->` type($part)
+  }];
+  let hasVerifier = 1;
+}
+
 def NVFP4_WgmmaStoreOp : NVFP4_Op<"wgmma.store", [AttrSizedOperandSegments]> {
   let summary = "Store a warpgroup's accumulators to its tile of C";
   let description = [{

@@ -90,7 +90,9 @@ private:
   Value streamCtaOf(Value g);
   /// Stores the accumulators (C, or `partials` copy `split`), skipping a
   /// warpgroup whose rows all lie past N.
-  void storeAcc(Value acc, Value split);
+  /// Stores `acc` (the D fragment of a tile of 2 x len(acc) rows of A from
+  /// `m`, by default the CTA's mBase) to C, or with `split` to its partials.
+  void storeAcc(Value acc, Value split, Value m = Value());
   /// A round's raw chunk of B: bytes and scale code of each fragment row.
   struct Raw {
     Value bytes0, bytes1, scale0, scale1;
@@ -563,16 +565,20 @@ Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
   return tail.getResult(0);
 }
 
-void GemmRingBuilder::storeAcc(Value acc, Value split) {
+void GemmRingBuilder::storeAcc(Value acc, Value split, Value m) {
+  if (!m)
+    m = mBase;
   // C's tile goes through the ring's memory (free after the K loop) where
   // it can, so that C is written in whole lines (wgmma.store `staged`):
   // above the K groups' sums, below a split cluster's exchange area.
   Value staging;
   IntegerAttr stagingOffset, stagingWarpgroups;
-  const int64_t accumulators = plan.getTileM() / 2;
+  const int64_t accumulators =
+      cast<VectorType>(acc.getType()).getNumElements();
   MemRefType cType = op.getC().getType();
-  if (!split && WgmmaStoreOp::canStage(cType, plan.getTileM())) {
-    const int64_t floats = plan.getWarpgroups() * 128 * accumulators;
+  if (!split && WgmmaStoreOp::canStage(cType, 2 * accumulators)) {
+    const int64_t floats =
+        plan.getWarpgroups() * 128 * (plan.getTileM() / 2);
     const int64_t offset = (kSplit - 1) * floats * 4;
     const int64_t end =
         offset + plan.getWarpgroups() *
@@ -591,7 +597,7 @@ void GemmRingBuilder::storeAcc(Value acc, Value split) {
     }
   }
   auto emitStore = [&] {
-    WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), mBase, rowBase,
+    WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), m, rowBase,
                          batch, split, staging, stagingOffset,
                          stagingWarpgroups);
   };
@@ -655,10 +661,38 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
       store();
       return;
     }
+    const int64_t splitK = plan.getSplitK();
+    const int64_t tileM = plan.getTileM();
+    UnitAttr releaseReads = plan.getBTma() ? b.getUnitAttr() : UnitAttr();
+    if (tileM % (8 * splitK) == 0) {
+      // Each split adds and stores tile_m / split_k of the tile's rows of A
+      // (performance.md, GEMM v32); a part whose rows all lie past M (M a
+      // multiple of the part, not of the tile) stores nothing.
+      const int64_t partRows = tileM / splitK;
+      auto scattered = WgmmaReduceScatterSplitsOp::create(
+          b, b.getI32Type(),
+          VectorType::get({partRows / 2}, b.getF32Type()), acc, ring,
+          b.getI64IntegerAttr(splitK), b.getI64IntegerAttr(warpgroups),
+          releaseReads);
+      Value m = add(mBase, scattered.getRowOffset());
+      const int64_t rows =
+          getOperandShape(op.getA().getType()).rows;
+      if (rows % tileM == 0 || rows % partRows != 0) {
+        storeAcc(scattered.getPart(), Value(), m);
+        return;
+      }
+      auto inM = scf::IfOp::create(b, cmp(arith::CmpIPredicate::ult, m,
+                                          c32(rows)),
+                                   /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(inM.thenBlock());
+      storeAcc(scattered.getPart(), Value(), m);
+      return;
+    }
     auto reduced = WgmmaReduceSplitsOp::create(
         b, b.getI1Type(), acc.getType(), acc, ring,
-        b.getI64IntegerAttr(plan.getSplitK()), b.getI64IntegerAttr(warpgroups),
-        /*release_reads=*/plan.getBTma() ? b.getUnitAttr() : UnitAttr());
+        b.getI64IntegerAttr(splitK), b.getI64IntegerAttr(warpgroups),
+        releaseReads);
     acc = reduced.getResult();
     auto first = scf::IfOp::create(b, reduced.getFirst(),
                                    /*withElseRegion=*/false);

@@ -126,10 +126,13 @@
 
 // split_cluster: the two splits of a tile are a cluster along z. The K
 // groups' sum (named barrier 1) is followed by two cluster barrier phases
-// (the first, and split 0's second, arrive relaxed):
-// split 1 stores its 64 sums with 16 16-byte shared::cluster stores into
-// split 0's ring and arrives; split 0 waits and adds them with 16 16-byte
-// shared loads. No sum kernel, no fp32 partials in global memory.
+// (the first arrives relaxed): each split stores the half of its 64 sums
+// that the other one owns (a tile's rows of A 64 .. 127 go to split 1, 0 ..
+// 63 to split 0) with 8 16-byte shared::cluster stores into the other's
+// ring, arrives (release) and waits; then it adds the 8 16-byte shared
+// loads it received and stores its half of C, 16 bytes a thread through its
+// ring (the fragment's 2-byte stores where C's base is not 16-byte
+// aligned). No sum kernel, no fp32 partials in global memory.
 // RUN: nvfp4-run %s --entry split_cluster --target sm_90a --emit=ptx | FileCheck %s --check-prefix=SPLITS
 // SPLITS-NOT: .entry split_cluster_kernel_sum_splits
 // SPLITS-LABEL: .entry split_cluster_kernel(
@@ -140,14 +143,15 @@
 // SPLITS: barrier.cluster.arrive.relaxed;
 // SPLITS-NEXT: barrier.cluster.wait;
 // SPLITS-NEXT: mov.u32 {{%r[0-9]+}}, %cluster_ctarank;
-// SPLITS: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0;
-// SPLITS-COUNT-16: st.shared::cluster.v4.b32
+// SPLITS-DAG: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0;
+// SPLITS-DAG: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 1;
+// SPLITS-COUNT-8: st.shared::cluster.v4.b32
 // SPLITS-NEXT: barrier.cluster.arrive;
-// SPLITS: barrier.cluster.arrive.relaxed;
 // SPLITS-NEXT: barrier.cluster.wait;
-// SPLITS-COUNT-16: ld.shared.v4.b32
+// SPLITS-COUNT-8: ld.shared.v4.b32
 // SPLITS-NOT: st.global.f32
-// SPLITS: st.global.b16
+// SPLITS-DAG: st.global.v4.b32
+// SPLITS-DAG: st.global.b16
 // SPLITS-NOT: .entry
 // RUN: %if ptxas %{ nvfp4-run %s --entry split_cluster --target sm_90a --emit=ptx -o %t.splits.ptx %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.splits.ptx -o %t.splits.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}

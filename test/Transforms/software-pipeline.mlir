@@ -118,18 +118,19 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 // them, the other split's tile (128 threads x 32 floats each, side by side:
 // group 0 may still be loading its sums when the other split writes); after
 // the K groups'
-// reduction group 0 adds the splits and only split 0 stores, to C: no
-// partials and no sum kernel to let in early.
+// reduction group 0 of each split adds its part of the splits' tiles and
+// stores it, to C: no partials and no sum kernel to let in early.
 // CHECK-LABEL: gpu.func @split_cluster
 // CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, scratch_bytes = 32768>
 // CHECK: scf.for
 // CHECK-NOT: griddepcontrol launch_dependents
 // CHECK: %[[GROUPS:.*]] = nvfp4.wgmma.reduce_k_groups %{{.*}} in %[[RING]] groups 2 warpgroups 1
 // CHECK: scf.if
-// CHECK-NEXT: %[[FIRST:.*]], %[[SUM:.*]] = nvfp4.wgmma.reduce_splits %[[GROUPS]] in %[[RING]] splits 2 warpgroups 1
-// CHECK-NEXT: scf.if %[[FIRST]] {
+// Each split adds and stores 32 of the tile's 64 rows of A, from row
+// offset rank x 32.
+// CHECK-NEXT: %[[OFF:.*]], %[[PART:.*]] = nvfp4.wgmma.reduce_scatter_splits %[[GROUPS]] in %[[RING]] splits 2 warpgroups 1 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, scratch_bytes = 32768>, vector<32xf32> -> vector<16xf32>
 // The K groups' sums and the exchange area leave no room to stage C's tile.
-// CHECK-NEXT: nvfp4.wgmma.store %[[SUM]] outs(%arg4 : memref<64x128xbf16>) at m %{{.*}} row %{{.*}} batch %{{[^ ]+}} : vector<32xf32>
+// CHECK-NEXT: nvfp4.wgmma.store %[[PART]] outs(%arg4 : memref<64x128xbf16>) at m %[[OFF]] row %{{.*}} batch %{{[^ ]+}} : vector<16xf32>
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @split_cluster(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<64x128xbf16>, %tiles: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel attributes {known_cluster_size = array<i32: 1, 1, 2>} {
     %bx = gpu.block_id x

@@ -41,6 +41,7 @@ bool isCtaLevelOp(Operation *op) {
              RingWaitOp, RingReleaseOp, RingRetireOp, RingExpectOp, RingCopyOp,
              RingCopyBytesOp, WgmmaLoadBOp, WgmmaReadBOp, WgmmaDecodeBOp,
              WgmmaMmaOp, WgmmaReduceKGroupsOp, WgmmaReduceSplitsOp,
+             WgmmaReduceScatterSplitsOp,
              WgmmaStoreOp, TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp,
              Tcgen05MmaOp, Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,
              Tcgen05ReduceSplitsOp, Tcgen05StoreOp>(op);
@@ -96,7 +97,8 @@ struct ConvertNVFP4ToNVVMPass
         }
         bool wgmma = isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp, WgmmaReadBOp,
                          WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
-                         WgmmaReduceSplitsOp, WgmmaStoreOp>(op);
+                         WgmmaReduceSplitsOp, WgmmaReduceScatterSplitsOp,
+                         WgmmaStoreOp>(op);
         bool tcgen05 =
             isa<TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp, Tcgen05MmaOp,
                 Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,

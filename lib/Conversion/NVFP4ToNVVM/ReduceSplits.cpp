@@ -99,8 +99,26 @@ void SplitExchange::waitPuts() {
 }
 
 Value SplitExchange::get(int64_t r, int64_t j) {
+  return getFrom(k.c32(r - 1), j);
+}
+
+void SplitExchange::putTo(Value to, Value slot, int64_t j, Value part) {
   ImplicitLocOpBuilder &b = k.b;
-  Value address = arith::AddIOp::create(b, area, offset(k.c32(r - 1), j));
+  Value peer = NVVM::MapaOp::create(
+      b, k.clusterPtr, LLVM::IntToPtrOp::create(b, k.sharedPtr, area), to);
+  Value address =
+      LLVM::GEPOp::create(b, k.clusterPtr, k.i8, peer, ValueRange{offset(slot, j)});
+  LLVM::StoreOp::create(b, part, address, 16);
+}
+
+void SplitExchange::exchangePuts() {
+  NVVM::ClusterArriveOp::create(k.b, UnitAttr());
+  NVVM::ClusterWaitOp::create(k.b, UnitAttr());
+}
+
+Value SplitExchange::getFrom(Value slot, int64_t j) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value address = arith::AddIOp::create(b, area, offset(slot, j));
   return LLVM::LoadOp::create(b, VectorType::get({4}, k.f32),
                               LLVM::IntToPtrOp::create(b, k.sharedPtr, address),
                               16);
@@ -158,9 +176,84 @@ struct WgmmaReduceSplitsLowering : OpConversionPattern<WgmmaReduceSplitsOp> {
   }
 };
 
+struct WgmmaReduceScatterSplitsLowering
+    : OpConversionPattern<WgmmaReduceScatterSplitsOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WgmmaReduceScatterSplitsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    SmallVector<Value> acc = k.unpack(adaptor.getAcc());
+    const int64_t splits = op.getSplits();
+    const int64_t partValues = static_cast<int64_t>(acc.size()) / splits;
+    const int64_t partGroups = partValues / 4;
+    SplitExchange exchange(k, adaptor.getRing(), op.getRing().getType(),
+                           splits, op.getWarpgroups() * 128, partValues);
+    Value rank = exchange.begin(op.getReleaseReads());
+    auto quad = [&](int64_t q, int64_t j) {
+      return k.pack(VectorType::get({4}, k.f32),
+                    ArrayRef<Value>(acc).slice(4 * (q * partGroups + j), 4));
+    };
+    auto is = [&](arith::CmpIPredicate p, Value x, Value y) {
+      return arith::CmpIOp::create(b, p, x, y);
+    };
+    // Part q (q != rank) to its owner, as sender slot rank - (rank > q).
+    for (int64_t q = 0; q < splits; ++q) {
+      Value to = k.c32(q);
+      auto ifOp = scf::IfOp::create(b, is(arith::CmpIPredicate::ne, rank, to),
+                                    /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value slot = arith::SubIOp::create(
+          b, rank,
+          arith::ExtUIOp::create(b, k.i32,
+                                 is(arith::CmpIPredicate::ugt, rank, to)));
+      for (int64_t j = 0; j < partGroups; ++j)
+        exchange.putTo(to, slot, j, quad(q, j));
+    }
+    exchange.exchangePuts();
+    // This CTA's own part, and the sum of every split's in rank order: from
+    // sender q's slot q - (q > rank), or its own values where q = rank.
+    SmallVector<Value> sum;
+    for (int64_t j = 0; j < partGroups; ++j) {
+      SmallVector<Value> own(4);
+      for (int64_t e = 0; e < 4; ++e) {
+        own[e] = acc[4 * j + e];
+        for (int64_t q = 1; q < splits; ++q)
+          own[e] = arith::SelectOp::create(
+              b, is(arith::CmpIPredicate::eq, rank, k.c32(q)),
+              acc[4 * (q * partGroups + j) + e], own[e]);
+      }
+      SmallVector<Value> total(4);
+      for (int64_t q = 0; q < splits; ++q) {
+        Value fromQ = is(arith::CmpIPredicate::ult, rank, k.c32(q));
+        // The slot, clamped where q = rank (whose load is not used).
+        Value slot = arith::MinUIOp::create(
+            b,
+            arith::SubIOp::create(b, k.c32(q),
+                                  arith::ExtUIOp::create(b, k.i32, fromQ)),
+            k.c32(splits - 2));
+        Value got = exchange.getFrom(slot, j);
+        Value mine = is(arith::CmpIPredicate::eq, rank, k.c32(q));
+        for (int64_t e = 0; e < 4; ++e) {
+          Value v = arith::SelectOp::create(b, mine, own[e], k.extract(got, e));
+          total[e] = q == 0 ? v : arith::AddFOp::create(b, total[e], v);
+        }
+      }
+      llvm::append_range(sum, total);
+    }
+    Value rowOffset = arith::MulIOp::create(b, rank, k.c32(2 * partValues));
+    rewriter.replaceOp(op, {rowOffset, k.pack(op.getPart().getType(), sum)});
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::nvfp4::populateReduceSplitsPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {
-  patterns.add<WgmmaReduceSplitsLowering>(converter, patterns.getContext());
+  patterns.add<WgmmaReduceSplitsLowering, WgmmaReduceScatterSplitsLowering>(
+      converter, patterns.getContext());
 }

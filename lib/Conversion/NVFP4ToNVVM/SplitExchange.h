@@ -48,6 +48,9 @@ public:
   /// A later split: stores its values 4j .. 4j + 3 (`part`, vector<4xf32>)
   /// into the first CTA's ring.
   void put(Value rank, int64_t j, Value part);
+  /// The symmetric exchange (reduce_scatter_splits): stores values 4j ..
+  /// 4j + 3 into the area of cluster rank `to` as its sender `slot` (i32s).
+  void putTo(Value to, Value slot, int64_t j, Value part);
   /// A later split, after its puts: arrives at phase 2 (release: the puts
   /// are visible to the first CTA's acquire) and does not wait.
   void endPuts();
@@ -57,6 +60,12 @@ public:
   /// The first CTA, after waitPuts: split r's values 4j .. 4j + 3
   /// (vector<4xf32>).
   Value get(int64_t r, int64_t j);
+  /// The symmetric exchange, after its puts: arrives at phase 2 (release:
+  /// this CTA's puts) and waits (acquire: the peers' puts into its area).
+  void exchangePuts();
+  /// The symmetric exchange, after exchangePuts: the values 4j .. 4j + 3
+  /// of sender `slot` (i32) in this CTA's area.
+  Value getFrom(Value slot, int64_t j);
 
 private:
   /// Byte offset of split (`rankMinus1` + 1)'s values 4j .. of this thread.

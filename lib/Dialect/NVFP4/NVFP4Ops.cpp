@@ -843,6 +843,32 @@ LogicalResult WgmmaReduceSplitsOp::verify() {
       getWarpgroups() * 128 * getAcc().getType().getNumElements(), kGroupBytes);
 }
 
+LogicalResult WgmmaReduceScatterSplitsOp::verify() {
+  if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
+    return failure();
+  const int64_t accs = getAcc().getType().getNumElements();
+  const int64_t splits = getSplits();
+  if (accs % (4 * splits) ||
+      getPart().getType().getNumElements() * splits != accs)
+    return emitOpError() << "expects the " << accs
+                         << " accumulators to split into " << splits
+                         << " parts of whole groups of 4, each part "
+                         << accs / splits << " values, but the result has "
+                         << getPart().getType().getNumElements();
+  // As reduce_splits: the exchange lies above the K groups' sums.
+  int64_t kGroupBytes = 0;
+  auto groups = getAcc().getDefiningOp<WgmmaReduceKGroupsOp>();
+  if (groups && groups->getNumOperands() == 2 &&
+      groups->getOperand(1) == getRing() &&
+      isa<VectorType>(groups->getOperand(0).getType()) &&
+      llvm::isa_and_present<IntegerAttr>(groups.getProperties().groups) &&
+      llvm::isa_and_present<IntegerAttr>(groups.getProperties().warpgroups))
+    kGroupBytes = groups.getScratchNeed();
+  return verifySplitExchange(getOperation(), splits, getRing().getType(),
+                             getWarpgroups() * 128 * (accs / splits),
+                             kGroupBytes);
+}
+
 LogicalResult WgmmaStoreOp::verify() {
   if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())) ||
       failed(verifyDense(getOperation(), getC(), "c")) ||

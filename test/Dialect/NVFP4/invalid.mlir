@@ -796,6 +796,22 @@ func.func @store_staged_partials(%acc: vector<32xf32>, %c: memref<64x128xf16>, %
 
 // -----
 
+func.func @reduce_scatter_parts(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>) {
+  // expected-error @+1 {{expects the 32 accumulators to split into 4 parts of whole groups of 4, each part 8 values, but the result has 16}}
+  %m, %p = nvfp4.wgmma.reduce_scatter_splits %acc in %r splits 4 warpgroups 1 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, vector<32xf32> -> vector<16xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_scatter_uneven(%acc: vector<24xf32>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>) {
+  // expected-error @+1 {{expects the 24 accumulators to split into 4 parts of whole groups of 4}}
+  %m, %p = nvfp4.wgmma.reduce_scatter_splits %acc in %r splits 4 warpgroups 1 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, vector<24xf32> -> vector<6xf32>
+  return
+}
+
+// -----
+
 func.func @store_strided(%acc: vector<32xf32>, %c: memref<64x128xf16, strided<[256, 1]>>, %i: i32, %l: index) {
   // expected-error @+1 {{expects 'c' to have an identity layout (dense, row-major)}}
   nvfp4.wgmma.store %acc outs(%c : memref<64x128xf16, strided<[256, 1]>>) at m %i row %i batch %l : vector<32xf32>
