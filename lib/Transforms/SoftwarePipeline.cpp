@@ -573,12 +573,10 @@ void GemmRingBuilder::storeAcc(Value acc, Value split, Value m) {
   // above the K groups' sums, below a split cluster's exchange area.
   Value staging;
   IntegerAttr stagingOffset, stagingWarpgroups;
-  const int64_t accumulators =
-      cast<VectorType>(acc.getType()).getNumElements();
+  const int64_t accumulators = cast<VectorType>(acc.getType()).getNumElements();
   MemRefType cType = op.getC().getType();
   if (!split && WgmmaStoreOp::canStage(cType, 2 * accumulators)) {
-    const int64_t floats =
-        plan.getWarpgroups() * 128 * (plan.getTileM() / 2);
+    const int64_t floats = plan.getWarpgroups() * 128 * (plan.getTileM() / 2);
     const int64_t offset = (kSplit - 1) * floats * 4;
     const int64_t end =
         offset + plan.getWarpgroups() *
@@ -597,9 +595,8 @@ void GemmRingBuilder::storeAcc(Value acc, Value split, Value m) {
     }
   }
   auto emitStore = [&] {
-    WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), m, rowBase,
-                         batch, split, staging, stagingOffset,
-                         stagingWarpgroups);
+    WgmmaStoreOp::create(b, acc, op.getC(), op.getPartials(), m, rowBase, batch,
+                         split, staging, stagingOffset, stagingWarpgroups);
   };
   // When the CTA's rows of B can reach past N, a warpgroup whose rows all
   // lie past N (N a multiple of 64: its rows are not masked one by one)
@@ -670,29 +667,26 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
       // multiple of the part, not of the tile) stores nothing.
       const int64_t partRows = tileM / splitK;
       auto scattered = WgmmaReduceScatterSplitsOp::create(
-          b, b.getI32Type(),
-          VectorType::get({partRows / 2}, b.getF32Type()), acc, ring,
-          b.getI64IntegerAttr(splitK), b.getI64IntegerAttr(warpgroups),
-          releaseReads);
+          b, b.getI32Type(), VectorType::get({partRows / 2}, b.getF32Type()),
+          acc, ring, b.getI64IntegerAttr(splitK),
+          b.getI64IntegerAttr(warpgroups), releaseReads);
       Value m = add(mBase, scattered.getRowOffset());
-      const int64_t rows =
-          getOperandShape(op.getA().getType()).rows;
+      const int64_t rows = getOperandShape(op.getA().getType()).rows;
       if (rows % tileM == 0 || rows % partRows != 0) {
         storeAcc(scattered.getPart(), Value(), m);
         return;
       }
-      auto inM = scf::IfOp::create(b, cmp(arith::CmpIPredicate::ult, m,
-                                          c32(rows)),
-                                   /*withElseRegion=*/false);
+      auto inM =
+          scf::IfOp::create(b, cmp(arith::CmpIPredicate::ult, m, c32(rows)),
+                            /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(inM.thenBlock());
       storeAcc(scattered.getPart(), Value(), m);
       return;
     }
     auto reduced = WgmmaReduceSplitsOp::create(
-        b, b.getI1Type(), acc.getType(), acc, ring,
-        b.getI64IntegerAttr(splitK), b.getI64IntegerAttr(warpgroups),
-        releaseReads);
+        b, b.getI1Type(), acc.getType(), acc, ring, b.getI64IntegerAttr(splitK),
+        b.getI64IntegerAttr(warpgroups), releaseReads);
     acc = reduced.getResult();
     auto first = scf::IfOp::create(b, reduced.getFirst(),
                                    /*withElseRegion=*/false);

@@ -953,23 +953,23 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     Value row0 = arith::MulIOp::create(b, ft.q, k.c32(2));
     for (auto [i, value] : llvm::enumerate(acc)) {
       int64_t idx = static_cast<int64_t>(i);
-      Value row = arith::AddIOp::create(
-          b, row0, k.c32(8 * (idx >> 2) + (idx & 1)));
+      Value row =
+          arith::AddIOp::create(b, row0, k.c32(8 * (idx >> 2) + (idx & 1)));
       Value column =
           arith::AddIOp::create(b, column0, k.c32(8 * ((idx >> 1) & 1)));
       Value at = arith::AddIOp::create(
           b, tile,
-          arith::AddIOp::create(b, arith::MulIOp::create(b, row, k.c32(stride)),
-                                arith::MulIOp::create(b, column,
-                                                      k.c32(bytes))));
+          arith::AddIOp::create(
+              b, arith::MulIOp::create(b, row, k.c32(stride)),
+              arith::MulIOp::create(b, column, k.c32(bytes))));
       Value converted = out.type.isF32()
                             ? value
                             : arith::TruncFOp::create(b, out.type, value);
       LLVM::StoreOp::create(b, converted, sharedAt(at), bytes);
     }
-    NVVM::BarrierOp::create(
-        b, Type(), arith::AddIOp::create(b, warpgroup, k.c32(2)), k.c32(128),
-        NVVM::BarrierReductionAttr(), Value());
+    NVVM::BarrierOp::create(b, Type(),
+                            arith::AddIOp::create(b, warpgroup, k.c32(2)),
+                            k.c32(128), NVVM::BarrierReductionAttr(), Value());
     const int64_t perRow = 64 * bytes / 16;
     const int64_t rowsPerPass = 128 / perRow;
     Value t = arith::AndIOp::create(b, tid, k.c32(127));
@@ -985,14 +985,14 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
             arith::MulIOp::create(b, piece, k.c32(16))));
     for (int64_t p = 0; p < tileM / rowsPerPass; ++p) {
       Value row = arith::AddIOp::create(b, firstRow, k.c32(p * rowsPerPass));
-      Value vec = k.load(
-          k.v4i32,
-          sharedAt(arith::AddIOp::create(
-              b, tile,
-              arith::AddIOp::create(
-                  b, arith::MulIOp::create(b, row, k.c32(stride)),
-                  arith::MulIOp::create(b, piece, k.c32(16))))),
-          16, /*invariant=*/false);
+      Value vec =
+          k.load(k.v4i32,
+                 sharedAt(arith::AddIOp::create(
+                     b, tile,
+                     arith::AddIOp::create(
+                         b, arith::MulIOp::create(b, row, k.c32(stride)),
+                         arith::MulIOp::create(b, piece, k.c32(16))))),
+                 16, /*invariant=*/false);
       Value global = arith::AddIOp::create(
           b,
           arith::MulIOp::create(

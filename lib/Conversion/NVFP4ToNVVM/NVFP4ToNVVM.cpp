@@ -41,10 +41,10 @@ bool isCtaLevelOp(Operation *op) {
              RingWaitOp, RingReleaseOp, RingRetireOp, RingExpectOp, RingCopyOp,
              RingCopyBytesOp, WgmmaLoadBOp, WgmmaReadBOp, WgmmaDecodeBOp,
              WgmmaMmaOp, WgmmaReduceKGroupsOp, WgmmaReduceSplitsOp,
-             WgmmaReduceScatterSplitsOp,
-             WgmmaStoreOp, TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp,
-             Tcgen05MmaOp, Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,
-             Tcgen05ReduceSplitsOp, Tcgen05StoreOp>(op);
+             WgmmaReduceScatterSplitsOp, WgmmaStoreOp, TmemAllocOp,
+             TmemDeallocOp, Tcgen05CopyScalesOp, Tcgen05MmaOp, Tcgen05ReleaseOp,
+             Tcgen05CommitOp, Tcgen05WaitOp, Tcgen05ReduceSplitsOp,
+             Tcgen05StoreOp>(op);
 }
 
 struct ConvertNVFP4ToNVVMPass
@@ -95,10 +95,11 @@ struct ConvertNVFP4ToNVVMPass
                                "nvfp4-software-pipeline before the conversion";
           return WalkResult::interrupt();
         }
-        bool wgmma = isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp, WgmmaReadBOp,
-                         WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
-                         WgmmaReduceSplitsOp, WgmmaReduceScatterSplitsOp,
-                         WgmmaStoreOp>(op);
+        bool wgmma =
+            isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp, WgmmaReadBOp,
+                WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
+                WgmmaReduceSplitsOp, WgmmaReduceScatterSplitsOp, WgmmaStoreOp>(
+                op);
         bool tcgen05 =
             isa<TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp, Tcgen05MmaOp,
                 Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,

@@ -106,8 +106,8 @@ void SplitExchange::putTo(Value to, Value slot, int64_t j, Value part) {
   ImplicitLocOpBuilder &b = k.b;
   Value peer = NVVM::MapaOp::create(
       b, k.clusterPtr, LLVM::IntToPtrOp::create(b, k.sharedPtr, area), to);
-  Value address =
-      LLVM::GEPOp::create(b, k.clusterPtr, k.i8, peer, ValueRange{offset(slot, j)});
+  Value address = LLVM::GEPOp::create(b, k.clusterPtr, k.i8, peer,
+                                      ValueRange{offset(slot, j)});
   LLVM::StoreOp::create(b, part, address, 16);
 }
 
@@ -189,8 +189,8 @@ struct WgmmaReduceScatterSplitsLowering
     const int64_t splits = op.getSplits();
     const int64_t partValues = static_cast<int64_t>(acc.size()) / splits;
     const int64_t partGroups = partValues / 4;
-    SplitExchange exchange(k, adaptor.getRing(), op.getRing().getType(),
-                           splits, op.getWarpgroups() * 128, partValues);
+    SplitExchange exchange(k, adaptor.getRing(), op.getRing().getType(), splits,
+                           op.getWarpgroups() * 128, partValues);
     Value rank = exchange.begin(op.getReleaseReads());
     auto quad = [&](int64_t q, int64_t j) {
       return k.pack(VectorType::get({4}, k.f32),

@@ -823,24 +823,29 @@ static LogicalResult verifySplitExchange(Operation *op, int64_t splits,
   return success();
 }
 
-LogicalResult WgmmaReduceSplitsOp::verify() {
-  if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
-    return failure();
-  // The K groups' sums this accumulator was reduced from are read with
-  // plain loads just before the exchange: in the same ring, the exchange's
-  // area must lie above them. The reduction may not be verified yet: it is
-  // read only as far as it is well formed.
-  int64_t kGroupBytes = 0;
-  auto groups = getAcc().getDefiningOp<WgmmaReduceKGroupsOp>();
+/// The bytes of K groups' sums below a split exchange in `ring`: those of
+/// the nvfp4.wgmma.reduce_k_groups that produced `acc` in the same ring (its
+/// holders read them with plain loads just before the exchange, so the
+/// exchange's area must lie above them), else 0. The reduction may not be
+/// verified yet: it is read only as far as it is well formed.
+static int64_t kGroupSumsBelow(Value acc, Value ring) {
+  auto groups = acc.getDefiningOp<WgmmaReduceKGroupsOp>();
   if (groups && groups->getNumOperands() == 2 &&
-      groups->getOperand(1) == getRing() &&
+      groups->getOperand(1) == ring &&
       isa<VectorType>(groups->getOperand(0).getType()) &&
       llvm::isa_and_present<IntegerAttr>(groups.getProperties().groups) &&
       llvm::isa_and_present<IntegerAttr>(groups.getProperties().warpgroups))
-    kGroupBytes = groups.getScratchNeed();
-  return verifySplitExchange(
-      getOperation(), getSplits(), getRing().getType(),
-      getWarpgroups() * 128 * getAcc().getType().getNumElements(), kGroupBytes);
+    return groups.getScratchNeed();
+  return 0;
+}
+
+LogicalResult WgmmaReduceSplitsOp::verify() {
+  if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
+    return failure();
+  return verifySplitExchange(getOperation(), getSplits(), getRing().getType(),
+                             getWarpgroups() * 128 *
+                                 getAcc().getType().getNumElements(),
+                             kGroupSumsBelow(getAcc(), getRing()));
 }
 
 LogicalResult WgmmaReduceScatterSplitsOp::verify() {
@@ -855,18 +860,9 @@ LogicalResult WgmmaReduceScatterSplitsOp::verify() {
                          << " parts of whole groups of 4, each part "
                          << accs / splits << " values, but the result has "
                          << getPart().getType().getNumElements();
-  // As reduce_splits: the exchange lies above the K groups' sums.
-  int64_t kGroupBytes = 0;
-  auto groups = getAcc().getDefiningOp<WgmmaReduceKGroupsOp>();
-  if (groups && groups->getNumOperands() == 2 &&
-      groups->getOperand(1) == getRing() &&
-      isa<VectorType>(groups->getOperand(0).getType()) &&
-      llvm::isa_and_present<IntegerAttr>(groups.getProperties().groups) &&
-      llvm::isa_and_present<IntegerAttr>(groups.getProperties().warpgroups))
-    kGroupBytes = groups.getScratchNeed();
   return verifySplitExchange(getOperation(), splits, getRing().getType(),
                              getWarpgroups() * 128 * (accs / splits),
-                             kGroupBytes);
+                             kGroupSumsBelow(getAcc(), getRing()));
 }
 
 LogicalResult WgmmaStoreOp::verify() {
