@@ -575,7 +575,12 @@ void GemmRingBuilder::storeAcc(Value acc, Value split, Value m) {
   IntegerAttr stagingOffset, stagingWarpgroups;
   const int64_t accumulators = cast<VectorType>(acc.getType()).getNumElements();
   MemRefType cType = op.getC().getType();
-  if (!split && WgmmaStoreOp::canStage(cType, 2 * accumulators)) {
+  // Every consumer warpgroup must be past its K loop before any writes
+  // there: with one warpgroup, or after the K groups' barrier or the split
+  // cluster's; not two warpgroups that each meet only their own barrier.
+  const bool loopsOver =
+      plan.getWarpgroups() == 1 || kSplit > 1 || plan.getSplitCluster();
+  if (!split && loopsOver && WgmmaStoreOp::canStage(cType, 2 * accumulators)) {
     const int64_t floats = plan.getWarpgroups() * 128 * (plan.getTileM() / 2);
     const int64_t offset = (kSplit - 1) * floats * 4;
     const int64_t end =

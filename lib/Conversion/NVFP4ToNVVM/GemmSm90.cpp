@@ -907,9 +907,12 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
       return success();
     }
     // Staged (the verifier checked the shape): 16-byte stores need C's base
-    // 16-byte aligned, which its type does not promise; otherwise the
-    // fragment's own stores.
-    Value address = LLVM::PtrToIntOp::create(b, k.i64, out.base);
+    // plus the tile's first column 16-byte aligned, which C's type and the
+    // op's `row` do not promise; otherwise the fragment's own stores.
+    Value address = arith::AddIOp::create(
+        b, LLVM::PtrToIntOp::create(b, k.i64, out.base),
+        arith::ExtUIOp::create(
+            b, k.i64, arith::MulIOp::create(b, op.getRow(), k.c32(out.bytes))));
     Value aligned = arith::CmpIOp::create(
         b, arith::CmpIPredicate::eq,
         arith::AndIOp::create(b, address, k.c64(15)), k.c64(0));
@@ -935,7 +938,10 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     const int64_t bytes = out.bytes;
     const int64_t stride = 64 * bytes + 16;
     Value tid = k.threadIdX();
-    Value warpgroup = arith::ShRUIOp::create(b, tid, k.c32(7));
+    // The storing threads are the first 128 x `warpgroups` of the CTA; the
+    // remainder keeps any other thread inside the verified area.
+    Value warpgroup = b.createOrFold<arith::RemUIOp>(
+        arith::ShRUIOp::create(b, tid, k.c32(7)), k.c32(*op.getWarpgroups()));
     Value tile = arith::AddIOp::create(
         b, ringBase,
         arith::AddIOp::create(

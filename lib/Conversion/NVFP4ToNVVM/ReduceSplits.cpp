@@ -23,6 +23,12 @@
 //   order (16-byte ld.shared), as the sum kernel adds the partials in
 //   split order.
 //
+// nvfp4.wgmma.reduce_scatter_splits is the symmetric form: the tile's rows
+// of A are cut into `splits` parts, every CTA puts the parts it does not
+// own into their owners' exchange areas, arrives (release) and waits
+// (acquire), then adds the parts it received to its own in rank order and
+// stores that part: each CTA moves and adds (splits - 1) / splits of a tile.
+//
 // The sm_100a form (nvfp4.tcgen05.reduce_splits, GemmSm100.cpp) exchanges
 // TMEM columns the same way.
 //

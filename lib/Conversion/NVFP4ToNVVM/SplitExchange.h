@@ -7,9 +7,10 @@
 // The on-chip end of split-K (plan `split_cluster`) for every target's
 // accumulators (wgmma's registers, tcgen05's TMEM): the split_k CTAs of a
 // tile are a thread-block cluster, and the threads that hold each CTA's sum
-// hand it to the first CTA through distributed shared memory, ordered by two
-// phases of the cluster barrier (ReduceSplits.cpp). Private to
-// lib/Conversion/NVFP4ToNVVM.
+// hand it to the first CTA (reduce_splits), or each part of it to the CTA
+// that owns that part (reduce_scatter_splits), through distributed shared
+// memory, ordered by two phases of the cluster barrier (ReduceSplits.cpp).
+// Private to lib/Conversion/NVFP4ToNVVM.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,10 +25,12 @@ namespace mlir::nvfp4 {
 
 /// One CTA's side of the exchange among `splits` CTAs. `threads` holders
 /// (CTA threads 0 .. threads - 1, every one of them executing the
-/// exchange) of `floats` fp32 values each (a multiple of 4); split r's
-/// (r >= 1) values 4j .. 4j + 3 of thread t sit at float
-/// ((r - 1) x floats + 4j) x threads + 4t of the exchange area, so a
-/// warp's 16-byte accesses for one j are contiguous. The area is the top
+/// exchange) of `floats` fp32 values each (a multiple of 4) to hand over;
+/// sender slot s's (0 .. splits - 2: split s + 1 for reduce_splits, the
+/// sender's rank less one if above the owner's for reduce_scatter_splits)
+/// values 4j .. 4j + 3 of thread t sit at float (s x floats + 4j) x
+/// threads + 4t of the exchange area, so a warp's 16-byte accesses for one
+/// j are contiguous. The area is the top
 /// GemmPlanAttr::splitExchangeBytes(splits, floats x threads) bytes of the
 /// first CTA's ring data (`ring`: its i32 shared address; `type`: its
 /// layout), above the K
@@ -68,7 +71,7 @@ public:
   Value getFrom(Value slot, int64_t j);
 
 private:
-  /// Byte offset of split (`rankMinus1` + 1)'s values 4j .. of this thread.
+  /// Byte offset of sender slot `rankMinus1`'s values 4j .. of this thread.
   Value offset(Value rankMinus1, int64_t j);
 
   KernelBuilder &k;

@@ -880,6 +880,9 @@ LogicalResult WgmmaStoreOp::verify() {
       getPartials().getType().getNumElements() % (c.getNumElements() * 4))
     return emitOpError() << "expects `partials` to hold whole fp32 copies "
                             "of C";
+  if (!getStaging() != !getStagingOffset() || !getStaging() != !getWarpgroups())
+    return emitOpError() << "expects the staging ring, its offset and its "
+                            "warpgroups together";
   if (!getStaging())
     return success();
   const int64_t accumulators = getAcc().getType().getNumElements();
@@ -890,8 +893,8 @@ LogicalResult WgmmaStoreOp::verify() {
            << "can stage only f16, bf16 or f32 tiles whose " << 2 * accumulators
            << " rows by 64 columns all lie inside C (M a multiple of "
            << 2 * accumulators
-           << ", N of 64) in 16-byte aligned rows (N x element bytes a "
-              "multiple of 16)";
+           << ", N of 64) and whose rows are a multiple of 16 (f16, bf16) or "
+              "8 (f32)";
   const int64_t end =
       *getStagingOffset() +
       *getWarpgroups() *
@@ -914,8 +917,10 @@ bool WgmmaStoreOp::canStage(MemRefType c, int64_t tileM) {
     return false;
   ArrayRef<int64_t> shape = c.getShape();
   const int64_t m = shape[shape.size() - 2], n = shape.back();
-  return m % tileM == 0 && n % 64 == 0 &&
-         (n * e.getIntOrFloatBitWidth() / 8) % 16 == 0;
+  // The stores cover 128 / (4 x element bytes) rows of the tile a pass:
+  // 16 (f16, bf16) or 8 (f32); N % 64 == 0 makes C's rows 16-byte aligned.
+  const int64_t rowsPerPass = 32 / (e.getIntOrFloatBitWidth() / 8);
+  return m % tileM == 0 && n % 64 == 0 && tileM % rowsPerPass == 0;
 }
 
 LogicalResult RingAllocOp::verify() {

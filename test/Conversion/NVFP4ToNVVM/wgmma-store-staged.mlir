@@ -5,14 +5,18 @@
 // RUN: nvfp4-opt %s -convert-nvfp4-to-nvvm | FileCheck %s
 
 // CHECK-LABEL: gpu.func @staged
-// C's base 16-byte aligned?
-// CHECK: %[[ADDR:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<1> to i64
+// C's base plus `row` elements 16-byte aligned?
+// CHECK: %[[COL:.*]] = arith.muli %arg3, %c2_i32
+// CHECK: %[[COL64:.*]] = arith.extui %[[COL]] : i32 to i64
+// CHECK: %[[BASE:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<1> to i64
+// CHECK: %[[ADDR:.*]] = arith.addi %[[BASE]], %[[COL64]]
 // CHECK: %[[LOW:.*]] = arith.andi %[[ADDR]], %c15_i64
 // CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[LOW]], %c0_i64
 // CHECK: scf.if %[[ALIGNED]] {
-// The warpgroup's tile at 4096 + (tid / 128) x 18432 (2 x 64 rows of
-// 64 x 2 + 16 bytes): accumulator 0 at row 2q, column 16w + g.
-// CHECK: %[[WG:.*]] = arith.shrui %{{.*}}, %c7_i32
+// The warpgroup's tile at 4096 + (tid / 128 mod 2) x 18432 (2 x 64 rows
+// of 64 x 2 + 16 bytes): accumulator 0 at row 2q, column 16w + g.
+// CHECK: %[[SH:.*]] = arith.shrui %{{.*}}, %c7_i32
+// CHECK: %[[WG:.*]] = arith.remui %[[SH]], %c2_i32
 // CHECK: arith.muli %[[WG]], %c18432_i32
 // CHECK: arith.addi %c4096_i32, %{{.*}}
 // CHECK: arith.muli %{{.*}}, %c144_i32
@@ -30,10 +34,24 @@
 // CHECK: }
 
 // The 8 global stores of the staged branch, each 16 bytes of a row of C
-// (row stride 7168 x 2 bytes).
+// (row stride 7168 x 2 bytes), 16 rows a pass.
 // CHECK-LABEL: gpu.func @staged_stores
 // CHECK: arith.muli %{{.*}}, %c14336_i64
 // CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK-NOT: {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK: } else {
+
+// f32: rows of 64 x 4 + 16 bytes, 16 threads a row, 8 rows a pass: 8 passes
+// for a tile of 64 rows (one warpgroup: its tile at the offset).
+// CHECK-LABEL: gpu.func @staged_f32
+// CHECK-NOT: arith.remui
+// CHECK: arith.muli %{{.*}}, %c272_i32
+// CHECK-NOT: arith.truncf
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK-NOT: {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK: } else {
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @staged(%acc: vector<64xf32>, %c: memref<128x7168xf16>, %m: i32, %row: i32, %l: index) kernel {
     %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
@@ -43,6 +61,11 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @staged_stores(%acc: vector<64xf32>, %c: memref<128x7168xf16>, %m: i32, %row: i32, %l: index) kernel {
     %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
     nvfp4.wgmma.store %acc outs(%c : memref<128x7168xf16>) at m %m row %row batch %l staged in %ring at 0 warpgroups 1 : vector<64xf32>, !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
+    gpu.return
+  }
+  gpu.func @staged_f32(%acc: vector<32xf32>, %c: memref<64x256xf32>, %m: i32, %row: i32, %l: index) kernel {
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
+    nvfp4.wgmma.store %acc outs(%c : memref<64x256xf32>) at m %m row %row batch %l staged in %ring at 16 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
     gpu.return
   }
 }
