@@ -551,8 +551,9 @@ def NVFP4_WgmmaStoreOp : NVFP4_Op<"wgmma.store", [AttrSizedOperandSegments]> {
     and then stores 16 bytes a thread, 8 threads a row of the tile, each
     warp whole 128-byte lines. Only for C itself (no `partials`) in f16,
     bf16 or f32 whose rows of the tile all exist (M a multiple of 2 x
-    len(acc), N of 64) and number a multiple of 16 (f16, bf16) or 8 (f32),
-    what one pass of the 16-byte stores covers; the kernel still falls back
+    len(acc), N of 64); a pass of the 16-byte stores covers 16 rows (f16,
+    bf16) or 8 (f32), and a last pass past the tile's rows stores only
+    those that exist. The kernel still falls back
     to the fragment's stores when C's base address plus `row` elements is
     not 16-byte aligned. The caller guarantees that nothing else uses those
     bytes of the ring any more (every consumer warpgroup's MMAs and reads

@@ -989,8 +989,21 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
         arith::AddIOp::create(
             b, arith::MulIOp::create(b, op.getRow(), k.c32(bytes)),
             arith::MulIOp::create(b, piece, k.c32(16))));
-    for (int64_t p = 0; p < tileM / rowsPerPass; ++p) {
+    // A tile of fewer rows than a whole number of passes (8 mod 16 rows in
+    // f16 or bf16): its last pass stores only the rows that exist.
+    const int64_t passes = llvm::divideCeil(tileM, rowsPerPass);
+    for (int64_t p = 0; p < passes; ++p) {
       Value row = arith::AddIOp::create(b, firstRow, k.c32(p * rowsPerPass));
+      std::optional<OpBuilder::InsertionGuard> partial;
+      if ((p + 1) * rowsPerPass > tileM) {
+        partial.emplace(b);
+        auto ifOp = scf::IfOp::create(
+            b,
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, row,
+                                  k.c32(tileM)),
+            /*withElseRegion=*/false);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+      }
       Value vec =
           k.load(k.v4i32,
                  sharedAt(arith::AddIOp::create(

@@ -892,9 +892,7 @@ LogicalResult WgmmaStoreOp::verify() {
     return emitOpError()
            << "can stage only f16, bf16 or f32 tiles whose " << 2 * accumulators
            << " rows by 64 columns all lie inside C (M a multiple of "
-           << 2 * accumulators
-           << ", N of 64) and whose rows are a multiple of 16 (f16, bf16) or "
-              "8 (f32)";
+           << 2 * accumulators << ", N of 64)";
   const int64_t end =
       *getStagingOffset() +
       *getWarpgroups() *
@@ -917,10 +915,8 @@ bool WgmmaStoreOp::canStage(MemRefType c, int64_t tileM) {
     return false;
   ArrayRef<int64_t> shape = c.getShape();
   const int64_t m = shape[shape.size() - 2], n = shape.back();
-  // The stores cover 128 / (4 x element bytes) rows of the tile a pass:
-  // 16 (f16, bf16) or 8 (f32); N % 64 == 0 makes C's rows 16-byte aligned.
-  const int64_t rowsPerPass = 32 / (e.getIntOrFloatBitWidth() / 8);
-  return m % tileM == 0 && n % 64 == 0 && tileM % rowsPerPass == 0;
+  // N % 64 == 0 also makes C's rows 16-byte aligned.
+  return m % tileM == 0 && n % 64 == 0;
 }
 
 LogicalResult RingAllocOp::verify() {

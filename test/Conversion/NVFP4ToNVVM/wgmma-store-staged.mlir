@@ -52,6 +52,18 @@
 // CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 // CHECK-NOT: {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 // CHECK: } else {
+
+// A tile of 72 rows in f16: 4 whole passes of 16 rows, then a fifth whose
+// rows 72 .. 79 do not exist: guarded.
+// CHECK-LABEL: gpu.func @staged_partial_pass
+// CHECK: nvvm.barrier
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK: %[[LAST:.*]] = arith.addi %{{.*}}, %c64_i32
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[LAST]], %c72_i32
+// CHECK: scf.if %[[IN]] {
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK-NOT: {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK: } else {
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @staged(%acc: vector<64xf32>, %c: memref<128x7168xf16>, %m: i32, %row: i32, %l: index) kernel {
     %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
@@ -66,6 +78,11 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @staged_f32(%acc: vector<32xf32>, %c: memref<64x256xf32>, %m: i32, %row: i32, %l: index) kernel {
     %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
     nvfp4.wgmma.store %acc outs(%c : memref<64x256xf32>) at m %m row %row batch %l staged in %ring at 16 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
+    gpu.return
+  }
+  gpu.func @staged_partial_pass(%acc: vector<36xf32>, %c: memref<72x2048xf16>, %m: i32, %row: i32, %l: index) kernel {
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
+    nvfp4.wgmma.store %acc outs(%c : memref<72x2048xf16>) at m %m row %row batch %l staged in %ring at 0 warpgroups 1 : vector<36xf32>, !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
     gpu.return
   }
 }

@@ -772,14 +772,6 @@ func.func @load_b_scales(%b: memref<64x512xf4E2M1FN>, %sfb: memref<64x16xf8E4M3F
 
 // -----
 
-func.func @store_staged_rows(%acc: vector<36xf32>, %c: memref<72x128xf16>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, %i: i32, %l: index) {
-  // expected-error @+1 {{can stage only f16, bf16 or f32 tiles whose 72 rows by 64 columns all lie inside C (M a multiple of 72, N of 64) and whose rows are a multiple of 16 (f16, bf16) or 8 (f32)}}
-  nvfp4.wgmma.store %acc outs(%c : memref<72x128xf16>) at m %i row %i batch %l staged in %r at 0 warpgroups 1 : vector<36xf32>, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>
-  return
-}
-
-// -----
-
 func.func @store_staged_generic(%acc: vector<32xf32>, %c: memref<64x128xf16>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, %i: i32, %l: index) {
   // expected-error @+1 {{expects the staging ring, its offset and its warpgroups together}}
   "nvfp4.wgmma.store"(%acc, %c, %i, %i, %l, %r) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 1, 1, 0, 1>}> : (vector<32xf32>, memref<64x128xf16>, i32, i32, index, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>) -> ()
