@@ -589,9 +589,12 @@ void GemmRingBuilder::storeAcc(Value acc, Value split, Value m) {
                          accumulators,
                          cType.getElementType().getIntOrFloatBitWidth() / 8);
     auto ringType = cast<RingType>(ring.getType());
+    // The split exchange's area: the other splits' tiles, or with
+    // reduce_scatter_splits (a part of the tile to store) their parts.
     const int64_t exchange =
         plan.getSplitCluster()
-            ? GemmPlanAttr::splitExchangeBytes(plan.getSplitK(), floats)
+            ? GemmPlanAttr::splitExchangeBytes(
+                  plan.getSplitK(), plan.getWarpgroups() * 128 * accumulators)
             : 0;
     if (end <= ringType.getDataBytes() - exchange) {
       staging = ring;

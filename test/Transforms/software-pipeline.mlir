@@ -129,8 +129,9 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 // Each split adds and stores 32 of the tile's 64 rows of A, from row
 // offset rank x 32.
 // CHECK-NEXT: %[[OFF:.*]], %[[PART:.*]] = nvfp4.wgmma.reduce_scatter_splits %[[GROUPS]] in %[[RING]] splits 2 warpgroups 1 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, scratch_bytes = 32768>, vector<32xf32> -> vector<16xf32>
-// The K groups' sums and the exchange area leave no room to stage C's tile.
-// CHECK-NEXT: nvfp4.wgmma.store %[[PART]] outs(%arg4 : memref<64x128xbf16>) at m %[[OFF]] row %{{.*}} batch %{{[^ ]+}} : vector<16xf32>
+// The part is staged above the K groups' sums (16384 bytes) and below the
+// exchange area (the other split's part, 8192 bytes at the ring's top).
+// CHECK-NEXT: nvfp4.wgmma.store %[[PART]] outs(%arg4 : memref<64x128xbf16>) at m %[[OFF]] row %{{.*}} batch %{{[^ ]+}} staged in %[[RING]] at 16384 warpgroups 1 : vector<16xf32>
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @split_cluster(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<64x128xbf16>, %tiles: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel attributes {known_cluster_size = array<i32: 1, 1, 2>} {
     %bx = gpu.block_id x
