@@ -88,10 +88,10 @@ private:
   std::pair<Value, Value> streamShare(Value cta);
   /// The CTA holding chunk g of the stream (GemmPlanAttr::streamKCtaOf).
   Value streamCtaOf(Value g);
-  /// Stores the accumulators (C, or `partials` copy `split`), skipping a
-  /// warpgroup whose rows all lie past N.
   /// Stores `acc` (the D fragment of a tile of 2 x len(acc) rows of A from
-  /// `m`, by default the CTA's mBase) to C, or with `split` to its partials.
+  /// `m`, by default the CTA's mBase) to C, or with `split` to its partials
+  /// copy `split`; a warpgroup whose rows all lie past N, or a part of the
+  /// tile whose rows all lie past M, stores nothing.
   void storeAcc(Value acc, Value split, Value m = Value());
   /// A round's raw chunk of B: bytes and scale code of each fragment row.
   struct Raw {
@@ -608,17 +608,26 @@ void GemmRingBuilder::storeAcc(Value acc, Value split, Value m) {
   };
   // When the CTA's rows of B can reach past N, a warpgroup whose rows all
   // lie past N (N a multiple of 64: its rows are not masked one by one)
-  // stores nothing.
+  // stores nothing; so does a part of the tile (reduce_scatter_splits)
+  // whose rows all lie past M (M a multiple of the part, not of the tile;
+  // otherwise the store masks them).
   const int64_t n = getOperandShape(op.getB().getType()).rows;
-  if (n % plan.getTileN() == 0 || n % 64 != 0) {
+  const int64_t rows = getOperandShape(op.getA().getType()).rows;
+  const int64_t partRows = 2 * accumulators;
+  Value stores;
+  if (n % plan.getTileN() != 0 && n % 64 == 0)
+    stores = cmp(arith::CmpIPredicate::ult, rowBase, c32(n));
+  if (rows % plan.getTileM() != 0 && rows % partRows == 0) {
+    Value inM = cmp(arith::CmpIPredicate::ult, m, c32(rows));
+    stores = stores ? arith::AndIOp::create(b, stores, inM) : inM;
+  }
+  if (!stores) {
     emitStore();
     return;
   }
-  auto inN =
-      scf::IfOp::create(b, cmp(arith::CmpIPredicate::ult, rowBase, c32(n)),
-                        /*withElseRegion=*/false);
+  auto ifOp = scf::IfOp::create(b, stores, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(inN.thenBlock());
+  b.setInsertionPointToStart(ifOp.thenBlock());
   emitStore();
 }
 
@@ -671,25 +680,14 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
     UnitAttr releaseReads = plan.getBTma() ? b.getUnitAttr() : UnitAttr();
     if (tileM % (8 * splitK) == 0) {
       // Each split adds and stores tile_m / split_k of the tile's rows of A
-      // (performance.md, GEMM v32); a part whose rows all lie past M (M a
-      // multiple of the part, not of the tile) stores nothing.
-      const int64_t partRows = tileM / splitK;
+      // (performance.md, GEMM v32).
       auto scattered = WgmmaReduceScatterSplitsOp::create(
-          b, b.getI32Type(), VectorType::get({partRows / 2}, b.getF32Type()),
-          acc, ring, b.getI64IntegerAttr(splitK),
-          b.getI64IntegerAttr(warpgroups), releaseReads);
-      Value m = add(mBase, scattered.getRowOffset());
-      const int64_t rows = getOperandShape(op.getA().getType()).rows;
-      if (rows % tileM == 0 || rows % partRows != 0) {
-        storeAcc(scattered.getPart(), Value(), m);
-        return;
-      }
-      auto inM =
-          scf::IfOp::create(b, cmp(arith::CmpIPredicate::ult, m, c32(rows)),
-                            /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(inM.thenBlock());
-      storeAcc(scattered.getPart(), Value(), m);
+          b, b.getI32Type(),
+          VectorType::get({tileM / splitK / 2}, b.getF32Type()), acc, ring,
+          b.getI64IntegerAttr(splitK), b.getI64IntegerAttr(warpgroups),
+          releaseReads);
+      storeAcc(scattered.getPart(), Value(),
+               add(mBase, scattered.getRowOffset()));
       return;
     }
     auto reduced = WgmmaReduceSplitsOp::create(

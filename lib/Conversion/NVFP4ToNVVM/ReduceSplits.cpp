@@ -221,7 +221,18 @@ struct WgmmaReduceScatterSplitsLowering
     }
     exchange.exchangePuts();
     // This CTA's own part, and the sum of every split's in rank order: from
-    // sender q's slot q - (q > rank), or its own values where q = rank.
+    // sender q's slot q - (q > rank) (clamped where q = rank, whose load is
+    // not used), or its own values where q = rank.
+    SmallVector<Value> isRank, slotOf;
+    for (int64_t q = 0; q < splits; ++q) {
+      isRank.push_back(is(arith::CmpIPredicate::eq, rank, k.c32(q)));
+      Value fromQ = is(arith::CmpIPredicate::ult, rank, k.c32(q));
+      slotOf.push_back(arith::MinUIOp::create(
+          b,
+          arith::SubIOp::create(b, k.c32(q),
+                                arith::ExtUIOp::create(b, k.i32, fromQ)),
+          k.c32(splits - 2)));
+    }
     SmallVector<Value> sum;
     for (int64_t j = 0; j < partGroups; ++j) {
       SmallVector<Value> own(4);
@@ -229,20 +240,12 @@ struct WgmmaReduceScatterSplitsLowering
         own[e] = acc[4 * j + e];
         for (int64_t q = 1; q < splits; ++q)
           own[e] = arith::SelectOp::create(
-              b, is(arith::CmpIPredicate::eq, rank, k.c32(q)),
-              acc[4 * (q * partGroups + j) + e], own[e]);
+              b, isRank[q], acc[4 * (q * partGroups + j) + e], own[e]);
       }
       SmallVector<Value> total(4);
       for (int64_t q = 0; q < splits; ++q) {
-        Value fromQ = is(arith::CmpIPredicate::ult, rank, k.c32(q));
-        // The slot, clamped where q = rank (whose load is not used).
-        Value slot = arith::MinUIOp::create(
-            b,
-            arith::SubIOp::create(b, k.c32(q),
-                                  arith::ExtUIOp::create(b, k.i32, fromQ)),
-            k.c32(splits - 2));
-        Value got = exchange.getFrom(slot, j);
-        Value mine = is(arith::CmpIPredicate::eq, rank, k.c32(q));
+        Value got = exchange.getFrom(slotOf[q], j);
+        Value mine = isRank[q];
         for (int64_t e = 0; e < 4; ++e) {
           Value v = arith::SelectOp::create(b, mine, own[e], k.extract(got, e));
           total[e] = q == 0 ? v : arith::AddFOp::create(b, total[e], v);
