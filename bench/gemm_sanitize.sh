@@ -32,6 +32,7 @@ cases=(
   "stream_k: 130 300 1024 2 bf16 2 128 6 1 3 1 1 true false 5"
   "b_tma: 130 300 1024 2 bf16 1 128 6 1 2 1 1 true false 0 true"
   "b_tma_split_cluster: 130 300 1024 0 f16 2 128 6 1 2 2 1 true true 0 true"
+  "b_tma_split_cluster_wg1: 128 512 2048 0 f16 1 128 6 1 2 2 1 true true 0 true"
   "b_tma_blocked: 70 200 512 2 f32 1 64 6 3 2 1 1 true false 0 true --blocked=b"
 )
 # ONLY="name ..." runs just those cases.

@@ -450,7 +450,14 @@ def NVFP4_WgmmaReduceSplitsOp : NVFP4_Op<"wgmma.reduce_splits",
     that were waited for. Plain loads still in flight, the K groups' sums,
     lie below it. With `release_reads` the holders also read ring slots
     with plain loads in their K loop (plans with `b_tma`, whose last round
-    reads its own slot again), so phase 1's arrive releases them.
+    reads its own slot again), so phase 1's arrive releases them (a
+    MEMBAR.ALL.GPU a thread on the H100). With `a_tiles T` instead the
+    area skips those bytes: it lies in the first T bytes (A's tile, which
+    only TMA writes and only MMAs read) of each of the ring's last
+    ceil(bytes / T) slots, area byte o at slot byte (o / T) x slot_bytes +
+    o % T of them, and phase 1 stays relaxed (performance.md, GEMM v33).
+    The verifier checks that either layout fits the ring above the K
+    groups' sums.
 
     Results: `first`, whether this CTA is the cluster's first (rank 0),
     the one that stores; and the tile's sum there (its own partial first,
@@ -469,11 +476,12 @@ def NVFP4_WgmmaReduceSplitsOp : NVFP4_Op<"wgmma.reduce_splits",
     VectorOfRankAndType<[1], [F32]>:$acc, NVFP4_RingType:$ring,
     ConfinedAttr<I64Attr, [IntMinValue<2>, IntMaxValue<8>]>:$splits,
     ConfinedAttr<I64Attr, [IntMinValue<1>]>:$warpgroups,
-    UnitAttr:$release_reads);
+    UnitAttr:$release_reads,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$a_tiles);
   let results = (outs I1:$first, VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
     $acc `in` $ring `splits` $splits `warpgroups` $warpgroups
-    (`release_reads` $release_reads^)? attr-dict `:`
+    (`release_reads` $release_reads^)? (`a_tiles` $a_tiles^)? attr-dict `:`
     qualified(type($ring)) `,` type($acc)
   }];
   let hasVerifier = 1;
@@ -502,7 +510,8 @@ def NVFP4_WgmmaReduceScatterSplitsOp : NVFP4_Op<"wgmma.reduce_scatter_splits"> {
     is element 4 (r x G + j) + e of `acc`, G = len(result) / 4, so it is the
     D fragment of the tile's rows of A from r x len(acc) x 2 / splits (a
     wgmma tile of `2 x len(result)` rows): the first result is that row
-    offset (i32). `release_reads` as for `nvfp4.wgmma.reduce_splits`.
+    offset (i32). `release_reads` and `a_tiles` as for
+    `nvfp4.wgmma.reduce_splits`.
 
     Example:
     ```mlir
@@ -515,11 +524,12 @@ def NVFP4_WgmmaReduceScatterSplitsOp : NVFP4_Op<"wgmma.reduce_scatter_splits"> {
     VectorOfRankAndType<[1], [F32]>:$acc, NVFP4_RingType:$ring,
     ConfinedAttr<I64Attr, [IntMinValue<2>, IntMaxValue<8>]>:$splits,
     ConfinedAttr<I64Attr, [IntMinValue<1>]>:$warpgroups,
-    UnitAttr:$release_reads);
+    UnitAttr:$release_reads,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$a_tiles);
   let results = (outs I32:$row_offset, VectorOfRankAndType<[1], [F32]>:$part);
   let assemblyFormat = [{
     $acc `in` $ring `splits` $splits `warpgroups` $warpgroups
-    (`release_reads` $release_reads^)? attr-dict `:`
+    (`release_reads` $release_reads^)? (`a_tiles` $a_tiles^)? attr-dict `:`
     qualified(type($ring)) `,` type($acc) `->` type($part)
   }];
   let hasVerifier = 1;

@@ -58,6 +58,23 @@ def NVFP4_RingType : TypeDef<NVFP4_Dialect, "Ring"> {
     int64_t getSharedBytes() const {
       return getDataBytes() + 1024 + 16 * getStages();
     }
+    /// The first byte of a split exchange of `bytes` (reduce_splits): the
+    /// top `bytes` of the data, or with `aTileBytes` > 0 the first
+    /// aTileBytes of each of the last ceil(bytes / aTileBytes) slots (their
+    /// A tiles). What lies below (the K groups' sums, a staged store) must
+    /// end there. -1 when the exchange does not fit that way: more slots
+    /// than the ring has, a tile that is not a multiple of 16 bytes or
+    /// larger than a slot, or a scratch larger than the slots.
+    int64_t getSplitExchangeStart(int64_t bytes, int64_t aTileBytes) const {
+      if (aTileBytes == 0)
+        return bytes <= getDataBytes() ? getDataBytes() - bytes : -1;
+      const int64_t slots = (bytes + aTileBytes - 1) / aTileBytes;
+      if (aTileBytes % 16 || aTileBytes > getSlotBytes() ||
+          slots > getStages() ||
+          getScratchBytes() > getStages() * getSlotBytes())
+        return -1;
+      return (getStages() - slots) * getSlotBytes();
+    }
   }];
 }
 

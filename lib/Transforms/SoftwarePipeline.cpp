@@ -93,6 +93,12 @@ private:
   /// copy `split`; a warpgroup whose rows all lie past N, or a part of the
   /// tile whose rows all lie past M, stores nothing.
   void storeAcc(Value acc, Value split, Value m = Value());
+  /// A split cluster's exchange of `floatsPerSplit` fp32 values a split:
+  /// whether it lies in the A tiles of the ring's last slots (b_tma, where
+  /// it fits above the K groups' sums: RingType::getSplitExchangeStart),
+  /// and its first byte, below which a staged store must end.
+  bool exchangeInATiles(int64_t floatsPerSplit);
+  int64_t exchangeStart(int64_t floatsPerSplit);
   /// A round's raw chunk of B: bytes and scale code of each fragment row.
   struct Raw {
     Value bytes0, bytes1, scale0, scale1;
@@ -565,6 +571,25 @@ Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
   return tail.getResult(0);
 }
 
+bool GemmRingBuilder::exchangeInATiles(int64_t floatsPerSplit) {
+  if (!plan.getBTma() || !plan.getSplitCluster())
+    return false;
+  // The K groups' sums at the ring's bottom (reduce_k_groups).
+  const int64_t sums =
+      (kSplit - 1) * plan.getWarpgroups() * 128 * (plan.getTileM() / 2) * 4;
+  return cast<RingType>(ring.getType())
+             .getSplitExchangeStart(GemmPlanAttr::splitExchangeBytes(
+                                        plan.getSplitK(), floatsPerSplit),
+                                    plan.getATileBytes()) >= sums;
+}
+
+int64_t GemmRingBuilder::exchangeStart(int64_t floatsPerSplit) {
+  return cast<RingType>(ring.getType())
+      .getSplitExchangeStart(
+          GemmPlanAttr::splitExchangeBytes(plan.getSplitK(), floatsPerSplit),
+          exchangeInATiles(floatsPerSplit) ? plan.getATileBytes() : 0);
+}
+
 void GemmRingBuilder::storeAcc(Value acc, Value split, Value m) {
   if (!m)
     m = mBase;
@@ -589,14 +614,13 @@ void GemmRingBuilder::storeAcc(Value acc, Value split, Value m) {
                          accumulators,
                          cType.getElementType().getIntOrFloatBitWidth() / 8);
     auto ringType = cast<RingType>(ring.getType());
-    // The split exchange's area: the other splits' tiles, or with
+    // Below the split exchange's area: the other splits' tiles, or with
     // reduce_scatter_splits (a part of the tile to store) their parts.
-    const int64_t exchange =
+    const int64_t limit =
         plan.getSplitCluster()
-            ? GemmPlanAttr::splitExchangeBytes(
-                  plan.getSplitK(), plan.getWarpgroups() * 128 * accumulators)
-            : 0;
-    if (end <= ringType.getDataBytes() - exchange) {
+            ? exchangeStart(plan.getWarpgroups() * 128 * accumulators)
+            : ringType.getDataBytes();
+    if (end <= limit) {
       staging = ring;
       stagingOffset = b.getI64IntegerAttr(offset);
       stagingWarpgroups = b.getI64IntegerAttr(plan.getWarpgroups());
@@ -677,22 +701,31 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
     }
     const int64_t splitK = plan.getSplitK();
     const int64_t tileM = plan.getTileM();
-    UnitAttr releaseReads = plan.getBTma() ? b.getUnitAttr() : UnitAttr();
-    if (tileM % (8 * splitK) == 0) {
+    // b_tma: the holders read slots with plain loads; the exchange skips
+    // those bytes where it fits in the slots' A tiles, else its first
+    // phase releases the reads (performance.md, GEMM v33).
+    const bool scatter = tileM % (8 * splitK) == 0;
+    const int64_t accs = cast<VectorType>(acc.getType()).getNumElements();
+    IntegerAttr aTiles;
+    if (exchangeInATiles(warpgroups * 128 * (scatter ? accs / splitK : accs)))
+      aTiles = b.getI64IntegerAttr(plan.getATileBytes());
+    UnitAttr releaseReads =
+        plan.getBTma() && !aTiles ? b.getUnitAttr() : UnitAttr();
+    if (scatter) {
       // Each split adds and stores tile_m / split_k of the tile's rows of A
       // (performance.md, GEMM v32).
       auto scattered = WgmmaReduceScatterSplitsOp::create(
           b, b.getI32Type(),
           VectorType::get({tileM / splitK / 2}, b.getF32Type()), acc, ring,
           b.getI64IntegerAttr(splitK), b.getI64IntegerAttr(warpgroups),
-          releaseReads);
+          releaseReads, aTiles);
       storeAcc(scattered.getPart(), Value(),
                add(mBase, scattered.getRowOffset()));
       return;
     }
     auto reduced = WgmmaReduceSplitsOp::create(
         b, b.getI1Type(), acc.getType(), acc, ring, b.getI64IntegerAttr(splitK),
-        b.getI64IntegerAttr(warpgroups), releaseReads);
+        b.getI64IntegerAttr(warpgroups), releaseReads, aTiles);
     acc = reduced.getResult();
     auto first = scf::IfOp::create(b, reduced.getFirst(),
                                    /*withElseRegion=*/false);

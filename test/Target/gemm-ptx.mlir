@@ -113,16 +113,22 @@
 // BTMA-NOT: ld.global
 
 // b_tma with a split cluster (the planner's plan for 128x4096x7168): the
-// last round reads its own slot again with plain loads, so the exchange's
-// first cluster arrive releases them (not relaxed).
+// consumers read B's bytes in the slots with plain loads, so the exchange
+// lies in the last slot's A tile (ring bytes 5 x 19456 = 97280 .. + 16384,
+// only TMA-written and MMA-read), and the first cluster arrive stays
+// relaxed; the second one releases the puts.
 // RUN: nvfp4-run %s --entry b_tma_splits --target sm_90a --emit=ptx | FileCheck %s --check-prefix=BTMASPLITS
 // BTMASPLITS-LABEL: .entry b_tma_splits_kernel(
 // BTMASPLITS: .reqnctapercluster 1, 1, 2
 // BTMASPLITS: bar.warp.sync
-// BTMASPLITS-NOT: barrier.cluster.arrive.relaxed
-// BTMASPLITS: barrier.cluster.arrive;
+// BTMASPLITS: wgmma.wait_group.sync.aligned 0;
+// BTMASPLITS-NEXT: add.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 97280;
+// BTMASPLITS-NEXT: barrier.cluster.arrive.relaxed;
 // BTMASPLITS-NEXT: barrier.cluster.wait;
-// BTMASPLITS: st.shared::cluster.v4.b32
+// BTMASPLITS-COUNT-7: st.shared::cluster.v4.b32 [%rd{{[0-9]+}}{{(\+[0-9]+)?}}]
+// BTMASPLITS: st.shared::cluster.v4.b32 [%rd{{[0-9]+}}+14336]
+// BTMASPLITS-NEXT: barrier.cluster.arrive;
+// BTMASPLITS-NEXT: barrier.cluster.wait;
 
 // split_cluster: the two splits of a tile are a cluster along z. The K
 // groups' sum (named barrier 1) is followed by two cluster barrier phases

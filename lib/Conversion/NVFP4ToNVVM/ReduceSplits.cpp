@@ -46,11 +46,14 @@ using namespace mlir;
 using namespace mlir::nvfp4;
 
 SplitExchange::SplitExchange(KernelBuilder &k, Value ring, RingType type,
-                             int64_t splits, int64_t threads, int64_t floats)
-    : k(k), threads(threads), floats(floats) {
+                             int64_t splits, int64_t threads, int64_t floats,
+                             int64_t aTileBytes)
+    : k(k), threads(threads), floats(floats), aTileBytes(aTileBytes),
+      slotBytes(type.getSlotBytes()) {
   const int64_t bytes =
       GemmPlanAttr::splitExchangeBytes(splits, floats * threads);
-  area = arith::AddIOp::create(k.b, ring, k.c32(type.getDataBytes() - bytes));
+  area = arith::AddIOp::create(
+      k.b, ring, k.c32(type.getSplitExchangeStart(bytes, aTileBytes)));
 }
 
 Value SplitExchange::begin(bool releaseReads) {
@@ -78,7 +81,17 @@ Value SplitExchange::offset(Value rankMinus1, int64_t j) {
   Value floatIndex =
       arith::AddIOp::create(b, arith::MulIOp::create(b, group, k.c32(threads)),
                             arith::MulIOp::create(b, k.threadIdX(), k.c32(4)));
-  return arith::MulIOp::create(b, floatIndex, k.c32(4));
+  Value linear = arith::MulIOp::create(b, floatIndex, k.c32(4));
+  if (!aTileBytes)
+    return linear;
+  // In the A tiles of the last slots: byte o at (o / T) x slot + o % T (a
+  // 16-byte access never straddles two tiles: T is a multiple of 16).
+  Value tile = k.c32(aTileBytes);
+  return arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(b, arith::DivUIOp::create(b, linear, tile),
+                            k.c32(slotBytes)),
+      arith::RemUIOp::create(b, linear, tile));
 }
 
 void SplitExchange::put(Value rank, int64_t j, Value part) {
@@ -145,7 +158,7 @@ struct WgmmaReduceSplitsLowering : OpConversionPattern<WgmmaReduceSplitsOp> {
     const int64_t groups = accType.getNumElements() / 4;
     SplitExchange exchange(k, adaptor.getRing(), op.getRing().getType(),
                            op.getSplits(), op.getWarpgroups() * 128,
-                           accType.getNumElements());
+                           accType.getNumElements(), op.getATiles().value_or(0));
     Value rank = exchange.begin(op.getReleaseReads());
     Value isFirst =
         arith::CmpIOp::create(b, arith::CmpIPredicate::eq, rank, k.c32(0));
@@ -196,7 +209,8 @@ struct WgmmaReduceScatterSplitsLowering
     const int64_t partValues = static_cast<int64_t>(acc.size()) / splits;
     const int64_t partGroups = partValues / 4;
     SplitExchange exchange(k, adaptor.getRing(), op.getRing().getType(), splits,
-                           op.getWarpgroups() * 128, partValues);
+                           op.getWarpgroups() * 128, partValues,
+                           op.getATiles().value_or(0));
     Value rank = exchange.begin(op.getReleaseReads());
     auto quad = [&](int64_t q, int64_t j) {
       return k.pack(VectorType::get({4}, k.f32),

@@ -33,13 +33,16 @@ namespace mlir::nvfp4 {
 /// j are contiguous. The area is the top
 /// GemmPlanAttr::splitExchangeBytes(splits, floats x threads) bytes of the
 /// first CTA's ring data (`ring`: its i32 shared address; `type`: its
-/// layout), above the K
-/// groups' sums that nvfp4.wgmma.reduce_k_groups reads from its bottom
-/// just before (the op verifiers check that the two fit side by side).
+/// layout), or with `aTileBytes` > 0 the A tiles (the first aTileBytes) of
+/// the ring's last slots, area byte o at slot byte (o / aTileBytes) x
+/// slot_bytes + o % aTileBytes of them (RingType::getSplitExchangeStart);
+/// either way above the K groups' sums that nvfp4.wgmma.reduce_k_groups
+/// reads from its bottom just before (the op verifiers check that the two
+/// fit side by side).
 class SplitExchange {
 public:
   SplitExchange(KernelBuilder &k, Value ring, RingType type, int64_t splits,
-                int64_t threads, int64_t floats);
+                int64_t threads, int64_t floats, int64_t aTileBytes = 0);
 
   /// Phase 1 (every holder arrives, relaxed unless `releaseReads`: its
   /// plain loads of the ring may still be in flight, and waits): every CTA of
@@ -78,6 +81,9 @@ private:
   /// The exchange area's i32 shared address in this CTA.
   Value area;
   int64_t threads, floats;
+  /// The A tiles' bytes a slot when the area skips the rest of each slot
+  /// (0: contiguous), and the slot's bytes.
+  int64_t aTileBytes, slotBytes;
   /// The first CTA's exchange area as a shared::cluster pointer (mapa),
   /// made by the first put.
   Value first;

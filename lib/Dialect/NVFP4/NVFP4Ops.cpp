@@ -792,10 +792,18 @@ LogicalResult WgmmaReduceKGroupsOp::verify() {
 /// A split exchange (`splits` CTAs of `floatsPerSplit` fp32 values each,
 /// reduce_splits): its kernel's clusters, when known, are the splits of a
 /// tile, and the ring holds the other splits' values at the top of its
-/// data, above the `below` bytes another reduction uses at its bottom.
+/// data (or with `aTileBytes` in the A tiles of its last slots), above the
+/// `below` bytes another reduction uses at its bottom. `releaseReads` and
+/// `aTileBytes` exclude each other.
 static LogicalResult verifySplitExchange(Operation *op, int64_t splits,
                                          RingType ring, int64_t floatsPerSplit,
-                                         int64_t below = 0) {
+                                         int64_t below, bool releaseReads,
+                                         std::optional<int64_t> aTileBytes) {
+  if (releaseReads && aTileBytes)
+    return op->emitOpError()
+           << "expects at most one of `release_reads` (the exchange over "
+              "bytes the holders read with plain loads) and `a_tiles` (an "
+              "exchange that skips them)";
   // The ranks are the splits: a cluster of another shape would have CTAs
   // write into peers that do not exist, or leave splits unsummed.
   // A kernel launched without clusters would have every CTA take rank 0
@@ -811,6 +819,18 @@ static LogicalResult verifySplitExchange(Operation *op, int64_t splits,
            << "expects its kernel's clusters to be the " << splits
            << " splits of a tile (known_cluster_size 1 x 1 x " << splits << ")";
   int64_t need = GemmPlanAttr::splitExchangeBytes(splits, floatsPerSplit);
+  if (aTileBytes) {
+    const int64_t start = ring.getSplitExchangeStart(need, *aTileBytes);
+    if (start < below)
+      return op->emitOpError()
+             << "expects the exchange's " << need << " bytes (the accumulators "
+             << "of " << splits - 1 << " other splits) to fit the first "
+             << *aTileBytes
+             << " bytes (a multiple of 16, at most a slot) of the ring's "
+                "last slots, above "
+             << below << " bytes of the K groups' sums";
+    return success();
+  }
   if (ring.getDataBytes() < need + below) {
     InFlightDiagnostic diag = op->emitOpError()
                               << "expects the ring to hold " << need + below
@@ -845,7 +865,8 @@ LogicalResult WgmmaReduceSplitsOp::verify() {
   return verifySplitExchange(getOperation(), getSplits(), getRing().getType(),
                              getWarpgroups() * 128 *
                                  getAcc().getType().getNumElements(),
-                             kGroupSumsBelow(getAcc(), getRing()));
+                             kGroupSumsBelow(getAcc(), getRing()),
+                             getReleaseReads(), getATiles());
 }
 
 LogicalResult WgmmaReduceScatterSplitsOp::verify() {
@@ -862,7 +883,8 @@ LogicalResult WgmmaReduceScatterSplitsOp::verify() {
                          << getPart().getType().getNumElements();
   return verifySplitExchange(getOperation(), splits, getRing().getType(),
                              getWarpgroups() * 128 * (accs / splits),
-                             kGroupSumsBelow(getAcc(), getRing()));
+                             kGroupSumsBelow(getAcc(), getRing()),
+                             getReleaseReads(), getATiles());
 }
 
 LogicalResult WgmmaStoreOp::verify() {
@@ -1106,7 +1128,9 @@ LogicalResult Tcgen05ReduceSplitsOp::verify() {
                          << getTmem().getType().getColumns() << ", got "
                          << getColumns();
   return verifySplitExchange(getOperation(), getSplits(), getRing().getType(),
-                             Tcgen05PlanAttr::kThreads * getColumns());
+                             Tcgen05PlanAttr::kThreads * getColumns(),
+                             /*below=*/0, /*releaseReads=*/false,
+                             /*aTileBytes=*/std::nullopt);
 }
 
 LogicalResult Tcgen05StoreOp::verify() {

@@ -812,6 +812,33 @@ func.func @reduce_scatter_parts(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 4
 
 // -----
 
+func.func @reduce_scatter_a_tiles_and_release(%acc: vector<64xf32>, %r: !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4>) {
+  // expected-error @+1 {{expects at most one of `release_reads` (the exchange over bytes the holders read with plain loads) and `a_tiles` (an exchange that skips them)}}
+  %m, %p = nvfp4.wgmma.reduce_scatter_splits %acc in %r splits 2 warpgroups 1 release_reads a_tiles 16384 : !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4>, vector<64xf32> -> vector<32xf32>
+  return
+}
+
+// -----
+
+// The other split's 16384 bytes in A tiles of 4096 bytes would take 4
+// slots of a ring of 2.
+func.func @reduce_scatter_a_tiles_fit(%acc: vector<64xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 19456, consumers = 4>) {
+  // expected-error @+1 {{expects the exchange's 16384 bytes (the accumulators of 1 other splits) to fit the first 4096 bytes (a multiple of 16, at most a slot) of the ring's last slots, above 0 bytes of the K groups' sums}}
+  %m, %p = nvfp4.wgmma.reduce_scatter_splits %acc in %r splits 2 warpgroups 1 a_tiles 4096 : !nvfp4.ring<stages = 2, slot_bytes = 19456, consumers = 4>, vector<64xf32> -> vector<32xf32>
+  return
+}
+
+// -----
+
+// An A tile larger than a slot.
+func.func @reduce_splits_a_tiles_slot(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>) {
+  // expected-error @+1 {{to fit the first 16384 bytes (a multiple of 16, at most a slot) of the ring's last slots}}
+  %0:2 = nvfp4.wgmma.reduce_splits %acc in %r splits 2 warpgroups 1 a_tiles 16384 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, vector<32xf32>
+  return
+}
+
+// -----
+
 func.func @reduce_scatter_uneven(%acc: vector<24xf32>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>) {
   // expected-error @+1 {{expects the 24 accumulators to split into 4 parts of whole groups of 4}}
   %m, %p = nvfp4.wgmma.reduce_scatter_splits %acc in %r splits 4 warpgroups 1 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, vector<24xf32> -> vector<6xf32>

@@ -151,3 +151,13 @@ func.func @ring_copy(%slot: i32, %map: !nvfp4.tensor_map<1x128x256xi8, box = [1,
   nvfp4.ring.copy %ring[%slot] at 0 from %map[%c0, %c0, %c0] : !nvfp4.ring<stages = 4, slot_bytes = 36864, consumers = 1>, !nvfp4.tensor_map<1x128x256xi8, box = [1, 128, 128], swizzle = swizzle_128b>
   return
 }
+
+// A split exchange in the A tiles of the ring's last slots (b_tma).
+// CHECK-LABEL: func.func @exchange_in_a_tiles
+// CHECK: nvfp4.wgmma.reduce_scatter_splits %{{.*}} in %{{.*}} splits 2 warpgroups 1 a_tiles 16384 : !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4>, vector<64xf32> -> vector<32xf32>
+// GENERIC-LABEL: sym_name = "exchange_in_a_tiles"
+// GENERIC: "nvfp4.wgmma.reduce_scatter_splits"({{.*}}) <{a_tiles = 16384 : i64, splits = 2 : i64, warpgroups = 1 : i64}>
+func.func @exchange_in_a_tiles(%acc: vector<64xf32>, %r: !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4>) {
+  %m, %p = nvfp4.wgmma.reduce_scatter_splits %acc in %r splits 2 warpgroups 1 a_tiles 16384 : !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4>, vector<64xf32> -> vector<32xf32>
+  return
+}
