@@ -130,6 +130,19 @@
 // BTMASPLITS-NEXT: barrier.cluster.arrive;
 // BTMASPLITS-NEXT: barrier.cluster.wait;
 
+// Two consumer warpgroups with b_tma and a split cluster (the long shape's
+// plan, on a shorter K): the exchange (2 x 128 threads x 32 floats) takes
+// the A tiles of the last two of 10 slots of 22528 bytes, from 8 x 22528 =
+// 180224; a thread's fifth 16-byte put is in the second tile, one slot on.
+// RUN: nvfp4-run %s --entry b_tma_splits_wg2 --target sm_90a --emit=ptx | FileCheck %s --check-prefix=BTMAWG2
+// BTMAWG2-LABEL: .entry b_tma_splits_wg2_kernel(
+// BTMAWG2: wgmma.wait_group.sync.aligned 0;
+// BTMAWG2-NEXT: add.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 180224;
+// BTMAWG2-NEXT: barrier.cluster.arrive.relaxed;
+// BTMAWG2-NEXT: barrier.cluster.wait;
+// BTMAWG2: st.shared::cluster.v4.b32 [%rd{{[0-9]+}}+12288]
+// BTMAWG2-NEXT: st.shared::cluster.v4.b32 [%rd{{[0-9]+}}+22528]
+
 // split_cluster: the two splits of a tile are a cluster along z. The K
 // groups' sum (named barrier 1) is followed by two cluster barrier phases
 // (the first arrives relaxed): each split stores the half of its 64 sums
@@ -201,5 +214,10 @@ func.func @b_tma_splits(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4
 
 func.func @split_cluster(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<128x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<128x4096xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, split_k = 2, producer = true, split_cluster = true>}
+  return
+}
+
+func.func @b_tma_splits_wg2(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<7168x128xf8E4M3FN>, %c: memref<128x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<128x128xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<7168x128xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 10, split_k = 2, producer = true, split_cluster = true, b_tma = true>}
   return
 }

@@ -820,6 +820,11 @@ static LogicalResult verifySplitExchange(Operation *op, int64_t splits,
            << " splits of a tile (known_cluster_size 1 x 1 x " << splits << ")";
   int64_t need = GemmPlanAttr::splitExchangeBytes(splits, floatsPerSplit);
   if (aTileBytes) {
+    // A shared ring's slots also take its peers' multicast copies.
+    if (ring.getCluster() != 1)
+      return op->emitOpError() << "expects `a_tiles` only on a ring of one CTA "
+                                  "(cluster = 1), whose A tiles no peer "
+                                  "copies into";
     const int64_t start = ring.getSplitExchangeStart(need, *aTileBytes);
     if (start < below)
       return op->emitOpError()

@@ -830,6 +830,16 @@ func.func @reduce_scatter_a_tiles_fit(%acc: vector<64xf32>, %r: !nvfp4.ring<stag
 
 // -----
 
+// A ring shared by a cluster (multicast fills): its peers copy into the
+// A tiles too.
+func.func @reduce_scatter_a_tiles_cluster(%acc: vector<64xf32>, %r: !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 4, cluster = 2>) {
+  // expected-error @+1 {{expects `a_tiles` only on a ring of one CTA (cluster = 1), whose A tiles no peer copies into}}
+  %m, %p = nvfp4.wgmma.reduce_scatter_splits %acc in %r splits 2 warpgroups 1 a_tiles 8192 : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 4, cluster = 2>, vector<64xf32> -> vector<32xf32>
+  return
+}
+
+// -----
+
 // An A tile larger than a slot.
 func.func @reduce_splits_a_tiles_slot(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>) {
   // expected-error @+1 {{to fit the first 16384 bytes (a multiple of 16, at most a slot) of the ring's last slots}}
