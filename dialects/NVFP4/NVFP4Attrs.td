@@ -378,8 +378,18 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
                                 int64_t kSplit, int64_t splitK,
                                 bool splitCluster) {
       const int64_t floats = warpgroups * 128 * (tileM / 2);
-      return (kSplit - 1) * floats * 4 +
+      return kGroupSumsBytes(warpgroups, tileM, kSplit) +
              (splitCluster ? splitExchangeBytes(splitK, floats) : 0);
+    }
+    /// Bytes of the k_split - 1 later K groups' accumulators at the ring's
+    /// bottom (reduce_k_groups); a staged store and a split exchange lie
+    /// above them.
+    static int64_t kGroupSumsBytes(int64_t warpgroups, int64_t tileM,
+                                   int64_t kSplit) {
+      return (kSplit - 1) * warpgroups * 128 * (tileM / 2) * 4;
+    }
+    int64_t getKGroupSumsBytes() const {
+      return kGroupSumsBytes(getWarpgroups(), getTileM(), getKSplit());
     }
     /// Bytes of a split_cluster's exchange in the first CTA's ring (both
     /// targets): the other splits' `floatsPerSplit` fp32 values each. The

@@ -93,12 +93,15 @@ private:
   /// copy `split`; a warpgroup whose rows all lie past N, or a part of the
   /// tile whose rows all lie past M, stores nothing.
   void storeAcc(Value acc, Value split, Value m = Value());
-  /// A split cluster's exchange of `floatsPerSplit` fp32 values a split:
-  /// whether it lies in the A tiles of the ring's last slots (b_tma, where
-  /// it fits above the K groups' sums: RingType::getSplitExchangeStart),
-  /// and its first byte, below which a staged store must end.
-  bool exchangeInATiles(int64_t floatsPerSplit);
-  int64_t exchangeStart(int64_t floatsPerSplit);
+  /// Where a split cluster's exchange of `floatsPerSplit` fp32 values a
+  /// split lies (RingType::getSplitExchangeStart): with b_tma in the A
+  /// tiles of the ring's last slots where they fit above the K groups'
+  /// sums (`aTileBytes` > 0), else at the top of the ring's data; `start`
+  /// is its first byte, below which a staged store must end.
+  struct ExchangeLayout {
+    int64_t start, aTileBytes;
+  };
+  ExchangeLayout exchangeLayout(int64_t floatsPerSplit);
   /// A round's raw chunk of B: bytes and scale code of each fragment row.
   struct Raw {
     Value bytes0, bytes1, scale0, scale1;
@@ -571,23 +574,18 @@ Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
   return tail.getResult(0);
 }
 
-bool GemmRingBuilder::exchangeInATiles(int64_t floatsPerSplit) {
-  if (!plan.getBTma() || !plan.getSplitCluster())
-    return false;
-  // The K groups' sums at the ring's bottom (reduce_k_groups).
-  const int64_t sums =
-      (kSplit - 1) * plan.getWarpgroups() * 128 * (plan.getTileM() / 2) * 4;
-  return cast<RingType>(ring.getType())
-             .getSplitExchangeStart(GemmPlanAttr::splitExchangeBytes(
-                                        plan.getSplitK(), floatsPerSplit),
-                                    plan.getATileBytes()) >= sums;
-}
-
-int64_t GemmRingBuilder::exchangeStart(int64_t floatsPerSplit) {
-  return cast<RingType>(ring.getType())
-      .getSplitExchangeStart(
-          GemmPlanAttr::splitExchangeBytes(plan.getSplitK(), floatsPerSplit),
-          exchangeInATiles(floatsPerSplit) ? plan.getATileBytes() : 0);
+GemmRingBuilder::ExchangeLayout
+GemmRingBuilder::exchangeLayout(int64_t floatsPerSplit) {
+  auto ringType = cast<RingType>(ring.getType());
+  const int64_t bytes =
+      GemmPlanAttr::splitExchangeBytes(plan.getSplitK(), floatsPerSplit);
+  if (plan.getBTma()) {
+    const int64_t start =
+        ringType.getSplitExchangeStart(bytes, plan.getATileBytes());
+    if (start >= plan.getKGroupSumsBytes())
+      return {start, plan.getATileBytes()};
+  }
+  return {ringType.getSplitExchangeStart(bytes, 0), 0};
 }
 
 void GemmRingBuilder::storeAcc(Value acc, Value split, Value m) {
@@ -606,8 +604,7 @@ void GemmRingBuilder::storeAcc(Value acc, Value split, Value m) {
   const bool loopsOver =
       plan.getWarpgroups() == 1 || kSplit > 1 || plan.getSplitCluster();
   if (!split && loopsOver && WgmmaStoreOp::canStage(cType, 2 * accumulators)) {
-    const int64_t floats = plan.getWarpgroups() * 128 * (plan.getTileM() / 2);
-    const int64_t offset = (kSplit - 1) * floats * 4;
+    const int64_t offset = plan.getKGroupSumsBytes();
     const int64_t end =
         offset + plan.getWarpgroups() *
                      WgmmaStoreOp::getStagedTileBytes(
@@ -618,7 +615,7 @@ void GemmRingBuilder::storeAcc(Value acc, Value split, Value m) {
     // reduce_scatter_splits (a part of the tile to store) their parts.
     const int64_t limit =
         plan.getSplitCluster()
-            ? exchangeStart(plan.getWarpgroups() * 128 * accumulators)
+            ? exchangeLayout(plan.getWarpgroups() * 128 * accumulators).start
             : ringType.getDataBytes();
     if (end <= limit) {
       staging = ring;
@@ -707,8 +704,10 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
     const bool scatter = tileM % (8 * splitK) == 0;
     const int64_t accs = cast<VectorType>(acc.getType()).getNumElements();
     IntegerAttr aTiles;
-    if (exchangeInATiles(warpgroups * 128 * (scatter ? accs / splitK : accs)))
-      aTiles = b.getI64IntegerAttr(plan.getATileBytes());
+    if (int64_t t =
+            exchangeLayout(warpgroups * 128 * (scatter ? accs / splitK : accs))
+                .aTileBytes)
+      aTiles = b.getI64IntegerAttr(t);
     UnitAttr releaseReads =
         plan.getBTma() && !aTiles ? b.getUnitAttr() : UnitAttr();
     if (scatter) {
