@@ -265,13 +265,17 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       return 128 * getWarpgroups() * getKSplit();
     }
     /// Registers per thread of the producer warpgroup, and of the consumers
-    /// once the producer gave its own up (setmaxnreg): each SM quarter holds
-    /// one warp of every warpgroup in 16384 registers; multiples of 8,
-    /// at most 256.
+    /// once the producer gave its own up (setmaxnreg); multiples of 8, at
+    /// most 256. setmaxnreg moves registers only within what the CTA was
+    /// launched with (entryRegisters x threads), not within an SM quarter's
+    /// 16384: a request past that sum never returns (performance.md, GEMM
+    /// v34). For these CTAs both bounds give the same counts.
     static constexpr int64_t kProducerRegisters = 40;
     static int64_t consumerRegisters(int64_t consumerWarpgroups) {
-      int64_t perThread = (16384 - 32 * kProducerRegisters) /
-                          (32 * consumerWarpgroups);
+      const int64_t threads = 128 * (consumerWarpgroups + 1);
+      int64_t perThread =
+          (entryRegisters(threads) * threads - 128 * kProducerRegisters) /
+          (128 * consumerWarpgroups);
       return std::min<int64_t>(perThread & ~int64_t(7), 256);
     }
     int64_t getConsumerRegisters() const {
@@ -281,9 +285,11 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     /// has a producer warpgroup: what fits 65536 / threads, in the
     /// allocation unit of 8, at most 248.
     int64_t getEntryRegisters() const {
+      return entryRegisters(getThreadsPerCta());
+    }
+    static int64_t entryRegisters(int64_t threads) {
       // ptxas takes at most 255 (256 threads: a producer and one consumer).
-      return std::min<int64_t>((65536 / getThreadsPerCta()) & ~int64_t(7),
-                               248);
+      return std::min<int64_t>((65536 / threads) & ~int64_t(7), 248);
     }
     /// Rows of B (the MMA's M) one CTA computes.
     int64_t getTileN() const { return 64 * getWarpgroups(); }
