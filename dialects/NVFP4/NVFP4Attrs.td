@@ -192,8 +192,8 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       warpgroup whose first thread fills the ring (waits for free slots,
       issues the copies) ahead of the consumers, which then only wait,
       compute and release. The producer warpgroup gives its registers to
-      the consumers (`setmaxnreg`: 40 for it, the rest of each SM
-      quarter's 16384 for them). Without it, each K group's first consumer
+      the consumers (`setmaxnreg`: 40 for it, the rest of the CTA's
+      launch allocation for them). Without it, each K group's first consumer
       thread refills the slot it just released, which waits for every
       consumer of that slot (with `cluster_n > 1`, those of the peer CTAs
       too).
