@@ -10,6 +10,9 @@ In one call on the GPU, for each contest GEMM shape (M, N, K):
   per 32; Triton upcasts on Hopper), autotuned over a few tile configs;
 each back to back over rotating buffer sets larger than L2 (median of 20
 batches of 10) and launched alone (median of 100), like nvfp4-run --bench.
+Each peer's medians are taken REPEATS times and the fastest is reported:
+cuBLAS took 16.3 us on 128x7168x2048 in one call and 28.5 in another
+(performance.md, GEMM v34), and a peer's ratio should be against its best.
 """
 import sys
 
@@ -18,6 +21,12 @@ import torch
 from peers import buffer_sets, median_us
 
 SHAPES = [(128, 7168, 16384), (128, 4096, 7168), (128, 7168, 2048)]
+REPEATS = 3
+
+
+def best_us(f, sets, **kw):
+    """The fastest of REPEATS medians (median_us's arguments)."""
+    return min(median_us(f, sets, **kw) for _ in range(REPEATS))
 
 
 def triton_peer():
@@ -70,14 +79,14 @@ def main():
         sets = [(torch.randn(m, k, device=dev, dtype=torch.float16),
                  torch.randn(n, k, device=dev, dtype=torch.float16)) for _ in range(nsets)]
         f = lambda a, b: torch.matmul(a, b.t())
-        alone, b2b = median_us(f, sets), median_us(f, sets, iters=20, batch=10)
+        alone, b2b = best_us(f, sets), best_us(f, sets, iters=20, batch=10)
         print(f"cublas_fp16 M={m} N={n} K={k}: {b2b:.2f} us back to back, {alone:.2f} us "
               f"launched alone ({flops / (b2b * 1e-6) / 1e12:.1f} TFLOP/s)")
         f8 = [(a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn)) for a, b in sets]
         one = torch.tensor(1.0, device=dev)
         g = lambda a, b: torch._scaled_mm(a, b.t(), scale_a=one, scale_b=one,
                                           out_dtype=torch.float16)
-        alone, b2b = median_us(g, f8), median_us(g, f8, iters=20, batch=10)
+        alone, b2b = best_us(g, f8), best_us(g, f8, iters=20, batch=10)
         print(f"cublaslt_fp8 M={m} N={n} K={k}: {b2b:.2f} us back to back, {alone:.2f} us "
               f"launched alone ({flops / (b2b * 1e-6) / 1e12:.1f} TFLOP/s)")
         del sets, f8
@@ -92,8 +101,8 @@ def main():
                       torch.empty(m, n, device=dev, dtype=torch.float16))
                      for _ in range(nsets)]
             triton_run(*tsets[0])  # autotune outside the timing
-            alone = median_us(triton_run, tsets)
-            b2b = median_us(triton_run, tsets, iters=20, batch=10)
+            alone = best_us(triton_run, tsets)
+            b2b = best_us(triton_run, tsets, iters=20, batch=10)
             print(f"triton_mxfp4 M={m} N={n} K={k}: {b2b:.2f} us back to back, {alone:.2f} us "
                   f"launched alone ({flops / (b2b * 1e-6) / 1e12:.1f} TFLOP/s)")
             del tsets
