@@ -17,6 +17,14 @@ include "mlir/IR/BuiltinAttributeInterfaces.td"
 // Scale layout
 //===----------------------------------------------------------------------===//
 
+
+// A bool plan field, spelled `true` or `false` (an integer such as 7 is
+// refused as not a bool rather than as "too large").
+class NVFP4_BoolParameter<string default>
+    : DefaultValuedParameter<"bool", default> {
+  let parser = "::mlir::nvfp4::parseBoolParameter($_parser)";
+}
+
 def NVFP4_ScaleLayout : I32EnumAttr<"ScaleLayout", "layout of e4m3 block scales", [
     I32EnumAttrCase<"Plain", 0, "plain">,
     I32EnumAttrCase<"Blocked", 1, "blocked">
@@ -94,8 +102,8 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan",
   }];
   let parameters = (ins "int64_t":$warps_per_cta, "int64_t":$rows_per_warp,
                         "int64_t":$bytes_per_thread, "int64_t":$unroll,
-                        DefaultValuedParameter<"bool", "false">:$stage_b,
-                        DefaultValuedParameter<"bool", "true">:$prefetch,
+                        NVFP4_BoolParameter<"false">:$stage_b,
+                        NVFP4_BoolParameter<"true">:$prefetch,
                         DefaultValuedParameter<"int64_t", "1">:$k_split,
                         DefaultValuedParameter<"int64_t", "1">:$row_groups,
                         DefaultValuedParameter<"int64_t", "0">:$stages,
@@ -112,6 +120,11 @@ def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan",
     int64_t getGridX(int64_t rows) const {
       return (rows + getRowsPerCta() * getRowGroups() - 1) /
              (getRowsPerCta() * getRowGroups());
+    }
+    /// The most row groups a CTA can use on `rows` rows: more leave the
+    /// extra groups without rows (one CTA covers them all already).
+    int64_t getMaxRowGroups(int64_t rows) const {
+      return (rows + getRowsPerCta() - 1) / getRowsPerCta();
     }
     /// Packed fp4 bytes of one row that one outer iteration of a warp covers.
     int64_t getIterationBytes() const {
@@ -228,10 +241,10 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
                         DefaultValuedParameter<"int64_t", "2">:$b_prefetch,
                         DefaultValuedParameter<"int64_t", "1">:$split_k,
                         DefaultValuedParameter<"int64_t", "1">:$cluster_n,
-                        DefaultValuedParameter<"bool", "false">:$producer,
-                        DefaultValuedParameter<"bool", "false">:$split_cluster,
+                        NVFP4_BoolParameter<"false">:$producer,
+                        NVFP4_BoolParameter<"false">:$split_cluster,
                         DefaultValuedParameter<"int64_t", "0">:$stream_k,
-                        DefaultValuedParameter<"bool", "false">:$b_tma);
+                        NVFP4_BoolParameter<"false">:$b_tma);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -473,7 +486,7 @@ def NVFP4_Tcgen05PlanAttr : AttrDef<NVFP4_Dialect, "Tcgen05Plan",
   }];
   let parameters = (ins "int64_t":$tile_m, "int64_t":$stages,
                         DefaultValuedParameter<"int64_t", "1">:$split_k,
-                        DefaultValuedParameter<"bool", "false">:$split_cluster);
+                        NVFP4_BoolParameter<"false">:$split_cluster);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

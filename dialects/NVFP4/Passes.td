@@ -218,16 +218,20 @@ def NVFP4TensorMapParamsPass : Pass<"nvfp4-tensor-map-params"> {
 }
 
 def NVFP4SerializePass : Pass<"nvfp4-serialize", "ModuleOp"> {
-  let summary = "Serialize the kernels (gpu-module-to-binary) and fail on any error";
+  let summary = "Serialize the kernel modules to gpu.binary, in parallel, failing on any error";
   let description = [{
-    The pipeline's last stage: runs upstream `gpu-module-to-binary` on the
-    module's `gpu.module`s (LLVM's NVPTX backend, then ptxas for
-    `format=bin`) and fails when any error diagnostic was emitted while it
-    ran. Upstream's pass reports some errors (an unknown format, a toolkit
+    The pipeline's last stage: what upstream `gpu-module-to-binary` does
+    (each `gpu.module` becomes a `gpu.binary` with one object per target:
+    LLVM's NVPTX backend, then ptxas for `format=bin`), with the options
+    checked before anything runs and failure on any error diagnostic.
+    Upstream's pass reports some errors (an unknown format, a toolkit
     without ptxas) without failing, which left a pipeline that "succeeded"
     with a broken or mislabelled `gpu.binary`; every entry point of nvfp4
     (nvfp4-opt, nvfp4-run, the C API, `buildNVFP4PassPipeline`) runs this
-    pass instead. The options are checked before anything runs.
+    pass instead. The modules are serialized in parallel on the context's
+    threads, and the targets' serialization is called directly (not through
+    a nested pass manager), so `--mlir-timing` and
+    `--mlir-print-ir-after-all` show the stage once.
 
     Before:
     ```mlir

@@ -1,4 +1,5 @@
-//===- NVFP4.cpp - C API of the nvfp4 compiler -----------------------------===//
+//===- NVFP4.cpp - C API of the nvfp4 compiler
+//-----------------------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -13,11 +14,10 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 
-MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(NVFP4, nvfp4,
-                                      mlir::nvfp4::NVFP4Dialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(NVFP4, nvfp4, mlir::nvfp4::NVFP4Dialect)
 
 void nvfp4RegisterAllDialects(MlirDialectRegistry registry) {
   mlir::nvfp4::registerAllDialects(*unwrap(registry));
@@ -29,14 +29,15 @@ MlirLogicalResult nvfp4RunPipeline(MlirModule module, MlirStringRef target,
                                    MlirStringRef format,
                                    MlirStringRef toolkit) {
   mlir::nvfp4::NVFP4PipelineOptions options;
-  options.target = unwrap(target).str();
+  // "" means the default (the C API's documented spelling of "not given").
+  if (unwrap(target).size())
+    options.target = unwrap(target).str();
   options.format = unwrap(format).str();
   options.toolkit = unwrap(toolkit).str();
   return wrap(mlir::nvfp4::runNVFP4Pipeline(unwrap(module), options));
 }
 
-MlirLogicalResult nvfp4GetKernelBinary(MlirModule module,
-                                       MlirStringRef *object,
+MlirLogicalResult nvfp4GetKernelBinary(MlirModule module, MlirStringRef *object,
                                        MlirStringRef *format) {
   auto binary =
       unwrap(module).lookupSymbol<mlir::gpu::BinaryOp>("nvfp4_kernels");

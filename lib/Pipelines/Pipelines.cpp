@@ -1,4 +1,5 @@
-//===- Pipelines.cpp - the nvfp4 pass pipeline -----------------------------===//
+//===- Pipelines.cpp - the nvfp4 pass pipeline
+//-----------------------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -25,11 +26,18 @@ using namespace mlir::nvfp4;
 LogicalResult mlir::nvfp4::verifyNVFP4PipelineOptions(
     const NVFP4PipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> errorHandler) {
-  // Empty: plan and tile take the chip of the input's @nvfp4_kernels.
+  // Not given: plan and tile take the chip of the input's @nvfp4_kernels.
+  // Given empty (`target=`, a script's unset variable): an error, not the
+  // default.
+  if (options.target.hasValue() && options.target.empty())
+    return errorHandler("nvfp4-pipeline: target was given an empty value; "
+                        "name one (" +
+                        supportedGpuTargets() +
+                        ") or leave the option out for the default");
   if (!options.target.empty() && !parseGpuTarget(options.target))
     return errorHandler("nvfp4-pipeline: unsupported target '" +
-                        options.target + "'; supported targets: " +
-                        supportedGpuTargets());
+                        options.target +
+                        "'; supported targets: " + supportedGpuTargets());
   std::string error =
       checkSerializationOptions(options.format, options.toolkit);
   if (!error.empty())
@@ -42,8 +50,14 @@ LogicalResult mlir::nvfp4::buildNVFP4PassPipeline(
     function_ref<LogicalResult(const Twine &)> errorHandler) {
   if (failed(verifyNVFP4PipelineOptions(options, errorHandler)))
     return failure();
-  pm.addPass(createNVFP4PlanPass({options.target}));
-  pm.addPass(createNVFP4TilePass({options.target}));
+  // The passes see a target only when one was named.
+  if (options.target.empty()) {
+    pm.addPass(createNVFP4PlanPass());
+    pm.addPass(createNVFP4TilePass());
+  } else {
+    pm.addPass(createNVFP4PlanPass({options.target}));
+    pm.addPass(createNVFP4TilePass({options.target}));
+  }
 
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createNVFP4SoftwarePipelinePass());
@@ -71,8 +85,9 @@ LogicalResult mlir::nvfp4::buildNVFP4PassPipeline(
   return success();
 }
 
-LogicalResult mlir::nvfp4::runNVFP4Pipeline(ModuleOp module,
-                                            const NVFP4PipelineOptions &options) {
+LogicalResult
+mlir::nvfp4::runNVFP4Pipeline(ModuleOp module,
+                              const NVFP4PipelineOptions &options) {
   PassManager pm(module.getContext());
   if (failed(buildNVFP4PassPipeline(pm, options, [&](const Twine &message) {
         return module.emitError(message);

@@ -1,4 +1,5 @@
-//===- HostBuffer.cpp - host copies of the entry function's memrefs --------===//
+//===- HostBuffer.cpp - host copies of the entry function's memrefs
+//--------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -10,6 +11,7 @@
 #include "nvfp4/Support/Npy.h"
 
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -24,6 +26,21 @@ std::string mlir::nvfp4::typeToString(Type type) {
   llvm::raw_string_ostream os(s);
   os << type;
   return s;
+}
+
+std::optional<uint64_t> mlir::nvfp4::availableHostMemory() {
+  auto meminfo = llvm::MemoryBuffer::getFileAsStream("/proc/meminfo");
+  if (!meminfo)
+    return std::nullopt;
+  llvm::StringRef text = (*meminfo)->getBuffer();
+  size_t at = text.find("MemAvailable:");
+  if (at == llvm::StringRef::npos)
+    return std::nullopt;
+  llvm::StringRef rest = text.substr(at + strlen("MemAvailable:")).ltrim(" \t");
+  uint64_t kib = 0;
+  if (rest.consumeInteger(10, kib))
+    return std::nullopt;
+  return kib * 1024;
 }
 
 static std::string shapeToString(ArrayRef<int64_t> shape) {
@@ -162,7 +179,8 @@ std::vector<float> HostBuffer::toFloats() const {
     } else {
       uint16_t bits;
       std::memcpy(&bits, &bytes[2 * i], 2);
-      out[i] = e.isF16() ? ::nvfp4::ref::halfToFloat(bits) : ::nvfp4::ref::bf16ToFloat(bits);
+      out[i] = e.isF16() ? ::nvfp4::ref::halfToFloat(bits)
+                         : ::nvfp4::ref::bf16ToFloat(bits);
     }
   }
   return out;

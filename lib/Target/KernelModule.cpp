@@ -45,7 +45,15 @@ mlir::nvfp4::getKernelModuleTarget(gpu::GPUModuleOp module, StringRef pass) {
 
 FailureOr<GpuTarget> mlir::nvfp4::resolveGpuTarget(ModuleOp module,
                                                    StringRef option,
-                                                   StringRef pass) {
+                                                   StringRef pass,
+                                                   bool optionGiven) {
+  if (optionGiven && option.empty()) {
+    module.emitError() << pass
+                       << ": target was given an empty value; name one ("
+                       << supportedGpuTargets()
+                       << ") or leave the option out for the default";
+    return failure();
+  }
   std::optional<GpuTarget> fromModule;
   if (auto kernels = module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName)) {
     FailureOr<std::optional<GpuTarget>> chip =

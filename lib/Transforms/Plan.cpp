@@ -1,4 +1,5 @@
-//===- Plan.cpp - choose a kernel strategy per nvfp4 op and target ---------===//
+//===- Plan.cpp - choose a kernel strategy per nvfp4 op and target
+//---------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -39,13 +40,14 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-
 /// Shared memory a GEMV plan needs: the staged B row, the k_split partial
 /// sums, the A ring and its mbarriers; each buffer is 16-byte aligned.
 int64_t getPlanSharedBytes(GpuTarget target, GemvPlanAttr plan, int64_t k) {
-  int64_t bytes = plan.getStageB() ? llvm::alignTo(getStagedBBytes(target, k), 16) : 0;
+  int64_t bytes =
+      plan.getStageB() ? llvm::alignTo(getStagedBBytes(target, k), 16) : 0;
   if (plan.getKSplit() > 1)
-    bytes += llvm::alignTo(plan.getWarpsPerCta() * plan.getRowsPerWarp() * 4, 16);
+    bytes +=
+        llvm::alignTo(plan.getWarpsPerCta() * plan.getRowsPerWarp() * 4, 16);
   if (plan.getStages() > 0)
     bytes += plan.getRingBytes();
   return bytes;
@@ -65,8 +67,8 @@ LogicalResult checkGemvShape(Operation *op, const OperandShape &a,
   if (a.batch > kMaxGridY)
     return op->emitOpError()
            << "cannot be launched as one GEMV: its batch (L = " << a.batch
-           << ") is the grid's y dimension, which CUDA limits to "
-           << kMaxGridY << " CTAs; split the batch";
+           << ") is the grid's y dimension, which CUDA limits to " << kMaxGridY
+           << " CTAs; split the batch";
   if (k % 64 != 0)
     return op->emitOpError()
            << "cannot be planned as a GEMV: the GEMV kernels need K % 64 == "
@@ -83,7 +85,6 @@ LogicalResult checkGemvShape(Operation *op, const OperandShape &a,
            << " (" << k / 2 << " bytes); use stages = 0 or a smaller unroll";
   return success();
 }
-
 
 /// The target as the planners see it: its description and the SM count the
 /// grids are sized for.
@@ -160,23 +161,21 @@ LogicalResult planGemv(ScaledMatmulOp op, const PlanTarget &t) {
   Attribute given = op->getAttr(NVFP4Dialect::kPlanAttrName);
   auto plan = dyn_cast_or_null<GemvPlanAttr>(given);
   if (given && !plan)
-    return op.emitOpError() << "is a GEMV (N = 1) and expects '"
-                            << NVFP4Dialect::kPlanAttrName
-                            << "' to be a #nvfp4.gemv_plan, but got "
-                            << given;
+    return op.emitOpError()
+           << "is a GEMV (N = 1) and expects '" << NVFP4Dialect::kPlanAttrName
+           << "' to be a #nvfp4.gemv_plan, but got " << given;
   if (!plan)
     plan = chooseGemvPlan(op->getContext(), t, a.rows, a.k, a.batch);
   if (failed(checkGemvShape(op, a, plan)))
     return failure();
   int64_t shared = getPlanSharedBytes(gpu, plan, k);
   if (shared > t.info.staticSharedBytes)
-    return op.emitOpError()
-           << "has a plan that needs " << shared
-           << " bytes of shared memory (stage_b for K = " << k
-           << (plan.getStages() ? ", the A ring" : "") << "), more than the "
-           << t.info.staticSharedBytes
-           << " a CTA can have statically; use stage_b = false"
-           << (plan.getStages() ? " or fewer stages" : "");
+    return op.emitOpError() << "has a plan that needs " << shared
+                            << " bytes of shared memory (stage_b for K = " << k
+                            << (plan.getStages() ? ", the A ring" : "")
+                            << "), more than the " << t.info.staticSharedBytes
+                            << " a CTA can have statically; use stage_b = false"
+                            << (plan.getStages() ? " or fewer stages" : "");
   op->setAttr(NVFP4Dialect::kPlanAttrName, plan);
   return success();
 }
@@ -330,8 +329,7 @@ Tcgen05PlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
   while (stages < 16 && stages < slices / splitK) {
     auto next = Tcgen05PlanAttr::get(ctx, tileM, stages + 1, splitK,
                                      /*splitCluster=*/false);
-    if (next.getSharedBytes() > t.info.maxSharedBytes ||
-        !next.getTmemColumns())
+    if (next.getSharedBytes() > t.info.maxSharedBytes || !next.getTmemColumns())
       break;
     ++stages;
   }
@@ -344,9 +342,9 @@ Tcgen05PlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
 LogicalResult checkGemmShape(ScaledMatmulOp op, const OperandShape &a,
                              int64_t n, int64_t kStep, StringRef why) {
   if (a.k % kStep != 0)
-    return op.emitOpError() << "cannot be planned as a GEMM: " << why
-                            << ", so K % " << kStep
-                            << " == 0 is needed, but K = " << a.k;
+    return op.emitOpError()
+           << "cannot be planned as a GEMM: " << why << ", so K % " << kStep
+           << " == 0 is needed, but K = " << a.k;
   if (a.k > kMaxGridX || a.rows > kMaxGridX || n > kMaxGridX)
     return op.emitOpError()
            << "cannot be planned as a GEMM: the kernels index rows and K in "
@@ -358,15 +356,15 @@ LogicalResult checkGemmShape(ScaledMatmulOp op, const OperandShape &a,
 /// The plan given in the IR if it is of kind `PlanT`, else null; a plan of
 /// another kind is an error.
 template <typename PlanT>
-FailureOr<PlanT> givenPlan(ScaledMatmulOp op, const PlanTarget &t,
-                           int64_t n, StringRef kindName) {
+FailureOr<PlanT> givenPlan(ScaledMatmulOp op, const PlanTarget &t, int64_t n,
+                           StringRef kindName) {
   Attribute given = op->getAttr(NVFP4Dialect::kPlanAttrName);
   auto plan = dyn_cast_or_null<PlanT>(given);
   if (given && !plan)
-    return op.emitOpError() << "is a GEMM (N = " << n << ") for "
-                            << t.info.chip << " and expects '"
-                            << NVFP4Dialect::kPlanAttrName << "' to be a "
-                            << kindName << ", but got " << given;
+    return op.emitOpError()
+           << "is a GEMM (N = " << n << ") for " << t.info.chip
+           << " and expects '" << NVFP4Dialect::kPlanAttrName << "' to be a "
+           << kindName << ", but got " << given;
   return plan;
 }
 
@@ -387,8 +385,8 @@ LogicalResult checkGemmGrid(ScaledMatmulOp op, const OperandShape &a,
   if (steps % splitK != 0)
     return op.emitOpError()
            << "has a plan with split_k = " << splitK
-           << ", which must divide the " << steps << " K " << stepNoun
-           << " of " << stepK << " values (K = " << a.k << ")";
+           << ", which must divide the " << steps << " K " << stepNoun << " of "
+           << stepK << " values (K = " << a.k << ")";
   return success();
 }
 
@@ -414,8 +412,8 @@ LogicalResult planGemmTcgen05(ScaledMatmulOp op, const PlanTarget &t) {
   if (plan->getSharedBytes() > t.info.maxSharedBytes)
     return op.emitOpError()
            << "has a plan that needs " << plan->getSharedBytes()
-           << " bytes of shared memory (" << plan->getStages()
-           << " slots of " << plan->getSlotBytes() << "), more than the "
+           << " bytes of shared memory (" << plan->getStages() << " slots of "
+           << plan->getSlotBytes() << "), more than the "
            << t.info.maxSharedBytes << " a CTA can have; use fewer stages";
   op->setAttr(NVFP4Dialect::kPlanAttrName, *plan);
   return success();
@@ -474,11 +472,10 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
            << plan->getTileN() << " rows of B (N = " << n << ")";
   if (plan->getStages() == 0 &&
       plan->getSharedBytes() > t.info.staticSharedBytes)
-    return op.emitOpError() << "has a plan that needs "
-                            << plan->getSharedBytes()
-                            << " bytes of shared memory, more than the "
-                            << t.info.staticSharedBytes
-                            << " a CTA can have statically";
+    return op.emitOpError()
+           << "has a plan that needs " << plan->getSharedBytes()
+           << " bytes of shared memory, more than the "
+           << t.info.staticSharedBytes << " a CTA can have statically";
   op->setAttr(NVFP4Dialect::kPlanAttrName, *plan);
   return success();
 }
@@ -487,8 +484,8 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<GpuTarget> gpu =
-        resolveGpuTarget(getOperation(), target, "nvfp4-plan");
+    FailureOr<GpuTarget> gpu = resolveGpuTarget(
+        getOperation(), target, "nvfp4-plan", target.hasValue());
     if (failed(gpu))
       return signalPassFailure();
     if (smCount < 0) {

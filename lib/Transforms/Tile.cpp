@@ -22,6 +22,7 @@
 #include "nvfp4/Transforms/Passes.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::nvfp4 {
 #define GEN_PASS_DEF_NVFP4TILEPASS
@@ -192,8 +193,7 @@ void launchSumSplits(OpBuilder &hb, OpBuilder &kb, Location loc,
       /*dynamicShared=*/Value(), ValueRange{partials, c}, plan);
   // The sum waits for the GEMM's partials with griddepcontrol.wait, so it
   // may be launched while the GEMM finishes.
-  sumLaunch->setAttr(NVFP4Dialect::kDependentLaunchAttrName,
-                     hb.getUnitAttr());
+  sumLaunch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
   freeWorkspace(hb, loc, partials);
 }
 
@@ -439,8 +439,7 @@ Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
       cast<MemRefType>(scales.getType()).getElementType());
   Value blocked = allocWorkspace(hb, loc, type);
   workspaces.push_back(blocked);
-  launchBlockScales(hb, kb, loc, kernels, symbols, name, scales, blocked,
-                    plan);
+  launchBlockScales(hb, kb, loc, kernels, symbols, name, scales, blocked, plan);
   return blocked;
 }
 
@@ -462,14 +461,12 @@ LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
   };
   OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
   SmallVector<Value> operands(op->getOperands()), workspaces;
-  operands[1] = slotBlockedScales(hb, kb, loc, kernels, symbols,
-                                  (kernelName + "_block_sfa").str(),
-                                  op.getSfa(), op.getSfaLayout(), a, a.rows,
-                                  plan, workspaces);
-  operands[3] = slotBlockedScales(hb, kb, loc, kernels, symbols,
-                                  (kernelName + "_block_sfb").str(),
-                                  op.getSfb(), op.getSfbLayout(), a, n, plan,
-                                  workspaces);
+  operands[1] = slotBlockedScales(
+      hb, kb, loc, kernels, symbols, (kernelName + "_block_sfa").str(),
+      op.getSfa(), op.getSfaLayout(), a, a.rows, plan, workspaces);
+  operands[3] = slotBlockedScales(
+      hb, kb, loc, kernels, symbols, (kernelName + "_block_sfb").str(),
+      op.getSfb(), op.getSfbLayout(), a, n, plan, workspaces);
   operands.push_back(TensorMapOp::create(
       hb, loc,
       getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
@@ -524,7 +521,8 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<GpuTarget> gpu = resolveGpuTarget(module, target, "nvfp4-tile");
+    FailureOr<GpuTarget> gpu =
+        resolveGpuTarget(module, target, "nvfp4-tile", target.hasValue());
     if (failed(gpu))
       return signalPassFailure();
     SmallVector<ScaledMatmulOp> work;
@@ -554,20 +552,28 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
     gpu::GPUModuleOp kernels = getOrCreateKernelModule(module, *gpu);
     SymbolTable symbols(kernels);
     // `<function>_kernel`, then `_1`, `_2`, ... for the function's next ops.
+    // Each base remembers the next suffix to try, so naming n kernels of
+    // one function takes O(n) lookups, not O(n^2).
+    llvm::StringMap<int> nextSuffix;
     auto kernelName = [&](Operation *op) {
       auto parent = op->getParentOfType<FunctionOpInterface>();
       std::string base =
           (parent ? parent.getName().str() : std::string("matmul")) + "_kernel";
-      std::string name = base;
-      for (int i = 1; symbols.lookup(name); ++i)
-        name = base + "_" + std::to_string(i);
+      if (!symbols.lookup(base))
+        return base;
+      // Symbols are only added, so every suffix below `next` is taken.
+      int &next = nextSuffix.try_emplace(base, 1).first->second;
+      std::string name;
+      do
+        name = base + "_" + std::to_string(next++);
+      while (symbols.lookup(name));
       return name;
     };
     for (BlockScalesOp op : relayouts) {
       OpBuilder hb(op);
       OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
-      launchBlockScales(hb, kb, op.getLoc(), kernels, symbols,
-                        kernelName(op), op.getSrc(), op.getDst(),
+      launchBlockScales(hb, kb, op.getLoc(), kernels, symbols, kernelName(op),
+                        op.getSrc(), op.getDst(),
                         /*plan=*/Attribute());
       op.erase();
     }

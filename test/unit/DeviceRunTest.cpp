@@ -1,4 +1,5 @@
-//===- DeviceRunTest.cpp - the runner's device logic on a host device ------===//
+//===- DeviceRunTest.cpp - the runner's device logic on a host device
+//------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -11,10 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Runner/DeviceRun.h"
 #include "nvfp4/InitAll.h"
 #include "nvfp4/Runner/Check.h"
 #include "nvfp4/Runner/Compile.h"
-#include "nvfp4/Runner/DeviceRun.h"
 #include "nvfp4/Support/Nesting.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -91,8 +92,7 @@ public:
   }
   bool launch(const std::string &, const unsigned[3], const unsigned[3],
               const unsigned[3], unsigned, bool,
-              const std::vector<KernelArg> &args,
-              std::string &) override {
+              const std::vector<KernelArg> &args, std::string &) override {
     std::vector<std::vector<uint8_t> *> buffers;
     lastArgs = args;
     for (const KernelArg &a : args)
@@ -301,9 +301,9 @@ TEST(RunnerSupportTest, CheckedStorageBytes) {
   auto fp4 = Float4E2M1FNType::get(&ctx);
   EXPECT_EQ(HostBuffer::checkedStorageBytes(MemRefType::get({3, 64}, fp4)),
             std::optional<uint64_t>(96));
-  EXPECT_EQ(HostBuffer::checkedStorageBytes(
-                MemRefType::get({INT64_MAX, 64}, fp4)),
-            std::nullopt);
+  EXPECT_EQ(
+      HostBuffer::checkedStorageBytes(MemRefType::get({INT64_MAX, 64}, fp4)),
+      std::nullopt);
   EXPECT_EQ(HostBuffer::checkedStorageBytes(MemRefType::get(
                 {int64_t(1) << 40, int64_t(1) << 30}, Float32Type::get(&ctx))),
             std::nullopt);
@@ -335,7 +335,8 @@ TEST(RunnerSupportTest, PtxasReport) {
 TEST(RunnerSupportTest, NestingDepth) {
   std::string ok = "func.func @f(%a: memref<4xf32>) -> (i32) { \"[[[[\" }";
   EXPECT_FALSE(checkNestingDepth(ok, 3));
-  std::string deep = "module {\n" + std::string(300, '[') + std::string(300, ']') + "}";
+  std::string deep =
+      "module {\n" + std::string(300, '[') + std::string(300, ']') + "}";
   std::optional<std::string> message = checkNestingDepth(deep);
   ASSERT_TRUE(message);
   EXPECT_NE(message->find("more than 256 levels deep (at line 2)"),
@@ -343,6 +344,43 @@ TEST(RunnerSupportTest, NestingDepth) {
       << *message;
   // Brackets inside comments do not count.
   EXPECT_FALSE(checkNestingDepth("// " + std::string(300, '{'), 256));
+  // An alias nests as deep as its definition: #a1 = [#a0] is one more.
+  std::string aliases = "#a0 = [0]\n";
+  for (int i = 1; i < 5; ++i)
+    aliases +=
+        "#a" + std::to_string(i) + " = [#a" + std::to_string(i - 1) + "]\n";
+  EXPECT_FALSE(checkNestingDepth(aliases + "func.func private @f() "
+                                           "attributes {x = #a4}",
+                                 6));
+  message = checkNestingDepth(aliases + "func.func private @f() "
+                                        "attributes {x = #a4}",
+                              5);
+  ASSERT_TRUE(message);
+  EXPECT_NE(message->find("brackets or aliases more than 5 levels deep (at "
+                          "line 6)"),
+            std::string::npos)
+      << *message;
+  // Affine operators are counted per map; `->` is not one.
+  std::string sum = "#m = affine_map<(d0) -> (d0";
+  for (unsigned i = 0; i < kMaxAffineOperators; ++i)
+    sum += " - d0";
+  EXPECT_FALSE(checkNestingDepth(sum + ")>"));
+  message = checkNestingDepth(sum + " - d0)>");
+  ASSERT_TRUE(message);
+  EXPECT_NE(message->find("more than 1024 operators"), std::string::npos)
+      << *message;
+  // The same operators outside affine maps (numbers, dense data) are free.
+  std::string dense = "x = dense<[";
+  for (int i = 0; i < 5000; ++i)
+    dense += "-1.0e+3, ";
+  EXPECT_FALSE(checkNestingDepth(dense + "0.0]>"));
+  // Binary data is not text; MLIR bytecode passes to its own reader.
+  message = checkNestingDepth(std::string("ab\0cd", 5));
+  ASSERT_TRUE(message);
+  EXPECT_NE(message->find("not MLIR text: it holds a NUL byte at offset 2"),
+            std::string::npos)
+      << *message;
+  EXPECT_FALSE(checkNestingDepth(std::string("ML\xefR\0\x01", 6)));
 }
 
 } // namespace
@@ -429,7 +467,8 @@ func.func @gemm(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>,
   FailureOr<CompiledEntry> compiled = compileForSm90(kGemm);
   ASSERT_TRUE(succeeded(compiled));
   ASSERT_EQ(compiled->launches.size(), 2u);
-  const KernelLaunch &decode = compiled->launches[0], &gemm = compiled->launches[1];
+  const KernelLaunch &decode = compiled->launches[0],
+                     &gemm = compiled->launches[1];
   EXPECT_EQ(decode.cluster[0] * decode.cluster[1] * decode.cluster[2], 1u);
   EXPECT_EQ(gemm.cluster[0], 2u);
   EXPECT_EQ(gemm.cluster[1], 1u);

@@ -1,4 +1,5 @@
-//===- nvfp4-run.cpp - compile, run, check and time an nvfp4 kernel ---------===//
+//===- nvfp4-run.cpp - compile, run, check and time an nvfp4 kernel
+//---------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -41,10 +42,11 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -57,9 +59,9 @@
 #include "llvm/Support/Process.h"
 
 #include <algorithm>
-#include <limits>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -69,10 +71,12 @@ static cl::OptionCategory runCategory("nvfp4-run options");
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.mlir>"),
                                       cl::cat(runCategory));
 static cl::opt<std::string>
-    entryName("entry", cl::desc("Entry function (default: the only public "
-                                "function with a body)"),
+    entryName("entry",
+              cl::desc("Entry function (default: the only public "
+                       "function with a body)"),
               cl::cat(runCategory));
-static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
+static cl::opt<uint64_t> seed("seed",
+                              cl::desc("Seed of the random inputs (default 0)"),
                               cl::init(0), cl::cat(runCategory));
 static cl::list<std::string>
     inputFiles("inputs",
@@ -97,13 +101,15 @@ static cl::opt<std::string>
                cl::cat(runCategory));
 static cl::opt<std::string>
     emit("emit",
-         cl::desc("Print one stage instead of running: mlir (after the "
-                  "pipeline, before serialization), llvm, ptx, or cubin"),
+         cl::desc("Write one stage instead of running (to -o, default "
+                  "stdout): mlir (after the pipeline, before "
+                  "serialization), llvm, ptx, or cubin (needs ptxas)"),
          cl::cat(runCategory));
 static cl::opt<bool>
-    cpuOnly("cpu", cl::desc("Run only the CPU reference: no compilation, no "
-                            "GPU (every nvfp4 op, including those without a "
-                            "GPU kernel yet)"),
+    cpuOnly("cpu",
+            cl::desc("Run only the CPU reference: no compilation, no "
+                     "GPU (every nvfp4 op, including those without a "
+                     "GPU kernel yet)"),
             cl::cat(runCategory));
 static cl::opt<std::string> emitFile("o", cl::desc("Output file for --emit"),
                                      cl::init("-"), cl::cat(runCategory));
@@ -113,10 +119,15 @@ static cl::opt<bool> bench("bench",
                                     "--iters single launches, and of batches "
                                     "of 10 back-to-back launches"),
                            cl::cat(runCategory));
-static cl::opt<unsigned> iters("iters", cl::desc("Timed launches for --bench"),
+static cl::opt<unsigned> iters("iters",
+                               cl::desc("Timed launches for --bench "
+                                        "(default 100)"),
                                cl::init(100), cl::cat(runCategory));
 static cl::opt<std::string>
-    cudaPath("cuda-path", cl::desc("CUDA toolkit root holding bin/ptxas"),
+    cudaPath("cuda-path",
+             cl::desc("CUDA toolkit root holding bin/ptxas (default "
+                      "/usr/local/cuda); without ptxas the kernels are "
+                      "compiled to PTX, which the CUDA driver assembles"),
              cl::init("/usr/local/cuda"), cl::cat(runCategory));
 static cl::opt<bool> requireGpu(
     "require-gpu",
@@ -139,6 +150,11 @@ static cl::opt<int64_t> perturbOutput(
     cl::desc("Testing only: change this flat element of the first output "
              "after the kernels ran, to show that the check catches it"),
     cl::init(-1), cl::Hidden, cl::cat(runCategory));
+static cl::opt<uint64_t> hostMemoryAvailable(
+    "host-memory-available",
+    cl::desc("Testing only: take this many bytes as the host memory "
+             "available instead of the machine's MemAvailable"),
+    cl::Hidden, cl::cat(runCategory));
 
 /// Host memory the run may allocate for its buffers (the inputs, the
 /// outputs, and a reference copy of each).
@@ -177,9 +193,10 @@ static FailureOr<func::FuncOp> findEntry(ModuleOp module) {
   return failure();
 }
 
-/// Writes `image` to the --emit destination; refuses binary to a terminal.
+/// Writes `image` to the --emit destination and says on stderr what was
+/// written; refuses binary to a terminal.
 static int emitImage(const CompiledEntry &kernels, StringRef format,
-                     ModuleOp compiled) {
+                     ModuleOp compiled, StringRef entry, StringRef target) {
   if (format == "bin" && emitFile == "-" &&
       llvm::sys::Process::StandardOutIsDisplayed())
     return fail("--emit=cubin writes binary data; refusing to write it to a "
@@ -188,6 +205,10 @@ static int emitImage(const CompiledEntry &kernels, StringRef format,
   auto out = openOutputFile(emitFile, &error);
   if (!out)
     return fail("cannot write '" + emitFile + "': " + error);
+  if (format == "bin" && out->os().is_displayed())
+    return fail("--emit=cubin writes binary data; refusing to write it to "
+                "the terminal '" +
+                emitFile + "'");
   if (format == "none") {
     compiled->print(out->os());
   } else if (format == "llvm") {
@@ -202,7 +223,32 @@ static int emitImage(const CompiledEntry &kernels, StringRef format,
   } else {
     out->os() << kernels.image;
   }
+  uint64_t written = out->os().tell();
   out->keep();
+  // What was written, on stderr so that it never mixes with the data.
+  StringRef what = format == "none"   ? "MLIR"
+                   : format == "llvm" ? "LLVM IR"
+                   : format == "isa"  ? "PTX"
+                                      : "cubin";
+  // The kernels, and their plan (once when they share it).
+  llvm::SetVector<StringRef> plans;
+  for (const KernelLaunch &k : kernels.launches)
+    if (!k.plan.empty())
+      plans.insert(k.plan);
+  std::string kernelList;
+  for (const KernelLaunch &k : kernels.launches)
+    kernelList +=
+        (kernelList.empty() ? "" : ", ") + ("@" + k.kernel) +
+        (plans.size() > 1 && !k.plan.empty() ? " (plan " + k.plan + ")" : "");
+  if (plans.size() == 1)
+    kernelList += ("; plan " + plans.front()).str();
+  llvm::errs() << llvm::formatv(
+      "nvfp4-run: @{0}: wrote {1} bytes of {2} for {3} to {4}: {5} "
+      "kernel{6}{7}{8}\n",
+      entry, written, what, target,
+      emitFile == "-" ? std::string("stdout") : "'" + emitFile + "'",
+      kernels.launches.size(), kernels.launches.size() == 1 ? "" : "s",
+      kernelList.empty() ? "" : ": ", kernelList);
   return 0;
 }
 
@@ -263,10 +309,10 @@ static void printKernels(const CompiledEntry &kernels, StringRef target,
     KernelResources res;
     std::string error;
     if (device && device->kernelResources(k.kernel, res, error))
-      line += llvm::formatv("; driver: {0} registers, {1} bytes static smem, "
-                            "{2} bytes local",
-                            res.registers, res.staticSharedBytes,
-                            res.localBytes);
+      line +=
+          llvm::formatv("; driver: {0} registers, {1} bytes static smem, "
+                        "{2} bytes local",
+                        res.registers, res.staticSharedBytes, res.localBytes);
     if (!k.plan.empty())
       line += "; plan " + k.plan;
     llvm::outs() << line << "\n";
@@ -299,8 +345,16 @@ static std::string fingerprint(const HostBuffer &out) {
       sum += v;
       absMax = std::max(absMax, std::fabs(static_cast<double>(v)));
     }
-    return llvm::formatv("sum={0:e6} absmax={1:e6} nonfinite={2}", sum,
-                         absMax, nonFinite)
+    int64_t values = out.type.getNumElements();
+    if (nonFinite == values)
+      return llvm::formatv("no finite values (nonfinite={0} of {0})", nonFinite)
+          .str();
+    if (nonFinite)
+      return llvm::formatv("sum={0:e6} absmax={1:e6} over the {2} finite "
+                           "values, nonfinite={3}",
+                           sum, absMax, values - nonFinite, nonFinite)
+          .str();
+    return llvm::formatv("sum={0:e6} absmax={1:e6} nonfinite=0", sum, absMax)
         .str();
   }
   uint64_t hash = 1469598103934665603ull;
@@ -312,8 +366,8 @@ static std::string fingerprint(const HostBuffer &out) {
 static int run(int argc, char **argv) {
   cl::HideUnrelatedOptions(runCategory);
   cl::AddExtraVersionPrinter([](raw_ostream &os) {
-    os << "nvfp4 " << NVFP4_VERSION_STRING << " (commit "
-       << NVFP4_GIT_COMMIT << ")\n";
+    os << "nvfp4 " << NVFP4_VERSION_STRING << " (commit " << NVFP4_GIT_COMMIT
+       << ")\n";
   });
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -331,8 +385,7 @@ static int run(int argc, char **argv) {
                  << "\n";
     if (!parseGpuTarget(gpu->archName())) {
       llvm::outs() << "nvfp4 does not target " << gpu->archName()
-                   << "; supported targets: " << supportedGpuTargets()
-                   << "\n";
+                   << "; supported targets: " << supportedGpuTargets() << "\n";
       return 1;
     }
     return 0;
@@ -340,6 +393,21 @@ static int run(int argc, char **argv) {
   if (inputFile.empty())
     return fail("no input file; usage: nvfp4-run file.mlir [options] "
                 "(--help lists them)");
+  // An option given an empty value (a script's unset variable) must not
+  // silently mean its default.
+  for (auto [option, name] :
+       {std::pair<cl::opt<std::string> *, StringRef>{&targetName, "--target"},
+        {&entryName, "--entry"},
+        {&emit, "--emit"},
+        {&cudaPath, "--cuda-path"},
+        {&emitFile, "-o"},
+        {&saveInputs, "--save-inputs"}})
+    if (option->getNumOccurrences() && StringRef(*option).trim().empty())
+      return fail(Twine(name) +
+                  " was given an empty value; name one, or leave the option "
+                  "out for its default");
+  if (entryName.getNumOccurrences() && entryName == "@")
+    return fail("--entry was given '@' without a function name");
   // Option combinations that cannot do what they say.
   if (cpuOnly && !emit.empty())
     return fail("--cpu runs the CPU reference only; it cannot --emit a "
@@ -363,10 +431,10 @@ static int run(int argc, char **argv) {
   // rather than ignore them.
   if (!inputFiles.empty() &&
       (seed.getNumOccurrences() || maxScaleCode.getNumOccurrences()))
-    return fail(Twine(seed.getNumOccurrences() ? "--seed"
-                                               : "--max-scale-code") +
-                " shapes the random inputs, but --inputs loads them from "
-                ".npy files");
+    return fail(
+        Twine(seed.getNumOccurrences() ? "--seed" : "--max-scale-code") +
+        " shapes the random inputs, but --inputs loads them from "
+        ".npy files");
   if (perturbOutput.getNumOccurrences() && perturbOutput < 0)
     return fail("--perturb-output names a flat element index (>= 0)");
   if (maxScaleCode > 0x7E)
@@ -392,14 +460,12 @@ static int run(int argc, char **argv) {
   auto file = openInputFile(inputFile, &errorMessage);
   if (!file)
     return fail("cannot read '" + inputFile + "': " + errorMessage);
-  if (std::optional<std::string> deep =
-          checkNestingDepth(file->getBuffer()))
+  if (std::optional<std::string> deep = checkNestingDepth(file->getBuffer()))
     return fail("cannot parse '" + inputFile + "': " + *deep);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail("cannot parse '" + inputFile + "' (diagnostics above)");
 
@@ -411,8 +477,10 @@ static int run(int argc, char **argv) {
     return fail("cannot run @" + entry->getSymName() + " (diagnostics above)");
   if (!inputFiles.empty() && inputFiles.size() != sig->inputs.size())
     return fail("@" + entry->getSymName() + " reads " +
-                Twine(sig->inputs.size()) + " input arguments, but --inputs "
-                "names " + Twine(inputFiles.size()) + " files");
+                Twine(sig->inputs.size()) +
+                " input arguments, but --inputs "
+                "names " +
+                Twine(inputFiles.size()) + " files");
   if (!outputFiles.empty() && outputFiles.size() != sig->outputs.size())
     return fail("@" + entry->getSymName() + " writes " +
                 Twine(sig->outputs.size()) +
@@ -427,8 +495,7 @@ static int run(int argc, char **argv) {
   std::string target = targetName;
   if (target.empty()) {
     if (gpu && !parseGpuTarget(gpu->archName()))
-      return fail("the GPU is " + gpu->archName() + " (" +
-                  gpu->deviceName() +
+      return fail("the GPU is " + gpu->archName() + " (" + gpu->deviceName() +
                   "), which nvfp4 does not target; supported targets: " +
                   supportedGpuTargets() +
                   " (name one with --target to compile for it and run the "
@@ -440,13 +507,13 @@ static int run(int argc, char **argv) {
                 "'; supported targets: " + supportedGpuTargets());
   const bool onGpu = gpu && gpu->archName() == target;
   if ((bench || requireGpu || perturbOutput.getNumOccurrences()) && !onGpu)
-    return fail(Twine(bench                ? "--bench"
-                      : requireGpu         ? "--require-gpu"
-                                           : "--perturb-output") +
-                " needs a " + target + " GPU to run the kernels on, but " +
-                (gpu ? "the GPU is " + gpu->archName() + " (" +
-                           gpu->deviceName() + ")"
-                     : driverError));
+    return fail(
+        Twine(bench        ? "--bench"
+              : requireGpu ? "--require-gpu"
+                           : "--perturb-output") +
+        " needs a " + target + " GPU to run the kernels on, but " +
+        (gpu ? "the GPU is " + gpu->archName() + " (" + gpu->deviceName() + ")"
+             : driverError));
 
   // Host memory for the arguments (and the reference's copies), checked
   // before anything is allocated: --emit allocates none.
@@ -460,15 +527,30 @@ static int run(int argc, char **argv) {
                     : hostBytes + 2 * *bytes;
   }
   if (emit.empty() && hostBytes > kHostBufferLimit)
-    return fail(
-        "@" + entry->getSymName() + " would need " +
-        (hostBytes == std::numeric_limits<uint64_t>::max()
-             ? std::string("more than 2^64")
-             : std::to_string(hostBytes)) +
-        " bytes of host memory for its arguments and their reference "
-        "copies, more than nvfp4-run's limit of " +
-        std::to_string(kHostBufferLimit) +
-        " bytes; compile it with --emit instead");
+    return fail("@" + entry->getSymName() + " would need " +
+                (hostBytes == std::numeric_limits<uint64_t>::max()
+                     ? std::string("more than 2^64")
+                     : std::to_string(hostBytes)) +
+                " bytes of host memory for its arguments and their reference "
+                "copies, more than nvfp4-run's limit of " +
+                std::to_string(kHostBufferLimit) +
+                " bytes; compile it with --emit instead");
+  // Within the limit but beyond what the machine has free: refuse rather
+  // than be killed (or abort) half way through allocating.
+  if (emit.empty()) {
+    std::optional<uint64_t> available =
+        hostMemoryAvailable.getNumOccurrences()
+            ? std::optional<uint64_t>(hostMemoryAvailable)
+            : availableHostMemory();
+    if (available && hostBytes > *available)
+      return fail("@" + entry->getSymName() + " would need " +
+                  std::to_string(hostBytes) +
+                  " bytes of host memory for its arguments and their "
+                  "reference copies, but only " +
+                  std::to_string(*available) +
+                  " bytes are available on this machine; compile it with "
+                  "--emit instead, or run it where more memory is free");
+  }
 
   // Compile a copy of the module (the original stays for the CPU reference).
   std::string ptxas = cudaPath + "/bin/ptxas";
@@ -482,10 +564,14 @@ static int run(int argc, char **argv) {
                  .Case("cubin", "bin")
                  .Default("");
     if (format.empty())
-      return fail("--emit must be one of mlir, llvm, ptx, cubin; got '" +
-                  emit + "'");
-  } else if (!havePtxas) {
+      return fail("--emit must be one of mlir, llvm, ptx, cubin; got '" + emit +
+                  "'");
+  } else if (!havePtxas && !cpuOnly) {
     format = "isa"; // The driver assembles the PTX when it loads it.
+    llvm::errs() << "nvfp4-run: note: no ptxas at '" << ptxas
+                 << "': compiling to PTX, which the CUDA driver assembles "
+                    "when it loads it (no ptxas register or spill report; "
+                    "set --cuda-path to a CUDA toolkit for a cubin)\n";
   }
   if (format == "bin" && !havePtxas)
     return fail("--emit=cubin needs ptxas, not found at '" + ptxas +
@@ -507,18 +593,18 @@ static int run(int argc, char **argv) {
           notCompiled = diag.str();
         return success();
       });
-    kernels = compileEntry(*compiled, entry->getSymName(), target, format,
-                           cudaPath);
+    kernels =
+        compileEntry(*compiled, entry->getSymName(), target, format, cudaPath);
     if (failed(kernels) && !compileOptional)
-      return fail("cannot compile @" + entry->getSymName() + " for " +
-                  target + " (diagnostics above)");
+      return fail("cannot compile @" + entry->getSymName() + " for " + target +
+                  " (diagnostics above)");
     if (failed(kernels))
       llvm::errs() << "nvfp4-run: note: @" << entry->getSymName()
                    << " not compiled for " << target << ": " << notCompiled
                    << "; running the CPU reference\n";
   }
   if (!emit.empty())
-    return emitImage(*kernels, format, *compiled);
+    return emitImage(*kernels, format, *compiled, entry->getSymName(), target);
 
   // Buffers for every argument: inputs from .npy files or seeded random data.
   SmallVector<HostBuffer> args;
@@ -564,19 +650,32 @@ static int run(int argc, char **argv) {
 
   std::string where;
   std::string checkLine;
+  // The run's last line: what ran where, and what was checked.
+  std::string verdict;
   SmallVector<OutputCheck> checks;
   if (!onGpu) {
     std::string compiledNote =
-        succeeded(kernels)
-            ? "compiled for " + target + ": " +
-                  std::to_string(kernels->image.size()) + "-byte " +
-                  (format == "bin" ? "cubin" : "ptx")
-            : cpuOnly ? std::string("not compiled")
-                      : "not compiled for " + target;
+        succeeded(kernels) ? "compiled for " + target + ": " +
+                                 std::to_string(kernels->image.size()) +
+                                 "-byte " + (format == "bin" ? "cubin" : "ptx")
+        : cpuOnly ? std::string("not compiled")
+                  : "not compiled for " + target;
+    std::string whyCpu = gpu ? "the GPU is " + gpu->archName() + " (" +
+                                   gpu->deviceName() + "), not " + target
+                         : cpuOnly ? std::string("--cpu")
+                                   : "no GPU: " + driverError;
     where = "cpu-reference (" +
             (gpu ? "the GPU is " + gpu->archName() + ", not " + target
                  : driverError) +
             "; " + compiledNote + ")";
+    verdict =
+        (cpuOnly ? std::string()
+         : succeeded(kernels)
+             ? "compiled for " + target + " (" +
+                   std::to_string(kernels->launches.size()) + " kernel" +
+                   (kernels->launches.size() == 1 ? "" : "s") + "), "
+             : "not compiled for " + target + " (" + notCompiled + "), ") +
+        "ran on the CPU reference only (" + whyCpu + "): not checked";
     args = reference;
     for (unsigned o : sig->outputs) {
       OutputCheck check;
@@ -610,12 +709,17 @@ static int run(int argc, char **argv) {
       checkLine += llvm::formatv("; check OK (#{0}): {1} values, max abs err "
                                  "{2:e2}, max rel err {3:e2}, {4} within the "
                                  "widened tolerance only",
-                                 check.argIndex, check.values,
-                                 check.maxAbsErr, check.maxRelErr,
-                                 check.widened)
+                                 check.argIndex, check.values, check.maxAbsErr,
+                                 check.maxRelErr, check.widened)
                        .str();
     }
     where = "gpu " + target + " (" + gpu->deviceName() + ")";
+    int64_t checkedValues = 0;
+    for (const OutputCheck &check : checks)
+      checkedValues += check.values;
+    verdict = "ran on " + target + " (" + gpu->deviceName() +
+              "), checked OK against the CPU reference (" +
+              std::to_string(checkedValues) + " values)";
   }
   for (const OutputCheck &check : checks) {
     std::string warning = describeNonFinite(args[check.argIndex], check);
@@ -679,6 +783,8 @@ static int run(int argc, char **argv) {
       sig->outputs.size() == 1 ? "" : "s", outputs, checkLine, ms);
   if (!benchLine.empty())
     llvm::outs() << benchLine << "\n";
+  llvm::outs() << "nvfp4-run: @" << entry->getSymName() << ": " << verdict
+               << "\n";
   return 0;
 }
 

@@ -1,4 +1,5 @@
-//===- HostBuffer.h - host copies of the entry function's memrefs -*- C++ -*-===//
+//===- HostBuffer.h - host copies of the entry function's memrefs -*- C++
+//-*-===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -73,6 +74,10 @@ struct HostBuffer {
 
 /// Returns `memref<2x3xf16>` as a string, for messages.
 std::string typeToString(Type type);
+
+/// The host memory a new allocation can take without swapping (Linux's
+/// MemAvailable), or nullopt where the system does not say.
+std::optional<uint64_t> availableHostMemory();
 
 } // namespace mlir::nvfp4
 

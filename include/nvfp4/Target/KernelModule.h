@@ -38,9 +38,10 @@ getKernelModuleTarget(gpu::GPUModuleOp module, StringRef pass);
 /// The target `pass` builds for in `module`: `option` when given (it must
 /// agree with an existing `@nvfp4_kernels`'s `#nvvm.target`), else that
 /// module's chip, else sm_100a. Reports on `module` and fails on an unknown
-/// name or a conflict.
+/// name, a conflict, or an option that was `given` an empty value (a
+/// script's unset variable must not mean the default).
 FailureOr<GpuTarget> resolveGpuTarget(ModuleOp module, StringRef option,
-                                      StringRef pass);
+                                      StringRef pass, bool given = false);
 
 } // namespace mlir::nvfp4
 

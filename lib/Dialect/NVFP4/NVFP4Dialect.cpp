@@ -1,4 +1,5 @@
-//===- NVFP4Dialect.cpp - nvfp4 dialect and attributes ---------------------===//
+//===- NVFP4Dialect.cpp - nvfp4 dialect and attributes
+//---------------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -40,15 +41,23 @@ void NVFP4Dialect::initialize() {
       >();
 }
 
+FailureOr<bool> mlir::nvfp4::parseBoolParameter(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (succeeded(parser.parseOptionalKeyword(&keyword, {"true", "false"})))
+    return keyword == "true";
+  return parser.emitError(loc, "expected true or false");
+}
+
 /// See GemvPlanAttr::verify.
 static constexpr int64_t kMaxGemvBytesInFlight = 1024;
 
-LogicalResult
-GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     int64_t warpsPerCta, int64_t rowsPerWarp,
-                     int64_t bytesPerThread, int64_t unroll, bool stageB,
-                     bool prefetch, int64_t kSplit, int64_t rowGroups,
-                     int64_t stages, int64_t prefetchDistance) {
+LogicalResult GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t warpsPerCta, int64_t rowsPerWarp,
+                                   int64_t bytesPerThread, int64_t unroll,
+                                   bool stageB, bool prefetch, int64_t kSplit,
+                                   int64_t rowGroups, int64_t stages,
+                                   int64_t prefetchDistance) {
   if (warpsPerCta < 1 || warpsPerCta > 32)
     return emitError() << "expects warps_per_cta in [1, 32], but got "
                        << warpsPerCta;
@@ -124,8 +133,7 @@ Tcgen05PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "128-row blocks), but got "
                        << tileM;
   if (stages < 2 || stages > 16)
-    return emitError() << "expects stages to be in [2, 16], but got "
-                       << stages;
+    return emitError() << "expects stages to be in [2, 16], but got " << stages;
   if (splitK < 1 || splitK > 8)
     return emitError() << "expects split_k to be in [1, 8] (CTAs splitting "
                           "K), but got "
@@ -139,8 +147,8 @@ Tcgen05PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       tileM + stages * (kStageK / kMmaK) * (4 + 4 * blocksA);
   if (columns > 512)
     return emitError() << "expects the accumulator (" << tileM
-                       << " columns) and the scales of " << stages
-                       << " slots (" << (kStageK / kMmaK) * (4 + 4 * blocksA)
+                       << " columns) and the scales of " << stages << " slots ("
+                       << (kStageK / kMmaK) * (4 + 4 * blocksA)
                        << " columns each) to fit TMEM's 512 columns, but "
                           "they need "
                        << columns << "; use fewer stages";
@@ -176,10 +184,9 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "in [2, 16] (a ring of TMA-copied tiles), but got "
                        << stages;
   if (kSplit < 1 || kSplit > 4)
-    return emitError() << "expects k_split to be in [1, 4], but got "
-                       << kSplit;
-  if (kSplit > 1 && (stages == 0 || stages % kSplit != 0 ||
-                     stages / kSplit < 2))
+    return emitError() << "expects k_split to be in [1, 4], but got " << kSplit;
+  if (kSplit > 1 &&
+      (stages == 0 || stages % kSplit != 0 || stages / kSplit < 2))
     return emitError() << "expects k_split = " << kSplit
                        << " with a ring of at least 2 rounds of k_split "
                           "slots (stages a multiple of k_split, >= "
@@ -206,8 +213,8 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << clusterN;
   // Each CTA multicasts tile_m / cluster_n rows of 128 bytes: whole 1024-byte
   // atoms of the 128B swizzle.
-  if (clusterN > 1 && (stages == 0 || (tileM / clusterN) % 8 != 0 ||
-                       tileM % clusterN != 0))
+  if (clusterN > 1 &&
+      (stages == 0 || (tileM / clusterN) % 8 != 0 || tileM % clusterN != 0))
     return emitError() << "expects cluster_n = " << clusterN
                        << " with a ring (stages > 0) and tile_m a multiple of "
                        << 8 * clusterN
@@ -275,8 +282,7 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << (rounds == 2 ? ", or more stages" : "");
   // With a producer warpgroup the consumers get what it leaves them.
   if (producer) {
-    int64_t budget =
-        GemmPlanAttr::consumerRegisters(warpgroups * kSplit);
+    int64_t budget = GemmPlanAttr::consumerRegisters(warpgroups * kSplit);
     if (registers > budget)
       return emitError() << "expects about " << registers
                          << " registers per consumer thread " << formula()
@@ -336,8 +342,9 @@ LogicalResult NVFP4Dialect::verifyOperationAttribute(Operation *op,
                            << "'";
   if (!isa<PlanAttrInterface>(attr.getValue()))
     return op->emitError() << "expects '" << kPlanAttrName
-                           << "' to be a plan (#nvfp4.gemv_plan or "
-                              "#nvfp4.gemm_plan), but got "
+                           << "' to be a plan (#nvfp4.gemv_plan, "
+                              "#nvfp4.gemm_plan or #nvfp4.tcgen05_plan), "
+                              "but got "
                            << attr.getValue();
   return success();
 }
@@ -407,8 +414,9 @@ Type TensorMapType::parse(AsmParser &parser) {
       symbolizeTensorMapSwizzle(swizzleName);
   if (!swizzle) {
     parser.emitError(parser.getCurrentLocation())
-        << "expected swizzle none, swizzle_32b, swizzle_64b or swizzle_128b, got '" << swizzleName
-        << "'";
+        << "expected swizzle none, swizzle_32b, swizzle_64b or swizzle_128b, "
+           "got '"
+        << swizzleName << "'";
     return Type();
   }
   return getChecked([&] { return parser.emitError(parser.getNameLoc()); },

@@ -1,4 +1,5 @@
-//===- NVFP4Ops.cpp - nvfp4 operations and their verifiers -----------------===//
+//===- NVFP4Ops.cpp - nvfp4 operations and their verifiers
+//-----------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -18,6 +19,7 @@
 #include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
 #include "nvfp4/Target/Tcgen05Descriptors.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -71,8 +73,7 @@ SmallVector<int64_t> mlir::nvfp4::getScaleShape(ScaleLayout layout,
   if (layout == ScaleLayout::Plain) {
     shape.append({rows, k / 16});
   } else {
-    shape.append(
-        {getScaleRowBlocks(rows), getScaleColBlocks(k), 32, 4, 4});
+    shape.append({getScaleRowBlocks(rows), getScaleColBlocks(k), 32, 4, 4});
   }
   return shape;
 }
@@ -94,8 +95,7 @@ std::string scaleShapeSpelling(ScaleLayout layout, StringRef batch,
   std::string prefix = batch.empty() ? "" : batch.str() + ", ";
   if (layout == ScaleLayout::Plain)
     return "([" + prefix + rows.str() + ", K/16])";
-  return "([" + prefix + "ceil(" + rows.str() +
-         "/128), ceil(K/64), 32, 4, 4])";
+  return "([" + prefix + "ceil(" + rows.str() + "/128), ceil(K/64), 32, 4, 4])";
 }
 
 /// Checks that memref `value` (operand `name` of `op`) is static, non-empty
@@ -117,6 +117,33 @@ LogicalResult verifyDense(Operation *op, Value value, StringRef name) {
            << "expects '" << name
            << "' to have an identity layout (dense, row-major), but got "
            << type;
+  // The kernels read and write their operands in global memory.
+  if (Attribute space = type.getMemorySpace()) {
+    auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space);
+    if (!gpuSpace || gpuSpace.getValue() != gpu::AddressSpace::Global)
+      return op->emitOpError()
+             << "expects '" << name
+             << "' in global memory (the default memory space or "
+                "#gpu.address_space<global>), but got memory space "
+             << space;
+  }
+  return success();
+}
+
+/// Checks that a GEMV plan's row_groups are no more than `rows` rows of A
+/// can use: beyond that a single CTA loops over every row.
+LogicalResult verifyGemvRowGroups(Operation *op, GemvPlanAttr plan,
+                                  int64_t rows) {
+  int64_t most = plan.getMaxRowGroups(rows);
+  if (plan.getRowGroups() > most)
+    return op->emitOpError()
+           << "has a GEMV plan with row_groups = " << plan.getRowGroups()
+           << ", but its " << rows << " rows of A fill at most " << most
+           << " group" << (most == 1 ? "" : "s") << " of "
+           << plan.getRowsPerCta()
+           << " rows (warps_per_cta / k_split x rows_per_warp); use "
+              "row_groups <= "
+           << most;
   return success();
 }
 
@@ -134,9 +161,8 @@ LogicalResult verifyLikeA(Operation *op, StringRef name, MemRefType type,
                           const OperandShape &a) {
   int64_t rank = a.batched ? 3 : 2;
   if (type.getRank() != rank)
-    return op->emitOpError() << "expects '" << name << "' to have rank "
-                             << rank << " like 'a', but got rank "
-                             << type.getRank();
+    return op->emitOpError() << "expects '" << name << "' to have rank " << rank
+                             << " like 'a', but got rank " << type.getRank();
   OperandShape s = getOperandShape(type);
   if (s.batch != a.batch)
     return op->emitOpError() << "expects '" << name << "' to have batch size "
@@ -164,12 +190,10 @@ LogicalResult verifyScales(Operation *op, StringRef name, MemRefType type,
   SmallVector<int64_t> want = getScaleShape(layout, rows, k, batched, batch);
   if (type.getShape() != ArrayRef<int64_t>(want))
     return op->emitOpError()
-           << "expects '" << name << "' in the "
-           << stringifyScaleLayout(layout) << " scale layout to have shape "
-           << formatShape(want) << " "
+           << "expects '" << name << "' in the " << stringifyScaleLayout(layout)
+           << " scale layout to have shape " << formatShape(want) << " "
            << scaleShapeSpelling(layout, batched ? batchName : "", rowsName)
-           << ", but got "
-           << formatShape(type.getShape());
+           << ", but got " << formatShape(type.getShape());
   return success();
 }
 
@@ -177,9 +201,9 @@ LogicalResult verifyScales(Operation *op, StringRef name, MemRefType type,
 LogicalResult verifyOutput(Operation *op, MemRefType type,
                            ArrayRef<int64_t> want, StringRef spelling) {
   if (type.getShape() != want)
-    return op->emitOpError() << "expects 'c' to have shape "
-                             << formatShape(want) << " " << spelling
-                             << ", but got " << formatShape(type.getShape());
+    return op->emitOpError()
+           << "expects 'c' to have shape " << formatShape(want) << " "
+           << spelling << ", but got " << formatShape(type.getShape());
   return success();
 }
 
@@ -187,10 +211,9 @@ LogicalResult verifyOutput(Operation *op, MemRefType type,
 LogicalResult verifyRank2or3(Operation *op, StringRef name, MemRefType type,
                              StringRef rows) {
   if (type.getRank() != 2 && type.getRank() != 3)
-    return op->emitOpError()
-           << "expects '" << name << "' to have rank 2 ([" << rows
-           << ", K]) or 3 ([L, " << rows << ", K]), but got rank "
-           << type.getRank();
+    return op->emitOpError() << "expects '" << name << "' to have rank 2 (["
+                             << rows << ", K]) or 3 ([L, " << rows
+                             << ", K]), but got rank " << type.getRank();
   return success();
 }
 
@@ -221,15 +244,11 @@ SmallVector<int64_t> outputShape(const OperandShape &a, int64_t n) {
 /// kernel-level scaled_matmul and the CTA-level tiles): operands, both
 /// scales in their layouts (for K rounded up by `scaleK`, the identity by
 /// default), and C's shape. Returns A's shape.
-FailureOr<OperandShape> verifyScaledProduct(Operation *op, MemRefType aType,
-                                            MemRefType sfaType,
-                                            MemRefType bType,
-                                            MemRefType sfbType,
-                                            MemRefType cType,
-                                            ScaleLayout sfaLayout,
-                                            ScaleLayout sfbLayout,
-                                            int64_t (*scaleK)(int64_t) =
-                                                nullptr) {
+FailureOr<OperandShape>
+verifyScaledProduct(Operation *op, MemRefType aType, MemRefType sfaType,
+                    MemRefType bType, MemRefType sfbType, MemRefType cType,
+                    ScaleLayout sfaLayout, ScaleLayout sfbLayout,
+                    int64_t (*scaleK)(int64_t) = nullptr) {
   FailureOr<OperandShape> shape = verifyProductOperands(
       op, {"a", "sfa", "b", "sfb", "c"}, aType, "b", bType);
   if (failed(shape))
@@ -276,10 +295,16 @@ LogicalResult verifyGemmTiles(Operation *op, const OperandShape &a,
 //===----------------------------------------------------------------------===//
 
 LogicalResult ScaledMatmulOp::verify() {
-  return verifyScaledProduct(getOperation(), getA().getType(),
-                             getSfa().getType(), getB().getType(),
-                             getSfb().getType(), getC().getType(),
-                             getSfaLayout(), getSfbLayout());
+  FailureOr<OperandShape> a = verifyScaledProduct(
+      getOperation(), getA().getType(), getSfa().getType(), getB().getType(),
+      getSfb().getType(), getC().getType(), getSfaLayout(), getSfbLayout());
+  if (failed(a))
+    return failure();
+  // A plan given in the IR uses only what the shape has.
+  if (auto gemv =
+          (*this)->getAttrOfType<GemvPlanAttr>(NVFP4Dialect::kPlanAttrName))
+    return verifyGemvRowGroups(getOperation(), gemv, a->rows);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -288,21 +313,20 @@ LogicalResult ScaledMatmulOp::verify() {
 
 LogicalResult ScaledDualMatmulOp::verify() {
   Operation *op = getOperation();
-  FailureOr<OperandShape> shape = verifyProductOperands(
-      op, {"a", "sfa", "b1", "sfb1", "b2", "sfb2", "c"}, getA().getType(),
-      "b1", getB1().getType());
+  FailureOr<OperandShape> shape =
+      verifyProductOperands(op, {"a", "sfa", "b1", "sfb1", "b2", "sfb2", "c"},
+                            getA().getType(), "b1", getB1().getType());
   if (failed(shape))
     return failure();
   const OperandShape &a = *shape;
   if (getB1().getType().getShape() != getB2().getType().getShape())
     return emitOpError() << "expects 'b1' and 'b2' to have the same shape, "
                             "but got "
-                         << formatShape(getB1().getType().getShape())
-                         << " and "
+                         << formatShape(getB1().getType().getShape()) << " and "
                          << formatShape(getB2().getType().getShape());
   int64_t n = getOperandShape(getB1().getType()).rows;
-  if (failed(verifyScales(op, "sfa", getSfa().getType(), getSfaLayout(),
-                          a.rows, "M", a.k, a.batched, a.batch)) ||
+  if (failed(verifyScales(op, "sfa", getSfa().getType(), getSfaLayout(), a.rows,
+                          "M", a.k, a.batched, a.batch)) ||
       failed(verifyScales(op, "sfb1", getSfb1().getType(), getSfbLayout(), n,
                           "N", a.k, a.batched, a.batch)) ||
       failed(verifyScales(op, "sfb2", getSfb2().getType(), getSfbLayout(), n,
@@ -377,8 +401,8 @@ LogicalResult GroupedMatmulOp::verify() {
                    ? "([sum(M_g), K/16])"
                    : "([sum(ceil(M_g/128)), ceil(K/64), 32, 4, 4])")
            << ", but got " << formatShape(getSfa().getType().getShape());
-  if (failed(verifyScales(op, "sfb", getSfb().getType(), getSfbLayout(), n,
-                          "N", k, /*batched=*/true, g, "G")))
+  if (failed(verifyScales(op, "sfb", getSfb().getType(), getSfbLayout(), n, "N",
+                          k, /*batched=*/true, g, "G")))
     return failure();
   return verifyOutput(op, getC().getType(), {rows, n}, "([sum(M_g), N])");
 }
@@ -412,8 +436,8 @@ LogicalResult QuantizeOp::verify() {
 LogicalResult GemvTileOp::verify() {
   Operation *op = getOperation();
   FailureOr<OperandShape> shape =
-      verifyProductOperands(op, {"a", "sfa", "b", "sfb", "c"},
-                            getA().getType(), "b", getB().getType());
+      verifyProductOperands(op, {"a", "sfa", "b", "sfb", "c"}, getA().getType(),
+                            "b", getB().getType());
   if (failed(shape))
     return failure();
   const OperandShape &a = *shape;
@@ -430,6 +454,8 @@ LogicalResult GemvTileOp::verify() {
                          << ") to be a multiple of 64, the GEMV kernels' "
                             "load granule";
   GemvPlanAttr plan = getPlan();
+  if (failed(verifyGemvRowGroups(getOperation(), plan, a.rows)))
+    return failure();
   if (plan.getStages() != 0 && (a.k / 2) % plan.getIterationBytes() != 0)
     return emitOpError() << "expects rows of whole ring slots with stages = "
                          << plan.getStages() << ": K / 2 (" << a.k / 2
@@ -494,10 +520,10 @@ static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
       getPackedOperandMapType(ctx, a.batch, n, a.k, Tcgen05PlanAttr::kTileN)};
   if (op.getMaps().size() != 2 || op.getMaps()[0].getType() != want[0] ||
       op.getMaps()[1].getType() != want[1])
-    return op.emitOpError() << "expects the tensor maps of A's and B's packed "
-                               "bytes, "
-                            << want[0] << " and " << want[1]
-                            << ", with a #nvfp4.tcgen05_plan";
+    return op.emitOpError()
+           << "expects the tensor maps of A's and B's packed "
+              "bytes, "
+           << want[0] << " and " << want[1] << ", with a #nvfp4.tcgen05_plan";
   return verifySplitK(op, plan.getSplitK(), plan.getSlices(a.k),
                       "ceil(K / 256)", "the K slices the splits share",
                       plan.getPartialsBytes(a.batch, a.rows, n));
@@ -607,9 +633,8 @@ LogicalResult SumSplitsOp::verify() {
     return emitOpError() << "expects C to be a static, contiguous memref";
   int64_t want = getSplits() * c.getNumElements() * 4;
   if (getPartials().getType().getNumElements() != want)
-    return emitOpError() << "expects `partials` to hold " << want
-                         << " bytes (" << getSplits()
-                         << " fp32 copies of C), but it has "
+    return emitOpError() << "expects `partials` to hold " << want << " bytes ("
+                         << getSplits() << " fp32 copies of C), but it has "
                          << getPartials().getType().getNumElements();
   if (getSplits() < 2 && !getStream())
     return emitOpError() << "expects at least 2 splits without `stream`";
@@ -656,8 +681,8 @@ static LogicalResult verifyBlockScales(Operation *op, MemRefType srcType,
       (!plain && (src.size() != dst.size() ||
                   src.take_back(3) != ArrayRef<int64_t>({32, 4, 4}))))
     return emitOpError()
-           << "expects 'src' to be plain " << (batched ? "([L, R, K/16])"
-                                                       : "([R, K/16])")
+           << "expects 'src' to be plain "
+           << (batched ? "([L, R, K/16])" : "([R, K/16])")
            << " or blocked like 'dst' " << (batched ? "([L, " : "([")
            << "ceil(R/128), ceil(K/64), 32, 4, 4]), but got shape "
            << formatShape(src);
@@ -666,8 +691,8 @@ static LogicalResult verifyBlockScales(Operation *op, MemRefType srcType,
                             "size, but got "
                          << src.front() << " and " << dst.front();
   const int64_t rowBlocks = dst[dst.size() - 5], chunks = dst[dst.size() - 4];
-  const int64_t srcBlocks = plain ? getScaleRowBlocks(src[src.size() - 2])
-                                  : src[src.size() - 5];
+  const int64_t srcBlocks =
+      plain ? getScaleRowBlocks(src[src.size() - 2]) : src[src.size() - 5];
   if (srcBlocks != rowBlocks)
     return emitOpError() << "expects 'dst' to have " << srcBlocks
                          << " blocks of 128 rows like 'src', but got "
@@ -712,8 +737,8 @@ LogicalResult DecodeATileOp::verify() {
     return failure();
   OperandShape a = getOperandShape(getA().getType());
   if (failed(verifyK(op, a.k)) ||
-      failed(verifyScales(op, "sfa", getSfa().getType(), getSfaLayout(),
-                          a.rows, "M", a.k, a.batched, a.batch)))
+      failed(verifyScales(op, "sfa", getSfa().getType(), getSfaLayout(), a.rows,
+                          "M", a.k, a.batched, a.batch)))
     return failure();
   if (failed(verifyGemmTiles(op, a, getPlan(), TensorMapType())))
     return failure();
@@ -768,14 +793,13 @@ LogicalResult WgmmaReduceKGroupsOp::verify() {
   if (DenseI32ArrayAttr block = getKnownBlockSize(getOperation());
       block && !isRowShape(block, threads) &&
       !isRowShape(block, threads + 128)) {
-    InFlightDiagnostic diag = emitOpError()
-                              << "expects its kernel's CTA to be the "
-                              << getGroups() << " K groups x "
-                              << getWarpgroups() << " warpgroups it reduces ("
-                              << threads
-                              << " threads, plus 128 with a producer "
-                                 "warpgroup), but the kernel's "
-                                 "known_block_size is ";
+    InFlightDiagnostic diag =
+        emitOpError() << "expects its kernel's CTA to be the " << getGroups()
+                      << " K groups x " << getWarpgroups()
+                      << " warpgroups it reduces (" << threads
+                      << " threads, plus 128 with a producer "
+                         "warpgroup), but the kernel's "
+                         "known_block_size is ";
     llvm::interleave(block.asArrayRef(), diag, " x ");
     return diag;
   }
@@ -783,8 +807,7 @@ LogicalResult WgmmaReduceKGroupsOp::verify() {
   if (getRing().getType().getDataBytes() < need)
     return emitOpError() << "expects the ring to hold " << need
                          << " bytes of scratch (the accumulators of "
-                         << getGroups() - 1
-                         << " K groups), but it has "
+                         << getGroups() - 1 << " K groups), but it has "
                          << getRing().getType().getDataBytes();
   return success();
 }
@@ -867,11 +890,10 @@ static int64_t kGroupSumsBelow(Value acc, Value ring) {
 LogicalResult WgmmaReduceSplitsOp::verify() {
   if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
     return failure();
-  return verifySplitExchange(getOperation(), getSplits(), getRing().getType(),
-                             getWarpgroups() * 128 *
-                                 getAcc().getType().getNumElements(),
-                             kGroupSumsBelow(getAcc(), getRing()),
-                             getReleaseReads(), getATiles());
+  return verifySplitExchange(
+      getOperation(), getSplits(), getRing().getType(),
+      getWarpgroups() * 128 * getAcc().getType().getNumElements(),
+      kGroupSumsBelow(getAcc(), getRing()), getReleaseReads(), getATiles());
 }
 
 LogicalResult WgmmaReduceScatterSplitsOp::verify() {
@@ -964,9 +986,9 @@ LogicalResult RingAllocOp::verify() {
 static LogicalResult verifyMapCoordinates(Operation *op, TensorMapType map,
                                           ValueRange coordinates) {
   if (static_cast<int64_t>(coordinates.size()) != map.getRank())
-    return op->emitOpError() << "expects " << map.getRank()
-                             << " coordinates (the map's rank), got "
-                             << coordinates.size();
+    return op->emitOpError()
+           << "expects " << map.getRank()
+           << " coordinates (the map's rank), got " << coordinates.size();
   return success();
 }
 
@@ -977,8 +999,7 @@ static LogicalResult verifyWithinSlot(Operation *op, StringRef what,
   if (offset + bytes > ring.getSlotBytes())
     return op->emitOpError()
            << "expects the " << what << " (" << bytes << " bytes at " << offset
-           << ") to end within the slot of " << ring.getSlotBytes()
-           << " bytes";
+           << ") to end within the slot of " << ring.getSlotBytes() << " bytes";
   return success();
 }
 
@@ -1070,8 +1091,8 @@ static LogicalResult checkSlotColumns(Operation *op, StringRef what,
   if (last > tmem.getColumns())
     return op->emitOpError()
            << "expects " << what << " of every slot within the allocation's "
-           << tmem.getColumns() << " columns, but slot "
-           << ring.getStages() - 1 << " reaches column " << last;
+           << tmem.getColumns() << " columns, but slot " << ring.getStages() - 1
+           << " reaches column " << last;
   return success();
 }
 
@@ -1091,8 +1112,7 @@ LogicalResult Tcgen05MmaOp::verify() {
   using namespace tcgen05;
   RingType ring = getRing().getType();
   TmemType tmem = getTmem().getType();
-  auto idesc =
-      Mxf4InstrDescriptor::decode(static_cast<uint32_t>(getIdesc()));
+  auto idesc = Mxf4InstrDescriptor::decode(static_cast<uint32_t>(getIdesc()));
   if (!idesc || idesc->m != 128)
     return emitOpError() << "expects a kind::mxf4nvf4 instruction descriptor "
                             "of M = 128 (cta_group::1), got "
@@ -1111,8 +1131,8 @@ LogicalResult Tcgen05MmaOp::verify() {
     int64_t end = desc->startAddress + (rows / 8) * desc->strideByteOffset;
     if (end > ring.getSlotBytes() + 128)
       return emitOpError() << "expects " << name << "'s " << rows
-                           << " rows within the slot of "
-                           << ring.getSlotBytes() << " bytes";
+                           << " rows within the slot of " << ring.getSlotBytes()
+                           << " bytes";
   }
   if (static_cast<int64_t>(getDColumn() + idesc->n) > tmem.getColumns())
     return emitOpError() << "expects the accumulator's " << idesc->n
@@ -1141,8 +1161,8 @@ LogicalResult Tcgen05ReduceSplitsOp::verify() {
 LogicalResult Tcgen05StoreOp::verify() {
   if (static_cast<int64_t>(getColumns()) > getTmem().getType().getColumns())
     return emitOpError() << "expects at most the allocation's "
-                         << getTmem().getType().getColumns()
-                         << " columns, got " << getColumns();
+                         << getTmem().getType().getColumns() << " columns, got "
+                         << getColumns();
   if (static_cast<bool>(getPartials()) != static_cast<bool>(getSplit()))
     return emitOpError() << "expects `partials` and `split` together";
   return success();

@@ -404,7 +404,7 @@ func.func private @gemm_plan_stages() attributes {plan = #nvfp4.gemm_plan<warpgr
 // -----
 
 // The plan attribute is verified wherever it appears.
-// expected-error @+1 {{expects 'nvfp4.plan' to be a plan (#nvfp4.gemv_plan or #nvfp4.gemm_plan), but got 4 : i64}}
+// expected-error @+1 {{expects 'nvfp4.plan' to be a plan (#nvfp4.gemv_plan, #nvfp4.gemm_plan or #nvfp4.tcgen05_plan), but got 4 : i64}}
 func.func private @not_a_plan() attributes {nvfp4.plan = 4}
 
 // -----
@@ -1116,3 +1116,55 @@ func.func @gemm_tile_b_tma_k(%a: memref<128x192xf4E2M1FN>, %sfa: memref<128x12xf
   nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x192xf4E2M1FN>, memref<128x12xf8E4M3FN>, memref<128x192xf4E2M1FN>, memref<128x12xf8E4M3FN>) tiles(%t, %tb, %ts : !nvfp4.tensor_map<384x64xf16, box = [128, 64], swizzle = swizzle_128b>, !nvfp4.tensor_map<1x128x96xi8, box = [1, 64, 32], swizzle = none>, !nvfp4.tensor_map<1x128x16xi8, box = [1, 64, 16], swizzle = none>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 3, producer = true, b_tma = true>
   return
 }
+
+// -----
+
+// Operands live in global memory: a shared-memory memref is refused (it
+// would compile to a .shared parameter read with ld.global).
+func.func @shared_operand(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN, 3>, %b: memref<1x256xf4E2M1FN>, %sfb: memref<1x16xf8E4M3FN>, %c: memref<128x1xf16>) {
+  // expected-error @+1 {{expects 'sfa' in global memory (the default memory space or #gpu.address_space<global>), but got memory space 3 : i64}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN, 3>, memref<1x256xf4E2M1FN>, memref<1x16xf8E4M3FN>) outs(%c : memref<128x1xf16>)
+  return
+}
+
+// -----
+
+func.func @workgroup_operand(%x: memref<128x64xf32, #gpu.address_space<workgroup>>, %q: memref<128x64xf4E2M1FN>, %sf: memref<128x4xf8E4M3FN>) {
+  // expected-error @+1 {{expects 'x' in global memory}}
+  nvfp4.quantize ins(%x : memref<128x64xf32, #gpu.address_space<workgroup>>) outs(%q, %sf : memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>)
+  return
+}
+
+// -----
+
+// #gpu.address_space<global> is global memory.
+func.func @global_operand(%a: memref<128x256xf4E2M1FN, #gpu.address_space<global>>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<1x256xf4E2M1FN>, %sfb: memref<1x16xf8E4M3FN>, %c: memref<128x1xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN, #gpu.address_space<global>>, memref<128x16xf8E4M3FN>, memref<1x256xf4E2M1FN>, memref<1x16xf8E4M3FN>) outs(%c : memref<128x1xf16>)
+  return
+}
+
+// -----
+
+// A GEMV plan's row groups are capped by the rows there are: 7168 rows in
+// groups of 4 make at most 1792 (beyond that one CTA would loop over all).
+func.func @row_groups_cap(%a: memref<7168x256xf4E2M1FN>, %sfa: memref<7168x16xf8E4M3FN>, %b: memref<1x256xf4E2M1FN>, %sfb: memref<1x16xf8E4M3FN>, %c: memref<7168x1xf16>) {
+  // expected-error @+1 {{has a GEMV plan with row_groups = 100000, but its 7168 rows of A fill at most 1792 groups of 4 rows (warps_per_cta / k_split x rows_per_warp); use row_groups <= 1792}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<7168x256xf4E2M1FN>, memref<7168x16xf8E4M3FN>, memref<1x256xf4E2M1FN>, memref<1x16xf8E4M3FN>) outs(%c : memref<7168x1xf16>) {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 4, row_groups = 100000>}
+  return
+}
+
+// -----
+
+// The same cap on the CTA-level op.
+func.func @gemv_tile_row_groups(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<1x256xf4E2M1FN>, %sfb: memref<1x16xf8E4M3FN>, %c: memref<64x1xf16>, %i: index) {
+  // expected-error @+1 {{has a GEMV plan with row_groups = 17, but its 64 rows of A fill at most 16 groups of 4 rows}}
+  nvfp4.gemv_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<1x256xf4E2M1FN>, memref<1x16xf8E4M3FN>) outs(%c : memref<64x1xf16>) rows %i batch %i plan #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 4, row_groups = 17>
+  return
+}
+
+// -----
+
+// A bool plan field is true or false.
+// expected-error @+2 {{expected true or false}}
+// expected-error @+1 {{failed to parse NVFP4_GemvPlanAttr parameter 'stage_b'}}
+func.func private @plan_bool() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, stage_b = 7>}

@@ -17,9 +17,14 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "nvfp4/Dialect/NVFP4/NVFP4AttrInterfaces.h.inc"
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h.inc"
 #include "nvfp4/Dialect/NVFP4/NVFP4Enums.h.inc"
-#include "nvfp4/Dialect/NVFP4/NVFP4AttrInterfaces.h.inc"
+
+namespace mlir::nvfp4 {
+/// Parses a bool attribute parameter: `true` or `false`.
+FailureOr<bool> parseBoolParameter(AsmParser &parser);
+} // namespace mlir::nvfp4
 
 #define GET_ATTRDEF_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Attrs.h.inc"

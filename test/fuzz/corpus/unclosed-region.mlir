@@ -1,0 +1,2 @@
+func.func @f(%a: memref<4xf32>) {
+  return
