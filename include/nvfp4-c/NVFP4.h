@@ -47,10 +47,24 @@ MLIR_CAPI_EXPORTED MlirLogicalResult nvfp4RunPipeline(MlirModule module,
 /// bytes, PTX text or LLVM bitcode) in `object`, and its format ("bin",
 /// "isa", "llvm", "fatbin") in `format`. Both point into the
 /// module's attributes and live as long as its context. Fails when the
-/// module holds no such binary.
-MLIR_CAPI_EXPORTED MlirLogicalResult nvfp4GetKernelBinary(MlirModule module,
-                                                          MlirStringRef *object,
-                                                          MlirStringRef *format);
+/// module holds no such binary, or several (a module of more than 64 ops
+/// has one per 64: read them with nvfp4GetKernelBinaryAt).
+MLIR_CAPI_EXPORTED MlirLogicalResult nvfp4GetKernelBinary(
+    MlirModule module, MlirStringRef *object, MlirStringRef *format);
+
+/// The number of gpu.binary ops (kernel images) in `module` after the
+/// pipeline: nvfp4-tile puts the kernels of at most 64 ops in one
+/// gpu.module (@nvfp4_kernels, @nvfp4_kernels_1, ...). Kernel names are
+/// unique across them, so a launcher loads every image and finds a kernel
+/// by name.
+MLIR_CAPI_EXPORTED intptr_t nvfp4GetNumKernelBinaries(MlirModule module);
+
+/// The `index`th gpu.binary of `module` (in module order): its symbol in
+/// `name`, its image and format as nvfp4GetKernelBinary gives them. Fails
+/// when `index` is out of range.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+nvfp4GetKernelBinaryAt(MlirModule module, intptr_t index, MlirStringRef *name,
+                       MlirStringRef *object, MlirStringRef *format);
 
 #ifdef __cplusplus
 }

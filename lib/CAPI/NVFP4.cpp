@@ -10,6 +10,7 @@
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/InitAll.h"
 #include "nvfp4/Pipelines/Pipelines.h"
+#include "nvfp4/Target/KernelModule.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
@@ -37,30 +38,59 @@ MlirLogicalResult nvfp4RunPipeline(MlirModule module, MlirStringRef target,
   return wrap(mlir::nvfp4::runNVFP4Pipeline(unwrap(module), options));
 }
 
-MlirLogicalResult nvfp4GetKernelBinary(MlirModule module, MlirStringRef *object,
-                                       MlirStringRef *format) {
-  auto binary =
-      unwrap(module).lookupSymbol<mlir::gpu::BinaryOp>("nvfp4_kernels");
-  if (!binary || binary.getObjects().size() != 1)
+/// The kernel binaries of `module`, in module order.
+static llvm::SmallVector<mlir::gpu::BinaryOp>
+kernelBinaries(MlirModule module) {
+  return llvm::to_vector(unwrap(module).getOps<mlir::gpu::BinaryOp>());
+}
+
+intptr_t nvfp4GetNumKernelBinaries(MlirModule module) {
+  return kernelBinaries(module).size();
+}
+
+MlirLogicalResult nvfp4GetKernelBinaryAt(MlirModule module, intptr_t index,
+                                         MlirStringRef *name,
+                                         MlirStringRef *object,
+                                         MlirStringRef *format) {
+  llvm::SmallVector<mlir::gpu::BinaryOp> binaries = kernelBinaries(module);
+  if (index < 0 || index >= static_cast<intptr_t>(binaries.size()) ||
+      binaries[index].getObjects().size() != 1)
     return mlirLogicalResultFailure();
+  mlir::gpu::BinaryOp binary = binaries[index];
   auto obj = llvm::cast<mlir::gpu::ObjectAttr>(binary.getObjects()[0]);
+  *name = wrap(binary.getSymNameAttr().getValue());
   *object = wrap(obj.getObject().getValue());
   // The pipeline's own names for the formats (its `format` option).
-  llvm::StringRef name;
+  llvm::StringRef formatName;
   switch (obj.getFormat()) {
   case mlir::gpu::CompilationTarget::Assembly:
-    name = "isa";
+    formatName = "isa";
     break;
   case mlir::gpu::CompilationTarget::Binary:
-    name = "bin";
+    formatName = "bin";
     break;
   case mlir::gpu::CompilationTarget::Offload:
-    name = "llvm";
+    formatName = "llvm";
     break;
   case mlir::gpu::CompilationTarget::Fatbin:
-    name = "fatbin";
+    formatName = "fatbin";
     break;
   }
-  *format = wrap(name);
+  *format = wrap(formatName);
   return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult nvfp4GetKernelBinary(MlirModule module, MlirStringRef *object,
+                                       MlirStringRef *format) {
+  llvm::SmallVector<mlir::gpu::BinaryOp> binaries = kernelBinaries(module);
+  if (binaries.size() > 1) {
+    mlir::emitError(unwrap(module).getLoc())
+        << "the module's kernels are in " << binaries.size()
+        << " gpu.binary ops (one per " << mlir::nvfp4::kOpsPerKernelModule
+        << " ops); read them with nvfp4GetNumKernelBinaries and "
+           "nvfp4GetKernelBinaryAt";
+    return mlirLogicalResultFailure();
+  }
+  MlirStringRef name;
+  return nvfp4GetKernelBinaryAt(module, 0, &name, object, format);
 }

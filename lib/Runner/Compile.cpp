@@ -1,4 +1,5 @@
-//===- Compile.cpp - compile an entry function for a GPU target ------------===//
+//===- Compile.cpp - compile an entry function for a GPU target
+//------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -6,6 +7,7 @@
 
 #include "nvfp4/Runner/Compile.h"
 
+#include "nvfp4/Target/KernelModule.h"
 #include "nvfp4/Target/TensorMap.h"
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
@@ -15,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Threading.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -97,8 +100,8 @@ static LogicalResult assemble(ModuleOp module, StringRef ptx, StringRef chip,
     std::error_code ec;
     llvm::raw_fd_ostream os(in, ec);
     if (ec)
-      return module.emitError() << "cannot write '" << in << "': "
-                                << ec.message();
+      return module.emitError()
+             << "cannot write '" << in << "': " << ec.message();
     os << ptx;
   }
   std::string arch = ("-arch=" + chip).str();
@@ -106,8 +109,8 @@ static LogicalResult assemble(ModuleOp module, StringRef ptx, StringRef chip,
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(report),
                                           StringRef(report)};
   std::string error;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, argv, std::nullopt, redirects, 0,
-                                     0, &error);
+  int rc = llvm::sys::ExecuteAndWait(ptxas, argv, std::nullopt, redirects, 0, 0,
+                                     &error);
   auto readFile = [](StringRef path) {
     auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
     return buffer ? (*buffer)->getBuffer().str() : std::string();
@@ -115,7 +118,8 @@ static LogicalResult assemble(ModuleOp module, StringRef ptx, StringRef chip,
   log = readFile(report);
   if (rc != 0)
     return module.emitError()
-           << "ptxas failed (" << (error.empty() ? "exit " + std::to_string(rc) : error)
+           << "ptxas failed ("
+           << (error.empty() ? "exit " + std::to_string(rc) : error)
            << "): " << StringRef(log).trim();
   cubin = readFile(out);
   if (cubin.empty())
@@ -123,11 +127,9 @@ static LogicalResult assemble(ModuleOp module, StringRef ptx, StringRef chip,
   return success();
 }
 
-FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
-                                                   StringRef entry,
-                                                   StringRef target,
-                                                   StringRef format,
-                                                   StringRef toolkit) {
+FailureOr<CompiledEntry>
+mlir::nvfp4::compileEntry(ModuleOp module, StringRef entry, StringRef target,
+                          StringRef format, StringRef toolkit) {
   auto start = std::chrono::steady_clock::now();
   // Only the entry is compiled: other functions of the file (which may hold
   // ops that have no kernel for this target) are not its concern.
@@ -145,22 +147,40 @@ FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
   CompiledEntry result;
   result.format = format.str();
   if (format != "none") {
-    auto binary = module.lookupSymbol<gpu::BinaryOp>("nvfp4_kernels");
-    if (!binary || binary.getObjects().size() != 1) {
-      module.emitError() << "the pipeline produced no gpu.binary "
-                            "@nvfp4_kernels with one object";
+    SmallVector<StringRef> chips;
+    for (auto binary : module.getOps<gpu::BinaryOp>()) {
+      if (binary.getObjects().size() != 1) {
+        binary.emitError() << "expects one object in each gpu.binary";
+        return failure();
+      }
+      auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+      result.images.push_back(
+          {binary.getName().str(), object.getObject().getValue().str()});
+      chips.push_back(cast<NVVM::NVVMTargetAttr>(object.getTarget()).getChip());
+    }
+    if (result.images.empty() ||
+        result.images.front().binary != kKernelModuleName) {
+      module.emitError() << "the pipeline produced no gpu.binary @"
+                         << kKernelModuleName;
       return failure();
     }
-    auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
-    result.image = object.getObject().getValue().str();
     if (format == "bin") {
-      std::string cubin, log;
-      auto nvvm = cast<NVVM::NVVMTargetAttr>(object.getTarget());
-      if (failed(assemble(module, result.image, nvvm.getChip(), toolkit, cubin,
-                          log)))
+      // ptxas on each image, in parallel (each is its own process).
+      SmallVector<std::string> logs(result.images.size());
+      if (failed(failableParallelForEachN(
+              module.getContext(), 0, result.images.size(),
+              [&](size_t i) -> LogicalResult {
+                std::string cubin;
+                if (failed(assemble(module, result.images[i].image, chips[i],
+                                    toolkit, cubin, logs[i])))
+                  return failure();
+                result.images[i].image = std::move(cubin);
+                return success();
+              })))
         return failure();
-      result.image = std::move(cubin);
-      result.ptxas = parsePtxasReport(log);
+      for (const std::string &log : logs)
+        for (auto &report : parsePtxasReport(log))
+          result.ptxas[report.getKey()] = report.getValue();
     }
   }
   auto fn = module.lookupSymbol<func::FuncOp>(entry);
@@ -223,8 +243,8 @@ FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
       auto [it, inserted] = workspaces.try_emplace(
           alloc.getOperation(), result.workspaceBytes.size());
       if (inserted)
-        result.workspaceBytes.push_back(
-            type.getNumElements() * type.getElementTypeBitWidth() / 8);
+        result.workspaceBytes.push_back(type.getNumElements() *
+                                        type.getElementTypeBitWidth() / 8);
       o.workspace = true;
       o.index = it->second;
       k.operands.push_back(o);
@@ -238,8 +258,8 @@ FailureOr<CompiledEntry> mlir::nvfp4::compileEntry(ModuleOp module,
   });
   if (walk.wasInterrupted())
     return failure();
-  result.compileSeconds = std::chrono::duration<double>(
-                              std::chrono::steady_clock::now() - start)
-                              .count();
+  result.compileSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   return result;
 }

@@ -1,4 +1,5 @@
-//===- DeviceRun.cpp - run and time a compiled entry on a device -----------===//
+//===- DeviceRun.cpp - run and time a compiled entry on a device
+//-----------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -57,8 +58,8 @@ bool bindArgs(Device &device, const CompiledEntry &kernels,
   for (const KernelLaunch &k : kernels.launches) {
     std::vector<KernelArg> &params = bound.emplace_back();
     for (const KernelOperand &o : k.operands) {
-      KernelArg arg =
-          KernelArg::ofPointer(o.workspace ? workspaces[o.index] : ptrs[o.index]);
+      KernelArg arg = KernelArg::ofPointer(o.workspace ? workspaces[o.index]
+                                                       : ptrs[o.index]);
       if (o.tensorMap) {
         arg.isTensorMap = true;
         if (!device.encodeTensorMap(*o.tensorMap, arg.pointer, arg.tensorMap,
@@ -139,7 +140,7 @@ bool mlir::nvfp4::runOnDevice(Device &device, const CompiledEntry &kernels,
                               MutableArrayRef<HostBuffer> args,
                               const DeviceRunOptions &options,
                               std::string &error) {
-  if (!device.loadModule(kernels.image, error))
+  if (!device.loadModules(kernels.getImages(), error))
     return false;
   std::vector<DevicePtr> ptrs, workspaces;
   BufferScope scope(device);
@@ -182,10 +183,9 @@ bool mlir::nvfp4::runOnDevice(Device &device, const CompiledEntry &kernels,
     int64_t n = isFloat(out) ? out.type.getNumElements()
                              : static_cast<int64_t>(out.bytes.size());
     if (*options.perturbElement < 0 || *options.perturbElement >= n) {
-      error = "the element to perturb (" +
-              std::to_string(*options.perturbElement) +
-              ") is outside the first output (" + std::to_string(n) +
-              " elements)";
+      error =
+          "the element to perturb (" + std::to_string(*options.perturbElement) +
+          ") is outside the first output (" + std::to_string(n) + " elements)";
       return false;
     }
     perturb(out, *options.perturbElement);
@@ -261,9 +261,7 @@ bool mlir::nvfp4::benchmarkOnDevice(Device &device,
   for (unsigned r = 0; r < iters; ++r) {
     float t = 0;
     if (!device.time(
-            [&] {
-              return launchAll(device, kernels, bound[r % sets], error);
-            },
+            [&] { return launchAll(device, kernels, bound[r % sets], error); },
             t, error))
       return false;
     single.push_back(t * 1000.0f);

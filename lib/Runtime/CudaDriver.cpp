@@ -196,7 +196,7 @@ CudaDriver::~CudaDriver() {
       api->cuEventDestroy(startEvent);
     if (stopEvent)
       api->cuEventDestroy(stopEvent);
-    if (module)
+    for (void *module : modules)
       api->cuModuleUnload(module);
     api->cuDevicePrimaryCtxRelease(device);
   }
@@ -209,14 +209,21 @@ std::string CudaDriver::archName() const {
          (ccMajor >= 9 ? "a" : "");
 }
 
-bool CudaDriver::loadModule(const std::string &image, std::string &error) {
+bool CudaDriver::loadModules(const std::vector<std::string> &images,
+                             std::string &error) {
   functions.clear();
   sharedOptIn.clear();
-  if (module)
+  for (void *module : modules)
     api->cuModuleUnload(module);
-  module = nullptr;
-  return check(api->cuModuleLoadData(&module, image.c_str()),
-               "cuModuleLoadData", error);
+  modules.clear();
+  for (const std::string &image : images) {
+    void *module = nullptr;
+    if (!check(api->cuModuleLoadData(&module, image.c_str()),
+               "cuModuleLoadData", error))
+      return false;
+    modules.push_back(module);
+  }
+  return true;
 }
 
 bool CudaDriver::alloc(size_t bytes, DevicePtr &ptr, std::string &error) {
@@ -257,10 +264,18 @@ bool CudaDriver::memset(DevicePtr dst, uint8_t value, size_t bytes,
 bool CudaDriver::function(const std::string &kernel, Handle &fn,
                           std::string &error) {
   Handle &cached = functions[kernel];
-  if (!cached &&
-      !check(api->cuModuleGetFunction(&cached, module, kernel.c_str()),
-             ("cuModuleGetFunction(" + kernel + ")").c_str(), error))
-    return false;
+  if (!cached) {
+    // Kernel names are unique across the images: the first that has it.
+    for (void *module : modules)
+      if (api->cuModuleGetFunction(&cached, module, kernel.c_str()) == 0)
+        break;
+    if (!cached) {
+      error = "cuModuleGetFunction(" + kernel +
+              ") failed: no loaded image "
+              "has the kernel";
+      return false;
+    }
+  }
   fn = cached;
   return true;
 }

@@ -23,6 +23,7 @@
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::nvfp4 {
 #define GEN_PASS_DEF_NVFP4TILEPASS
@@ -34,14 +35,14 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-/// Returns the module's kernel container, creating it for `target`.
-gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module, GpuTarget target) {
+/// Returns the module's kernel container `name`, creating it for `target`.
+gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module, GpuTarget target,
+                                         StringRef name) {
   MLIRContext *ctx = module.getContext();
   auto nvvmTarget =
       NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda",
                                 getChip(target), getPtxFeatures(target));
-  if (auto existing =
-          module.lookupSymbol<gpu::GPUModuleOp>(kKernelModuleName)) {
+  if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>(name)) {
     // A module the input brought without an NVVM target gets the one the
     // kernels are built for (resolveGpuTarget checked any it has).
     ArrayAttr targets = existing.getTargetsAttr();
@@ -58,9 +59,66 @@ gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module, GpuTarget target) {
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   UnitAttr::get(ctx));
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  return gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName,
+  return gpu::GPUModuleOp::create(b, module.getLoc(), name,
                                   b.getArrayAttr({nvvmTarget}));
 }
+
+/// The gpu.modules the kernels go to: @nvfp4_kernels for the first
+/// kOpsPerKernelModule ops, then @nvfp4_kernels_1, @nvfp4_kernels_2, ...
+/// Upstream lowers a gpu.module's kernels and serializes them as one unit,
+/// so a module of thousands of ops in one gpu.module used one core; in
+/// several, the nested passes and nvfp4-serialize spread them over the
+/// context's threads. Kernel names stay unique across the modules (a
+/// launcher finds kernels by name).
+class KernelModules {
+public:
+  KernelModules(ModuleOp module, GpuTarget target)
+      : module(module), target(target) {}
+
+  /// The module and symbol table for the next op's kernels.
+  std::pair<gpu::GPUModuleOp, SymbolTable *> next() {
+    size_t shard = ops++ / kOpsPerKernelModule;
+    if (shard == shards.size()) {
+      std::string name = kKernelModuleName.str();
+      if (shard)
+        name += "_" + std::to_string(shard);
+      gpu::GPUModuleOp kernels = getOrCreateKernelModule(module, target, name);
+      shards.push_back({kernels, std::make_unique<SymbolTable>(kernels)});
+      for (Operation &op : kernels.getBody()->getOperations())
+        if (auto symbol = dyn_cast<SymbolOpInterface>(op))
+          taken.insert(symbol.getName());
+    }
+    return {shards[shard].module, shards[shard].symbols.get()};
+  }
+
+  /// `<function>_kernel`, then `_1`, `_2`, ... for the function's next
+  /// ops. Each base remembers the next suffix to try, so naming n kernels
+  /// of one function takes O(n) set lookups, not O(n^2).
+  std::string kernelName(Operation *op) {
+    auto parent = op->getParentOfType<FunctionOpInterface>();
+    std::string base =
+        (parent ? parent.getName().str() : std::string("matmul")) + "_kernel";
+    std::string name = base;
+    // Names are only added, so every suffix below `next` is taken.
+    int &next = nextSuffix.try_emplace(base, 1).first->second;
+    while (taken.contains(name))
+      name = base + "_" + std::to_string(next++);
+    taken.insert(name);
+    return name;
+  }
+
+private:
+  struct Shard {
+    gpu::GPUModuleOp module;
+    std::unique_ptr<SymbolTable> symbols;
+  };
+  ModuleOp module;
+  GpuTarget target;
+  size_t ops = 0;
+  SmallVector<Shard> shards;
+  llvm::StringSet<> taken;
+  llvm::StringMap<int> nextSuffix;
+};
 
 /// A byte workspace of the entry (gpu.alloc; the launcher allocates it).
 Value allocWorkspace(OpBuilder &hb, Location loc, MemRefType type) {
@@ -549,37 +607,21 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
       return signalPassFailure();
     if (work.empty() && relayouts.empty())
       return;
-    gpu::GPUModuleOp kernels = getOrCreateKernelModule(module, *gpu);
-    SymbolTable symbols(kernels);
-    // `<function>_kernel`, then `_1`, `_2`, ... for the function's next ops.
-    // Each base remembers the next suffix to try, so naming n kernels of
-    // one function takes O(n) lookups, not O(n^2).
-    llvm::StringMap<int> nextSuffix;
-    auto kernelName = [&](Operation *op) {
-      auto parent = op->getParentOfType<FunctionOpInterface>();
-      std::string base =
-          (parent ? parent.getName().str() : std::string("matmul")) + "_kernel";
-      if (!symbols.lookup(base))
-        return base;
-      // Symbols are only added, so every suffix below `next` is taken.
-      int &next = nextSuffix.try_emplace(base, 1).first->second;
-      std::string name;
-      do
-        name = base + "_" + std::to_string(next++);
-      while (symbols.lookup(name));
-      return name;
-    };
+    KernelModules modules(module, *gpu);
     for (BlockScalesOp op : relayouts) {
+      auto [kernels, symbols] = modules.next();
       OpBuilder hb(op);
       OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
-      launchBlockScales(hb, kb, op.getLoc(), kernels, symbols, kernelName(op),
-                        op.getSrc(), op.getDst(),
+      launchBlockScales(hb, kb, op.getLoc(), kernels, *symbols,
+                        modules.kernelName(op), op.getSrc(), op.getDst(),
                         /*plan=*/Attribute());
       op.erase();
     }
     for (ScaledMatmulOp op : work) {
+      auto [kernels, symbolTable] = modules.next();
+      SymbolTable &symbols = *symbolTable;
       Attribute plan = op->getAttr(NVFP4Dialect::kPlanAttrName);
-      std::string name = kernelName(op);
+      std::string name = modules.kernelName(op);
       LogicalResult tiled = failure();
       if (auto gemv = dyn_cast<GemvPlanAttr>(plan))
         tiled = tileGemv(op, gemv, kernels, symbols, name);

@@ -1,4 +1,5 @@
-//===- pipeline.c - the nvfp4 C API, end to end ----------------------------===//
+//===- pipeline.c - the nvfp4 C API, end to end
+//----------------------------===//
 // RUN: nvfp4-capi-test 2>&1 | FileCheck %s
 //===----------------------------------------------------------------------===//
 
@@ -52,10 +53,10 @@ int main(void) {
   // CHECK: sm_80: failure
   MlirModule bad =
       mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
-  MlirLogicalResult r = nvfp4RunPipeline(
-      bad, mlirStringRefCreateFromCString("sm_80"),
-      mlirStringRefCreateFromCString("isa"),
-      mlirStringRefCreateFromCString("/usr/local/cuda"));
+  MlirLogicalResult r =
+      nvfp4RunPipeline(bad, mlirStringRefCreateFromCString("sm_80"),
+                       mlirStringRefCreateFromCString("isa"),
+                       mlirStringRefCreateFromCString("/usr/local/cuda"));
   fflush(stderr);
   printf("sm_80: %s\n", mlirLogicalResultIsSuccess(r) ? "success" : "failure");
   mlirModuleDestroy(bad);
@@ -71,8 +72,8 @@ int main(void) {
   fflush(stderr);
   printf("format=ptx: %s\n",
          mlirLogicalResultIsSuccess(r) ? "success" : "failure");
-  // CHECK: format=bin needs ptxas, but '/nonexistent/bin/ptxas' is not an executable
-  // CHECK: toolkit=/nonexistent: failure
+  // CHECK: format=bin needs ptxas, but '/nonexistent/bin/ptxas' is not an
+  // executable CHECK: toolkit=/nonexistent: failure
   r = nvfp4RunPipeline(bad, mlirStringRefCreateFromCString("sm_90a"),
                        mlirStringRefCreateFromCString("bin"),
                        mlirStringRefCreateFromCString("/nonexistent"));
@@ -102,6 +103,17 @@ int main(void) {
          mlirLogicalResultIsSuccess(r) ? "success" : "failure",
          (int)format.length, format.data,
          strstr(image.data, ".target sm_100a") ? "sm_100a" : "?");
+  /* One binary here; the same through the indexed accessors. */
+  MlirStringRef name;
+  // CHECK: binaries: 1, #0 @nvfp4_kernels isa, #1: failure
+  r = nvfp4GetKernelBinaryAt(module, 0, &name, &image, &format);
+  printf("binaries: %d, #0 @%.*s %.*s, #1: %s\n",
+         (int)nvfp4GetNumKernelBinaries(module), (int)name.length, name.data,
+         (int)format.length, format.data,
+         mlirLogicalResultIsSuccess(
+             nvfp4GetKernelBinaryAt(module, 1, &name, &image, &format))
+             ? "success"
+             : "failure");
   // CHECK: gpu.launch_func @nvfp4_kernels::@gemv_kernel
   // CHECK: gpu.binary @nvfp4_kernels
   // CHECK-SAME: cvt.rn.f16x2.e2m1x2
@@ -121,6 +133,16 @@ int main(void) {
   printf("\ntextual pipeline: %s\n",
          mlirLogicalResultIsSuccess(parsed) ? "success" : "failure");
   mlirPassManagerDestroy(pm);
+
+  /* An empty target means the default in the C API (its "not given"). */
+  // CHECK: empty target: success
+  bad = mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kModule));
+  r = nvfp4RunPipeline(bad, mlirStringRefCreateFromCString(""),
+                       mlirStringRefCreateFromCString("none"),
+                       mlirStringRefCreateFromCString("/usr/local/cuda"));
+  printf("empty target: %s\n",
+         mlirLogicalResultIsSuccess(r) ? "success" : "failure");
+  mlirModuleDestroy(bad);
 
   mlirModuleDestroy(module);
   mlirContextDestroy(ctx);

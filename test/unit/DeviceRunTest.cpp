@@ -51,7 +51,9 @@ public:
   std::string archName() const override { return "sm_90a"; }
   std::string deviceName() const override { return "host"; }
   int64_t l2Bytes() const override { return 1 << 20; }
-  bool loadModule(const std::string &, std::string &) override { return true; }
+  bool loadModules(const std::vector<std::string> &, std::string &) override {
+    return true;
+  }
   bool kernelResources(const std::string &, KernelResources &,
                        std::string &) override {
     return true;

@@ -34,6 +34,7 @@
 #include "nvfp4/Runner/Predict.h"
 #include "nvfp4/Runtime/CudaDriver.h"
 #include "nvfp4/Support/Nesting.h"
+#include "nvfp4/Target/KernelModule.h"
 #include "nvfp4/Target/Target.h"
 #include "nvfp4/Version.h"
 
@@ -43,6 +44,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
@@ -56,6 +58,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
 #include <algorithm>
@@ -193,38 +196,68 @@ static FailureOr<func::FuncOp> findEntry(ModuleOp module) {
   return failure();
 }
 
-/// Writes `image` to the --emit destination and says on stderr what was
-/// written; refuses binary to a terminal.
+/// Writes the compiled stage to the --emit destination and says on stderr
+/// what was written; refuses binary to a terminal. Text stages of several
+/// binaries (entries of more than kOpsPerKernelModule ops) follow each
+/// other, each under a comment naming its gpu.binary; several cubins go to
+/// FILE, then FILE with .1, .2, ... before its extension.
 static int emitImage(const CompiledEntry &kernels, StringRef format,
                      ModuleOp compiled, StringRef entry, StringRef target) {
   if (format == "bin" && emitFile == "-" &&
       llvm::sys::Process::StandardOutIsDisplayed())
     return fail("--emit=cubin writes binary data; refusing to write it to a "
                 "terminal (use -o FILE or a redirection)");
+  const size_t images = format == "none" ? 1 : kernels.images.size();
+  if (format == "bin" && images > 1 && emitFile == "-")
+    return fail("the kernels of @" + entry + " are in " + Twine(images) +
+                " cubins (one per " + Twine(kOpsPerKernelModule) +
+                " ops); --emit=cubin needs -o FILE to write them to FILE "
+                "and numbered files beside it");
   std::string error;
-  auto out = openOutputFile(emitFile, &error);
-  if (!out)
-    return fail("cannot write '" + emitFile + "': " + error);
-  if (format == "bin" && out->os().is_displayed())
-    return fail("--emit=cubin writes binary data; refusing to write it to "
-                "the terminal '" +
-                emitFile + "'");
-  if (format == "none") {
-    compiled->print(out->os());
-  } else if (format == "llvm") {
-    // gpu-module-to-binary stores LLVM bitcode; print it as text.
-    llvm::LLVMContext llvmContext;
-    auto llvmModule = llvm::parseBitcodeFile(
-        llvm::MemoryBufferRef(kernels.image, "nvfp4_kernels"), llvmContext);
-    if (!llvmModule)
-      return fail("cannot read the LLVM bitcode of the kernels: " +
-                  llvm::toString(llvmModule.takeError()));
-    (*llvmModule)->print(out->os(), nullptr);
-  } else {
-    out->os() << kernels.image;
+  SmallVector<std::string> paths;
+  uint64_t written = 0;
+  for (size_t i = 0; i < (format == "bin" ? images : 1); ++i) {
+    std::string path = emitFile;
+    if (i) {
+      SmallString<128> numbered(emitFile);
+      std::string ext = llvm::sys::path::extension(emitFile).str();
+      llvm::sys::path::replace_extension(numbered, std::to_string(i) + ext);
+      path = std::string(numbered);
+    }
+    auto out = openOutputFile(path, &error);
+    if (!out)
+      return fail("cannot write '" + path + "': " + error);
+    if (format == "bin" && out->os().is_displayed())
+      return fail("--emit=cubin writes binary data; refusing to write it to "
+                  "the terminal '" +
+                  path + "'");
+    if (format == "none") {
+      compiled->print(out->os());
+    } else if (format == "bin") {
+      out->os() << kernels.images[i].image;
+    } else {
+      for (const KernelImage &k : kernels.images) {
+        if (images > 1)
+          out->os() << (format == "llvm" ? "; " : "// ") << "gpu.binary @"
+                    << k.binary << "\n";
+        if (format == "isa") {
+          out->os() << k.image;
+          continue;
+        }
+        // gpu-module-to-binary stores LLVM bitcode; print it as text.
+        llvm::LLVMContext llvmContext;
+        auto llvmModule = llvm::parseBitcodeFile(
+            llvm::MemoryBufferRef(k.image, k.binary), llvmContext);
+        if (!llvmModule)
+          return fail("cannot read the LLVM bitcode of the kernels: " +
+                      llvm::toString(llvmModule.takeError()));
+        (*llvmModule)->print(out->os(), nullptr);
+      }
+    }
+    written += out->os().tell();
+    out->keep();
+    paths.push_back(path == "-" ? std::string("stdout") : "'" + path + "'");
   }
-  uint64_t written = out->os().tell();
-  out->keep();
   // What was written, on stderr so that it never mixes with the data.
   StringRef what = format == "none"   ? "MLIR"
                    : format == "llvm" ? "LLVM IR"
@@ -245,8 +278,7 @@ static int emitImage(const CompiledEntry &kernels, StringRef format,
   llvm::errs() << llvm::formatv(
       "nvfp4-run: @{0}: wrote {1} bytes of {2} for {3} to {4}: {5} "
       "kernel{6}{7}{8}\n",
-      entry, written, what, target,
-      emitFile == "-" ? std::string("stdout") : "'" + emitFile + "'",
+      entry, written, what, target, llvm::join(paths, ", "),
       kernels.launches.size(), kernels.launches.size() == 1 ? "" : "s",
       kernelList.empty() ? "" : ": ", kernelList);
   return 0;
@@ -656,7 +688,7 @@ static int run(int argc, char **argv) {
   if (!onGpu) {
     std::string compiledNote =
         succeeded(kernels) ? "compiled for " + target + ": " +
-                                 std::to_string(kernels->image.size()) +
+                                 std::to_string(kernels->getImageBytes()) +
                                  "-byte " + (format == "bin" ? "cubin" : "ptx")
         : cpuOnly ? std::string("not compiled")
                   : "not compiled for " + target;

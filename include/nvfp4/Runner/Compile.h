@@ -64,11 +64,33 @@ struct PtxasReport {
 };
 
 /// A compiled entry function.
-struct CompiledEntry {
-  /// The contents of the gpu.binary object: cubin bytes, PTX text, or LLVM
-  /// IR (see `format`).
+/// One gpu.binary of the compiled module: its symbol and object.
+struct KernelImage {
+  std::string binary;
+  /// Cubin bytes, PTX text, or LLVM bitcode (see CompiledEntry::format).
   std::string image;
+};
+
+struct CompiledEntry {
+  /// Every gpu.binary, in module order: @nvfp4_kernels, then, for entries
+  /// of more than kOpsPerKernelModule ops, @nvfp4_kernels_1, ... Kernel
+  /// names are unique across them.
+  SmallVector<KernelImage> images;
   std::string format;
+  /// The images' objects alone (what a launcher loads).
+  std::vector<std::string> getImages() const {
+    std::vector<std::string> out;
+    for (const KernelImage &k : images)
+      out.push_back(k.image);
+    return out;
+  }
+  /// Bytes of all images together.
+  uint64_t getImageBytes() const {
+    uint64_t bytes = 0;
+    for (const KernelImage &k : images)
+      bytes += k.image.size();
+    return bytes;
+  }
   SmallVector<KernelLaunch> launches;
   /// Bytes of each workspace (gpu.alloc in the entry), allocated by the
   /// launcher and shared by the launches.

@@ -34,7 +34,8 @@ public:
   std::string deviceName() const override { return name; }
   int64_t l2Bytes() const override { return l2; }
 
-  bool loadModule(const std::string &image, std::string &error) override;
+  bool loadModules(const std::vector<std::string> &images,
+                   std::string &error) override;
   bool kernelResources(const std::string &kernel, KernelResources &resources,
                        std::string &error) override;
   bool alloc(size_t bytes, DevicePtr &ptr, std::string &error) override;
@@ -52,8 +53,7 @@ public:
   bool launch(const std::string &kernel, const unsigned grid[3],
               const unsigned block[3], const unsigned cluster[3],
               unsigned sharedBytes, bool dependent,
-              const std::vector<KernelArg> &args,
-              std::string &error) override;
+              const std::vector<KernelArg> &args, std::string &error) override;
   bool synchronize(std::string &error) override;
 
 protected:
@@ -70,7 +70,7 @@ private:
   std::unique_ptr<Api> api;
   void *library = nullptr;
   void *context = nullptr;
-  void *module = nullptr;
+  std::vector<void *> modules;
   void *startEvent = nullptr, *stopEvent = nullptr;
   std::map<std::string, void *> functions;
   /// Dynamic shared memory each kernel was opted in to.

@@ -77,8 +77,10 @@ public:
   virtual std::string deviceName() const = 0;
   virtual int64_t l2Bytes() const = 0;
 
-  /// Loads a cubin or PTX image; kernels are then found by name.
-  virtual bool loadModule(const std::string &image, std::string &error) = 0;
+  /// Loads cubin or PTX images (unloading any loaded before); kernels are
+  /// then found by name in any of them.
+  virtual bool loadModules(const std::vector<std::string> &images,
+                           std::string &error) = 0;
   virtual bool kernelResources(const std::string &kernel,
                                KernelResources &resources,
                                std::string &error) = 0;
@@ -109,15 +111,14 @@ public:
   /// the feature a plain launch is equally correct).
   virtual bool launch(const std::string &kernel, const unsigned grid[3],
                       const unsigned block[3], const unsigned cluster[3],
-                      unsigned sharedBytes,
-                      bool dependent, const std::vector<KernelArg> &args,
+                      unsigned sharedBytes, bool dependent,
+                      const std::vector<KernelArg> &args,
                       std::string &error) = 0;
   /// Waits for the launched work; reports a failed kernel.
   virtual bool synchronize(std::string &error) = 0;
 
   /// Event-based timing of `body` (which enqueues work), in milliseconds.
-  template <typename Fn>
-  bool time(Fn body, float &ms, std::string &error) {
+  template <typename Fn> bool time(Fn body, float &ms, std::string &error) {
     if (!recordStart(error))
       return false;
     if (!body())

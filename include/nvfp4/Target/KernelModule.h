@@ -29,6 +29,11 @@ namespace mlir::nvfp4 {
 /// holding nvfp4's kernels.
 constexpr StringLiteral kKernelModuleName = "nvfp4_kernels";
 
+/// nvfp4-tile puts the kernels of at most this many ops in one gpu.module
+/// (@nvfp4_kernels, then @nvfp4_kernels_1, ...), so that a module of many
+/// ops is lowered and serialized on several threads.
+constexpr size_t kOpsPerKernelModule = 64;
+
 /// The chip of `module`'s `#nvvm.target`: the target, nullopt when the
 /// module has no NVVM target, or failure (reported on the module) when its
 /// chip is not one nvfp4 supports.
