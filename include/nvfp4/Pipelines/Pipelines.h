@@ -31,17 +31,20 @@ struct NVFP4PipelineOptions
       *this, "target",
       llvm::cl::desc("GPU target: sm_100a (B200) or sm_90a (H100/H200); "
                      "default: the chip of a gpu.module @nvfp4_kernels "
-                     "in the input, else sm_100a"),
+                     "in the input, else sm_100a (an empty value is an "
+                     "error)"),
       llvm::cl::init("")};
   PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("What gpu.binary holds: 'isa' (PTX), 'bin' (cubin, "
                      "assembled by ptxas), 'llvm' (LLVM IR), or 'none' to "
-                     "stop before serialization"),
+                     "stop before serialization; default bin, which needs "
+                     "ptxas under toolkit"),
       llvm::cl::init("bin")};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
-      llvm::cl::desc("CUDA toolkit root holding bin/ptxas (format=bin)"),
+      llvm::cl::desc("CUDA toolkit root holding bin/ptxas for format=bin "
+                     "(default /usr/local/cuda)"),
       llvm::cl::init("/usr/local/cuda")};
 };
 
