@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck, racecheck and synccheck on one GEMM of each
 # plan kind (A decoded in the CTA; the TMA ring with k_split 1-4;
-# an odd number of rounds; ragged M and N; split-K across CTAs; clusters of
-# 2 and 4 CTAs sharing the ring by multicast; a producer warpgroup, alone
-# and filling a cluster's ring; split-K added on chip by a cluster of the
-# splits, with one or two warpgroups per tile; stream-K; B copied into the
+# an odd number of rounds; ragged M and N; split-K across CTAs; a producer
+# warpgroup; split-K added on chip by a cluster of the
+# splits, with one or two warpgroups per tile; B copied into the
 # ring (b_tma) with plain and blocked scales, alone and in a split cluster):
 #   [ONLY="case ..."] bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
 # Exits non-zero when a tool reports an error or a check fails.
@@ -13,7 +12,7 @@ run="$1"; out="${2:-/tmp/nvfp4-sanitize}"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
 fails=0
 # name: M N K L out_type [WG TILE_M STAGES K_SPLIT B_PREFETCH [SPLIT_K
-# [CLUSTER_N [PRODUCER [SPLIT_CLUSTER [STREAM_K [B_TMA]]]]]]]
+# [PRODUCER [SPLIT_CLUSTER [B_TMA]]]]]
 cases=(
   "cta: 72 64 256 0 bf16"
   "ring_k1: 100 200 448 0 f16 1 64 4 1 3"
@@ -22,18 +21,14 @@ cases=(
   "ring_k4: 64 130 512 2 f16 1 64 8 4 2"
   "wg2: 40 256 192 0 f16 2 40 2 1 2"
   "split_k: 70 200 512 2 bf16 1 128 4 2 2 4"
-  "cluster2: 100 256 640 0 f16 1 128 6 3 2 1 2"
-  "cluster4: 64 512 512 2 bf16 1 64 4 2 2 2 4"
-  "producer: 128 300 1280 0 bf16 1 128 9 3 2 1 1 true"
-  "producer_cluster2: 100 256 640 0 f16 1 128 6 3 2 1 2 true"
-  "split_cluster: 130 300 1024 2 bf16 1 128 6 3 2 2 1 true true"
-  "split_cluster4: 77 500 768 0 f32 1 64 4 1 2 4 1 false true"
-  "split_cluster_wg2: 130 300 1024 2 bf16 2 128 10 1 6 2 1 true true"
-  "stream_k: 130 300 1024 2 bf16 2 128 6 1 3 1 1 true false 5"
-  "b_tma: 130 300 1024 2 bf16 1 128 6 1 2 1 1 true false 0 true"
-  "b_tma_split_cluster: 130 300 1024 0 f16 2 128 6 1 2 2 1 true true 0 true"
-  "b_tma_split_cluster_wg1: 128 512 2048 0 f16 1 128 6 1 2 2 1 true true 0 true"
-  "b_tma_blocked: 70 200 512 2 f32 1 64 6 3 2 1 1 true false 0 true --blocked=b"
+  "producer: 128 300 1280 0 bf16 1 128 9 3 2 1 true"
+  "split_cluster: 130 300 1024 2 bf16 1 128 6 3 2 2 true true"
+  "split_cluster4: 77 500 768 0 f32 1 64 4 1 2 4 false true"
+  "split_cluster_wg2: 130 300 1024 2 bf16 2 128 10 1 6 2 true true"
+  "b_tma: 130 300 1024 2 bf16 1 128 6 1 2 1 true false true"
+  "b_tma_split_cluster: 130 300 1024 0 f16 2 128 6 1 2 2 true true true"
+  "b_tma_split_cluster_wg1: 128 512 2048 0 f16 1 128 6 1 2 2 true true true"
+  "b_tma_blocked: 70 200 512 2 f32 1 64 6 3 2 1 true false true --blocked=b"
 )
 # ONLY="name ..." runs just those cases.
 if [ -n "${ONLY:-}" ]; then

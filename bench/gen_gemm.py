@@ -2,8 +2,8 @@
 """Writes an nvfp4 block-scaled GEMM entry function C = A * B^T.
 
   gen_gemm.py M N K [L [out_type [WARPGROUPS TILE_M [STAGES [K_SPLIT
-              [B_PREFETCH [SPLIT_K [CLUSTER_N [PRODUCER_WARP
-              [SPLIT_CLUSTER [STREAM_K [B_TMA]]]]]]]]]]]]
+              [B_PREFETCH [SPLIT_K [PRODUCER_WARP [SPLIT_CLUSTER
+              [B_TMA]]]]]]]]]]
               > gemm.mlir   (PRODUCER_WARP, SPLIT_CLUSTER, B_TMA: true or
               false)
 
@@ -33,8 +33,7 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
     sfb = scales(pre, n, k, "b" in blocked)
     c = f"memref<{pre}{m}x{n}x{out}>"
     fields = ("warpgroups", "tile_m", "stages", "k_split", "b_prefetch",
-              "split_k", "cluster_n", "producer", "split_cluster", "stream_k",
-              "b_tma")
+              "split_k", "producer", "split_cluster", "b_tma")
     attrs = []
     if plan:
         attrs.append("nvfp4.plan = #nvfp4.gemm_plan<%s>" % ", ".join(

@@ -17,10 +17,10 @@ ptxas="${PTXAS:-/usr/local/cuda/bin/ptxas}"
 read -r m n k <<< "${SHAPE:-384 4096 4096}"
 csv="$out/plans.csv"; : > "$csv"
 bps="2 3 4 6 8"; prs="false true"; tail=""
-[ -n "${B_TMA:-}" ] && { bps=2; prs=true; tail=" false 0 true"; }
+[ -n "${B_TMA:-}" ] && { bps=2; prs=true; tail=" false true"; }
 for wg in 1 2; do for tm in 64 96 128 160 192; do for ks in 1 2 3 4; do
   for bp in $bps; do for pr in $prs; do
-    plan="$wg $tm $((rounds * ks)) $ks $bp 1 1 $pr$tail"
+    plan="$wg $tm $((rounds * ks)) $ks $bp 1 $pr$tail"
     python3 "$here/gen_gemm.py" $m $n $k 0 f16 $plan > "$out/p.mlir"
     if "$run" "$out/p.mlir" --target sm_90a --emit=ptx -o "$out/p.ptx" \
         > "$out/err.txt" 2>&1; then

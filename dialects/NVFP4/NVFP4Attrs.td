@@ -182,8 +182,8 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       kernel (`nvfp4.sum_splits`) adds the partials and writes C. For grids
       that would leave most SMs idle without decoding B again per tile of
       A.
-    - `split_cluster` (default false; true needs split_k > 1 and cluster_n =
-      1): the split_k CTAs of a tile form a thread-block cluster (the grid's
+    - `split_cluster` (default false; true needs split_k > 1): the split_k
+      CTAs of a tile form a thread-block cluster (the grid's
       z) and add their partial tiles on chip instead: CTAs 1.. write their
       accumulators into the first one's ring memory (distributed shared
       memory) once its K loop is over, and it adds them in split order and
@@ -195,12 +195,6 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       registers. B streams from global memory straight into registers, so
       this is what keeps enough of its bytes in flight to cover the memory
       latency; each round costs 6 registers per thread.
-    - `cluster_n` (default 1; 1, 2 or 4; > 1 needs `stages`): CTAs of a
-      cluster (adjacent tiles of B, the grid's x) that share each tile of
-      A: each copies `tile_m / cluster_n` of its rows and multicasts them
-      into every CTA's ring slot, so A crosses from L2 once per cluster
-      instead of once per CTA. The number of tiles of B must be a multiple
-      of it.
     - `producer` (default false; true needs `stages`): one more
       warpgroup whose first thread fills the ring (waits for free slots,
       issues the copies) ahead of the consumers, which then only wait,
@@ -208,19 +202,9 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
       the consumers (`setmaxnreg`: 40 for it, the rest of the CTA's
       launch allocation for them). Without it, each K group's first consumer
       thread refills the slot it just released, which waits for every
-      consumer of that slot (with `cluster_n > 1`, those of the peer CTAs
-      too).
-
-    - `stream_k` (0: off): the grid is stream_k CTAs per tile of A's rows
-      and batch, each taking an equal contiguous share of the tiles' K
-      chunks in tile-major order, so that a CTA's share may end in one tile
-      of B and start in the next; every tile segment's fp32 partial goes to
-      a slot of the tile and a sum kernel adds each tile's slots into C
-      (needs a producer, k_split = 1, split_k = 1, cluster_n = 1).
-
-    - `b_tma` (default false; true needs a producer, cluster_n = 1 and
-      stream_k = 0): B's raw chunks and their scale codes reach the ring's
-      slots by TMA with A's tile (behind it in the slot: `64 x warpgroups`
+      consumer of that slot.
+    - `b_tma` (default false; true needs a producer): B's raw chunks and
+      their scale codes reach the ring's slots by TMA with A's tile (behind it in the slot: `64 x warpgroups`
       rows of 32 bytes, then 16 bytes of scale codes a row, or the chunk's
       512-byte 128 x 4 atom with blocked scales), and the consumers read
       them from shared memory just before they decode them. The ring's
@@ -240,31 +224,12 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
                         DefaultValuedParameter<"int64_t", "1">:$k_split,
                         DefaultValuedParameter<"int64_t", "2">:$b_prefetch,
                         DefaultValuedParameter<"int64_t", "1">:$split_k,
-                        DefaultValuedParameter<"int64_t", "1">:$cluster_n,
                         NVFP4_BoolParameter<"false">:$producer,
                         NVFP4_BoolParameter<"false">:$split_cluster,
-                        DefaultValuedParameter<"int64_t", "0">:$stream_k,
                         NVFP4_BoolParameter<"false">:$b_tma);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Stream-K: the CTA whose share of `total` K chunks (`ctas` equal
-    /// contiguous shares, CTA c from c * total / ctas, rounded down) holds
-    /// chunk g.
-    static int64_t streamKCtaOf(int64_t g, int64_t total, int64_t ctas) {
-      return ((g + 1) * ctas - 1) / total;
-    }
-    /// Stream-K: the most CTAs that share one of `tiles` tiles of `chunks`
-    /// K chunks each (the partial slots per tile).
-    static int64_t streamKSlots(int64_t tiles, int64_t chunks, int64_t ctas) {
-      const int64_t total = tiles * chunks;
-      int64_t most = 1;
-      for (int64_t t = 0; t < tiles; ++t)
-        most = std::max(most, streamKCtaOf(t * chunks + chunks - 1, total,
-                                           ctas) -
-                                  streamKCtaOf(t * chunks, total, ctas) + 1);
-      return most;
-    }
     /// Registers per thread the verifier budgets: the tile_m / 2
     /// accumulators, 6 per round of B in flight, about 58 more, and 16 more
     /// with two `rounds` of ring slots per K group (stages / k_split).
@@ -306,12 +271,12 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     }
     /// Rows of B (the MMA's M) one CTA computes.
     int64_t getTileN() const { return 64 * getWarpgroups(); }
-    /// The kernel's cluster shape (x, y, z): cluster_n CTAs along x, or a
-    /// split_cluster's split_k CTAs along z; 1 x 1 x 1 without a cluster.
+    /// The kernel's cluster shape (x, y, z): a split_cluster's split_k CTAs
+    /// along z; 1 x 1 x 1 without a cluster.
     llvm::SmallVector<int64_t, 3> getClusterShape() const {
       if (getSplitCluster())
         return {1, 1, getSplitK()};
-      return {getClusterN(), 1, 1};
+      return {1, 1, 1};
     }
     /// K values per loop iteration.
     static constexpr int64_t kTileK = 64;
@@ -356,36 +321,13 @@ def NVFP4_GemmPlanAttr : AttrDef<NVFP4_Dialect, "GemmPlan",
     /// Whether split-K's partials go through global memory to a sum kernel
     /// (split_k > 1 without split_cluster).
     bool needsSumKernel() const {
-      return (getSplitK() > 1 && !getSplitCluster()) || getStreamK() > 0;
+      return getSplitK() > 1 && !getSplitCluster();
     }
-    /// Stream-K: the K chunks the CTAs share, those of every tile of B
-    /// (N = `n`, K = `k`).
-    int64_t getStreamChunks(int64_t n, int64_t k) const {
-      return (n + getTileN() - 1) / getTileN() * (k / kTileK);
-    }
-    /// Stream-K: whether every CTA's share holds a chunk (an empty share
-    /// would release a ring slot it never used) and the kernel's 32-bit
-    /// share arithmetic (chunk x stream_k) fits.
-    bool streamKFits(int64_t n, int64_t k) const {
-      const int64_t chunks = getStreamChunks(n, k);
-      return getStreamK() <= chunks &&
-             (chunks + 1) * getStreamK() <= (int64_t(1) << 31);
-    }
-    /// Copies of C the partials hold: split_k, or stream-K's slots per tile
-    /// (K = `k`).
-    int64_t getPartialCopies(int64_t n, int64_t k) const {
-      if (getStreamK() > 0)
-        return streamKSlots((n + getTileN() - 1) / getTileN(), k / kTileK,
-                            getStreamK());
-      return getSplitK();
-    }
-    /// Bytes of the fp32 partial tiles CTAs write to global memory (copies
-    /// x [batch x] m x n floats), 0 without split-K or stream-K, or with
+    /// Bytes of the fp32 partial tiles CTAs write to global memory
+    /// (split_k x [batch x] m x n floats), 0 without split-K, or with
     /// split_cluster (the partials stay on chip).
-    int64_t getPartialsBytes(int64_t batch, int64_t m, int64_t n,
-                             int64_t k) const {
-      return needsSumKernel() ? getPartialCopies(n, k) * batch * m * n * 4
-                              : 0;
+    int64_t getPartialsBytes(int64_t batch, int64_t m, int64_t n) const {
+      return needsSumKernel() ? getSplitK() * batch * m * n * 4 : 0;
     }
     /// Bytes of the ring memory reused after the K loop: the k_split - 1
     /// later K groups' accumulators, handed to the first group, and above

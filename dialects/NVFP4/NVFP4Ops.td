@@ -458,10 +458,7 @@ def NVFP4_SumSplitsOp : NVFP4_Op<"sum_splits"> {
     takes C's flat elements `[base, base + 4 * kSumThreads)` (clipped), adds
     element e of every split's partial output (`partials` holds `splits`
     copies of C's shape in fp32, split-major) and stores the sum in C's
-    element type. With `stream = [ctas, chunks, tile_n]` (a stream-K GEMM:
-    `ctas` CTAs share the tiles of `tile_n` columns of C, `chunks` K chunks
-    each) the copies are slots of a tile, and element e adds only the
-    slots of the CTAs that shared its tile.
+    element type.
 
     Example:
     ```mlir
@@ -473,12 +470,10 @@ def NVFP4_SumSplitsOp : NVFP4_Op<"sum_splits"> {
     Arg<MemRefRankOf<[I8], [1]>, "fp32 partials", [MemRead]>:$partials,
     Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
     Index:$base,
-    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$splits,
-    OptionalAttr<DenseI64ArrayAttr>:$stream);
+    ConfinedAttr<I64Attr, [IntMinValue<2>]>:$splits);
   let assemblyFormat = [{
     `ins` `(` $partials `:` type($partials) `)`
-    `outs` `(` $c `:` type($c) `)` `at` $base `splits` $splits
-    (`stream` $stream^)? attr-dict
+    `outs` `(` $c `:` type($c) `)` `at` $base `splits` $splits attr-dict
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

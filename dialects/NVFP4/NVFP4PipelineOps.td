@@ -167,24 +167,6 @@ def NVFP4_RingCopyBytesOp : NVFP4_Op<"ring.copy_bytes"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_RingRetireOp : NVFP4_Op<"ring.retire"> {
-  let summary = "Every thread, after the ring's last use: let the cluster finish";
-  let description = [{
-    Executed by every thread of the CTA once it no longer uses the ring.
-    With a ring shared by a cluster (`cluster > 1`), peers arrive on this
-    CTA's `empty` barriers until they are done, so the CTA must not exit
-    before them: a cluster barrier. A no-op for a ring of one CTA.
-
-    Example:
-    ```mlir
-    nvfp4.ring.retire %ring
-        : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1, cluster = 2>
-    ```
-  }];
-  let arguments = (ins NVFP4_RingType:$ring);
-  let assemblyFormat = "$ring attr-dict `:` qualified(type($ring))";
-}
-
 def NVFP4_RingAcquireOp : NVFP4_Op<"ring.acquire"> {
   let summary = "Producer: wait until a slot's consumers released it";
   let description = [{

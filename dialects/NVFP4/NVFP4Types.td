@@ -33,19 +33,11 @@ def NVFP4_RingType : TypeDef<NVFP4_Dialect, "Ring"> {
     sums from its start, a split exchange (`reduce_splits`) at its end; the
     barriers sit after max(stages x slot_bytes, scratch_bytes).
 
-    `cluster` (default 1): the CTAs of a thread-block cluster that share
-    the ring's contents. Each of them copies `slot_bytes / cluster` bytes of
-    every fill and multicasts them into the same slot of all of them, so
-    `full[s]` completes when all parts landed, and `empty[s]` counts the
-    consumers of every CTA (`consumers x cluster` arrivals): a slot is
-    refilled only once every CTA released it.
-
     Example: `!nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>`.
   }];
   let parameters = (ins "int64_t":$stages, "int64_t":$slot_bytes,
                         "int64_t":$consumers,
-                        DefaultValuedParameter<"int64_t", "0">:$scratch_bytes,
-                        DefaultValuedParameter<"int64_t", "1">:$cluster);
+                        DefaultValuedParameter<"int64_t", "0">:$scratch_bytes);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

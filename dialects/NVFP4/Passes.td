@@ -105,9 +105,7 @@ def NVFP4SoftwarePipelinePass : Pass<"nvfp4-software-pipeline"> {
     With `producer = true` the warpgroup after the consumers fills the
     ring (its first thread, in chunk order; the warpgroup gives its
     registers to the consumers with `setmaxregister`) and the consumers
-    only wait, compute and release. Every thread ends with
-    `nvfp4.ring.retire` (a cluster barrier when `cluster_n > 1`). The plan
-    must match the kernel's `known_block_size` and `known_cluster_size`.
+    only wait, compute and release. The plan must match the kernel's `known_block_size` and `known_cluster_size`.
     Tiles without a ring (`stages = 0`) are left to the conversion.
 
     Before:

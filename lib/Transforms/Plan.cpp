@@ -249,9 +249,9 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
   if (n <= 64 || chunks <= kShortKChunks)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/0,
                              /*kSplit=*/1, /*bPrefetch=*/2,
-                             /*splitK=*/1, /*clusterN=*/1,
-                             /*producer=*/false, /*splitCluster=*/false,
-                             /*streamK=*/0, /*bTma=*/false);
+                             /*splitK=*/1, /*producer=*/false,
+                             /*splitCluster=*/false,
+                             /*bTma=*/false);
   int64_t ctas = llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM) * batch;
   auto bPrefetch = [](int64_t ctaChunks) -> int64_t {
     return ctaChunks >= 128 ? 3 : 2;
@@ -266,9 +266,8 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
       chunks % 2 == 0)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
                              /*kSplit=*/1, /*bPrefetch=*/2, /*splitK=*/2,
-                             /*clusterN=*/1, /*producer=*/true,
-                             /*splitCluster=*/true, /*streamK=*/0,
-                             /*bTma=*/true);
+                             /*producer=*/true,
+                             /*splitCluster=*/true, /*bTma=*/true);
   if (2 * ctas <= t.smCount && tileM > 64) {
     // Two CTAs split K (B decoded once; a cluster, the second CTA's tile
     // added into the first's through distributed shared memory), or, when
@@ -276,32 +275,30 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
     if (chunks % 2 == 0)
       return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
                                /*kSplit=*/3, bPrefetch(chunks / 2),
-                               /*splitK=*/2, /*clusterN=*/1,
-                               /*producer=*/true, /*splitCluster=*/true,
-                               /*streamK=*/0, /*bTma=*/false);
+                               /*splitK=*/2, /*producer=*/true,
+                               /*splitCluster=*/true,
+                               /*bTma=*/false);
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
                              /*stages=*/8, /*kSplit=*/4,
-                             /*bPrefetch=*/2, /*splitK=*/1, /*clusterN=*/1,
-                             /*producer=*/false, /*splitCluster=*/false,
-                             /*streamK=*/0, /*bTma=*/false);
+                             /*bPrefetch=*/2, /*splitK=*/1, /*producer=*/false,
+                             /*splitCluster=*/false,
+                             /*bTma=*/false);
   }
   if (tileM == 128 && chunks >= kLongKChunks && chunks % 2 == 0 &&
       2 * batch <= kMaxGridY)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/2, tileM, /*stages=*/10,
                              /*kSplit=*/1, /*bPrefetch=*/bTma ? 2 : 6,
-                             /*splitK=*/2, /*clusterN=*/1, /*producer=*/true,
-                             /*splitCluster=*/true, /*streamK=*/0, bTma);
+                             /*splitK=*/2, /*producer=*/true,
+                             /*splitCluster=*/true, bTma);
   if (bTma && chunks >= 32)
     return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/8,
                              /*kSplit=*/1, /*bPrefetch=*/2, /*splitK=*/1,
-                             /*clusterN=*/1, /*producer=*/true,
-                             /*splitCluster=*/false, /*streamK=*/0,
-                             /*bTma=*/true);
+                             /*producer=*/true,
+                             /*splitCluster=*/false, /*bTma=*/true);
   return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
                            /*kSplit=*/3, bPrefetch(chunks), /*splitK=*/1,
-                           /*clusterN=*/1, /*producer=*/true,
-                           /*splitCluster=*/false, /*streamK=*/0,
-                           /*bTma=*/false);
+                           /*producer=*/true,
+                           /*splitCluster=*/false, /*bTma=*/false);
 }
 
 /// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128
@@ -447,16 +444,6 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
                            a.k / GemmPlanAttr::kTileK, "chunks",
                            GemmPlanAttr::kTileK)))
     return failure();
-  int64_t nTiles = llvm::divideCeil(n, plan->getTileN());
-  // Stream-K: every CTA takes at least one chunk; the kernel computes the
-  // shares in 32 bits (chunk index x CTAs).
-  const int64_t streamK = plan->getStreamK();
-  const int64_t streamChunks = plan->getStreamChunks(n, a.k);
-  if (streamK > 0 && !plan->streamKFits(n, a.k))
-    return op.emitOpError() << "has a plan with stream_k = " << streamK
-                            << ", which must be at most the " << streamChunks
-                            << " K chunks of its " << nTiles
-                            << " tiles of B, with chunks x stream_k below 2^31";
   // b_tma copies plain scales with a tensor map, whose row stride (K / 16
   // bytes) TMA needs in multiples of 16.
   if (plan->getBTma() && !bTmaScalesFit(op.getSfbLayout(), a.k))
@@ -465,11 +452,6 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
               "tensor map and needs K to be a multiple of 256 (a row of "
               "scales a multiple of 16 bytes), but K = "
            << a.k << "; use blocked scales or b_tma = false";
-  if (nTiles % plan->getClusterN() != 0)
-    return op.emitOpError()
-           << "has a plan with cluster_n = " << plan->getClusterN()
-           << ", which must divide the " << nTiles << " tiles of "
-           << plan->getTileN() << " rows of B (N = " << n << ")";
   if (plan->getStages() == 0 &&
       plan->getSharedBytes() > t.info.staticSharedBytes)
     return op.emitOpError()

@@ -71,8 +71,6 @@ public:
     chunks = totalChunks / plan.getSplitK();
     kSplit = plan.getKSplit();
     stages = plan.getStages();
-    streamChunks =
-        plan.getStreamChunks(getOperandShape(op.getB().getType()).rows, a.k);
   }
 
   LogicalResult build();
@@ -80,14 +78,6 @@ public:
 private:
   void produce(Value isProducer);
   LogicalResult consume(Value tid, bool fillFirst);
-  /// Stream-K (plan stream_k): the consumers run the K loop once per tile
-  /// segment of the CTA's share, carrying the ring position, and store each
-  /// segment's accumulators into the tile's partial slot.
-  void consumeStream();
-  /// The CTA's share [first, end) of the tiles' chunks (stream-K).
-  std::pair<Value, Value> streamShare(Value cta);
-  /// The CTA holding chunk g of the stream (GemmPlanAttr::streamKCtaOf).
-  Value streamCtaOf(Value g);
   /// Stores `acc` (the D fragment of a tile of 2 x len(acc) rows of A from
   /// `m`, by default the CTA's mBase) to C, or with `split` to its partials
   /// copy `split`; a warpgroup whose rows all lie past N, or a part of the
@@ -122,9 +112,7 @@ private:
   /// The K group's round r -> its chunk in this CTA's share of K.
   Value chunkOf(Value round) { return add(mul(round, c32(kSplit)), kGroup); }
   Value clampChunk(Value c) {
-    return b.createOrFold<arith::MinUIOp>(
-        c, chunkCount ? b.createOrFold<arith::SubIOp>(chunkCount, c32(1))
-                      : c32(chunks - 1));
+    return b.createOrFold<arith::MinUIOp>(c, c32(chunks - 1));
   }
   /// This CTA's chunk c in the whole K (split-K offsets it).
   Value globalChunk(Value c) { return chunkBase ? add(c, chunkBase) : c; }
@@ -160,13 +148,10 @@ private:
   GemmTileOp op;
   GemmPlanAttr plan;
   int64_t mTiles, totalChunks, chunks, kSplit, stages;
-  /// Stream-K: the chunks the CTAs share (GemmPlanAttr::getStreamChunks).
-  int64_t streamChunks;
   Value ring, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch,
       chunkBase;
-  /// Stream-K: the current tile segment's chunks (null: `chunks`), and
-  /// the warpgroup's first row in a tile of B.
-  Value chunkCount, warpgroupRow;
+  /// The warpgroup's first row in the CTA's tile of B.
+  Value warpgroupRow;
   /// b_tma: the batch and the CTA's first row of B (i32), the TMA
   /// coordinates of its copies, and that row's place in its 128-row scale
   /// atom (blocked scales).
@@ -174,10 +159,10 @@ private:
 };
 
 GemmRingBuilder::Raw GemmRingBuilder::loadB(Value chunk) {
-  auto load = WgmmaLoadBOp::create(
-      b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
-      op.getB(), op.getSfb(), rowBase, globalChunk(chunk), op.getBatch(),
-      op.getSfbLayoutAttr());
+  auto load = WgmmaLoadBOp::create(b, b.getI64Type(), b.getI64Type(),
+                                   b.getI8Type(), b.getI8Type(), op.getB(),
+                                   op.getSfb(), rowBase, globalChunk(chunk),
+                                   op.getBatch(), op.getSfbLayoutAttr());
   return {load.getBytes0(), load.getBytes1(), load.getScale0(),
           load.getScale1()};
 }
@@ -265,9 +250,9 @@ GemmRingBuilder::Position GemmRingBuilder::step(Position p, int64_t delta) {
                     c32(delta > 0 ? ringRounds - 1 : 0));
   Value moved = add(p.ring, c32(delta));
   Value wrapped = c32(delta > 0 ? 0 : ringRounds - 1);
-  return {arith::SelectOp::create(b, wraps, wrapped, moved),
-          arith::XOrIOp::create(b, p.phase,
-                                arith::ExtUIOp::create(b, i32, wraps))};
+  return {
+      arith::SelectOp::create(b, wraps, wrapped, moved),
+      arith::XOrIOp::create(b, p.phase, arith::ExtUIOp::create(b, i32, wraps))};
 }
 
 /// Round r: B's loads for round r + b_prefetch; wait for round r's tile and
@@ -355,12 +340,11 @@ LogicalResult GemmRingBuilder::build() {
   const int64_t warpgroups = plan.getWarpgroups();
   // A slot's consumers: each warpgroup, or with b_tma each of its warps.
   const int64_t releasers = plan.getBTma() ? 4 : 1;
-  auto ringType =
-      RingType::get(ctx, stages, plan.getSlotBytes(), warpgroups * releasers,
-                    plan.getScratchBytes(), plan.getClusterN());
-  // The roles and the multicast assume the CTA and cluster shapes nvfp4-tile
-  // launches the plan with: a kernel that says otherwise would hang (no
-  // producer) or multicast to CTAs that do not exist.
+  auto ringType = RingType::get(ctx, stages, plan.getSlotBytes(),
+                                warpgroups * releasers, plan.getScratchBytes());
+  // The roles assume the CTA and cluster shapes nvfp4-tile launches the
+  // plan with: a kernel that says otherwise would hang (no producer) or
+  // exchange sums with CTAs that do not exist.
   if (auto kernel = op->getParentOfType<gpu::GPUFuncOp>()) {
     DenseI32ArrayAttr block = kernel.getKnownBlockSizeAttr();
     if (block && !isRowShape(block, plan.getThreadsPerCta()))
@@ -395,8 +379,8 @@ LogicalResult GemmRingBuilder::build() {
   batch32 = b.createOrFold<arith::IndexCastUIOp>(i32, batch);
   atomRow = b.createOrFold<arith::RemUIOp>(nBase32, c32(128));
   if (plan.getSplitK() > 1)
-    chunkBase = mul(arith::IndexCastUIOp::create(b, i32, op.getSplit()),
-                    c32(chunks));
+    chunkBase =
+        mul(arith::IndexCastUIOp::create(b, i32, op.getSplit()), c32(chunks));
   // The releasing thread of each consumer: lane 0 of every warp with
   // b_tma (its lanes read the slot too), else thread 0 of each warpgroup.
   isLeader =
@@ -411,8 +395,7 @@ LogicalResult GemmRingBuilder::build() {
     // The producer warpgroup (after the consumer warpgroups) gives its
     // registers to the consumers.
     auto roles = scf::IfOp::create(
-        b,
-        cmp(arith::CmpIPredicate::uge, tid, c32(plan.getConsumerThreads())),
+        b, cmp(arith::CmpIPredicate::uge, tid, c32(plan.getConsumerThreads())),
         /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(roles.thenBlock());
@@ -428,18 +411,14 @@ LogicalResult GemmRingBuilder::build() {
         b, b.getI32IntegerAttr(plan.getConsumerRegisters()),
         NVVM::SetMaxRegisterActionAttr::get(
             ctx, NVVM::SetMaxRegisterAction::increase));
-    if (plan.getStreamK())
-      consumeStream();
-    else if (failed(consume(tid, /*fillFirst=*/false)))
+    if (failed(consume(tid, /*fillFirst=*/false)))
       return failure();
   }
-  // Cluster peers may still arrive on this CTA's barriers.
-  RingRetireOp::create(b, ring);
   return success();
 }
 
-/// The producer warpgroup: its first thread waits for the pre-pass's tiles, then
-/// fills the CTA's chunks in order, each once its slot's previous use was
+/// The producer warpgroup: its first thread waits for the pre-pass's tiles,
+/// then fills the CTA's chunks in order, each once its slot's previous use was
 /// released (chunk c: K group g = c % k_split, round r = c / k_split, slot
 /// (r % rounds) * k_split + g, its u-th use with u = r / rounds, where
 /// rounds = stages / k_split).
@@ -448,15 +427,7 @@ void GemmRingBuilder::produce(Value isProducer) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   const int64_t rounds = stages / kSplit;
-  // Stream-K: fill c is chunk (first + c) mod chunks of some tile of the
-  // CTA's share (A's tile row depends on the chunk alone).
-  Value count = c32(chunks), first;
-  if (plan.getStreamK()) {
-    Value end;
-    std::tie(first, end) =
-        streamShare(arith::IndexCastUIOp::create(b, i32, op.getSplit()));
-    count = b.createOrFold<arith::SubIOp>(end, first);
-  }
+  Value count = c32(chunks);
   Value start = c32(0);
   if (plan.getBTma()) {
     // B's first chunks (its slots' first uses) before the pre-pass has
@@ -475,9 +446,9 @@ void GemmRingBuilder::produce(Value isProducer) {
   b.setInsertionPointToStart(loop.getBody());
   Value c = loop.getInductionVar();
   Value r = b.createOrFold<arith::DivUIOp>(c, c32(kSplit));
-  Value slot = add(mul(b.createOrFold<arith::RemUIOp>(r, c32(rounds)),
-                       c32(kSplit)),
-                   b.createOrFold<arith::RemUIOp>(c, c32(kSplit)));
+  Value slot =
+      add(mul(b.createOrFold<arith::RemUIOp>(r, c32(rounds)), c32(kSplit)),
+          b.createOrFold<arith::RemUIOp>(c, c32(kSplit)));
   acquireForReuse(b, ring, slot,
                   b.createOrFold<arith::DivUIOp>(r, c32(rounds)));
   if (plan.getBTma()) {
@@ -485,8 +456,7 @@ void GemmRingBuilder::produce(Value isProducer) {
     fillA(c, slot);
     return;
   }
-  fill(first ? b.createOrFold<arith::RemUIOp>(add(first, c), c32(chunks)) : c,
-       slot);
+  fill(c, slot);
 }
 
 Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
@@ -531,8 +501,8 @@ Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
     Value loopAcc = args[0], loopFrags = args[1];
     SmallVector<Raw> loopPending;
     for (int64_t i = 0; i < inFlight; ++i)
-      loopPending.push_back({args[2 + 4 * i], args[3 + 4 * i],
-                             args[4 + 4 * i], args[5 + 4 * i]});
+      loopPending.push_back(
+          {args[2 + 4 * i], args[3 + 4 * i], args[4 + 4 * i], args[5 + 4 * i]});
     Position loopAt{args[args.size() - 2], args.back()};
     round(r, count, /*first=*/true, loopAt, loopAcc, loopFrags, loopPending);
     round(add(r, c32(1)), count, /*first=*/false, loopAt, loopAcc, loopFrags,
@@ -558,8 +528,8 @@ Value GemmRingBuilder::kLoop(Value count, Position &at, bool advance,
     b.setInsertionPointToStart(tail.thenBlock());
     Value slot = slotAt(at);
     RingWaitOp::create(b, ring, slot, at.phase);
-    Value last = WgmmaMmaOp::create(b, acc.getType(), results[0],
-                                    results[1], ring, slot);
+    Value last = WgmmaMmaOp::create(b, acc.getType(), results[0], results[1],
+                                    ring, slot);
     NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
     scf::YieldOp::create(b, last);
     b.setInsertionPointToStart(tail.elseBlock());
@@ -738,90 +708,14 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
     acc = WgmmaReduceKGroupsOp::create(b, acc.getType(), acc, ring,
                                        b.getI64IntegerAttr(kSplit),
                                        b.getI64IntegerAttr(warpgroups));
-    auto ifOp = scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, kGroup,
-                                         c32(0)),
-                                  /*withElseRegion=*/false);
+    auto ifOp =
+        scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, kGroup, c32(0)),
+                          /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     reduceSplitsAndStore();
   }
   return success();
-}
-
-std::pair<Value, Value> GemmRingBuilder::streamShare(Value cta) {
-  auto startOf = [&](Value c) {
-    return b.createOrFold<arith::DivUIOp>(mul(c, c32(streamChunks)),
-                                          c32(plan.getStreamK()));
-  };
-  return {startOf(cta), startOf(add(cta, c32(1)))};
-}
-
-Value GemmRingBuilder::streamCtaOf(Value g) {
-  return b.createOrFold<arith::DivUIOp>(
-      b.createOrFold<arith::SubIOp>(mul(add(g, c32(1)), c32(plan.getStreamK())),
-                                    c32(1)),
-      c32(streamChunks));
-}
-
-/// The consumers of a stream-K CTA: one K loop per tile segment of its
-/// share (the tiles of B from the one holding its first chunk to the one
-/// holding its last). Each segment releases the slots its K loop left
-/// held once their MMAs are complete (the next segment's rounds start past
-/// them; the producer reuses them) and stores its
-/// accumulators into its tile's partial slot: the CTA's index less that of
-/// the CTA holding the tile's first chunk.
-void GemmRingBuilder::consumeStream() {
-  Value cta = arith::IndexCastUIOp::create(b, i32, op.getSplit());
-  auto [first, end] = streamShare(cta);
-  Value firstTile = b.createOrFold<arith::DivUIOp>(first, c32(chunks));
-  Value lastTile = b.createOrFold<arith::DivUIOp>(
-      b.createOrFold<arith::SubIOp>(end, c32(1)), c32(chunks));
-  Value segments =
-      add(b.createOrFold<arith::SubIOp>(lastTile, firstTile), c32(1));
-  auto loop = scf::ForOp::create(b, c32(0), segments, c32(1),
-                                 ValueRange{c32(0), c32(0)});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value tile = add(firstTile, loop.getInductionVar());
-    Value tileStart = mul(tile, c32(chunks));
-    Value segStart = b.createOrFold<arith::MaxUIOp>(first, tileStart);
-    Value segEnd =
-        b.createOrFold<arith::MinUIOp>(end, add(tileStart, c32(chunks)));
-    chunkBase = b.createOrFold<arith::SubIOp>(segStart, tileStart);
-    chunkCount = b.createOrFold<arith::SubIOp>(segEnd, segStart);
-    rowBase = add(mul(tile, c32(plan.getTileN())), warpgroupRow);
-    Position at{loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1]};
-    Value acc = kLoop(chunkCount, at, /*advance=*/true, [] {});
-    {
-      // Each round releases the one before it, except the last round of
-      // the pair loop and an odd count's extra round: release both (their
-      // MMAs are complete).
-      auto ifOp = scf::IfOp::create(b, isLeader, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      Position last = step(at, -1);
-      RingReleaseOp::create(b, ring, slotAt(last));
-      Value oddAfterPairs = arith::AndIOp::create(
-          b,
-          cmp(arith::CmpIPredicate::ne,
-              arith::AndIOp::create(b, chunkCount, c32(1)), c32(0)),
-          cmp(arith::CmpIPredicate::ugt, chunkCount, c32(1)));
-      auto both = scf::IfOp::create(b, oddAfterPairs, /*withElseRegion=*/false);
-      b.setInsertionPointToStart(both.thenBlock());
-      RingReleaseOp::create(b, ring, slotAt(step(last, -1)));
-    }
-    storeAcc(acc, b.createOrFold<arith::IndexCastUIOp>(
-                      b.getIndexType(), b.createOrFold<arith::SubIOp>(
-                                            cta, streamCtaOf(tileStart))));
-    scf::YieldOp::create(b, ValueRange{at.ring, at.phase});
-  }
-  // The segment's values do not outlive its loop body.
-  chunkBase = chunkCount = Value();
-  rowBase = warpgroupRow;
-  // The sum kernel may be scheduled now (it waits for this grid's
-  // completion before reading the partials).
-  NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::launch_dependents);
 }
 
 struct NVFP4SoftwarePipelinePass
@@ -859,8 +753,7 @@ struct NVFP4SoftwarePipelinePass
       // Each plan kind has its consumer: wgmma warpgroups (sm_90a) or a
       // tcgen05 MMA thread (sm_100a).
       if (op.getTcgen05Plan() ? !info.hasTcgen05 : !info.hasWgmma) {
-        op.emitOpError() << "has a " << op.getPlan()
-                         << ", whose consumer ("
+        op.emitOpError() << "has a " << op.getPlan() << ", whose consumer ("
                          << (op.getTcgen05Plan() ? "tcgen05" : "wgmma")
                          << ") target " << info.chip << " does not have";
         failedAny = true;

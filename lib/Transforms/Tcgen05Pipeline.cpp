@@ -91,11 +91,11 @@ private:
   Value scaleOffset(int64_t rows, Value block, Value global) {
     const int64_t chunks = Tcgen05PlanAttr::getSlotK(k) / 64;
     const int64_t batchBytes = getScaleRowBlocks(rows) * chunks * 512;
-    Value batch64 = b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(),
-                                                         op.getBatch());
-    return add(add(mul(batch64, c64(batchBytes)),
-                   mul(ext(block), c64(chunks * 512))),
-               mul(ext(global), c64(Tcgen05PlanAttr::kScaleBlockBytes)));
+    Value batch64 =
+        b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(), op.getBatch());
+    return add(
+        add(mul(batch64, c64(batchBytes)), mul(ext(block), c64(chunks * 512))),
+        mul(ext(global), c64(Tcgen05PlanAttr::kScaleBlockBytes)));
   }
   void produce();
   void issue();
@@ -160,11 +160,11 @@ void Tcgen05PipelineBuilder::issue() {
   const uint32_t idesc = instr.encode();
   // A tile of fewer than 128 rows of A reads its quarters of the 128-row
   // block's scales: columns + (m_base % 128) / 32.
-  Value sfbShift = plan.getTileM() < 128
-                       ? b.createOrFold<arith::DivUIOp>(
-                             b.createOrFold<arith::RemUIOp>(mBase, c32(128)),
-                             c32(32))
-                       : c32(0);
+  Value sfbShift =
+      plan.getTileM() < 128
+          ? b.createOrFold<arith::DivUIOp>(
+                b.createOrFold<arith::RemUIOp>(mBase, c32(128)), c32(32))
+          : c32(0);
 
   auto loop = scf::ForOp::create(b, c32(0), c32(slices), c32(1));
   {
@@ -176,9 +176,8 @@ void Tcgen05PipelineBuilder::issue() {
     // MMA step t reads B's scales from sfbBase + 4t and A's from sfaBase +
     // 4 blocksA t (+ 4 j for A's block j), each copied from its atom.
     for (int64_t t = 0; t < steps; ++t)
-      Tcgen05CopyScalesOp::create(b, ring, slot,
-                                  plan.getSfbOffset() + 512 * t, tmem,
-                                  sfbBase + 4 * t, step);
+      Tcgen05CopyScalesOp::create(b, ring, slot, plan.getSfbOffset() + 512 * t,
+                                  tmem, sfbBase + 4 * t, step);
     for (int64_t j = 0; j < blocksA; ++j)
       for (int64_t t = 0; t < steps; ++t)
         Tcgen05CopyScalesOp::create(
@@ -219,8 +218,7 @@ LogicalResult Tcgen05PipelineBuilder::build() {
     return failure();
   // The splits' exchange reuses the ring's memory after the K loop.
   auto ringType = RingType::get(ctx, plan.getStages(), plan.getSlotBytes(),
-                                /*consumers=*/1, plan.getSplitExchangeBytes(),
-                                /*cluster=*/1);
+                                /*consumers=*/1, plan.getSplitExchangeBytes());
   // Every slot's copies must deliver exactly what ring.expect waits for.
   const int64_t copied =
       Tcgen05PlanAttr::kTileN * Tcgen05PlanAttr::kStageRowBytes +
@@ -247,17 +245,17 @@ LogicalResult Tcgen05PipelineBuilder::build() {
                         c32(slices))
                   : c32(0);
   {
-    auto producer = scf::IfOp::create(
-        b, cmp(arith::CmpIPredicate::eq, tid, c32(0)),
-        /*withElseRegion=*/false);
+    auto producer =
+        scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, tid, c32(0)),
+                          /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(producer.thenBlock());
     produce();
   }
   {
-    auto issuer = scf::IfOp::create(
-        b, cmp(arith::CmpIPredicate::eq, tid, c32(32)),
-        /*withElseRegion=*/false);
+    auto issuer =
+        scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, tid, c32(32)),
+                          /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(issuer.thenBlock());
     issue();

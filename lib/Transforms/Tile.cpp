@@ -223,8 +223,7 @@ Value scaledBlockId(OpBuilder &kb, Location loc, gpu::Dimension d,
 void launchSumSplits(OpBuilder &hb, OpBuilder &kb, Location loc,
                      gpu::GPUModuleOp kernels, SymbolTable &symbols,
                      StringRef kernelName, Value partials, Value c,
-                     int64_t splitK, Attribute plan,
-                     ArrayRef<int64_t> stream = {}) {
+                     int64_t splitK, Attribute plan) {
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
@@ -239,8 +238,7 @@ void launchSumSplits(OpBuilder &hb, OpBuilder &kb, Location loc,
   SumSplitsOp::create(
       kb, loc, sumBody.getArgument(0), sumBody.getArgument(1),
       scaledBlockId(kb, loc, gpu::Dimension::x, 4 * SumSplitsOp::kSumThreads),
-      splitK,
-      stream.empty() ? DenseI64ArrayAttr() : kb.getDenseI64ArrayAttr(stream));
+      splitK);
   gpu::ReturnOp::create(kb, loc);
   auto sumLaunch = launchWithPlan(
       hb, loc, sum,
@@ -383,7 +381,7 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   const int64_t splitK = plan.getSplitK();
   const bool sumKernel = plan.needsSumKernel();
   Value partials = allocPartials(
-      hb, loc, plan.getPartialsBytes(a.batch, a.rows, n, a.k), operands);
+      hb, loc, plan.getPartialsBytes(a.batch, a.rows, n), operands);
 
   // The GEMM kernel: one CTA-level gemm_tile per block; block z is
   // batch * split_k + split.
@@ -395,16 +393,9 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   const size_t mapCount =
       llvm::count_if(ValueRange(operands).drop_front(5),
                      [](Value v) { return isa<TensorMapType>(v.getType()); });
-  // Stream-K: block x is the CTA's share of the tiles' K chunks (its
-  // `split`), and the pipeline finds the tiles of B in it.
-  const int64_t streamK = plan.getStreamK();
-  Value nBase =
-      streamK ? arith::ConstantIndexOp::create(kb, loc, 0).getResult()
-              : scaledBlockId(kb, loc, gpu::Dimension::x, plan.getTileN());
+  Value nBase = scaledBlockId(kb, loc, gpu::Dimension::x, plan.getTileN());
   Value mBase = scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM());
   auto [batch, split] = batchAndSplit(kb, loc, splitK);
-  if (streamK)
-    split = scaledBlockId(kb, loc, gpu::Dimension::x, 1);
   GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
                      body.getArgument(2), body.getArgument(3),
                      body.getArgument(4), mBase, nBase, batch,
@@ -413,9 +404,8 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
                      op.getSfaLayout(), op.getSfbLayout());
   gpu::ReturnOp::create(kb, loc);
 
-  gpu::KernelDim3 grid{
-      idx(streamK ? streamK : llvm::divideCeil(n, plan.getTileN())),
-      idx(mTiles), idx(a.batch * splitK)};
+  gpu::KernelDim3 grid{idx(llvm::divideCeil(n, plan.getTileN())), idx(mTiles),
+                       idx(a.batch * splitK)};
   gpu::KernelDim3 block{idx(plan.getThreadsPerCta()), idx(1), idx(1)};
   // The ring lives in dynamic shared memory.
   Value dynamicShared;
@@ -428,8 +418,8 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   if (plan.getProducer())
     kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                     kb.getI32IntegerAttr(plan.getEntryRegisters()));
-  // Clusters: cluster_n CTAs along x share (multicast) A's tiles, or a
-  // split_cluster's splits of a tile (along z) add their partial tiles.
+  // Clusters: a split_cluster's splits of a tile (along z) add their
+  // partial tiles on chip.
   std::optional<gpu::KernelDim3> cluster =
       clusterOf(hb, kb, loc, kernel, plan.getClusterShape());
   auto launch = launchWithPlan(hb, loc, kernel, grid, block, dynamicShared,
@@ -438,11 +428,7 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   // pre-pass: it waits for the decoded tiles with griddepcontrol.wait.
   if (prepass)
     launch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
-  if (sumKernel && streamK)
-    launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials,
-                    op.getC(), plan.getPartialCopies(n, a.k), plan,
-                    {streamK, a.k / GemmPlanAttr::kTileK, plan.getTileN()});
-  else if (sumKernel)
+  if (sumKernel)
     launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials,
                     op.getC(), splitK, plan);
   if (prepass)

@@ -59,30 +59,6 @@
 // CTA: fence.proxy.async.shared::cta;
 // CTA: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 
-// A cluster of two CTAs sharing A's tiles: the kernel declares its cluster
-// shape, initializes its barriers before the cluster barrier, copies its
-// half of each slot with a multicast TMA copy, releases a slot on both
-// CTAs' empty barriers, and waits for its peer before it exits.
-// RUN: nvfp4-run %s --entry cluster --target sm_90a --emit=ptx | FileCheck %s --check-prefix=CLUSTER
-// CLUSTER-LABEL: .entry cluster_kernel(
-// CLUSTER: .explicitcluster
-// CLUSTER-NEXT: .reqnctapercluster 2, 1, 1
-// CLUSTER: fence.mbarrier_init.release.cluster;
-// CLUSTER: barrier.cluster.arrive;
-// CLUSTER-NEXT: barrier.cluster.wait;
-// CLUSTER: mov.u32 {{%r[0-9]+}}, %cluster_ctarank;
-// CLUSTER: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint
-// CLUSTER: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0;
-// CLUSTER: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 1;
-// The release arrives at CTA scope (a cluster-scope release makes ptxas
-// fence the whole GPU before each arrival).
-// CLUSTER-NOT: release.cluster
-// CLUSTER: mbarrier.arrive.shared::cluster.b64
-// CLUSTER-NOT: release.cluster
-// CLUSTER: barrier.cluster.arrive;
-// CLUSTER-NEXT: barrier.cluster.wait;
-// CLUSTER-NEXT: ret;
-
 // b_tma (the planner's plan for this shape): B's chunks and plain scales
 // come through the ring with A's tiles. The kernel takes the maps of A's
 // tiles, of B's bytes and of its scales; 256 threads start with 248
@@ -175,8 +151,6 @@
 // RUN: %if ptxas %{ nvfp4-run %s --entry split_cluster --target sm_90a --emit=ptx -o %t.splits.ptx %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.splits.ptx -o %t.splits.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
-// RUN: %if ptxas %{ nvfp4-run %s --entry cluster --target sm_90a --emit=ptx -o %t.cluster.ptx %}
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.cluster.ptx -o %t.cluster.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ nvfp4-run %s --entry ring --target sm_90a --emit=ptx -o %t.ring.ptx %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ring.ptx -o %t.ring.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: %if ptxas %{ nvfp4-run %s --entry b_tma --target sm_90a --emit=ptx -o %t.btma.ptx %}
@@ -199,11 +173,6 @@ func.func @b_tma(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>, 
 
 func.func @in_cta(%a: memref<64x512xf4E2M1FN>, %sfa: memref<64x32xf8E4M3FN>, %b: memref<64x512xf4E2M1FN>, %sfb: memref<64x32xf8E4M3FN>, %c: memref<64x64xbf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>) outs(%c : memref<64x64xbf16>)
-  return
-}
-
-func.func @cluster(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<7168x128xf8E4M3FN>, %c: memref<128x7168xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<128x128xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<7168x128xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, k_split = 3, cluster_n = 2>}
   return
 }
 

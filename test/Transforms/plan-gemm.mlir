@@ -163,25 +163,6 @@ func.func @long_k_64_rows(%a: memref<64x8192xf4E2M1FN>, %sfa: memref<64x512xf8E4
 
 // -----
 
-// Stream-K: every CTA takes at least one of the tiles' K chunks (N = 128:
-// one tile of 128 rows; K = 64: one chunk).
-func.func @stream_k_ctas(%a: memref<128x64xf4E2M1FN>, %sfa: memref<128x4xf8E4M3FN>, %b: memref<128x64xf4E2M1FN>, %sfb: memref<128x4xf8E4M3FN>, %c: memref<128x128xf16>) {
-  // expected-error @+1 {{has a plan with stream_k = 2, which must be at most the 1 K chunks of its 1 tiles of B, with chunks x stream_k below 2^31}}
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>, memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>) outs(%c : memref<128x128xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 4, producer = true, stream_k = 2>}
-  return
-}
-
-// -----
-
-// cluster_n must divide the tiles of B (N = 192: 3 tiles of 64 rows).
-func.func @cluster_tiles(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<192x256xf4E2M1FN>, %sfb: memref<192x16xf8E4M3FN>, %c: memref<128x192xf16>) {
-  // expected-error @+1 {{has a plan with cluster_n = 2, which must divide the 3 tiles of 64 rows of B (N = 192)}}
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<192x256xf4E2M1FN>, memref<192x16xf8E4M3FN>) outs(%c : memref<128x192xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, cluster_n = 2>}
-  return
-}
-
-// -----
-
 // split_k must divide K's chunks of 64 (K = 448: 7 chunks).
 func.func @split_k_chunks(%a: memref<128x448xf4E2M1FN>, %sfa: memref<128x28xf8E4M3FN>, %b: memref<256x448xf4E2M1FN>, %sfb: memref<256x28xf8E4M3FN>, %c: memref<128x256xf16>) {
   // expected-error @+1 {{has a plan with split_k = 2, which must divide the 7 K chunks of 64 values (K = 448)}}

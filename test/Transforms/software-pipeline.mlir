@@ -188,29 +188,6 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
-// cluster_n = 2: the ring is shared by the cluster (its fills multicast,
-// each CTA copying 32 of the 64 rows through the map), and every thread
-// retires it once the store is done, so no CTA exits while its peer may
-// still arrive on its barriers.
-// CHECK-LABEL: gpu.func @cluster
-// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, cluster = 2>
-// CHECK: nvfp4.ring.fill %[[RING]][%{{.*}}] from %arg5[%{{.*}}, %c0_i32] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, cluster = 2>, !nvfp4.tensor_map<256x64xf16, box = [32, 64], swizzle = swizzle_128b>
-// CHECK: nvfp4.wgmma.store
-// CHECK-NEXT: nvfp4.ring.retire %[[RING]]
-// CHECK-NEXT: gpu.return
-gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
-  gpu.func @cluster(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [32, 64], swizzle = swizzle_128b>) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
-    %c0 = arith.constant 0 : index
-    %bx = gpu.block_id x
-    %c64 = arith.constant 64 : index
-    %n = arith.muli %bx, %c64 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [32, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf16>) at m %c0 n %n batch %c0 plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, cluster_n = 2>
-    gpu.return
-  }
-}
-
-// -----
-
 // producer = true: the warpgroup after the consumers (threads 128..255)
 // keeps 40 registers and its first thread fills the CTA's 4 chunks in
 // order, acquiring a slot before its reuse (chunk c of 1 K group: slot
@@ -238,7 +215,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 // The ring is free after the K loop: C's tile goes through its start.
 // CHECK: nvfp4.wgmma.store %{{.*}} outs(%arg4 : memref<64x64xf16>) at m %{{.*}} row %{{.*}} batch %{{.*}} staged in %[[RING]] at 0 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>
 // CHECK: }
-// CHECK-NEXT: nvfp4.ring.retire %[[RING]]
+// CHECK-NEXT: gpu.return
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @producer(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<64x64xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel {
     %c0 = arith.constant 0 : index

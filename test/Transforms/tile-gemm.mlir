@@ -85,20 +85,6 @@ func.func @blocked(%a: memref<200x256xf4E2M1FN>, %sfa: memref<2x4x32x4x4xf8E4M3F
 
 // -----
 
-// cluster_n = 2: the GEMM is launched in clusters of two CTAs along x and
-// declares that shape (known_cluster_size, .reqnctapercluster in the PTX);
-// the tensor map's box is half a tile (each CTA multicasts its half).
-// CHECK-LABEL: func.func @cluster
-// CHECK: %[[MAP:.*]] = nvfp4.tensor_map %{{.*}} : memref<32768xi8> -> !nvfp4.tensor_map<256x64xf16, box = [32, 64], swizzle = swizzle_128b>
-// CHECK: gpu.launch_func @nvfp4_kernels::@cluster_kernel clusters in (%c2{{.*}}, %c1{{.*}}, %c1{{.*}}) blocks in (%c4{{.*}}, %c1{{.*}}, %c1{{.*}})
-// CHECK: gpu.func @cluster_kernel({{.*}}) kernel attributes {known_block_size = array<i32: 128, 1, 1>, known_cluster_size = array<i32: 2, 1, 1>}
-func.func @cluster(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<256x256xf4E2M1FN>, %sfb: memref<256x16xf8E4M3FN>, %c: memref<64x256xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<64x256xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, cluster_n = 2>}
-  return
-}
-
-// -----
-
 // split_cluster: the two splits of a tile are a cluster along z that adds
 // the partial tiles on chip: one workspace (A's decoded tiles, not the
 // partials) and no sum kernel.

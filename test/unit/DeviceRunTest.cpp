@@ -456,13 +456,13 @@ func.func @gemm(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>,
 }
 
 TEST_F(DeviceRunTest, ClusterPlanLaunchesInClusters) {
-  // cluster_n = 2: the GEMM's launch carries its cluster shape, and its
-  // tensor map copies half a tile (each CTA multicasts its half).
+  // split_cluster: the GEMM's launch carries its cluster shape (the two
+  // splits of K of a tile along z), and its tensor map copies whole tiles.
   constexpr const char *kGemm = R"mlir(
 func.func @gemm(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>,
                 %b: memref<256x256xf4E2M1FN>, %sfb: memref<256x16xf8E4M3FN>,
                 %c: memref<64x256xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<64x256xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, cluster_n = 2>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<64x256xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, split_k = 2, producer = true, split_cluster = true>}
   return
 }
 )mlir";
@@ -472,10 +472,11 @@ func.func @gemm(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>,
   const KernelLaunch &decode = compiled->launches[0],
                      &gemm = compiled->launches[1];
   EXPECT_EQ(decode.cluster[0] * decode.cluster[1] * decode.cluster[2], 1u);
-  EXPECT_EQ(gemm.cluster[0], 2u);
+  EXPECT_EQ(gemm.cluster[0], 1u);
   EXPECT_EQ(gemm.cluster[1], 1u);
-  EXPECT_EQ(gemm.cluster[2], 1u);
-  EXPECT_EQ(gemm.grid[0], 4u) << "4 tiles of B: 2 clusters";
+  EXPECT_EQ(gemm.cluster[2], 2u);
+  EXPECT_EQ(gemm.grid[0], 4u) << "4 tiles of B";
+  EXPECT_EQ(gemm.grid[2], 2u) << "2 splits of K";
   ASSERT_TRUE(gemm.operands[5].tensorMap.has_value());
-  EXPECT_EQ(gemm.operands[5].tensorMap->boxDim[1], 32u);
+  EXPECT_EQ(gemm.operands[5].tensorMap->boxDim[1], 64u);
 }

@@ -41,9 +41,9 @@
 #include <deque>
 #include <fstream>
 #include <functional>
+#include <random>
 #include <set>
 #include <sstream>
-#include <random>
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -310,8 +310,9 @@ public:
   /// Which host buffer a kernel argument of the GEMM is: its launch
   /// operand, through a nvfp4.tensor_map when it is a map.
   const std::vector<uint8_t> &hostBuffer(const Host &h, Value kernelArg) {
-    Value operand = launch.getKernelOperands()[cast<BlockArgument>(kernelArg)
-                                                   .getArgNumber()];
+    Value operand =
+        launch
+            .getKernelOperands()[cast<BlockArgument>(kernelArg).getArgNumber()];
     if (auto map = operand.getDefiningOp<TensorMapOp>())
       operand = map.getSource();
     return entryBuffer(h, operand);
@@ -336,21 +337,23 @@ public:
       ArrayRef<int64_t> dst = op.getDst().getType().getShape();
       const bool plain = op.isSrcPlain();
       const int64_t batch = dst.size() == 6 ? dst.front() : 1;
-      const int64_t rows = plain ? src[src.size() - 2] : dst[dst.size() - 5] * 128;
+      const int64_t rows =
+          plain ? src[src.size() - 2] : dst[dst.size() - 5] * 128;
       const int64_t kb = plain ? src.back() : src[src.size() - 4] * 4;
       const int64_t kbOut = dst[dst.size() - 4] * 4;
-      const std::vector<uint8_t> &in = entryBuffer(h, pre.getKernelOperands()[0]);
+      const std::vector<uint8_t> &in =
+          entryBuffer(h, pre.getKernelOperands()[0]);
       // A blocked source's padding rows are copied as they are.
-      const int64_t inBatch = plain ? rows * kb
-                                    : ::nvfp4::ref::blockedScaleBytes(rows, kb);
+      const int64_t inBatch =
+          plain ? rows * kb : ::nvfp4::ref::blockedScaleBytes(rows, kb);
       const int64_t outBatch = ::nvfp4::ref::blockedScaleBytes(rows, kbOut);
       std::vector<uint8_t> out(batch * outBatch);
       for (int64_t l = 0; l < batch; ++l)
-        ::nvfp4::ref::toBlockedPadded(
-            &in[l * inBatch],
-            plain ? ::nvfp4::ref::ScaleLayout::Plain
-                  : ::nvfp4::ref::ScaleLayout::Blocked,
-            rows, kb, kbOut, &out[l * outBatch]);
+        ::nvfp4::ref::toBlockedPadded(&in[l * inBatch],
+                                      plain
+                                          ? ::nvfp4::ref::ScaleLayout::Plain
+                                          : ::nvfp4::ref::ScaleLayout::Blocked,
+                                      rows, kb, kbOut, &out[l * outBatch]);
       workspaces[pre.getKernelOperands()[1].getDefiningOp()] = std::move(out);
     }
   }
@@ -396,10 +399,10 @@ public:
       int64_t count, completed = 0, arrivals = count, tx = 0;
     };
     // The counts ring.alloc's lowering initializes: one arrival (the
-    // expect) on a full barrier, consumers x cluster (the commits) on an
-    // empty one; the accumulator's barrier takes the one final commit.
+    // expect) on a full barrier, consumers (the commits) on an empty one;
+    // the accumulator's barrier takes the one final commit.
     std::vector<Barrier> full(stages, Barrier{1}),
-        empty(stages, Barrier{ring.getConsumers() * ring.getCluster()});
+        empty(stages, Barrier{ring.getConsumers()});
     Barrier accumulator{1};
     auto settle = [](Barrier &bar) {
       if (bar.arrivals == 0 && bar.tx == 0) {
@@ -531,8 +534,8 @@ public:
         uint32_t base =
             slotAddress(slot) + static_cast<uint32_t>(copy.getOffset());
         copies.push_back(
-            {slot, map.getBoxBytes(), Async::Copy, [&, src, map, l, row0, col0,
-                                                    base] {
+            {slot, map.getBoxBytes(), Async::Copy,
+             [&, src, map, l, row0, col0, base] {
                ArrayRef<int64_t> dims = map.getShape();
                for (int64_t r = 0; r < map.getBox()[1]; ++r)
                  for (int64_t byte = 0; byte < 128; ++byte) {
@@ -552,12 +555,11 @@ public:
         int64_t slot = eval(bytes.getSlot());
         uint32_t to =
             slotAddress(slot) + static_cast<uint32_t>(bytes.getOffset());
-        copies.push_back({slot, count, Async::Copy, [&, src, from, count, to] {
-                            if (from + count <=
-                                static_cast<int64_t>(src->size()))
-                              std::copy_n(src->begin() + from, count,
-                                          smem.begin() + to);
-                          }});
+        copies.push_back(
+            {slot, count, Async::Copy, [&, src, from, count, to] {
+               if (from + count <= static_cast<int64_t>(src->size()))
+                 std::copy_n(src->begin() + from, count, smem.begin() + to);
+             }});
         copies.back().trip = threads[0].trip;
       } else if (auto cp = dyn_cast<Tcgen05CopyScalesOp>(op)) {
         int64_t slot = eval(cp.getSlot());
@@ -567,8 +569,7 @@ public:
             static_cast<uint32_t>(cp.getColumn() + slot * cp.getColumnStep());
         pipe.push_back({slot, 0, Async::Tensor, [&, source, column] {
                           note(copy32x128bWarpx4(smem, source.encode(),
-                                                 tmemAddress(0, column),
-                                                 tmem));
+                                                 tmemAddress(0, column), tmem));
                         }});
         pipe.back().trip = threads[1].trip;
       } else if (auto mma = dyn_cast<Tcgen05MmaOp>(op)) {
@@ -591,9 +592,9 @@ public:
         run.bDescriptor = b.encode() + start;
         run.instrDescriptor = static_cast<uint32_t>(mma.getIdesc());
         run.d = tmemAddress(0, static_cast<uint32_t>(mma.getDColumn()));
-        run.scaleA = tmemAddress(
-            0, static_cast<uint32_t>(mma.getSfaColumn() +
-                                     slot * mma.getColumnStep()));
+        run.scaleA =
+            tmemAddress(0, static_cast<uint32_t>(mma.getSfaColumn() +
+                                                 slot * mma.getColumnStep()));
         run.scaleB = tmemAddress(
             0, static_cast<uint32_t>(sfb + slot * mma.getColumnStep() + shift));
         run.accumulate = eval(mma.getAccumulate()) != 0;
@@ -606,14 +607,13 @@ public:
       }
     };
 
-    std::mt19937 rng(static_cast<unsigned>(schedule * 1000003 + x * 7919 +
-                                           y * 104729 + z));
+    std::mt19937 rng(
+        static_cast<unsigned>(schedule * 1000003 + x * 7919 + y * 104729 + z));
     enum Action { Producer, Issuer, Land, Pipe };
     for (;;) {
       SmallVector<std::pair<Action, size_t>> choices;
       for (int t = 0; t < 2; ++t)
-        if (ready(threads[t]) &&
-            runnable(threads[t].ops[threads[t].next]))
+        if (ready(threads[t]) && runnable(threads[t].ops[threads[t].next]))
           choices.push_back({t == 0 ? Producer : Issuer, 0});
       if (threads[1].done && !committed)
         choices.push_back({Issuer, 0});
@@ -657,17 +657,16 @@ public:
           ++executed[op.trip];
           op.run();
         } else {
-          Barrier &bar = op.kind == Async::Release ? empty[op.slot]
-                                                   : accumulator;
+          Barrier &bar =
+              op.kind == Async::Release ? empty[op.slot] : accumulator;
           --bar.arrivals;
           settle(bar);
         }
       }
     }
     if (!threads[0].done || !threads[1].done || !committed)
-      note("deadlock: the producer at trip " +
-           std::to_string(threads[0].trip) + ", the MMA thread at trip " +
-           std::to_string(threads[1].trip));
+      note("deadlock: the producer at trip " + std::to_string(threads[0].trip) +
+           ", the MMA thread at trip " + std::to_string(threads[1].trip));
     // All warps wait for the accumulator's commit (nvfp4.tcgen05.wait).
     if (!passes(accumulator, 0))
       note("the epilogue would wait forever for the accumulator");
@@ -679,11 +678,10 @@ public:
         int64_t m = m0 + j, n = n0 + t;
         if (m >= shape.m || n >= shape.n)
           continue;
-        float v = load32x32b(tmem, static_cast<int>(t / 32),
-                             static_cast<int>(t % 32),
-                             tmemAddress(static_cast<uint32_t>(32 * (t / 32)),
-                                         0),
-                             static_cast<int>(j));
+        float v =
+            load32x32b(tmem, static_cast<int>(t / 32), static_cast<int>(t % 32),
+                       tmemAddress(static_cast<uint32_t>(32 * (t / 32)), 0),
+                       static_cast<int>(j));
         out[(l * shape.m + m) * shape.n + n] += v;
       }
   }
@@ -757,13 +755,13 @@ TEST_P(Tcgen05PipelineTest, CompiledKernelMatchesReference) {
   for (int64_t schedule = 0; schedule < 3; ++schedule) {
     std::vector<float> out = gemm.runAll(h, Plant::None, schedule);
     EXPECT_EQ(gemm.modelError, "");
-    EXPECT_EQ(mismatches(h, out), 0) << "schedule " << schedule << ", plan "
-                                     << [&] {
-                                          std::string s;
-                                          llvm::raw_string_ostream os(s);
-                                          os << gemm.plan;
-                                          return s;
-                                        }();
+    EXPECT_EQ(mismatches(h, out), 0)
+        << "schedule " << schedule << ", plan " << [&] {
+             std::string s;
+             llvm::raw_string_ostream os(s);
+             os << gemm.plan;
+             return s;
+           }();
   }
 }
 
@@ -865,9 +863,9 @@ TEST(Tcgen05PipelineContest, FirstAndLastTiles) {
     Shape cut{s.m, s.n, 1024, 1};
     Tcgen05PlanAttr p = full.plan;
     // Keep the plan but its split_k, which must divide the shorter K.
-    std::string kept = "#nvfp4.tcgen05_plan<tile_m = " +
-                       std::to_string(p.getTileM()) +
-                       ", stages = " + std::to_string(p.getStages()) + ">";
+    std::string kept =
+        "#nvfp4.tcgen05_plan<tile_m = " + std::to_string(p.getTileM()) +
+        ", stages = " + std::to_string(p.getStages()) + ">";
     CompiledGemm gemm(cut, kept);
     ASSERT_TRUE(gemm.ok) << plan;
     Host h = randomHost(cut, 3);

@@ -36,15 +36,14 @@ namespace {
 /// The CTA-level ops (nvfp4-tile) and the per-thread ops of
 /// nvfp4-software-pipeline this pass lowers.
 bool isCtaLevelOp(Operation *op) {
-  return isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp,
-             BlockScalesTileOp, RingAllocOp, RingFillOp, RingAcquireOp,
-             RingWaitOp, RingReleaseOp, RingRetireOp, RingExpectOp, RingCopyOp,
-             RingCopyBytesOp, WgmmaLoadBOp, WgmmaReadBOp, WgmmaDecodeBOp,
-             WgmmaMmaOp, WgmmaReduceKGroupsOp, WgmmaReduceSplitsOp,
-             WgmmaReduceScatterSplitsOp, WgmmaStoreOp, TmemAllocOp,
-             TmemDeallocOp, Tcgen05CopyScalesOp, Tcgen05MmaOp, Tcgen05ReleaseOp,
-             Tcgen05CommitOp, Tcgen05WaitOp, Tcgen05ReduceSplitsOp,
-             Tcgen05StoreOp>(op);
+  return isa<
+      GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp, BlockScalesTileOp,
+      RingAllocOp, RingFillOp, RingAcquireOp, RingWaitOp, RingReleaseOp,
+      RingExpectOp, RingCopyOp, RingCopyBytesOp, WgmmaLoadBOp, WgmmaReadBOp,
+      WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp, WgmmaReduceSplitsOp,
+      WgmmaReduceScatterSplitsOp, WgmmaStoreOp, TmemAllocOp, TmemDeallocOp,
+      Tcgen05CopyScalesOp, Tcgen05MmaOp, Tcgen05ReleaseOp, Tcgen05CommitOp,
+      Tcgen05WaitOp, Tcgen05ReduceSplitsOp, Tcgen05StoreOp>(op);
 }
 
 struct ConvertNVFP4ToNVVMPass

@@ -13,11 +13,8 @@
 // empty[0 .. stages). Fills are TMA tile copies (cp.async.bulk.tensor,
 // the map a by-value kernel parameter) that complete their slot's full
 // barrier (expect_tx), or for a slot of several parts an expect followed
-// by TMA tile copies and 1-D bulk copies (cp.async.bulk); waits are try_wait.parity loops. A ring shared by a
-// cluster multicasts each CTA's part of a fill into every CTA, releases
-// arrive on every CTA's empty barrier (mapa), and cluster barriers order
-// the barriers' initialization before any peer's use and every peer's
-// last arrival before a CTA exits (ring.retire).
+// by TMA tile copies and 1-D bulk copies (cp.async.bulk); waits are
+// try_wait.parity loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,13 +36,6 @@ namespace {
 constexpr int64_t kWaitHintNs = 10000000;
 
 enum class Barrier { Full = 0, Empty = 1 };
-
-/// Every thread of the cluster waits for every other (barrier.cluster
-/// arrive, with release semantics, then wait, with acquire).
-void clusterBarrier(ImplicitLocOpBuilder &b) {
-  NVVM::ClusterArriveOp::create(b, UnitAttr());
-  NVVM::ClusterWaitOp::create(b, UnitAttr());
-}
 
 /// The mbarrier of `slot` (i32) as a shared-memory pointer.
 Value barrierOf(KernelBuilder &k, RingType ring, Value base, Value slot,
@@ -89,11 +79,10 @@ Value l2EvictLastPolicy(KernelBuilder &k) {
 /// shared address `destination`, completing `barrier`'s transaction, under
 /// the L2 cache policy `l2Hint` (if any).
 void tensorCopy(KernelBuilder &k, Value destination, Value map,
-                ValueRange coordinates, Value barrier, Value multicast,
-                Value l2Hint = Value()) {
+                ValueRange coordinates, Value barrier, Value l2Hint = Value()) {
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
       k.b, clusterPointer(k, destination), map, coordinates, barrier,
-      /*im2colOffsets=*/ValueRange(), multicast, l2Hint,
+      /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(), l2Hint,
       NVVM::TMALoadMode::TILE,
       /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(),
       /*predicate=*/Value());
@@ -127,15 +116,11 @@ struct RingAllocLowering : OpConversionPattern<RingAllocOp> {
             Value());
         NVVM::MBarrierInitOp::create(
             b, barrierOf(k, ring, base, k.c32(s), Barrier::Empty),
-            k.c32(ring.getConsumers() * ring.getCluster()), Value());
+            k.c32(ring.getConsumers()), Value());
       }
       NVVM::FenceMbarrierInitOp::create(b);
     }
     gpu::BarrierOp::create(b);
-    // Peers multicast into this CTA's slots and arrive on its barriers:
-    // every CTA of the cluster initializes its barriers first.
-    if (ring.getCluster() > 1)
-      clusterBarrier(b);
     rewriter.replaceOp(op, base);
     return success();
   }
@@ -164,27 +149,12 @@ struct RingFillLowering : OpConversionPattern<RingFillOp> {
     Value full = barrierOf(k, ring, base, slot, Barrier::Full);
     arriveExpectSlot(k, ring, full);
     // The TMA copy's destination is a shared::cluster address (on sm_90a
-    // only that form selects), its coordinates innermost first. In a
-    // cluster, this CTA copies part `rank` of the slot to every CTA.
+    // only that form selects), its coordinates innermost first.
     Value destination = ringSlotAddress(k, ring, base, slot);
     SmallVector<Value> coordinates(llvm::reverse(adaptor.getCoordinates()));
-    Value multicast;
-    if (const int64_t cluster = ring.getCluster(); cluster > 1) {
-      Value rank = NVVM::ClusterId::create(b, k.i32);
-      destination = arith::AddIOp::create(
-          b, destination,
-          arith::MulIOp::create(b, rank,
-                                k.c32(ring.getSlotBytes() / cluster)));
-      TensorMapType map = op.getMap().getType();
-      coordinates.back() = arith::AddIOp::create(
-          b, coordinates.back(),
-          arith::MulIOp::create(b, rank, k.c32(map.getBox().front())));
-      multicast = arith::ConstantIntOp::create(b, b.getI16Type(),
-                                               (1 << cluster) - 1);
-    }
     // Every CTA reads every tile of A (the activations) while the weights
     // stream through L2 once: A's lines are kept longer than B's.
-    tensorCopy(k, destination, adaptor.getMap(), coordinates, full, multicast,
+    tensorCopy(k, destination, adaptor.getMap(), coordinates, full,
                l2EvictLastPolicy(k));
     rewriter.eraseOp(op);
     return success();
@@ -245,7 +215,6 @@ struct RingCopyLowering : RingPartCopyLowering<RingCopyOp> {
             Value destination, Value full) const override {
     SmallVector<Value> coordinates(llvm::reverse(adaptor.getCoordinates()));
     tensorCopy(k, destination, adaptor.getMap(), coordinates, full,
-               /*multicast=*/Value(),
                op.getKeepInL2() ? l2EvictLastPolicy(k) : Value());
   }
 };
@@ -295,44 +264,7 @@ struct RingReleaseLowering : OpConversionPattern<RingReleaseOp> {
     RingType ring = op.getRing().getType();
     Value empty = barrierOf(k, ring, adaptor.getRing(), adaptor.getSlot(),
                             Barrier::Empty);
-    if (ring.getCluster() == 1) {
-      NVVM::MBarrierArriveOp::create(b, Type(), empty, Value());
-      rewriter.eraseOp(op);
-      return success();
-    }
-    // One arrival on the slot's empty barrier in every CTA of the cluster
-    // (this one included), at the same offset of each CTA's shared memory.
-    // Release at CTA scope, as for a local arrival (the form CUTLASS's
-    // ClusterBarrier::arrive(cta_id) and Triton emit). What protects the
-    // slot is an order of events, not a release/acquire pair: the slot's
-    // readers are wgmmas (async proxy) this warpgroup has already waited for
-    // (wgmma.wait_group) before it arrives, and a peer overwrites the slot
-    // only by a TMA copy (async proxy) issued after its own try_wait (CTA
-    // scope) saw the phase complete. A cluster-scope release would not make
-    // that a formal pair either, and ptxas fences the whole GPU for it
-    // (MEMBAR.ALL.GPU before each arrival, which waits for every global load
-    // in flight, the weights' prefetched rounds included): the cluster plans
-    // ran twice as slow.
-    for (int64_t peer = 0; peer < ring.getCluster(); ++peer)
-      NVVM::MBarrierArriveOp::create(
-          b, Type(), NVVM::MapaOp::create(b, k.clusterPtr, empty, k.c32(peer)),
-          Value(),
-          NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA));
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-struct RingRetireLowering : OpConversionPattern<RingRetireOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(RingRetireOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (op.getRing().getType().getCluster() > 1) {
-      ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-      clusterBarrier(b);
-    }
+    NVVM::MBarrierArriveOp::create(b, Type(), empty, Value());
     rewriter.eraseOp(op);
     return success();
   }
@@ -340,8 +272,8 @@ struct RingRetireLowering : OpConversionPattern<RingRetireOp> {
 
 } // namespace
 
-Value mlir::nvfp4::ringEmptyBarrier(KernelBuilder &k, RingType ring,
-                                    Value base, Value slot) {
+Value mlir::nvfp4::ringEmptyBarrier(KernelBuilder &k, RingType ring, Value base,
+                                    Value slot) {
   return barrierOf(k, ring, base, slot, Barrier::Empty);
 }
 
@@ -353,12 +285,11 @@ Value mlir::nvfp4::ringSlotAddress(KernelBuilder &k, RingType ring, Value base,
 
 void mlir::nvfp4::populateRingPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns) {
-  patterns.add<RingAllocLowering, RingFillLowering, RingExpectLowering,
-               RingCopyLowering, RingCopyBytesLowering,
-               RingWaitLowering<RingWaitOp, Barrier::Full>,
-               RingWaitLowering<RingAcquireOp, Barrier::Empty>,
-               RingReleaseLowering, RingRetireLowering>(converter,
-                                                        patterns.getContext());
+  patterns.add<
+      RingAllocLowering, RingFillLowering, RingExpectLowering, RingCopyLowering,
+      RingCopyBytesLowering, RingWaitLowering<RingWaitOp, Barrier::Full>,
+      RingWaitLowering<RingAcquireOp, Barrier::Empty>, RingReleaseLowering>(
+      converter, patterns.getContext());
 }
 
 void mlir::nvfp4::addRingTypeConversion(TypeConverter &converter) {

@@ -60,52 +60,9 @@ struct SumSplitsLowering : OpRewritePattern<SumSplitsOp> {
             k.offset(partials, arith::MulIOp::create(b, index, k.c64(4))), 4,
             /*invariant=*/false);
       };
-      // Stream-K: the slots of element e's tile are those of the CTAs
-      // from the one holding the tile's first chunk to the one holding its
-      // last (GemmPlanAttr::streamKCtaOf); the others hold nothing.
-      Value count;
-      if (std::optional<ArrayRef<int64_t>> stream = op.getStream()) {
-        const int64_t ctas = (*stream)[0], chunks = (*stream)[1],
-                      tileN = (*stream)[2];
-        const int64_t n = cType.getShape().back();
-        const int64_t total = llvm::divideCeil(n, tileN) * chunks;
-        Value tile = arith::DivUIOp::create(
-            b, arith::RemUIOp::create(b, e, k.c64(n)), k.c64(tileN));
-        auto ctaOf = [&](Value g) {
-          return arith::DivUIOp::create(
-              b,
-              arith::SubIOp::create(
-                  b,
-                  arith::MulIOp::create(
-                      b, arith::AddIOp::create(b, g, k.c64(1)), k.c64(ctas)),
-                  k.c64(1)),
-              k.c64(total));
-        };
-        Value first = arith::MulIOp::create(b, tile, k.c64(chunks));
-        count = arith::SubIOp::create(
-            b, ctaOf(arith::AddIOp::create(b, first, k.c64(chunks - 1))),
-            ctaOf(first));
-      }
       Value sum = loadPart(0);
-      for (int64_t s = 1; s < static_cast<int64_t>(op.getSplits()); ++s) {
-        if (!count) {
-          sum = arith::AddFOp::create(b, sum, loadPart(s));
-          continue;
-        }
-        // count is the number of slots after the first.
-        auto has = scf::IfOp::create(
-            b, TypeRange{k.f32},
-            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, k.c64(s - 1),
-                                  count),
-            /*withElseRegion=*/true);
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(has.thenBlock());
-        scf::YieldOp::create(b,
-                             Value(arith::AddFOp::create(b, sum, loadPart(s))));
-        b.setInsertionPointToStart(has.elseBlock());
-        scf::YieldOp::create(b, sum);
-        sum = has.getResult(0);
-      }
+      for (int64_t s = 1; s < static_cast<int64_t>(op.getSplits()); ++s)
+        sum = arith::AddFOp::create(b, sum, loadPart(s));
       Value out =
           outType.isF32() ? sum : arith::TruncFOp::create(b, outType, sum);
       LLVM::StoreOp::create(

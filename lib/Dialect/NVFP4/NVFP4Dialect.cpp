@@ -164,8 +164,7 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    int64_t warpgroups, int64_t tileM,
                                    int64_t stages, int64_t kSplit,
                                    int64_t bPrefetch, int64_t splitK,
-                                   int64_t clusterN, bool producer,
-                                   bool splitCluster, int64_t streamK,
+                                   bool producer, bool splitCluster,
                                    bool bTma) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
@@ -207,51 +206,21 @@ LogicalResult GemmPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects b_prefetch = 2 with stages = 0 (the ring "
                           "loop alone loads B further ahead), but got "
                        << bPrefetch;
-  if (clusterN != 1 && clusterN != 2 && clusterN != 4)
-    return emitError() << "expects cluster_n to be 1, 2 or 4 (CTAs sharing "
-                          "each tile of A by multicast), but got "
-                       << clusterN;
-  // Each CTA multicasts tile_m / cluster_n rows of 128 bytes: whole 1024-byte
-  // atoms of the 128B swizzle.
-  if (clusterN > 1 &&
-      (stages == 0 || (tileM / clusterN) % 8 != 0 || tileM % clusterN != 0))
-    return emitError() << "expects cluster_n = " << clusterN
-                       << " with a ring (stages > 0) and tile_m a multiple of "
-                       << 8 * clusterN
-                       << " (each CTA multicasts whole 8-row swizzle atoms), "
-                          "but got stages = "
-                       << stages << " and tile_m = " << tileM;
-  if (splitCluster && (splitK == 1 || clusterN != 1))
-    return emitError() << "expects split_cluster with split_k > 1 and "
-                          "cluster_n = 1 (the splits of a tile form the "
-                          "cluster), but got split_k = "
-                       << splitK << " and cluster_n = " << clusterN;
+  if (splitCluster && splitK == 1)
+    return emitError() << "expects split_cluster with split_k > 1 (the "
+                          "splits of a tile form the cluster), but got "
+                          "split_k = "
+                       << splitK;
   if (producer && stages == 0)
     return emitError() << "expects producer with a ring (stages > 0): "
                           "without one there is nothing to produce";
-  if (streamK < 0 || streamK > 1024)
-    return emitError() << "expects stream_k to be 0 (off) or in [1, 1024] "
-                          "(CTAs sharing the tiles' K chunks), but got "
-                       << streamK;
-  if (streamK > 0 && (!producer || kSplit != 1 || splitK != 1 || clusterN != 1))
-    return emitError() << "expects stream_k with a producer warpgroup, "
-                          "k_split = 1, split_k = 1 and cluster_n = 1 (a "
-                          "CTA's tile segments end with its accumulators, "
-                          "which no other K group or CTA shares), but got "
-                          "producer = "
-                       << producer << ", k_split = " << kSplit
-                       << ", split_k = " << splitK
-                       << ", cluster_n = " << clusterN;
-  // B's chunks come with A's tiles: the producer copies them, a CTA's own
-  // rows (no multicast), in the order of its ring, not a stream-K share's.
-  if (bTma && (!producer || clusterN != 1 || streamK != 0 || bPrefetch != 2))
-    return emitError() << "expects b_tma with a producer warpgroup, "
-                          "cluster_n = 1, stream_k = 0 and b_prefetch = 2 (B "
-                          "waits in the ring, not in registers), but got "
-                          "producer = "
-                       << producer << ", cluster_n = " << clusterN
-                       << ", stream_k = " << streamK
-                       << ", b_prefetch = " << bPrefetch;
+  // B's chunks come with A's tiles: the producer copies them in the order
+  // of its ring.
+  if (bTma && (!producer || bPrefetch != 2))
+    return emitError() << "expects b_tma with a producer warpgroup and "
+                          "b_prefetch = 2 (B waits in the ring, not in "
+                          "registers), but got producer = "
+                       << producer << ", b_prefetch = " << bPrefetch;
   if (producer && 128 * warpgroups * kSplit > 384)
     return emitError() << "expects at most 3 consumer warpgroups (warpgroups "
                           "x k_split) with a producer warpgroup, but got "
@@ -360,8 +329,7 @@ LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
                                int64_t stages, int64_t slotBytes,
-                               int64_t consumers, int64_t scratchBytes,
-                               int64_t cluster) {
+                               int64_t consumers, int64_t scratchBytes) {
   if (stages < 1)
     return emitError() << "expects a ring of at least one stage, got "
                        << stages;
@@ -379,11 +347,6 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "multiple of 16 (the ring's mbarriers follow it), "
                           "got "
                        << scratchBytes;
-  // Each CTA's part of a slot is whole 1024-byte swizzle atoms.
-  if (cluster < 1 || cluster > 8 || slotBytes % (1024 * cluster) != 0)
-    return emitError() << "expects a cluster of 1 to 8 CTAs, each filling "
-                          "whole 1024-byte atoms of a slot, got cluster = "
-                       << cluster << " for slot_bytes = " << slotBytes;
   return success();
 }
 

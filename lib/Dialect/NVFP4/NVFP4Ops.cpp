@@ -598,27 +598,7 @@ LogicalResult GemmTileOp::verify() {
       return emitOpError() << "expects B's scales as " << sfbMap << ", but got "
                            << getSfbMap().getType();
   }
-  const int64_t partialsBytes =
-      plan.getPartialsBytes(a->batch, a->rows, n, a->k);
-  if (plan.getStreamK() > 0) {
-    // Stream-K: `split` is the CTA's index among the stream_k sharing the
-    // tiles' K chunks, and every tile segment writes a partial. Every share
-    // must hold a chunk (an empty one would release a slot it never used),
-    // and the kernel computes the shares in 32 bits.
-    if (!plan.streamKFits(n, a->k))
-      return emitOpError() << "expects stream_k (" << plan.getStreamK()
-                           << ") to be at most the "
-                           << plan.getStreamChunks(n, a->k)
-                           << " K chunks of the tiles of B, with chunks x "
-                              "stream_k below 2^31";
-    if (!getSplit() || !getPartials() ||
-        getPartials().getType().getNumElements() != partialsBytes)
-      return emitOpError() << "expects `split` (the CTA's share) and "
-                              "`partials` of "
-                           << partialsBytes
-                           << " bytes with stream_k = " << plan.getStreamK();
-    return success();
-  }
+  const int64_t partialsBytes = plan.getPartialsBytes(a->batch, a->rows, n);
   return verifySplitK(*this, plan.getSplitK(), a->k / GemmPlanAttr::kTileK,
                       "K / 64", "the K chunks the splits share", partialsBytes);
 }
@@ -636,23 +616,6 @@ LogicalResult SumSplitsOp::verify() {
     return emitOpError() << "expects `partials` to hold " << want << " bytes ("
                          << getSplits() << " fp32 copies of C), but it has "
                          << getPartials().getType().getNumElements();
-  if (getSplits() < 2 && !getStream())
-    return emitOpError() << "expects at least 2 splits without `stream`";
-  if (std::optional<ArrayRef<int64_t>> stream = getStream()) {
-    if (stream->size() != 3 ||
-        llvm::any_of(*stream, [](int64_t v) { return v < 1; }))
-      return emitOpError() << "expects `stream` to be [ctas, chunks, "
-                              "tile_n], each at least 1";
-    int64_t n = c.getShape().back();
-    int64_t tiles = llvm::divideCeil(n, (*stream)[2]);
-    int64_t slots =
-        GemmPlanAttr::streamKSlots(tiles, (*stream)[1], (*stream)[0]);
-    if (slots != static_cast<int64_t>(getSplits()))
-      return emitOpError() << "expects " << slots
-                           << " splits (the most CTAs sharing a tile), but "
-                              "got "
-                           << getSplits();
-  }
   return success();
 }
 
@@ -843,11 +806,6 @@ static LogicalResult verifySplitExchange(Operation *op, int64_t splits,
            << " splits of a tile (known_cluster_size 1 x 1 x " << splits << ")";
   int64_t need = GemmPlanAttr::splitExchangeBytes(splits, floatsPerSplit);
   if (aTileBytes) {
-    // A shared ring's slots also take its peers' multicast copies.
-    if (ring.getCluster() != 1)
-      return op->emitOpError() << "expects `a_tiles` only on a ring of one CTA "
-                                  "(cluster = 1), whose A tiles no peer "
-                                  "copies into";
     const int64_t start = ring.getSplitExchangeStart(need, *aTileBytes);
     if (start < below)
       return op->emitOpError()
@@ -1008,15 +966,9 @@ LogicalResult RingFillOp::verify() {
   if (failed(verifyMapCoordinates(getOperation(), map, getCoordinates())))
     return failure();
   RingType ring = getRing().getType();
-  int64_t partBytes = ring.getSlotBytes() / ring.getCluster();
-  if (map.getBoxBytes() != partBytes)
-    return emitOpError() << "expects the map's box to fill one slot"
-                         << (ring.getCluster() > 1
-                                 ? " / " + std::to_string(ring.getCluster()) +
-                                       " (each CTA of the cluster copies a "
-                                       "part)"
-                                 : std::string())
-                         << " (" << partBytes << " bytes), but it has "
+  if (map.getBoxBytes() != ring.getSlotBytes())
+    return emitOpError() << "expects the map's box to fill one slot ("
+                         << ring.getSlotBytes() << " bytes), but it has "
                          << map.getBoxBytes() << " bytes";
   return success();
 }
@@ -1026,9 +978,6 @@ LogicalResult RingCopyOp::verify() {
   if (failed(verifyMapCoordinates(getOperation(), map, getCoordinates())))
     return failure();
   RingType ring = getRing().getType();
-  if (ring.getCluster() != 1)
-    return emitOpError() << "expects a ring of one CTA (a cluster's ring is "
-                            "filled by nvfp4.ring.fill)";
   if (getOffset() % 1024 != 0)
     return emitOpError() << "expects an offset that is a multiple of 1024 "
                             "(the swizzle pattern's period), got "
@@ -1050,9 +999,6 @@ LogicalResult RingExpectOp::verify() {
 
 LogicalResult WgmmaReadBOp::verify() {
   RingType ring = getRing().getType();
-  if (ring.getCluster() != 1)
-    return emitOpError() << "expects a ring of one CTA (B's rows are the "
-                            "CTA's own)";
   // 64 rows of 32 bytes of B and of 16 bytes of scale codes (the blocked
   // atom: 512 bytes) from the offsets, within every slot.
   const int64_t bOffset = getBOffset(), sfbOffset = getSfbOffset();
@@ -1070,8 +1016,6 @@ LogicalResult WgmmaReadBOp::verify() {
 
 LogicalResult RingCopyBytesOp::verify() {
   RingType ring = getRing().getType();
-  if (ring.getCluster() != 1)
-    return emitOpError() << "expects a ring of one CTA";
   if (getOffset() % 16 != 0 || getBytes() % 16 != 0)
     return emitOpError() << "expects the offset and the size to be multiples "
                             "of 16 (a bulk copy's granule), got "

@@ -519,13 +519,8 @@ func.func private @split_cluster_shared() attributes {plan = #nvfp4.gemm_plan<wa
 
 // -----
 
-// expected-error @+1 {{expects split_cluster with split_k > 1 and cluster_n = 1 (the splits of a tile form the cluster), but got split_k = 1 and cluster_n = 1}}
+// expected-error @+1 {{expects split_cluster with split_k > 1 (the splits of a tile form the cluster), but got split_k = 1}}
 func.func private @split_cluster_unsplit() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_cluster = true>}
-
-// -----
-
-// expected-error @+1 {{expects split_cluster with split_k > 1 and cluster_n = 1 (the splits of a tile form the cluster), but got split_k = 2 and cluster_n = 2}}
-func.func private @split_cluster_multicast() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2, cluster_n = 2, split_cluster = true>}
 
 // -----
 
@@ -830,16 +825,6 @@ func.func @reduce_scatter_a_tiles_fit(%acc: vector<64xf32>, %r: !nvfp4.ring<stag
 
 // -----
 
-// A ring shared by a cluster (multicast fills): its peers copy into the
-// A tiles too.
-func.func @reduce_scatter_a_tiles_cluster(%acc: vector<64xf32>, %r: !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 4, cluster = 2>) {
-  // expected-error @+1 {{expects `a_tiles` only on a ring of one CTA (cluster = 1), whose A tiles no peer copies into}}
-  %m, %p = nvfp4.wgmma.reduce_scatter_splits %acc in %r splits 2 warpgroups 1 a_tiles 8192 : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 4, cluster = 2>, vector<64xf32> -> vector<32xf32>
-  return
-}
-
-// -----
-
 // An A tile larger than a slot.
 func.func @reduce_splits_a_tiles_slot(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>) {
   // expected-error @+1 {{to fit the first 16384 bytes (a multiple of 16, at most a slot) of the ring's last slots}}
@@ -871,42 +856,6 @@ gpu.module @kernels {
     %0 = nvfp4.wgmma.reduce_k_groups %acc in %r groups 2 warpgroups 1 : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32>
     gpu.return
   }
-}
-
-// -----
-
-// expected-error @+1 {{expects cluster_n to be 1, 2 or 4 (CTAs sharing each tile of A by multicast), but got 3}}
-func.func @cluster_n_value(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, cluster_n = 3>} {
-  return
-}
-
-// -----
-
-// expected-error @+1 {{expects cluster_n = 2 with a ring (stages > 0) and tile_m a multiple of 16 (each CTA multicasts whole 8-row swizzle atoms), but got stages = 0 and tile_m = 128}}
-func.func @cluster_n_ring(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, cluster_n = 2>} {
-  return
-}
-
-// -----
-
-// expected-error @+1 {{expects cluster_n = 4 with a ring (stages > 0) and tile_m a multiple of 32 (each CTA multicasts whole 8-row swizzle atoms), but got stages = 4 and tile_m = 48}}
-func.func @cluster_n_rows(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 48, stages = 4, cluster_n = 4>} {
-  return
-}
-
-// -----
-
-// expected-error @+1 {{expects a cluster of 1 to 8 CTAs, each filling whole 1024-byte atoms of a slot, got cluster = 4 for slot_bytes = 2048}}
-func.func @ring_cluster(%r: !nvfp4.ring<stages = 2, slot_bytes = 2048, consumers = 1, cluster = 4>) {
-  return
-}
-
-// -----
-
-func.func @fill_cluster_box(%r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1, cluster = 2>, %t: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>, %s: i32) {
-  // expected-error @+1 {{expects the map's box to fill one slot / 2 (each CTA of the cluster copies a part) (4096 bytes), but it has 8192 bytes}}
-  nvfp4.ring.fill %r[%s] from %t[%s, %s] : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1, cluster = 2>, !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>
-  return
 }
 
 // -----
@@ -1035,62 +984,14 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
 
 // -----
 
-// expected-error @+1 {{expects stream_k with a producer warpgroup, k_split = 1, split_k = 1 and cluster_n = 1 (a CTA's tile segments end with its accumulators, which no other K group or CTA shares), but got producer = 1, k_split = 3, split_k = 1, cluster_n = 1}}
-func.func @stream_k_groups(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, producer = true, stream_k = 132>} {
-  return
-}
-
-// -----
-
-// expected-error @+1 {{expects stream_k to be 0 (off) or in [1, 1024] (CTAs sharing the tiles' K chunks), but got 2000}}
-func.func @stream_k_value(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 10, producer = true, stream_k = 2000>} {
-  return
-}
-
-// -----
-
-// A stream-K gemm_tile: `split` is the CTA's share, and every tile segment
-// writes a partial (N = 300: 3 tiles of 128 rows, K = 1024: 16 chunks; 5
-// CTAs share 48 chunks, at most 3 per tile: 3 x 128 x 300 floats).
-func.func @gemm_tile_stream_k_partials(%a: memref<128x1024xf4E2M1FN>, %sfa: memref<128x64xf8E4M3FN>, %b: memref<300x1024xf4E2M1FN>, %sfb: memref<300x64xf8E4M3FN>, %c: memref<128x300xf16>, %t: !nvfp4.tensor_map<2048x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<1000xi8>, %i: index) {
-  // expected-error @+1 {{expects `split` (the CTA's share) and `partials` of 460800 bytes with stream_k = 5}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x1024xf4E2M1FN>, memref<128x64xf8E4M3FN>, memref<300x1024xf4E2M1FN>, memref<300x64xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<2048x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x300xf16>) partials(%p : memref<1000xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 6, producer = true, stream_k = 5>
-  return
-}
-
-// -----
-
-func.func @sum_splits_stream(%p: memref<307200xi8>, %c: memref<128x300xf16>, %i: index) {
-  // expected-error @+1 {{expects 3 splits (the most CTAs sharing a tile), but got 2}}
-  nvfp4.sum_splits ins(%p : memref<307200xi8>) outs(%c : memref<128x300xf16>) at %i splits 2 stream [5, 16, 128]
-  return
-}
-
-// -----
-
-// A hand-written stream-K gemm_tile with more CTAs than chunks (N = 128:
-// one tile; K = 64: one chunk): the second CTA's share would be empty.
-func.func @gemm_tile_stream_k_ctas(%a: memref<128x64xf4E2M1FN>, %sfa: memref<128x4xf8E4M3FN>, %b: memref<128x64xf4E2M1FN>, %sfb: memref<128x4xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<128x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<65536xi8>, %i: index) {
-  // expected-error @+1 {{expects stream_k (2) to be at most the 1 K chunks of the tiles of B, with chunks x stream_k below 2^31}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>, memref<128x64xf4E2M1FN>, memref<128x4xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<128x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<65536xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 4, producer = true, stream_k = 2>
-  return
-}
-
-// -----
-
 // b_tma: the producer warpgroup copies B's chunks into the ring.
-// expected-error @+1 {{expects b_tma with a producer warpgroup, cluster_n = 1, stream_k = 0 and b_prefetch = 2 (B waits in the ring, not in registers), but got producer = 0, cluster_n = 1, stream_k = 0, b_prefetch = 2}}
+// expected-error @+1 {{expects b_tma with a producer warpgroup and b_prefetch = 2 (B waits in the ring, not in registers), but got producer = 0, b_prefetch = 2}}
 func.func private @b_tma_no_producer() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, b_tma = true>}
 
 // -----
 
-// expected-error @+1 {{expects b_tma with a producer warpgroup, cluster_n = 1, stream_k = 0 and b_prefetch = 2 (B waits in the ring, not in registers), but got producer = 1, cluster_n = 1, stream_k = 0, b_prefetch = 4}}
+// expected-error @+1 {{expects b_tma with a producer warpgroup and b_prefetch = 2 (B waits in the ring, not in registers), but got producer = 1, b_prefetch = 4}}
 func.func private @b_tma_prefetch() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, b_prefetch = 4, producer = true, b_tma = true>}
-
-// -----
-
-// expected-error @+1 {{expects b_tma with a producer warpgroup, cluster_n = 1, stream_k = 0 and b_prefetch = 2 (B waits in the ring, not in registers), but got producer = 1, cluster_n = 2, stream_k = 0, b_prefetch = 2}}
-func.func private @b_tma_multicast() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 8, cluster_n = 2, producer = true, b_tma = true>}
 
 // -----
 

@@ -112,7 +112,6 @@ func.func @tensor_map(%w: memref<4096xi8>, %a: memref<64x256xf4E2M1FN>, %x: memr
 // CHECK: nvfp4.ring.acquire %[[R]][%{{.*}}] phase %{{.*}}
 // CHECK: nvfp4.ring.wait %[[R]][%{{.*}}] phase %{{.*}}
 // CHECK: nvfp4.ring.release %[[R]][%{{.*}}]
-// CHECK: nvfp4.ring.retire %[[R]]
 // CHECK: %[[B0:.*]], %[[B1:.*]], %[[S0:.*]], %[[S1:.*]] = nvfp4.wgmma.load_b ins({{.*}}) row %{{.*}} chunk %{{.*}} batch %{{.*}} {sfb_layout = #nvfp4.scale_layout<blocked>}
 // CHECK: nvfp4.wgmma.decode_b %[[B0]], %[[B1]], %[[S0]], %[[S1]]
 // CHECK: nvfp4.wgmma.mma
@@ -129,7 +128,6 @@ func.func @pipeline_ops(%b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8
   nvfp4.ring.acquire %r[%i] phase %i : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
   nvfp4.ring.wait %r[%i] phase %i : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
   nvfp4.ring.release %r[%i] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
-  nvfp4.ring.retire %r : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
   %b0, %b1, %s0, %s1 = nvfp4.wgmma.load_b ins(%b, %sfb : memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>) row %i chunk %i batch %l {sfb_layout = #nvfp4.scale_layout<blocked>}
   %f = nvfp4.wgmma.decode_b %b0, %b1, %s0, %s1
   %zero = arith.constant dense<0.0> : vector<32xf32>

@@ -1,4 +1,5 @@
-//===- ATileWorkspace.h - where the GEMM pre-pass puts A's tiles -*- C++ -*-===//
+//===- ATileWorkspace.h - where the GEMM pre-pass puts A's tiles -*- C++
+//-*-===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -28,15 +29,14 @@ namespace mlir::nvfp4 {
 constexpr int64_t kATileRowBytes = GemmPlanAttr::kTileK * 2;
 
 /// The tensor map through which the GEMM copies the workspace of a
-/// [batch x] m x k A: one tile per copy, or with cluster_n > 1 one of the
-/// cluster_n parts of a tile that the cluster's CTAs multicast.
+/// [batch x] m x k A: one tile per copy.
 inline TensorMapType getATilesMapType(GemmPlanAttr plan, int64_t batch,
                                       int64_t m, int64_t k) {
   MLIRContext *ctx = plan.getContext();
   return TensorMapType::get(
-      ctx, {plan.getATilesBytes(batch, m, k) / kATileRowBytes, GemmPlanAttr::kTileK},
-      Float16Type::get(ctx),
-      {plan.getTileM() / plan.getClusterN(), GemmPlanAttr::kTileK},
+      ctx,
+      {plan.getATilesBytes(batch, m, k) / kATileRowBytes, GemmPlanAttr::kTileK},
+      Float16Type::get(ctx), {plan.getTileM(), GemmPlanAttr::kTileK},
       TensorMapSwizzle::B128);
 }
 
