@@ -8,8 +8,9 @@
 # plans) and compares the PTX of every gpu.binary byte for byte. Prints one
 # line per shape and target, `same` or `DIFFERENT` (the two PTX files are
 # kept under OUT_DIR), and exits 1 when any differs. The shapes: the three
-# contest GEMVs and GEMMs, and ten others (small and ragged M and N,
-# batched, bf16 and f32 outputs, blocked scales, long and short K).
+# contest GEMVs and GEMMs, and eleven others (small and ragged M and N,
+# batched, bf16 and f32 outputs, blocked scales, long and short K, long K
+# whose plain scales keep B out of the ring).
 #===----------------------------------------------------------------------===#
 set -euo pipefail
 
@@ -35,6 +36,7 @@ shapes=(
   "gemm-1024x1024x512|gemm 1024 1024 512"
   "gemm-130x64x256|gemm 130 64 256"
   "gemv-1000x4608x3-bf16|gemv 1000 4608 3 bf16"
+  "gemm-128x7168x8320|gemm 128 7168 8320"
 )
 
 # The PTX of every gpu.binary of an nvfp4-opt output, in order.

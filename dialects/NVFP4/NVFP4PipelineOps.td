@@ -28,10 +28,7 @@ def NVFP4_RingAllocOp : NVFP4_Op<"ring.alloc"> {
     Every thread of the CTA executes it (it ends with a CTA barrier): the
     ring takes the kernel's dynamic shared memory from its first 1024-byte
     aligned address; thread 0 initializes `full[s]` for one arrival and
-    `empty[s]` for `consumers x cluster` arrivals (the consumers of every
-    CTA sharing the ring). With `cluster > 1` a cluster barrier follows,
-    so no peer multicasts into this CTA or arrives on its barriers before
-    they exist. The launch must give the kernel the type's
+    `empty[s]` for `consumers` arrivals. The launch must give the kernel the type's
     `getSharedBytes()` of dynamic shared memory.
 
     Example:
@@ -56,13 +53,6 @@ def NVFP4_RingFillOp : NVFP4_Op<"ring.fill"> {
     address (slots are 1024-byte aligned). The slot must be free: never
     used yet, or acquired (`nvfp4.ring.acquire`) after its consumers
     released it.
-
-    With a ring shared by a cluster of c CTAs, every CTA of the cluster
-    fills the slot (collectively): the map's box is `1 / c` of the slot, and
-    the CTA of rank r copies the box at `coordinates` + r x box[0] (the
-    outermost dimension) to byte r x slot_bytes / c of the slot of every
-    CTA of the cluster (multicast); each CTA's `full[slot]` expects the
-    whole slot.
 
     Example:
     ```mlir
@@ -209,8 +199,7 @@ def NVFP4_RingReleaseOp : NVFP4_Op<"ring.release"> {
   let description = [{
     Executed by one thread per consumer once everything that consumer
     issued on the slot has read it (for asynchronous MMAs: after they
-    completed). With a ring shared by a cluster it arrives on `empty[slot]`
-    of every CTA of the cluster.
+    completed).
 
     Example:
     ```mlir

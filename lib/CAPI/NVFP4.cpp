@@ -1,5 +1,4 @@
-//===- NVFP4.cpp - C API of the nvfp4 compiler
-//-----------------------------===//
+//===- NVFP4.cpp - C API of the nvfp4 compiler ----------------------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //

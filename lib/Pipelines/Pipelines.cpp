@@ -1,5 +1,4 @@
-//===- Pipelines.cpp - the nvfp4 pass pipeline
-//-----------------------------===//
+//===- Pipelines.cpp - the nvfp4 pass pipeline ----------------------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //

@@ -1,5 +1,4 @@
-//===- Compile.cpp - compile an entry function for a GPU target
-//------------===//
+//===- Compile.cpp - compile an entry function for a GPU target -----------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -154,9 +153,15 @@ mlir::nvfp4::compileEntry(ModuleOp module, StringRef entry, StringRef target,
         return failure();
       }
       auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+      auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget());
+      if (!nvvm) {
+        binary.emitError() << "expects an #nvvm.target object, but got "
+                           << object.getTarget();
+        return failure();
+      }
       result.images.push_back(
           {binary.getName().str(), object.getObject().getValue().str()});
-      chips.push_back(cast<NVVM::NVVMTargetAttr>(object.getTarget()).getChip());
+      chips.push_back(nvvm.getChip());
     }
     if (result.images.empty() ||
         result.images.front().binary != kKernelModuleName) {

@@ -1,5 +1,4 @@
-//===- DeviceRun.cpp - run and time a compiled entry on a device
-//-----------===//
+//===- DeviceRun.cpp - run and time a compiled entry on a device ----------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //

@@ -1,5 +1,4 @@
-//===- HostBuffer.cpp - host copies of the entry function's memrefs
-//--------===//
+//===- HostBuffer.cpp - host copies of the entry function's memrefs -------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //

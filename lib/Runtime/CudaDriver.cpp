@@ -1,5 +1,4 @@
-//===- CudaDriver.cpp - the CUDA Driver API, loaded at run time
-//------------===//
+//===- CudaDriver.cpp - the CUDA Driver API, loaded at run time -----------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //

@@ -1,5 +1,4 @@
-//===- KernelModule.cpp - the target a module's kernels are built for
-//------===//
+//===- KernelModule.cpp - the target a module's kernels are built for -----===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //

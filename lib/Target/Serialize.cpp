@@ -1,5 +1,4 @@
-//===- Serialize.cpp - the binary stage: kernel modules to gpu.binary
-//------===//
+//===- Serialize.cpp - the binary stage: kernel modules to gpu.binary -----===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //

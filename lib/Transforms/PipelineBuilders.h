@@ -1,4 +1,5 @@
-//===- PipelineBuilders.h - the K loops nvfp4-software-pipeline writes -*- C++ -*-===//
+//===- PipelineBuilders.h - the K loops nvfp4-software-pipeline writes -*- C++
+//-*-===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -46,8 +47,7 @@ void acquireForReuse(ImplicitLocOpBuilder &b, Value ring, Value slot,
 /// Checks that the kernel around `op`, when it declares its clusters
 /// (known_cluster_size), declares the plan's `shape` (x, y, z), and that it
 /// declares them when the plan needs a cluster: a kernel launched otherwise
-/// would multicast to, or store into, CTAs that do not exist. Reports on
-/// `op`.
+/// would store into CTAs that do not exist. Reports on `op`.
 LogicalResult checkClusterShape(GemmTileOp op, ArrayRef<int64_t> shape);
 
 /// Writes the K loop of a gemm_tile with a #nvfp4.tcgen05_plan (sm_100a) in

@@ -1,5 +1,4 @@
-//===- Plan.cpp - choose a kernel strategy per nvfp4 op and target
-//---------===//
+//===- Plan.cpp - choose a kernel strategy per nvfp4 op and target ------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -29,6 +28,10 @@
 #include "nvfp4/Target/KernelModule.h"
 #include "nvfp4/Target/Target.h"
 #include "nvfp4/Transforms/Passes.h"
+
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "nvfp4-plan"
 
 namespace mlir::nvfp4 {
 #define GEN_PASS_DEF_NVFP4PLANPASS
@@ -187,14 +190,14 @@ constexpr int64_t kShortKChunks = 6;
 /// warpgroups each (below).
 constexpr int64_t kLongKChunks = 128;
 
-/// The sm_90a GEMM plan for M rows of A (the MMA's N): one warpgroup per 64
-/// rows of B, and all of A's rows in one CTA tile up to 128 (the MMA's N
-/// up to 128 keeps the 64 accumulators per thread and the two decoded
-/// buffers, 32 KiB, within one CTA's budget with room for two CTAs per
-/// SM); more rows of A take more tiles.
-/// When several CTAs share a tile of A (N spans more than one tile of B), A
-/// is decoded once by a pre-pass and streamed through a ring of TMA
-/// copies, and warpgroups split each tile's K: the kernel is bound by each
+/// The sm_90a GEMM plan (the table kGemmCandidates below; the measurements
+/// behind each line follow). For M rows of A (the MMA's N): one warpgroup per
+/// 64 rows of B, and all of A's rows in one CTA tile up to 128 (the MMA's N up
+/// to 128 keeps the 64 accumulators per thread and the two decoded buffers, 32
+/// KiB, within one CTA's budget with room for two CTAs per SM); more rows of A
+/// take more tiles. When several CTAs share a tile of A (N spans more than one
+/// tile of B), A is decoded once by a pre-pass and streamed through a ring of
+/// TMA copies, and warpgroups split each tile's K: the kernel is bound by each
 /// warp's instruction latency, so more warps per SM help (H100 sweeps,
 /// performance.md GEMM v4, v7 and v11). Three warpgroups per tile (12 warps
 /// per SM), a producer warpgroup filling a 9-stage ring (3 slots per K
@@ -241,64 +244,119 @@ constexpr int64_t kLongKChunks = 128;
 /// also serves tiles of 64 to 120 rows of A (64x4096x7168 29.0 -> 18.1,
 /// where the plans above had no split-K for 64 rows; 96x4096x4096 14.6 ->
 /// 13.8).
+/// What the sm_90a GEMM planner looks at.
+struct GemmShape {
+  int64_t m, n, chunks, batch, smCount;
+  /// B's chunks can come through the ring (K % 256 == 0 or blocked scales).
+  bool bTmaFits;
+  /// A's rows in one tile, up to 128, a multiple of 8.
+  int64_t tileM() const { return std::min<int64_t>(llvm::alignTo(m, 8), 128); }
+  /// CTAs of a grid of tiles of 64 rows of B and tileM rows of A.
+  int64_t ctas() const {
+    return llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM()) * batch;
+  }
+  /// At most half the SMs busy: room for two CTAs splitting K.
+  bool halfGrid() const { return 2 * ctas() <= smCount; }
+  bool evenChunks() const { return chunks % 2 == 0; }
+  /// b_tma's full-grid plans were measured with 128 rows of A per tile
+  /// (with fewer they won at 64x7168x2048 but lost at 64x7168x16384 and
+  /// 32x7168x4096: GEMM v31).
+  bool bTma() const { return bTmaFits && tileM() == 128; }
+  /// Rounds of B loaded ahead for `ctaChunks` K chunks per CTA (GEMM v16).
+  static int64_t bPrefetch(int64_t ctaChunks) {
+    return ctaChunks >= 128 ? 3 : 2;
+  }
+};
+
+/// The fields of a #nvfp4.gemm_plan, in its order.
+struct GemmPlanFields {
+  int64_t warpgroups, tileM, stages, kSplit, bPrefetch, splitK;
+  bool producer, splitCluster, bTma;
+};
+
+/// One line of the sm_90a planner: when it applies, the plan, and the
+/// entries of performance.md whose measurements chose it.
+struct GemmCandidate {
+  const char *name;
+  bool (*applies)(const GemmShape &);
+  GemmPlanFields (*plan)(const GemmShape &);
+  const char *evidence;
+};
+
+/// The sm_90a planner: the first line that applies wins (the comment
+/// above gives the measurements behind each).
+const GemmCandidate kGemmCandidates[] = {
+    {"each CTA decodes A itself",
+     [](const GemmShape &s) { return s.n <= 64 || s.chunks <= kShortKChunks; },
+     [](const GemmShape &s) -> GemmPlanFields {
+       return {1, s.tileM(), 0, 1, 2, 1, false, false, false};
+     },
+     "GEMM v20"},
+    {"half grid: a split cluster with B through the ring",
+     [](const GemmShape &s) {
+       return s.halfGrid() && s.bTmaFits && s.tileM() >= 64 && s.chunks >= 64 &&
+              s.evenChunks();
+     },
+     [](const GemmShape &s) -> GemmPlanFields {
+       return {1, s.tileM(), 6, 1, 2, 2, true, true, true};
+     },
+     "GEMM v31"},
+    {"half grid: a split cluster of three K groups",
+     [](const GemmShape &s) {
+       return s.halfGrid() && s.tileM() > 64 && s.evenChunks();
+     },
+     [](const GemmShape &s) -> GemmPlanFields {
+       return {1, s.tileM(), 9,    3,    GemmShape::bPrefetch(s.chunks / 2),
+               2, true,      true, false};
+     },
+     "GEMM v12, v26"},
+    {"half grid, odd K / 64: tiles of 64 rows of A, four K groups",
+     [](const GemmShape &s) { return s.halfGrid() && s.tileM() > 64; },
+     [](const GemmShape &) -> GemmPlanFields {
+       return {1, 64, 8, 4, 2, 1, false, false, false};
+     },
+     "GEMM v7"},
+    {"full grid, long K: two warpgroups a tile, a split cluster",
+     [](const GemmShape &s) {
+       return s.tileM() == 128 && s.chunks >= kLongKChunks && s.evenChunks() &&
+              2 * s.batch <= kMaxGridY;
+     },
+     [](const GemmShape &s) -> GemmPlanFields {
+       return {2, s.tileM(), 10, 1, s.bTma() ? 2 : 6, 2, true, true, s.bTma()};
+     },
+     "GEMM v27, v31"},
+    {"full grid: B through the ring",
+     [](const GemmShape &s) { return s.bTma() && s.chunks >= 32; },
+     [](const GemmShape &s) -> GemmPlanFields {
+       return {1, s.tileM(), 8, 1, 2, 1, true, false, true};
+     },
+     "GEMM v31"},
+    {"full grid: three K groups and a producer",
+     [](const GemmShape &) { return true; },
+     [](const GemmShape &s) -> GemmPlanFields {
+       return {1, s.tileM(), 9,     3,    GemmShape::bPrefetch(s.chunks),
+               1, true,      false, false};
+     },
+     "GEMM v14-v16"},
+};
+
 GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                             int64_t n, int64_t k, int64_t batch,
                             bool bTmaFits) {
-  const int64_t chunks = k / GemmPlanAttr::kTileK;
-  int64_t tileM = std::min<int64_t>(llvm::alignTo(m, 8), 128);
-  if (n <= 64 || chunks <= kShortKChunks)
-    return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/0,
-                             /*kSplit=*/1, /*bPrefetch=*/2,
-                             /*splitK=*/1, /*producer=*/false,
-                             /*splitCluster=*/false,
-                             /*bTma=*/false);
-  int64_t ctas = llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM) * batch;
-  auto bPrefetch = [](int64_t ctaChunks) -> int64_t {
-    return ctaChunks >= 128 ? 3 : 2;
-  };
-  // b_tma's full-grid plans, measured with 128 rows of A per tile (with
-  // fewer they won at 64x7168x2048 but lost at 64x7168x16384 and
-  // 32x7168x4096: GEMM v31).
-  const bool bTma = bTmaFits && tileM == 128;
-  // The half grid's split cluster with B through the ring, measured with
-  // 64 to 128 rows of A per tile.
-  if (2 * ctas <= t.smCount && bTmaFits && tileM >= 64 && chunks >= 64 &&
-      chunks % 2 == 0)
-    return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/6,
-                             /*kSplit=*/1, /*bPrefetch=*/2, /*splitK=*/2,
-                             /*producer=*/true,
-                             /*splitCluster=*/true, /*bTma=*/true);
-  if (2 * ctas <= t.smCount && tileM > 64) {
-    // Two CTAs split K (B decoded once; a cluster, the second CTA's tile
-    // added into the first's through distributed shared memory), or, when
-    // K / 64 is odd, tiles of 64 rows of A (B decoded once per tile of A).
-    if (chunks % 2 == 0)
-      return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
-                               /*kSplit=*/3, bPrefetch(chunks / 2),
-                               /*splitK=*/2, /*producer=*/true,
-                               /*splitCluster=*/true,
-                               /*bTma=*/false);
-    return GemmPlanAttr::get(ctx, /*warpgroups=*/1, /*tileM=*/64,
-                             /*stages=*/8, /*kSplit=*/4,
-                             /*bPrefetch=*/2, /*splitK=*/1, /*producer=*/false,
-                             /*splitCluster=*/false,
-                             /*bTma=*/false);
+  const GemmShape shape{m,     n,         k / GemmPlanAttr::kTileK,
+                        batch, t.smCount, bTmaFits};
+  for (const GemmCandidate &candidate : kGemmCandidates) {
+    if (!candidate.applies(shape))
+      continue;
+    LLVM_DEBUG(llvm::dbgs()
+               << "nvfp4-plan: " << m << "x" << n << "x" << k << ": "
+               << candidate.name << " (" << candidate.evidence << ")\n");
+    GemmPlanFields f = candidate.plan(shape);
+    return GemmPlanAttr::get(ctx, f.warpgroups, f.tileM, f.stages, f.kSplit,
+                             f.bPrefetch, f.splitK, f.producer, f.splitCluster,
+                             f.bTma);
   }
-  if (tileM == 128 && chunks >= kLongKChunks && chunks % 2 == 0 &&
-      2 * batch <= kMaxGridY)
-    return GemmPlanAttr::get(ctx, /*warpgroups=*/2, tileM, /*stages=*/10,
-                             /*kSplit=*/1, /*bPrefetch=*/bTma ? 2 : 6,
-                             /*splitK=*/2, /*producer=*/true,
-                             /*splitCluster=*/true, bTma);
-  if (bTma && chunks >= 32)
-    return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/8,
-                             /*kSplit=*/1, /*bPrefetch=*/2, /*splitK=*/1,
-                             /*producer=*/true,
-                             /*splitCluster=*/false, /*bTma=*/true);
-  return GemmPlanAttr::get(ctx, /*warpgroups=*/1, tileM, /*stages=*/9,
-                           /*kSplit=*/3, bPrefetch(chunks), /*splitK=*/1,
-                           /*producer=*/true,
-                           /*splitCluster=*/false, /*bTma=*/false);
+  llvm_unreachable("the last candidate applies to every shape");
 }
 
 /// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128

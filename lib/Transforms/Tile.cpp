@@ -1,5 +1,4 @@
-//===- Tile.cpp - map planned nvfp4 ops onto a CTA grid
-//--------------------===//
+//===- Tile.cpp - map planned nvfp4 ops onto a CTA grid -------------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -72,23 +71,39 @@ gpu::GPUModuleOp getOrCreateKernelModule(ModuleOp module, GpuTarget target,
 /// launcher finds kernels by name).
 class KernelModules {
 public:
+  /// The names of the input's kernels, in any gpu.module, are taken.
   KernelModules(ModuleOp module, GpuTarget target)
-      : module(module), target(target) {}
+      : module(module), target(target) {
+    for (auto kernels : module.getOps<gpu::GPUModuleOp>())
+      for (Operation &op : kernels.getBody()->getOperations())
+        if (auto symbol = dyn_cast<SymbolOpInterface>(op))
+          taken.insert(symbol.getName());
+  }
 
-  /// The module and symbol table for the next op's kernels.
-  std::pair<gpu::GPUModuleOp, SymbolTable *> next() {
+  /// The module and symbol table for the next op's kernels; fails when
+  /// the input's module of that name is built for another chip
+  /// (resolveGpuTarget checked @nvfp4_kernels; this checks the others).
+  FailureOr<std::pair<gpu::GPUModuleOp, SymbolTable *>> next() {
     size_t shard = ops++ / kOpsPerKernelModule;
     if (shard == shards.size()) {
       std::string name = kKernelModuleName.str();
       if (shard)
         name += "_" + std::to_string(shard);
+      if (auto existing = module.lookupSymbol<gpu::GPUModuleOp>(name)) {
+        FailureOr<std::optional<GpuTarget>> chip =
+            getKernelModuleTarget(existing, "nvfp4-tile");
+        if (failed(chip))
+          return failure();
+        if (*chip && **chip != target)
+          return existing.emitError()
+                 << "nvfp4-tile: gpu.module @" << name << " is built for "
+                 << getChip(**chip) << ", but the kernels are for "
+                 << getChip(target);
+      }
       gpu::GPUModuleOp kernels = getOrCreateKernelModule(module, target, name);
       shards.push_back({kernels, std::make_unique<SymbolTable>(kernels)});
-      for (Operation &op : kernels.getBody()->getOperations())
-        if (auto symbol = dyn_cast<SymbolOpInterface>(op))
-          taken.insert(symbol.getName());
     }
-    return {shards[shard].module, shards[shard].symbols.get()};
+    return std::make_pair(shards[shard].module, shards[shard].symbols.get());
   }
 
   /// `<function>_kernel`, then `_1`, `_2`, ... for the function's next
@@ -595,7 +610,10 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
       return;
     KernelModules modules(module, *gpu);
     for (BlockScalesOp op : relayouts) {
-      auto [kernels, symbols] = modules.next();
+      auto next = modules.next();
+      if (failed(next))
+        return signalPassFailure();
+      auto [kernels, symbols] = *next;
       OpBuilder hb(op);
       OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
       launchBlockScales(hb, kb, op.getLoc(), kernels, *symbols,
@@ -604,7 +622,10 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
       op.erase();
     }
     for (ScaledMatmulOp op : work) {
-      auto [kernels, symbolTable] = modules.next();
+      auto next = modules.next();
+      if (failed(next))
+        return signalPassFailure();
+      auto [kernels, symbolTable] = *next;
       SymbolTable &symbols = *symbolTable;
       Attribute plan = op->getAttr(NVFP4Dialect::kPlanAttrName);
       std::string name = modules.kernelName(op);

@@ -1,5 +1,4 @@
-//===- DeviceRunTest.cpp - the runner's device logic on a host device
-//------===//
+//===- DeviceRunTest.cpp - the runner's device logic on a host device -----===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //

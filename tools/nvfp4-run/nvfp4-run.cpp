@@ -1,5 +1,4 @@
-//===- nvfp4-run.cpp - compile, run, check and time an nvfp4 kernel
-//---------===//
+//===- nvfp4-run.cpp - compile, run, check and time an nvfp4 kernel -------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -227,7 +226,7 @@ static int emitImage(const CompiledEntry &kernels, StringRef format,
     auto out = openOutputFile(path, &error);
     if (!out)
       return fail("cannot write '" + path + "': " + error);
-    if (format == "bin" && out->os().is_displayed())
+    if (format == "bin" && path != "-" && out->os().is_displayed())
       return fail("--emit=cubin writes binary data; refusing to write it to "
                   "the terminal '" +
                   path + "'");

@@ -63,7 +63,6 @@ struct PtxasReport {
           spillLoadBytes = -1;
 };
 
-/// A compiled entry function.
 /// One gpu.binary of the compiled module: its symbol and object.
 struct KernelImage {
   std::string binary;
@@ -71,6 +70,7 @@ struct KernelImage {
   std::string image;
 };
 
+/// A compiled entry function.
 struct CompiledEntry {
   /// Every gpu.binary, in module order: @nvfp4_kernels, then, for entries
   /// of more than kOpsPerKernelModule ops, @nvfp4_kernels_1, ... Kernel

@@ -1,5 +1,4 @@
-//===- NVFP4ToNVVM.cpp - lower CTA-level nvfp4 ops to NVVM
-//-----------------===//
+//===- NVFP4ToNVVM.cpp - lower CTA-level nvfp4 ops to NVVM ----------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //

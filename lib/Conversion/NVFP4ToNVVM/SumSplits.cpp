@@ -1,5 +1,4 @@
-//===- SumSplits.cpp - nvfp4.sum_splits: the split-K GEMM's last kernel
-//----===//
+//===- SumSplits.cpp - nvfp4.sum_splits: the split-K GEMM's last kernel ---===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //

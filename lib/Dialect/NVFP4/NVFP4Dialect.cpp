@@ -1,5 +1,4 @@
-//===- NVFP4Dialect.cpp - nvfp4 dialect and attributes
-//---------------------===//
+//===- NVFP4Dialect.cpp - nvfp4 dialect and attributes --------------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //

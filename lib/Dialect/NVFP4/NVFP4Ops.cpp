@@ -1,5 +1,4 @@
-//===- NVFP4Ops.cpp - nvfp4 operations and their verifiers
-//-----------------===//
+//===- NVFP4Ops.cpp - nvfp4 operations and their verifiers ----------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //

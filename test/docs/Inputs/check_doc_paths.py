@@ -32,7 +32,8 @@ def main():
     root = sys.argv[1]
     names = set()
     for dirpath, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "build"]
+        dirs[:] = [d for d in dirs
+                   if not d.startswith(".") and not d.startswith("build")]
         names.update(files)
     docs = [os.path.join(root, "README.md")] + sorted(
         glob.glob(os.path.join(root, "docs", "*.md")))
@@ -42,7 +43,7 @@ def main():
         for m in re.finditer(r"`([A-Za-z0-9_./{},-]+\.(?:%s))`" % SUFFIXES,
                              text):
             for path in expand(m.group(1)):
-                if path.startswith(("build/", ".carry/", "/")):
+                if path.startswith(("build", ".carry/", "/")):
                     continue
                 here = [os.path.join(root, path),
                         os.path.join(root, "docs", path)]

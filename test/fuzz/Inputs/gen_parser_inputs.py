@@ -37,6 +37,25 @@ def main():
                       ["!t%d = tuple<!t%d>" % (i, i - 1)
                        for i in range(1, 100000)])
             + "\nfunc.func private @f(!t99999)\n",
+        # An integer set's `>=` is not a closing bracket: it must not end
+        # the operator count early.
+        "crash-set.mlir":
+            "#s = affine_set<(d0) : (d0 >= 0, d0 >= 0, " + "-" * 10000 +
+            "d0 >= 0)>\nfunc.func private @f() attributes {x = #s}\n",
+        # Alias names with `-`, and definitions on one line.
+        "crash-alias-dash.mlir":
+            "\n".join(["#a-0 = [0]"] +
+                      ["#a-%d = [#a-%d]" % (i, i - 1)
+                       for i in range(1, 100000)])
+            + "\nfunc.func private @f() attributes {x = #a-99999}\n",
+        "crash-alias-one-line.mlir":
+            " ".join(["#a0 = [0]"] +
+                     ["#a%d = [#a%d]" % (i, i - 1) for i in range(1, 100000)])
+            + "\nfunc.func private @f() attributes {x = #a99999}\n",
+        # A blank between affine_map and its bracket.
+        "crash-minus-spaced.mlir":
+            "#m = affine_map <(d0) -> (" + "-" * 10000 + "d0)>\n" +
+            MEMREF_FN,
         # Brackets nested 100,000 deep.
         "crash-brackets.mlir":
             "func.func private @f() attributes {x = " + "[" * 100000 +
