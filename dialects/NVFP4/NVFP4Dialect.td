@@ -57,4 +57,32 @@ def NVFP4_Dialect : Dialect {
 class NVFP4_Op<string mnemonic, list<Trait> traits = []>
     : Op<NVFP4_Dialect, mnemonic, traits>;
 
+// What each stage of the pipeline does with an op, as traits: the passes
+// ask `op->hasTrait<...>()` instead of keeping lists of ops by hand, so a
+// new op says where it belongs where it is defined
+// (include/nvfp4/Dialect/NVFP4/NVFP4Traits.h).
+class NVFP4_OpTrait<string name> : NativeOpTrait<name> {
+  let cppNamespace = "::mlir::OpTrait::nvfp4";
+}
+// On whole memrefs, before nvfp4-tile: nvfp4-plan plans it (unless it is
+// also PlanFree) and nvfp4-tile turns it into kernels.
+def NVFP4_KernelLevel : NVFP4_OpTrait<"KernelLevel">;
+def NVFP4_PlanFree : NVFP4_OpTrait<"PlanFree">;
+// Made by nvfp4-tile or nvfp4-software-pipeline inside a gpu.module, and
+// lowered by convert-nvfp4-to-nvvm.
+def NVFP4_CtaLevel : NVFP4_OpTrait<"CtaLevel">;
+// A CTA-level op lowered for one MMA only: wgmma (sm_90a) or tcgen05
+// (sm_100a).
+def NVFP4_NeedsWgmma : NVFP4_OpTrait<"NeedsWgmma">;
+def NVFP4_NeedsTcgen05 : NVFP4_OpTrait<"NeedsTcgen05">;
+
+class NVFP4_KernelOp<string mnemonic, list<Trait> traits = []>
+    : NVFP4_Op<mnemonic, !listconcat(traits, [NVFP4_KernelLevel])>;
+class NVFP4_CtaOp<string mnemonic, list<Trait> traits = []>
+    : NVFP4_Op<mnemonic, !listconcat(traits, [NVFP4_CtaLevel])>;
+class NVFP4_WgmmaOp<string mnemonic, list<Trait> traits = []>
+    : NVFP4_CtaOp<mnemonic, !listconcat(traits, [NVFP4_NeedsWgmma])>;
+class NVFP4_Tcgen05Op<string mnemonic, list<Trait> traits = []>
+    : NVFP4_CtaOp<mnemonic, !listconcat(traits, [NVFP4_NeedsTcgen05])>;
+
 #endif // NVFP4_DIALECT_TD

@@ -21,7 +21,7 @@ def NVFP4_QuantInMemref : MemRefOf<[F32, F16, BF16]>;
 // scaled_matmul
 //===----------------------------------------------------------------------===//
 
-def NVFP4_ScaledMatmulOp : NVFP4_Op<"scaled_matmul"> {
+def NVFP4_ScaledMatmulOp : NVFP4_KernelOp<"scaled_matmul"> {
   let summary = "Batched block-scaled FP4 matrix product C = A * B^T";
   let description = [{
     Computes, for every batch `l`, `C[l, m, n] = sum_k A(l, m, k) * B(l, n, k)`
@@ -79,7 +79,7 @@ def NVFP4_ScaledMatmulOp : NVFP4_Op<"scaled_matmul"> {
 // scaled_dual_matmul
 //===----------------------------------------------------------------------===//
 
-def NVFP4_ScaledDualMatmulOp : NVFP4_Op<"scaled_dual_matmul"> {
+def NVFP4_ScaledDualMatmulOp : NVFP4_KernelOp<"scaled_dual_matmul"> {
   let summary = "Gated dual product C = silu(A * B1^T) * (A * B2^T)";
   let description = [{
     The gated MLP projection with A (and its scales) shared:
@@ -122,7 +122,7 @@ def NVFP4_ScaledDualMatmulOp : NVFP4_Op<"scaled_dual_matmul"> {
 // grouped_matmul
 //===----------------------------------------------------------------------===//
 
-def NVFP4_GroupedMatmulOp : NVFP4_Op<"grouped_matmul"> {
+def NVFP4_GroupedMatmulOp : NVFP4_KernelOp<"grouped_matmul"> {
   let summary = "G independent block-scaled products with per-group M";
   let description = [{
     G problems `C_g = A_g * B_g^T` sharing N and K, with per-group row counts
@@ -167,7 +167,7 @@ def NVFP4_GroupedMatmulOp : NVFP4_Op<"grouped_matmul"> {
 // quantize
 //===----------------------------------------------------------------------===//
 
-def NVFP4_QuantizeOp : NVFP4_Op<"quantize"> {
+def NVFP4_QuantizeOp : NVFP4_KernelOp<"quantize"> {
   let summary = "Quantize f32/f16/bf16 to packed e2m1 values with e4m3 block scales";
   let description = [{
     For every row and every block of 16 consecutive values along K:
@@ -205,7 +205,7 @@ def NVFP4_QuantizeOp : NVFP4_Op<"quantize"> {
 // block_scales
 //===----------------------------------------------------------------------===//
 
-def NVFP4_BlockScalesOp : NVFP4_Op<"block_scales"> {
+def NVFP4_BlockScalesOp : NVFP4_KernelOp<"block_scales", [NVFP4_PlanFree]> {
   let summary = "Write block scales in the blocked layout, K chunks padded";
   let description = [{
     `dst` is the blocked layout (see `#nvfp4.scale_layout`) of the scales
@@ -249,7 +249,7 @@ def NVFP4_BlockScalesOp : NVFP4_Op<"block_scales"> {
 // gemv_tile (CTA level, produced by nvfp4-tile)
 //===----------------------------------------------------------------------===//
 
-def NVFP4_GemvTileOp : NVFP4_Op<"gemv_tile"> {
+def NVFP4_GemvTileOp : NVFP4_CtaOp<"gemv_tile"> {
   let summary = "The rows of a batched GEMV that one CTA computes";
   let description = [{
     The CTA-level form of an `N = 1` `nvfp4.scaled_matmul`, created by
@@ -287,7 +287,7 @@ def NVFP4_GemvTileOp : NVFP4_Op<"gemv_tile"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile", [AttrSizedOperandSegments]> {
+def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments]> {
   let summary = "The output tile of a block-scaled GEMM that one CTA computes";
   let description = [{
     The CTA-level form of an `N > 1` `nvfp4.scaled_matmul`, created by
@@ -369,7 +369,7 @@ def NVFP4_GemmTileOp : NVFP4_Op<"gemm_tile", [AttrSizedOperandSegments]> {
   }];
 }
 
-def NVFP4_DecodeATileOp : NVFP4_Op<"decode_a_tile"> {
+def NVFP4_DecodeATileOp : NVFP4_WgmmaOp<"decode_a_tile"> {
   let summary = "Decode one K chunk of A's rows for the GEMM's shared memory";
   let description = [{
     The GEMM's pre-pass (plans with `stages > 0`), one per CTA of its own
@@ -407,7 +407,7 @@ def NVFP4_DecodeATileOp : NVFP4_Op<"decode_a_tile"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_BlockScalesTileOp : NVFP4_Op<"block_scales_tile"> {
+def NVFP4_BlockScalesTileOp : NVFP4_CtaOp<"block_scales_tile"> {
   let summary = "Write scales in the blocked layout, K padded to whole slots";
   let description = [{
     The CTA-level form of `nvfp4.block_scales` (same operands and
@@ -450,7 +450,7 @@ def NVFP4_BlockScalesTileOp : NVFP4_Op<"block_scales_tile"> {
   }];
 }
 
-def NVFP4_SumSplitsOp : NVFP4_Op<"sum_splits"> {
+def NVFP4_SumSplitsOp : NVFP4_CtaOp<"sum_splits"> {
   let summary = "Add the fp32 partial GEMM outputs of split-K CTAs into C";
   let description = [{
     The last kernel of a split-K GEMM (`#nvfp4.gemm_plan` with split_k > 1),

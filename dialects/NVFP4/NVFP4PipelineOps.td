@@ -22,7 +22,7 @@ include "NVFP4Types.td"
 // The ring: stages in shared memory, full/empty mbarriers
 //===----------------------------------------------------------------------===//
 
-def NVFP4_RingAllocOp : NVFP4_Op<"ring.alloc"> {
+def NVFP4_RingAllocOp : NVFP4_CtaOp<"ring.alloc"> {
   let summary = "Place a ring in dynamic shared memory and initialize its barriers";
   let description = [{
     Every thread of the CTA executes it (it ends with a CTA barrier): the
@@ -42,7 +42,7 @@ def NVFP4_RingAllocOp : NVFP4_Op<"ring.alloc"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_RingFillOp : NVFP4_Op<"ring.fill"> {
+def NVFP4_RingFillOp : NVFP4_CtaOp<"ring.fill"> {
   let summary = "Producer: copy one slot's tile with TMA (cp.async.bulk.tensor)";
   let description = [{
     Executed by one producer thread: arrives on `full[slot]` expecting
@@ -73,7 +73,7 @@ def NVFP4_RingFillOp : NVFP4_Op<"ring.fill"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_RingExpectOp : NVFP4_Op<"ring.expect"> {
+def NVFP4_RingExpectOp : NVFP4_CtaOp<"ring.expect"> {
   let summary = "Producer: arrive on a slot's full barrier expecting its bytes";
   let description = [{
     Executed by one producer thread before the copies of a slot that is
@@ -95,7 +95,7 @@ def NVFP4_RingExpectOp : NVFP4_Op<"ring.expect"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_RingCopyOp : NVFP4_Op<"ring.copy"> {
+def NVFP4_RingCopyOp : NVFP4_CtaOp<"ring.copy"> {
   let summary = "Producer: copy a tile into part of a slot with TMA";
   let description = [{
     Starts the TMA copy (cp.async.bulk.tensor) of the tile of `map` whose
@@ -127,7 +127,7 @@ def NVFP4_RingCopyOp : NVFP4_Op<"ring.copy"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_RingCopyBytesOp : NVFP4_Op<"ring.copy_bytes"> {
+def NVFP4_RingCopyBytesOp : NVFP4_CtaOp<"ring.copy_bytes"> {
   let summary = "Producer: copy contiguous bytes into part of a slot";
   let description = [{
     Starts a bulk copy (cp.async.bulk) of `bytes` contiguous bytes of
@@ -157,7 +157,7 @@ def NVFP4_RingCopyBytesOp : NVFP4_Op<"ring.copy_bytes"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_RingAcquireOp : NVFP4_Op<"ring.acquire"> {
+def NVFP4_RingAcquireOp : NVFP4_CtaOp<"ring.acquire"> {
   let summary = "Producer: wait until a slot's consumers released it";
   let description = [{
     Waits for the phase of parity `phase` of `empty[slot]`: every consumer
@@ -175,7 +175,7 @@ def NVFP4_RingAcquireOp : NVFP4_Op<"ring.acquire"> {
   }];
 }
 
-def NVFP4_RingWaitOp : NVFP4_Op<"ring.wait"> {
+def NVFP4_RingWaitOp : NVFP4_CtaOp<"ring.wait"> {
   let summary = "Consumer: wait until a slot's bytes have landed";
   let description = [{
     Waits for the phase of parity `phase` of `full[slot]`: the fill of the
@@ -194,7 +194,7 @@ def NVFP4_RingWaitOp : NVFP4_Op<"ring.wait"> {
   }];
 }
 
-def NVFP4_RingReleaseOp : NVFP4_Op<"ring.release"> {
+def NVFP4_RingReleaseOp : NVFP4_CtaOp<"ring.release"> {
   let summary = "Consumer: release a slot (one arrival on its empty barrier)";
   let description = [{
     Executed by one thread per consumer once everything that consumer
@@ -225,7 +225,7 @@ def NVFP4_WgmmaFragments
            "::mlir::VectorType">,
       BuildableType<"::mlir::VectorType::get({16}, $_builder.getI32Type())">;
 
-def NVFP4_WgmmaLoadBOp : NVFP4_Op<"wgmma.load_b"> {
+def NVFP4_WgmmaLoadBOp : NVFP4_WgmmaOp<"wgmma.load_b"> {
   let summary = "Load this thread's raw bytes and scales of one K chunk of B";
   let description = [{
     The thread's share of a K chunk (64 values) of the warpgroup's 64 rows
@@ -258,7 +258,7 @@ def NVFP4_WgmmaLoadBOp : NVFP4_Op<"wgmma.load_b"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_WgmmaReadBOp : NVFP4_Op<"wgmma.read_b"> {
+def NVFP4_WgmmaReadBOp : NVFP4_WgmmaOp<"wgmma.read_b"> {
   let summary = "Read this thread's raw bytes and scales of B's chunk in a ring slot";
   let description = [{
     `wgmma.load_b` for plans whose producer copies B's chunks into the ring
@@ -297,7 +297,7 @@ def NVFP4_WgmmaReadBOp : NVFP4_Op<"wgmma.read_b"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_WgmmaDecodeBOp : NVFP4_Op<"wgmma.decode_b", [Pure]> {
+def NVFP4_WgmmaDecodeBOp : NVFP4_WgmmaOp<"wgmma.decode_b", [Pure]> {
   let summary = "Dequantize a loaded chunk of B into wgmma's register A fragments";
   let description = [{
     value x scale in f16 pairs (exact: e2m1 x e4m3 fits f16), arranged as
@@ -317,7 +317,7 @@ def NVFP4_WgmmaDecodeBOp : NVFP4_Op<"wgmma.decode_b", [Pure]> {
   }];
 }
 
-def NVFP4_WgmmaMmaOp : NVFP4_Op<"wgmma.mma",
+def NVFP4_WgmmaMmaOp : NVFP4_WgmmaOp<"wgmma.mma",
     [AllTypesMatch<["acc", "result"]>]> {
   let summary = "The 4 asynchronous MMAs of one K chunk on a ring slot";
   let description = [{
@@ -348,7 +348,7 @@ def NVFP4_WgmmaMmaOp : NVFP4_Op<"wgmma.mma",
   let hasVerifier = 1;
 }
 
-def NVFP4_WgmmaReduceKGroupsOp : NVFP4_Op<"wgmma.reduce_k_groups",
+def NVFP4_WgmmaReduceKGroupsOp : NVFP4_WgmmaOp<"wgmma.reduce_k_groups",
     [AllTypesMatch<["acc", "result"]>]> {
   let summary = "Add the accumulators of a CTA's K groups into the first group's";
   let description = [{
@@ -388,7 +388,7 @@ def NVFP4_WgmmaReduceKGroupsOp : NVFP4_Op<"wgmma.reduce_k_groups",
   let hasVerifier = 1;
 }
 
-def NVFP4_WgmmaReduceSplitsOp : NVFP4_Op<"wgmma.reduce_splits",
+def NVFP4_WgmmaReduceSplitsOp : NVFP4_WgmmaOp<"wgmma.reduce_splits",
     [AllTypesMatch<["acc", "result"]>]> {
   let summary =
       "Add the accumulators of a cluster's split-K CTAs into the first CTA's";
@@ -458,7 +458,7 @@ def NVFP4_WgmmaReduceSplitsOp : NVFP4_Op<"wgmma.reduce_splits",
   let hasVerifier = 1;
 }
 
-def NVFP4_WgmmaReduceScatterSplitsOp : NVFP4_Op<"wgmma.reduce_scatter_splits"> {
+def NVFP4_WgmmaReduceScatterSplitsOp : NVFP4_WgmmaOp<"wgmma.reduce_scatter_splits"> {
   let summary =
       "Add the accumulators of a cluster's split-K CTAs, each CTA a part of them";
   let description = [{
@@ -506,7 +506,7 @@ def NVFP4_WgmmaReduceScatterSplitsOp : NVFP4_Op<"wgmma.reduce_scatter_splits"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_WgmmaStoreOp : NVFP4_Op<"wgmma.store", [AttrSizedOperandSegments]> {
+def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]> {
   let summary = "Store a warpgroup's accumulators to its tile of C";
   let description = [{
     The warpgroup's 64 rows of B from `row` (i32) by N = 2 x len(acc)
@@ -587,7 +587,7 @@ def NVFP4_WgmmaStoreOp : NVFP4_Op<"wgmma.store", [AttrSizedOperandSegments]> {
 // The sm_100a consumer: tcgen05 MMAs into tensor memory
 //===----------------------------------------------------------------------===//
 
-def NVFP4_TmemAllocOp : NVFP4_Op<"tmem.alloc"> {
+def NVFP4_TmemAllocOp : NVFP4_Tcgen05Op<"tmem.alloc"> {
   let summary = "Allocate the CTA's tensor memory (every thread)";
   let description = [{
     Every thread of the CTA executes it: warp 0 allocates the type's
@@ -603,7 +603,7 @@ def NVFP4_TmemAllocOp : NVFP4_Op<"tmem.alloc"> {
   let assemblyFormat = "attr-dict `:` qualified(type($tmem))";
 }
 
-def NVFP4_TmemDeallocOp : NVFP4_Op<"tmem.dealloc"> {
+def NVFP4_TmemDeallocOp : NVFP4_Tcgen05Op<"tmem.dealloc"> {
   let summary = "Free the CTA's tensor memory (every thread)";
   let description = [{
     Every thread of the CTA executes it once it no longer reads the
@@ -618,7 +618,7 @@ def NVFP4_TmemDeallocOp : NVFP4_Op<"tmem.dealloc"> {
   let assemblyFormat = "$tmem attr-dict `:` qualified(type($tmem))";
 }
 
-def NVFP4_Tcgen05CopyScalesOp : NVFP4_Op<"tcgen05.cp"> {
+def NVFP4_Tcgen05CopyScalesOp : NVFP4_Tcgen05Op<"tcgen05.cp"> {
   let summary = "MMA thread: copy one 512-byte scale atom of a slot to TMEM";
   let description = [{
     Issues `tcgen05.cp.cta_group::1.32x128b.warpx4`: the 32 rows of 16
@@ -646,7 +646,7 @@ def NVFP4_Tcgen05CopyScalesOp : NVFP4_Op<"tcgen05.cp"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_Tcgen05MmaOp : NVFP4_Op<"tcgen05.mma"> {
+def NVFP4_Tcgen05MmaOp : NVFP4_Tcgen05Op<"tcgen05.mma"> {
   let summary = "MMA thread: one block-scaled e2m1 MMA (K = 64) on a slot";
   let description = [{
     Issues `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`:
@@ -685,7 +685,7 @@ def NVFP4_Tcgen05MmaOp : NVFP4_Op<"tcgen05.mma"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_Tcgen05ReleaseOp : NVFP4_Op<"tcgen05.release"> {
+def NVFP4_Tcgen05ReleaseOp : NVFP4_Tcgen05Op<"tcgen05.release"> {
   let summary = "MMA thread: release a slot once its tcgen05 work completed";
   let description = [{
     `tcgen05.commit` to `empty[slot]`: one arrival once every tcgen05.cp
@@ -704,7 +704,7 @@ def NVFP4_Tcgen05ReleaseOp : NVFP4_Op<"tcgen05.release"> {
   }];
 }
 
-def NVFP4_Tcgen05CommitOp : NVFP4_Op<"tcgen05.commit"> {
+def NVFP4_Tcgen05CommitOp : NVFP4_Tcgen05Op<"tcgen05.commit"> {
   let summary = "MMA thread: signal the accumulator once the MMAs completed";
   let description = [{
     `tcgen05.commit` to the allocation's mbarrier: it completes (phase 0)
@@ -718,7 +718,7 @@ def NVFP4_Tcgen05CommitOp : NVFP4_Op<"tcgen05.commit"> {
   let assemblyFormat = "$tmem attr-dict `:` qualified(type($tmem))";
 }
 
-def NVFP4_Tcgen05WaitOp : NVFP4_Op<"tcgen05.wait"> {
+def NVFP4_Tcgen05WaitOp : NVFP4_Tcgen05Op<"tcgen05.wait"> {
   let summary = "Wait until the accumulator is complete";
   let description = [{
     Waits for phase 0 of the allocation's mbarrier (`nvfp4.tcgen05.commit`),
@@ -733,7 +733,7 @@ def NVFP4_Tcgen05WaitOp : NVFP4_Op<"tcgen05.wait"> {
   let assemblyFormat = "$tmem attr-dict `:` qualified(type($tmem))";
 }
 
-def NVFP4_Tcgen05ReduceSplitsOp : NVFP4_Op<"tcgen05.reduce_splits"> {
+def NVFP4_Tcgen05ReduceSplitsOp : NVFP4_Tcgen05Op<"tcgen05.reduce_splits"> {
   let summary =
       "Add the TMEM accumulators of a cluster's split-K CTAs into the first's";
   let description = [{
@@ -776,7 +776,7 @@ def NVFP4_Tcgen05ReduceSplitsOp : NVFP4_Op<"tcgen05.reduce_splits"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_Tcgen05StoreOp : NVFP4_Op<"tcgen05.store",
+def NVFP4_Tcgen05StoreOp : NVFP4_Tcgen05Op<"tcgen05.store",
     [AttrSizedOperandSegments]> {
   let summary = "Epilogue: the accumulator from TMEM to the tile of C";
   let description = [{

@@ -539,11 +539,10 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
                                         : info.smCount};
     // One planner per kind of op.
     WalkResult result = getOperation().walk([&](Operation *op) {
-      if (!isa_and_nonnull<NVFP4Dialect>(op->getDialect()) ||
-          isa<GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp,
-              BlockScalesTileOp>(op) ||
-          // A re-layout, the same kernel for every target: no plan.
-          isa<BlockScalesOp>(op))
+      // Kernel-level ops are planned, but for those whose kernel is the
+      // same for every shape and target (a scale re-layout).
+      if (!op->hasTrait<OpTrait::nvfp4::KernelLevel>() ||
+          op->hasTrait<OpTrait::nvfp4::PlanFree>())
         return WalkResult::advance();
       auto matmul = dyn_cast<ScaledMatmulOp>(op);
       if (!matmul) {

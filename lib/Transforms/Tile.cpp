@@ -599,7 +599,7 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
                                 << "has no plan; run nvfp4-plan first";
       } else if (auto relayout = dyn_cast<BlockScalesOp>(op)) {
         relayouts.push_back(relayout); // Needs no plan.
-      } else if (isa_and_nonnull<NVFP4Dialect>(op->getDialect())) {
+      } else if (op->hasTrait<OpTrait::nvfp4::KernelLevel>()) {
         unplanned = true;
         op->emitOpError() << "has no plan to tile; run nvfp4-plan first";
       }

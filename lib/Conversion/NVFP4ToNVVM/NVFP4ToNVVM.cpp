@@ -35,14 +35,7 @@ namespace {
 /// The CTA-level ops (nvfp4-tile) and the per-thread ops of
 /// nvfp4-software-pipeline this pass lowers.
 bool isCtaLevelOp(Operation *op) {
-  return isa<
-      GemvTileOp, GemmTileOp, DecodeATileOp, SumSplitsOp, BlockScalesTileOp,
-      RingAllocOp, RingFillOp, RingAcquireOp, RingWaitOp, RingReleaseOp,
-      RingExpectOp, RingCopyOp, RingCopyBytesOp, WgmmaLoadBOp, WgmmaReadBOp,
-      WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp, WgmmaReduceSplitsOp,
-      WgmmaReduceScatterSplitsOp, WgmmaStoreOp, TmemAllocOp, TmemDeallocOp,
-      Tcgen05CopyScalesOp, Tcgen05MmaOp, Tcgen05ReleaseOp, Tcgen05CommitOp,
-      Tcgen05WaitOp, Tcgen05ReduceSplitsOp, Tcgen05StoreOp>(op);
+  return op->hasTrait<OpTrait::nvfp4::CtaLevel>();
 }
 
 struct ConvertNVFP4ToNVVMPass
@@ -93,15 +86,8 @@ struct ConvertNVFP4ToNVVMPass
                                "nvfp4-software-pipeline before the conversion";
           return WalkResult::interrupt();
         }
-        bool wgmma =
-            isa<GemmTileOp, DecodeATileOp, WgmmaLoadBOp, WgmmaReadBOp,
-                WgmmaDecodeBOp, WgmmaMmaOp, WgmmaReduceKGroupsOp,
-                WgmmaReduceSplitsOp, WgmmaReduceScatterSplitsOp, WgmmaStoreOp>(
-                op);
-        bool tcgen05 =
-            isa<TmemAllocOp, TmemDeallocOp, Tcgen05CopyScalesOp, Tcgen05MmaOp,
-                Tcgen05ReleaseOp, Tcgen05CommitOp, Tcgen05WaitOp,
-                Tcgen05ReduceSplitsOp, Tcgen05StoreOp>(op);
+        bool wgmma = op->hasTrait<OpTrait::nvfp4::NeedsWgmma>();
+        bool tcgen05 = op->hasTrait<OpTrait::nvfp4::NeedsTcgen05>();
         if ((!wgmma || info.hasWgmma) && (!tcgen05 || info.hasTcgen05))
           return WalkResult::advance();
         op->emitOpError() << "is lowered with "

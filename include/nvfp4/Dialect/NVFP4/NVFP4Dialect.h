@@ -38,6 +38,8 @@ namespace mlir::nvfp4 {
 inline bool isPlainScaleSource(MemRefType src) { return src.getRank() <= 3; }
 } // namespace mlir::nvfp4
 
+#include "nvfp4/Dialect/NVFP4/NVFP4Traits.h"
+
 #define GET_OP_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Ops.h.inc"
 
