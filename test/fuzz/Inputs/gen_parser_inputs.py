@@ -10,6 +10,14 @@ import sys
 MEMREF_FN = "func.func private @f(memref<4xf32, #m>)\n"
 
 
+def alias_chain(name, first, wrap, sep="\n", n=100000):
+    """n alias definitions, each nesting the one before: name % 0 = first,
+    name % i = wrap % (name % (i - 1))."""
+    return sep.join([(name % 0) + " = " + first] +
+                    ["%s = %s" % (name % i, wrap % (name % (i - 1)))
+                     for i in range(1, n)])
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -28,14 +36,11 @@ def main():
         # Attributes nested 100,000 deep through aliases: the brackets of
         # each line nest one level, the printer recurses through all.
         "crash-alias.mlir":
-            "\n".join(["#a0 = [0]"] +
-                      ["#a%d = [#a%d]" % (i, i - 1) for i in range(1, 100000)])
+            alias_chain("#a%d", "[0]", "[%s]")
             + "\nfunc.func private @f() attributes {x = #a99999}\n",
         # The same through type aliases.
         "crash-type-alias.mlir":
-            "\n".join(["!t0 = tuple<i32>"] +
-                      ["!t%d = tuple<!t%d>" % (i, i - 1)
-                       for i in range(1, 100000)])
+            alias_chain("!t%d", "tuple<i32>", "tuple<%s>")
             + "\nfunc.func private @f(!t99999)\n",
         # An integer set's `>=` is not a closing bracket: it must not end
         # the operator count early.
@@ -44,13 +49,10 @@ def main():
             "d0 >= 0)>\nfunc.func private @f() attributes {x = #s}\n",
         # Alias names with `-`, and definitions on one line.
         "crash-alias-dash.mlir":
-            "\n".join(["#a-0 = [0]"] +
-                      ["#a-%d = [#a-%d]" % (i, i - 1)
-                       for i in range(1, 100000)])
+            alias_chain("#a-%d", "[0]", "[%s]")
             + "\nfunc.func private @f() attributes {x = #a-99999}\n",
         "crash-alias-one-line.mlir":
-            " ".join(["#a0 = [0]"] +
-                     ["#a%d = [#a%d]" % (i, i - 1) for i in range(1, 100000)])
+            alias_chain("#a%d", "[0]", "[%s]", sep=" ")
             + "\nfunc.func private @f() attributes {x = #a99999}\n",
         # A blank between affine_map and its bracket.
         "crash-minus-spaced.mlir":
@@ -69,8 +71,7 @@ def main():
             "#m = affine_map<(d0) -> (" + " + ".join(["d0"] * 1000) +
             ")>\n" + MEMREF_FN,
         "ok-alias.mlir":
-            "\n".join(["#a0 = [0]"] +
-                      ["#a%d = [#a%d]" % (i, i - 1) for i in range(1, 200)])
+            alias_chain("#a%d", "[0]", "[%s]", n=200)
             + "\nfunc.func private @f() attributes {x = #a199}\n",
     }
     for name, text in cases.items():
