@@ -1,4 +1,5 @@
-//===- InitAll.cpp - register nvfp4 and the upstream pieces it uses --------===//
+//===- InitAll.cpp - register nvfp4 and the upstream pieces it uses
+//--------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -7,19 +8,21 @@
 #include "nvfp4/InitAll.h"
 
 #include "nvfp4/Conversion/NVFP4ToNVVM/NVFP4ToNVVM.h"
+#include "nvfp4/Conversion/Passes.h"
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Pipelines/Pipelines.h"
+#include "nvfp4/Target/Passes.h"
 #include "nvfp4/Transforms/Passes.h"
 
-#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -36,9 +39,9 @@ using namespace mlir;
 
 void mlir::nvfp4::registerAllDialects(DialectRegistry &registry) {
   registry.insert<nvfp4::NVFP4Dialect, arith::ArithDialect,
-                  cf::ControlFlowDialect, func::FuncDialect,
-                  gpu::GPUDialect, LLVM::LLVMDialect, memref::MemRefDialect, NVVM::NVVMDialect, scf::SCFDialect,
-                  vector::VectorDialect>();
+                  cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
+                  LLVM::LLVMDialect, memref::MemRefDialect, NVVM::NVVMDialect,
+                  scf::SCFDialect, vector::VectorDialect>();
   // convert-gpu-to-nvvm lowers the other dialects inside a gpu.module
   // through their ConvertToLLVMPatternInterface extensions.
   arith::registerConvertArithToLLVMInterface(registry);
@@ -60,6 +63,8 @@ void mlir::nvfp4::registerAllDialects(DialectRegistry &registry) {
 
 void mlir::nvfp4::registerAllPasses() {
   registerNVFP4Passes();
+  registerNVFP4ConversionPasses();
+  registerNVFP4TargetPasses();
   registerNVFP4Pipelines();
   // The upstream passes the pipeline is made of, for running stages alone.
   registerCanonicalizerPass();

@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nvfp4/Target/Passes.h"
 #include "nvfp4/Target/Target.h"
-#include "nvfp4/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Diagnostics.h"
@@ -32,7 +32,7 @@
 
 namespace mlir::nvfp4 {
 #define GEN_PASS_DEF_NVFP4SERIALIZEPASS
-#include "nvfp4/Dialect/NVFP4/Passes.h.inc"
+#include "nvfp4/Dialect/NVFP4/TargetPasses.h.inc"
 } // namespace mlir::nvfp4
 
 using namespace mlir;

@@ -15,7 +15,7 @@
 
 #include "Lowerings.h"
 
-#include "nvfp4/Transforms/Passes.h"
+#include "nvfp4/Conversion/Passes.h"
 
 #include "nvfp4/Target/KernelModule.h"
 
@@ -24,7 +24,7 @@
 
 namespace mlir::nvfp4 {
 #define GEN_PASS_DEF_CONVERTNVFP4TONVVMPASS
-#include "nvfp4/Dialect/NVFP4/Passes.h.inc"
+#include "nvfp4/Dialect/NVFP4/ConversionPasses.h.inc"
 } // namespace mlir::nvfp4
 
 using namespace mlir;

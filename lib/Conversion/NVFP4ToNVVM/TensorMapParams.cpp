@@ -17,16 +17,16 @@
 #include "Lowerings.h"
 
 #include "nvfp4/Conversion/NVFP4ToNVVM/NVFP4ToNVVM.h"
+#include "nvfp4/Conversion/Passes.h"
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Runtime/Device.h"
-#include "nvfp4/Transforms/Passes.h"
 
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 
 namespace mlir::nvfp4 {
 #define GEN_PASS_DEF_NVFP4TENSORMAPPARAMSPASS
-#include "nvfp4/Dialect/NVFP4/Passes.h.inc"
+#include "nvfp4/Dialect/NVFP4/ConversionPasses.h.inc"
 } // namespace mlir::nvfp4
 
 using namespace mlir;
@@ -43,15 +43,14 @@ void mlir::nvfp4::addTensorMapTypeConversion(TypeConverter &converter) {
   // A kernel parameter keeps its map type until convert-gpu-to-nvvm
   // converts the signature; its uses meet it through a cast, which
   // reconcile-unrealized-casts removes once both sides are pointers.
-  converter.addTargetMaterialization([](OpBuilder &b,
-                                        LLVM::LLVMPointerType type,
-                                        ValueRange inputs,
-                                        Location loc) -> Value {
-    if (inputs.size() != 1 || !isa<TensorMapType>(inputs[0].getType()))
-      return Value();
-    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
-        .getResult(0);
-  });
+  converter.addTargetMaterialization(
+      [](OpBuilder &b, LLVM::LLVMPointerType type, ValueRange inputs,
+         Location loc) -> Value {
+        if (inputs.size() != 1 || !isa<TensorMapType>(inputs[0].getType()))
+          return Value();
+        return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+            .getResult(0);
+      });
 }
 
 void mlir::nvfp4::markTensorMapParams(gpu::GPUFuncOp kernel) {
@@ -86,8 +85,8 @@ struct NVFP4TensorMapParamsPass
     : nvfp4::impl::NVFP4TensorMapParamsPassBase<NVFP4TensorMapParamsPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    auto byval = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
-                                          kTensorMapBytes);
+    auto byval =
+        LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), kTensorMapBytes);
     WalkResult result = getOperation()->walk([&](LLVM::LLVMFuncOp func) {
       auto indices = func->getAttrOfType<DenseI64ArrayAttr>(
           NVFP4Dialect::kTensorMapParamsAttrName);
@@ -123,9 +122,9 @@ struct NVFP4TensorMapParamsPass
         }
         func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
                         TypeAttr::get(byval));
-        func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
-                        IntegerAttr::get(IntegerType::get(ctx, 64),
-                                         kTensorMapAlign));
+        func.setArgAttr(
+            i, LLVM::LLVMDialect::getAlignAttrName(),
+            IntegerAttr::get(IntegerType::get(ctx, 64), kTensorMapAlign));
         func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
                         UnitAttr::get(ctx));
       }
