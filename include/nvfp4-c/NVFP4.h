@@ -27,6 +27,15 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(NVFP4, nvfp4);
 /// the nvfp4 pipeline uses into `registry`.
 MLIR_CAPI_EXPORTED void nvfp4RegisterAllDialects(MlirDialectRegistry registry);
 
+/// Parses the MLIR file `fileName` into a module, as
+/// mlirModuleCreateParseFromFile does, after refusing input that would
+/// overflow the MLIR parser's stack (brackets or aliases nested more than
+/// 256 deep, affine maps of more than 1024 operators, binary data): the
+/// same guard as nvfp4-opt and nvfp4-run. Errors go to the context's
+/// diagnostic handlers; returns a null module on any of them.
+MLIR_CAPI_EXPORTED MlirModule
+nvfp4ModuleCreateParseFromFile(MlirContext context, MlirStringRef fileName);
+
 /// Registers nvfp4's passes and `nvfp4-pipeline` with the global registry,
 /// so textual pipelines (mlirParsePassPipeline) can name them.
 MLIR_CAPI_EXPORTED void nvfp4RegisterAllPasses(void);

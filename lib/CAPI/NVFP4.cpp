@@ -9,6 +9,7 @@
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/InitAll.h"
 #include "nvfp4/Pipelines/Pipelines.h"
+#include "nvfp4/Support/Nesting.h"
 #include "nvfp4/Target/KernelModule.h"
 
 #include "mlir/CAPI/IR.h"
@@ -16,8 +17,36 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/SourceMgr.h"
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(NVFP4, nvfp4, mlir::nvfp4::NVFP4Dialect)
+
+MlirModule nvfp4ModuleCreateParseFromFile(MlirContext context,
+                                          MlirStringRef fileName) {
+  mlir::MLIRContext *ctx = unwrap(context);
+  llvm::StringRef name = unwrap(fileName);
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(name, &error);
+  if (!file) {
+    mlir::emitError(mlir::UnknownLoc::get(ctx))
+        << "cannot read '" << name << "': " << error;
+    return MlirModule{nullptr};
+  }
+  // What the parser's recursion cannot take is refused before it runs.
+  if (std::optional<std::string> refused =
+          mlir::nvfp4::checkNestingDepth(file->getBuffer())) {
+    mlir::emitError(mlir::FileLineColLoc::get(ctx, name, 0, 0))
+        << "cannot parse '" << name << "': " << *refused;
+    return MlirModule{nullptr};
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, ctx);
+  return module ? wrap(module.release()) : MlirModule{nullptr};
+}
 
 void nvfp4RegisterAllDialects(MlirDialectRegistry registry) {
   mlir::nvfp4::registerAllDialects(*unwrap(registry));
