@@ -691,14 +691,16 @@ static int run(int argc, char **argv) {
                                  "-byte " + (format == "bin" ? "cubin" : "ptx")
         : cpuOnly ? std::string("not compiled")
                   : "not compiled for " + target;
-    std::string whyCpu = gpu ? "the GPU is " + gpu->archName() + " (" +
-                                   gpu->deviceName() + "), not " + target
-                         : cpuOnly ? std::string("--cpu")
-                                   : "no GPU: " + driverError;
+    // Why the CPU reference ran instead of the GPU, in both lines.
+    const std::string otherGpu =
+        gpu ? "the GPU is " + gpu->archName() : std::string();
+    std::string whyCpu =
+        gpu       ? otherGpu + " (" + gpu->deviceName() + "), not " + target
+        : cpuOnly ? std::string("--cpu")
+                  : "no GPU: " + driverError;
     where = "cpu-reference (" +
-            (gpu ? "the GPU is " + gpu->archName() + ", not " + target
-                 : driverError) +
-            "; " + compiledNote + ")";
+            (gpu ? otherGpu + ", not " + target : driverError) + "; " +
+            compiledNote + ")";
     verdict =
         (cpuOnly ? std::string()
          : succeeded(kernels)
