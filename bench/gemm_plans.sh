@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times the contest GEMM shapes under several plans written into the IR
 # (nvfp4-plan keeps a user plan), checking each against the CPU reference:
-#   bench/gemm_plans.sh NVFP4_RUN OUTDIR "WG TILE_M STAGES K_SPLIT B_PREFETCH"...
+#   bench/gemm_plans.sh NVFP4_RUN OUTDIR "WG TILE_M STAGES K_GROUPS B_PREFETCH"...
 # SHAPES="M N K;M N K" picks other shapes; the plan "default" lets nvfp4-plan
 # choose.
 set -uo pipefail

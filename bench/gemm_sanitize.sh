@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer memcheck, racecheck and synccheck on one GEMM of each
-# plan kind (A decoded in the CTA; the TMA ring with k_split 1-4;
+# plan kind (A decoded in the CTA; the TMA ring with k_groups 1-4;
 # an odd number of rounds; ragged M and N; split-K across CTAs; a producer
 # warpgroup; split-K added on chip by a cluster of the
 # splits, with one or two warpgroups per tile; B copied into the
@@ -11,8 +11,8 @@ set -uo pipefail
 run="$1"; out="${2:-/tmp/nvfp4-sanitize}"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
 fails=0
-# name: M N K L out_type [WG TILE_M STAGES K_SPLIT B_PREFETCH [SPLIT_K
-# [PRODUCER [SPLIT_CLUSTER [B_TMA]]]]]
+# name: M N K L out_type [WG TILE_M STAGES K_GROUPS B_PREFETCH [SPLIT_K
+# [PRODUCER [SPLIT_ON_CHIP [B_TMA]]]]]
 cases=(
   "cta: 72 64 256 0 bf16"
   "ring_k1: 100 200 448 0 f16 1 64 4 1 3"

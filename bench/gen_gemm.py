@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """Writes an nvfp4 block-scaled GEMM entry function C = A * B^T.
 
-  gen_gemm.py M N K [L [out_type [WARPGROUPS TILE_M [STAGES [K_SPLIT
-              [B_PREFETCH [SPLIT_K [PRODUCER_WARP [SPLIT_CLUSTER
+  gen_gemm.py M N K [L [out_type [WARPGROUPS TILE_M [STAGES [K_GROUPS
+              [B_PREFETCH [SPLIT_K [PRODUCER_WARP [SPLIT_ON_CHIP
               [B_TMA]]]]]]]]]]
-              > gemm.mlir   (PRODUCER_WARP, SPLIT_CLUSTER, B_TMA: true or
+              > gemm.mlir   (PRODUCER_WARP, SPLIT_ON_CHIP, B_TMA: true or
               false)
 
 L = 0 (the default) writes unbatched rank-2 operands. --blocked=a, b or ab
 (anywhere) gives those operands' scales the blocked (128x4 atom) layout.
 With WARPGROUPS TILE_M (and optionally the further fields) the op carries
-that #nvfp4.gemm_plan (sm_90a), which nvfp4-plan keeps; --tcgen05=TILE_M,
-STAGES[,SPLIT_K[,SPLIT_CLUSTER]] (anywhere) gives it that
-#nvfp4.tcgen05_plan (sm_100a) instead.
+that plan, which nvfp4-plan keeps: a #nvfp4.kernel with a
+#nvfp4.wgmma_mainloop (sm_90a) and, with SPLIT_K > 1, a #nvfp4.split_k
+whose splits add in a workspace, or on chip with SPLIT_ON_CHIP (each split
+storing its part of the tile where TILE_M divides into 8-row parts, as the
+planner does); --tcgen05=TILE_M,STAGES[,SPLIT_K[,SPLIT_ON_CHIP]]
+(anywhere) gives it a #nvfp4.tcgen05_mainloop (sm_100a) instead.
 """
 import sys
 
@@ -24,6 +27,19 @@ def scales(pre, rows, k, blocked):
     return f"memref<{pre}{rows}x{k // 16}xf8E4M3FN>"
 
 
+def kernel_plan(mma, mainloop, splits, on_chip, tile_m):
+    """The `nvfp4.plan` attribute: a #nvfp4.kernel of those parts."""
+    plan = f"mainloop = #nvfp4.{mma}_mainloop<{mainloop}>"
+    splits = int(splits)
+    if splits > 1 or on_chip == "true":
+        mode = ""
+        if on_chip == "true":
+            scatter = tile_m is not None and tile_m % (8 * splits) == 0
+            mode = ", mode = scatter" if scatter else ", mode = cluster"
+        plan += f", reduction = #nvfp4.split_k<splits = {splits}{mode}>"
+    return f"nvfp4.plan = #nvfp4.kernel<{plan}>"
+
+
 def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
          tcgen05=None):
     pre = f"{l}x" if l else ""
@@ -32,16 +48,22 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
     b = f"memref<{pre}{n}x{k}xf4E2M1FN>"
     sfb = scales(pre, n, k, "b" in blocked)
     c = f"memref<{pre}{m}x{n}x{out}>"
-    fields = ("warpgroups", "tile_m", "stages", "k_split", "b_prefetch",
-              "split_k", "producer", "split_cluster", "b_tma")
     attrs = []
     if plan:
-        attrs.append("nvfp4.plan = #nvfp4.gemm_plan<%s>" % ", ".join(
-            f"{f} = {v}" for f, v in zip(fields, plan)))
+        fields = ("warpgroups", "tile_m", "stages", "k_groups", "b_prefetch",
+                  "split_k", "producer", "split_on_chip", "b_tma")
+        f = dict(zip(fields, plan))
+        mainloop = ", ".join(f"{k} = {f[k]}" for k in fields
+                             if k in f and k not in ("split_k",
+                                                     "split_on_chip"))
+        attrs.append(kernel_plan("wgmma", mainloop, f.get("split_k", 1),
+                                 f.get("split_on_chip"), int(f["tile_m"])))
     if tcgen05:
-        attrs.append("nvfp4.plan = #nvfp4.tcgen05_plan<%s>" % ", ".join(
-            f"{f} = {v}" for f, v in zip(("tile_m", "stages", "split_k",
-                                          "split_cluster"), tcgen05)))
+        f = dict(zip(("tile_m", "stages", "split_k", "split_on_chip"),
+                     tcgen05))
+        mainloop = f"tile_m = {f['tile_m']}, stages = {f['stages']}"
+        attrs.append(kernel_plan("tcgen05", mainloop, f.get("split_k", 1),
+                                 f.get("split_on_chip"), None))
     for operand in "ab":
         if operand in blocked:
             attrs.append(f"sf{operand}_layout = #nvfp4.scale_layout<blocked>")

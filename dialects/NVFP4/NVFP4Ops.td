@@ -299,11 +299,12 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments]> {
     tile in `partials` (split-major [split][batch][m][n]) instead of to C.
     Operands are the
     whole kernel operands; `m_base`, `n_base`, `batch` and `split` come
-    from the block ids. With a `#nvfp4.gemm_plan` (sm_90a, wgmma) the CTA
-    computes `64 * warpgroups` rows of B; with a `#nvfp4.tcgen05_plan`
-    (sm_100a) 128 rows, and `tiles` are the tensor maps of A's and B's
-    packed bytes (in that order). `nvfp4-software-pipeline` turns a plan
-    with a ring into its K loop; `convert-nvfp4-to-nvvm` lowers the rest.
+    from the block ids. The plan is a `#nvfp4.kernel`: with a
+    `#nvfp4.wgmma_mainloop` (sm_90a) the CTA computes `64 * warpgroups` rows
+    of B; with a `#nvfp4.tcgen05_mainloop` (sm_100a) 128 rows, and `tiles`
+    are the tensor maps of A's and B's packed bytes (in that order).
+    `nvfp4-software-pipeline` turns a plan with a ring into its K loop;
+    `convert-nvfp4-to-nvvm` lowers the rest.
 
     Example:
     ```mlir
@@ -311,7 +312,8 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments]> {
         memref<128x1024xf8E4M3FN>, memref<7168x16384xf4E2M1FN>,
         memref<7168x1024xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
         at m %m n %n batch %l
-        plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128>
+        plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1,
+                                                             tile_m = 128>>
     ```
   }];
   let arguments = (ins
@@ -323,13 +325,14 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments]> {
     Index:$m_base, Index:$n_base, Index:$batch,
     Arg<Variadic<NVFP4_TensorMapType>,
         "the tensor maps the tiles are copied through: A decoded by "
-        "nvfp4.decode_a_tile (#nvfp4.gemm_plan with stages > 0), then with "
-        "b_tma B's packed bytes and its scale codes, or A's and B's packed "
-        "bytes (#nvfp4.tcgen05_plan)">:$maps,
+        "nvfp4.decode_a_tile (#nvfp4.wgmma_mainloop with stages > 0), then "
+        "with b_tma B's packed bytes and its scale codes, or A's and B's "
+        "packed bytes (#nvfp4.tcgen05_mainloop)">:$maps,
     Optional<Index>:$split,
     Arg<Optional<MemRefRankOf<[I8], [1]>>,
-        "fp32 partial tiles (plans with split_k > 1)", [MemWrite]>:$partials,
-    AnyAttrOf<[NVFP4_GemmPlanAttr, NVFP4_Tcgen05PlanAttr]>:$plan,
+        "fp32 partial tiles (a #nvfp4.split_k in mode global)",
+        [MemWrite]>:$partials,
+    NVFP4_KernelPlanAttr:$plan,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
   let assemblyFormat = [{
@@ -343,28 +346,24 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments]> {
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The plan when it is an sm_90a (wgmma) one, else null.
-    GemmPlanAttr getWgmmaPlan() {
-      return ::llvm::dyn_cast<GemmPlanAttr>(getPlan());
-    }
-    /// The plan when it is an sm_100a (tcgen05) one, else null.
-    Tcgen05PlanAttr getTcgen05Plan() {
-      return ::llvm::dyn_cast<Tcgen05PlanAttr>(getPlan());
-    }
-    /// The decoded tiles of A (a #nvfp4.gemm_plan with stages > 0).
+    /// The plan's mainloop when it is an sm_90a (wgmma) one, else null.
+    WgmmaMainloopAttr getWgmmaMainloop() { return getPlan().getWgmma(); }
+    /// The plan's mainloop when it is an sm_100a (tcgen05) one, else null.
+    Tcgen05MainloopAttr getTcgen05Mainloop() { return getPlan().getTcgen05(); }
+    /// The decoded tiles of A (a wgmma mainloop with stages > 0).
     ::mlir::Value getATiles() {
-      return getWgmmaPlan() && !getMaps().empty() ? getMaps().front()
-                                                  : ::mlir::Value();
+      return getWgmmaMainloop() && !getMaps().empty() ? getMaps().front()
+                                                      : ::mlir::Value();
     }
-    /// B's packed bytes and B's scale codes (a
-    /// #nvfp4.gemm_plan with b_tma), else null.
+    /// B's packed bytes and B's scale codes (a wgmma mainloop with b_tma),
+    /// else null.
     ::mlir::Value getBMap() {
-      return getWgmmaPlan() && getMaps().size() > 1 ? getMaps()[1]
-                                                    : ::mlir::Value();
+      return getWgmmaMainloop() && getMaps().size() > 1 ? getMaps()[1]
+                                                        : ::mlir::Value();
     }
     ::mlir::Value getSfbMap() {
-      return getWgmmaPlan() && getMaps().size() > 2 ? getMaps()[2]
-                                                    : ::mlir::Value();
+      return getWgmmaMainloop() && getMaps().size() > 2 ? getMaps()[2]
+                                                        : ::mlir::Value();
     }
   }];
 }
@@ -388,7 +387,7 @@ def NVFP4_DecodeATileOp : NVFP4_WgmmaOp<"decode_a_tile"> {
     nvfp4.decode_a_tile ins(%a, %sfa : memref<128x16384xf4E2M1FN>,
         memref<128x1024xf8E4M3FN>) outs(%tiles : memref<4194304xi8>)
         at m %m chunk %c batch %l
-        plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
+        plan #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>
     ```
   }];
   let arguments = (ins
@@ -396,7 +395,7 @@ def NVFP4_DecodeATileOp : NVFP4_WgmmaOp<"decode_a_tile"> {
     Arg<NVFP4_ScaleMemref, "A scales", [MemRead]>:$sfa,
     Arg<MemRefRankOf<[I8], [1]>, "decoded tiles", [MemWrite]>:$tiles,
     Index:$m_base, Index:$chunk, Index:$batch,
-    NVFP4_GemmPlanAttr:$plan,
+    NVFP4_WgmmaMainloopAttr:$plan,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout);
   let assemblyFormat = [{
     `ins` `(` $a `,` $sfa `:` type($a) `,` type($sfa) `)`
@@ -414,7 +413,7 @@ def NVFP4_BlockScalesTileOp : NVFP4_CtaOp<"block_scales_tile"> {
     semantics), one per CTA of `kThreads` threads (the kernel's
     `known_block_size`), created by `nvfp4-tile` for that op and as the
     sm_100a GEMM's scale pre-pass for an operand whose scales are plain,
-    or blocked with K not a multiple of 256 (`#nvfp4.tcgen05_plan`): `dst`
+    or blocked with K not a multiple of 256 (`#nvfp4.tcgen05_mainloop`): `dst`
     is the blocked layout (`[batch x] ceil(rows/128) x chunks x 32 x 4 x
     4`) of the scales in `src` (plain `[batch x] rows x K/16`, or blocked
     with fewer or as many K chunks). Chunks past `src`'s are zero, and so
@@ -453,7 +452,7 @@ def NVFP4_BlockScalesTileOp : NVFP4_CtaOp<"block_scales_tile"> {
 def NVFP4_SumSplitsOp : NVFP4_CtaOp<"sum_splits"> {
   let summary = "Add the fp32 partial GEMM outputs of split-K CTAs into C";
   let description = [{
-    The last kernel of a split-K GEMM (`#nvfp4.gemm_plan` with split_k > 1),
+    The last kernel of a split-K GEMM (`#nvfp4.split_k` in mode `global`),
     one per CTA of `kSumThreads` threads, created by `nvfp4-tile`: the CTA
     takes C's flat elements `[base, base + 4 * kSumThreads)` (clipped), adds
     element e of every split's partial output (`partials` holds `splits`

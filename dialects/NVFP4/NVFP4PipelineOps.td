@@ -393,7 +393,7 @@ def NVFP4_WgmmaReduceSplitsOp : NVFP4_WgmmaOp<"wgmma.reduce_splits",
   let summary =
       "Add the accumulators of a cluster's split-K CTAs into the first CTA's";
   let description = [{
-    The on-chip end of split-K (`#nvfp4.gemm_plan` `split_cluster`): the
+    The on-chip end of split-K (`#nvfp4.split_k` in mode `cluster`): the
     `splits` CTAs that split K of one tile form a thread-block cluster
     (cluster rank = split), and the threads that hold each CTA's tile sum
     (K group 0: `warpgroups` warpgroups, CTA threads 0 .. 128 x warpgroups)
@@ -737,11 +737,11 @@ def NVFP4_Tcgen05ReduceSplitsOp : NVFP4_Tcgen05Op<"tcgen05.reduce_splits"> {
   let summary =
       "Add the TMEM accumulators of a cluster's split-K CTAs into the first's";
   let description = [{
-    The sm_100a form of `nvfp4.wgmma.reduce_splits` (`#nvfp4.tcgen05_plan`
-    `split_cluster`): the `splits` CTAs that split K of one tile form a
-    thread-block cluster (cluster rank = split), and all 128 threads of each
-    execute this op once the accumulator is complete
-    (`nvfp4.tcgen05.wait`). Thread t owns TMEM lane t, `columns` fp32
+    The sm_100a form of `nvfp4.wgmma.reduce_splits` (a
+    `#nvfp4.tcgen05_mainloop` with `#nvfp4.split_k` in mode `cluster`): the
+    `splits` CTAs that split K of one tile form a thread-block cluster
+    (cluster rank = split), and all 128 threads of each execute this op
+    once the accumulator is complete (`nvfp4.tcgen05.wait`). Thread t owns TMEM lane t, `columns` fp32
     columns of it. After a first phase of the cluster barrier (every CTA
     runs; a relaxed arrive, as in `nvfp4.wgmma.reduce_splits`), CTAs 1..
     load their accumulators from TMEM (`tcgen05.ld`) and store them into

@@ -115,7 +115,8 @@ def NVFP4SoftwarePipelinePass : Pass<"nvfp4-software-pipeline"> {
     nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : ...)
         tiles(%map : !nvfp4.tensor_map<...>)
         outs(%c : ...) at m %m n %n batch %l
-        plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6>
+        plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1,
+                                tile_m = 128, stages = 6>>
     ```
     After (abridged):
     ```mlir

@@ -50,8 +50,8 @@ double scaleBytes(ScaleLayout layout, int64_t rows, int64_t k) {
 
 std::optional<GemmPrediction>
 mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
-  auto plan = op->getAttrOfType<Tcgen05PlanAttr>(NVFP4Dialect::kPlanAttrName);
-  if (!plan)
+  auto plan = op->getAttrOfType<KernelPlanAttr>(NVFP4Dialect::kPlanAttrName);
+  if (!plan || !plan.getTcgen05())
     return std::nullopt;
   OperandShape a = getOperandShape(op.getA().getType());
   GemmPrediction p;
@@ -76,20 +76,20 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
                                    flops / model.fp4FlopsPerSecond);
 
   // The plan. Its slices: K padded to 256, split among split_k CTAs.
-  const int64_t slotK = Tcgen05PlanAttr::getSlotK(p.k);
+  const int64_t slotK = Tcgen05MainloopAttr::getSlotK(p.k);
   const double slotScales = l * (scaleBytes(ScaleLayout::Blocked, p.m, slotK) +
                                  scaleBytes(ScaleLayout::Blocked, p.n, slotK));
   const int64_t splitK = plan.getSplitK();
   const double partials =
       static_cast<double>(plan.getPartialsBytes(a.batch, p.m, p.n));
   // Split-K writes fp32 partials for a sum kernel, unless its splits add
-  // them on chip (split_cluster) and the first one writes C.
+  // them on chip (mode cluster) and the first one writes C.
   const bool sumKernel = plan.needsSumKernel();
   p.gemmBytes = values + slotScales + (sumKernel ? partials : c);
   // A pre-pass per operand whose scales are not blocked in whole slices:
   // reads them as given, writes them blocked and padded.
   auto prePass = [&](ScaleLayout layout, int64_t rows) {
-    if (!Tcgen05PlanAttr::needsScalePrePass(layout, p.k))
+    if (!Tcgen05MainloopAttr::needsScalePrePass(layout, p.k))
       return 0.0;
     return l * (scaleBytes(layout, rows, p.k) +
                 scaleBytes(ScaleLayout::Blocked, rows, slotK));
@@ -98,13 +98,13 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
       prePass(op.getSfaLayout(), p.m) + prePass(op.getSfbLayout(), p.n);
   p.sumBytes = sumKernel ? partials + c : 0.0;
 
-  const int64_t gx = llvm::divideCeil(p.n, Tcgen05PlanAttr::kTileN);
+  const int64_t gx = llvm::divideCeil(p.n, Tcgen05MainloopAttr::kTileN);
   const int64_t gy = llvm::divideCeil(p.m, plan.getTileM());
   p.ctas = gx * gy * a.batch * splitK;
   p.waves = llvm::divideCeil(p.ctas, model.smCount);
-  const int64_t ctaSlices = Tcgen05PlanAttr::getSlices(p.k) / splitK;
-  const double ctaFlops = 2.0 * Tcgen05PlanAttr::kTileN * plan.getTileM() *
-                          ctaSlices * Tcgen05PlanAttr::kStageK;
+  const int64_t ctaSlices = Tcgen05MainloopAttr::getSlices(p.k) / splitK;
+  const double ctaFlops = 2.0 * Tcgen05MainloopAttr::kTileN * plan.getTileM() *
+                          ctaSlices * Tcgen05MainloopAttr::kStageK;
   p.mmaPadding = 1.0 - flops / (ctaFlops * p.ctas);
 
   p.memorySeconds = p.gemmBytes / bw;

@@ -50,7 +50,7 @@ void acquireForReuse(ImplicitLocOpBuilder &b, Value ring, Value slot,
 /// would store into CTAs that do not exist. Reports on `op`.
 LogicalResult checkClusterShape(GemmTileOp op, ArrayRef<int64_t> shape);
 
-/// Writes the K loop of a gemm_tile with a #nvfp4.tcgen05_plan (sm_100a) in
+/// Writes the K loop of a gemm_tile with a #nvfp4.tcgen05_mainloop (sm_100a) in
 /// its place: a TMA producer thread, a tcgen05 MMA thread and a TMEM
 /// epilogue (Tcgen05Pipeline.cpp). Reports on `op` and fails when the
 /// kernel around it does not match the plan.

@@ -268,11 +268,30 @@ struct GemmShape {
   }
 };
 
-/// The fields of a #nvfp4.gemm_plan, in its order.
+/// A sm_90a plan in one line: the wgmma mainloop's fields, then split-K's
+/// CTAs (1: none) and whether they add on chip.
 struct GemmPlanFields {
-  int64_t warpgroups, tileM, stages, kSplit, bPrefetch, splitK;
-  bool producer, splitCluster, bTma;
+  int64_t warpgroups, tileM, stages, kGroups, bPrefetch, splitK;
+  bool producer, splitOnChip, bTma;
 };
+
+/// The plan of `f`: a wgmma mainloop, and split-K's reduction when it
+/// splits. On chip, each split adds and stores its part of the tile where
+/// the tile's rows divide among the splits in whole 8-column groups
+/// (performance.md, GEMM v32), else the first CTA adds the whole tile.
+KernelPlanAttr getGemmPlan(MLIRContext *ctx, const GemmPlanFields &f) {
+  auto mainloop =
+      WgmmaMainloopAttr::get(ctx, f.warpgroups, f.tileM, f.stages, f.kGroups,
+                             f.bPrefetch, f.producer, f.bTma);
+  SplitKAttr reduction;
+  if (f.splitK > 1) {
+    SplitKMode mode = !f.splitOnChip                  ? SplitKMode::Global
+                      : f.tileM % (8 * f.splitK) == 0 ? SplitKMode::Scatter
+                                                      : SplitKMode::Cluster;
+    reduction = SplitKAttr::get(ctx, f.splitK, mode);
+  }
+  return KernelPlanAttr::get(ctx, mainloop, reduction);
+}
 
 /// One line of the sm_90a planner: when it applies, the plan, and the
 /// entries of performance.md whose measurements chose it.
@@ -340,10 +359,10 @@ const GemmCandidate kGemmCandidates[] = {
      "GEMM v14-v16"},
 };
 
-GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
-                            int64_t n, int64_t k, int64_t batch,
-                            bool bTmaFits) {
-  const GemmShape shape{m,     n,         k / GemmPlanAttr::kTileK,
+KernelPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
+                              int64_t n, int64_t k, int64_t batch,
+                              bool bTmaFits) {
+  const GemmShape shape{m,     n,         k / WgmmaMainloopAttr::kTileK,
                         batch, t.smCount, bTmaFits};
   for (const GemmCandidate &candidate : kGemmCandidates) {
     if (!candidate.applies(shape))
@@ -351,10 +370,7 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
     LLVM_DEBUG(llvm::dbgs()
                << "nvfp4-plan: " << m << "x" << n << "x" << k << ": "
                << candidate.name << " (" << candidate.evidence << ")\n");
-    GemmPlanFields f = candidate.plan(shape);
-    return GemmPlanAttr::get(ctx, f.warpgroups, f.tileM, f.stages, f.kSplit,
-                             f.bPrefetch, f.splitK, f.producer, f.splitCluster,
-                             f.bTma);
+    return getGemmPlan(ctx, candidate.plan(shape));
   }
   llvm_unreachable("the last candidate applies to every shape");
 }
@@ -365,31 +381,36 @@ GemmPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
 /// B is read twice, from L2 the second time), then split-K by powers of
 /// two while the grid still fits in one wave; as many ring slots as the
 /// shared memory (and TMEM) hold.
-Tcgen05PlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
-                                  int64_t m, int64_t n, int64_t k,
-                                  int64_t batch) {
+KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
+                                 int64_t m, int64_t n, int64_t k,
+                                 int64_t batch) {
   int64_t tileM = m <= 32 ? 32 : m <= 64 ? 64 : 128;
-  const int64_t nTiles = llvm::divideCeil(n, Tcgen05PlanAttr::kTileN);
+  const int64_t nTiles = llvm::divideCeil(n, Tcgen05MainloopAttr::kTileN);
   auto ctas = [&](int64_t tile) -> int64_t {
     return nTiles * static_cast<int64_t>(llvm::divideCeil(m, tile)) * batch;
   };
   if (tileM == 128 && 2 * ctas(128) <= t.smCount)
     tileM = 64;
-  const int64_t slices = Tcgen05PlanAttr::getSlices(k);
+  const int64_t slices = Tcgen05MainloopAttr::getSlices(k);
   int64_t splitK = 1;
   while (splitK < 8 && 2 * splitK * ctas(tileM) <= t.smCount &&
          slices % (2 * splitK) == 0)
     splitK *= 2;
+  SplitKAttr reduction;
+  if (splitK > 1)
+    reduction = SplitKAttr::get(ctx, splitK, SplitKMode::Global);
+  auto plan = [&](int64_t stages) {
+    return KernelPlanAttr::get(
+        ctx, Tcgen05MainloopAttr::get(ctx, tileM, stages), reduction);
+  };
   int64_t stages = 2;
   while (stages < 16 && stages < slices / splitK) {
-    auto next = Tcgen05PlanAttr::get(ctx, tileM, stages + 1, splitK,
-                                     /*splitCluster=*/false);
-    if (next.getSharedBytes() > t.info.maxSharedBytes || !next.getTmemColumns())
+    if (Tcgen05MainloopAttr::tmemColumnsUsed(tileM, stages + 1) > 512 ||
+        plan(stages + 1).getSharedBytes() > t.info.maxSharedBytes)
       break;
     ++stages;
   }
-  return Tcgen05PlanAttr::get(ctx, tileM, stages, splitK,
-                              /*splitCluster=*/false);
+  return plan(stages);
 }
 
 /// The shape limits every GEMM plan shares: K in steps of `kStep` (`why`
@@ -408,18 +429,18 @@ LogicalResult checkGemmShape(ScaledMatmulOp op, const OperandShape &a,
   return success();
 }
 
-/// The plan given in the IR if it is of kind `PlanT`, else null; a plan of
-/// another kind is an error.
-template <typename PlanT>
-FailureOr<PlanT> givenPlan(ScaledMatmulOp op, const PlanTarget &t, int64_t n,
-                           StringRef kindName) {
+/// The plan given in the IR if it is a #nvfp4.kernel whose mainloop is a
+/// `MainloopT`, else null; another plan is an error.
+template <typename MainloopT>
+FailureOr<KernelPlanAttr> givenPlan(ScaledMatmulOp op, const PlanTarget &t,
+                                    int64_t n, StringRef kindName) {
   Attribute given = op->getAttr(NVFP4Dialect::kPlanAttrName);
-  auto plan = dyn_cast_or_null<PlanT>(given);
-  if (given && !plan)
-    return op.emitOpError()
-           << "is a GEMM (N = " << n << ") for " << t.info.chip
-           << " and expects '" << NVFP4Dialect::kPlanAttrName << "' to be a "
-           << kindName << ", but got " << given;
+  auto plan = dyn_cast_or_null<KernelPlanAttr>(given);
+  if (given && (!plan || !isa<MainloopT>(plan.getMainloop())))
+    return op.emitOpError() << "is a GEMM (N = " << n << ") for " << t.info.chip
+                            << " and expects '" << NVFP4Dialect::kPlanAttrName
+                            << "' to be a #nvfp4.kernel with a " << kindName
+                            << ", but got " << given;
   return plan;
 }
 
@@ -451,24 +472,24 @@ LogicalResult checkGemmGrid(ScaledMatmulOp op, const OperandShape &a,
 LogicalResult planGemmTcgen05(ScaledMatmulOp op, const PlanTarget &t) {
   OperandShape a = getOperandShape(op.getA().getType());
   int64_t n = getOperandShape(op.getB().getType()).rows;
-  if (failed(checkGemmShape(op, a, n, Tcgen05PlanAttr::kMmaK,
+  if (failed(checkGemmShape(op, a, n, Tcgen05MainloopAttr::kMmaK,
                             "the tcgen05 MMA's K is 64 fp4 values")))
     return failure();
-  FailureOr<Tcgen05PlanAttr> plan =
-      givenPlan<Tcgen05PlanAttr>(op, t, n, "#nvfp4.tcgen05_plan");
+  FailureOr<KernelPlanAttr> plan =
+      givenPlan<Tcgen05MainloopAttr>(op, t, n, "#nvfp4.tcgen05_mainloop");
   if (failed(plan))
     return failure();
   if (!*plan)
     plan = chooseTcgen05Plan(op->getContext(), t, a.rows, n, a.k, a.batch);
   if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
-                           Tcgen05PlanAttr::getSlices(a.k), "slices",
-                           Tcgen05PlanAttr::kStageK)))
+                           Tcgen05MainloopAttr::getSlices(a.k), "slices",
+                           Tcgen05MainloopAttr::kStageK)))
     return failure();
   if (plan->getSharedBytes() > t.info.maxSharedBytes)
     return op.emitOpError()
            << "has a plan that needs " << plan->getSharedBytes()
            << " bytes of shared memory (" << plan->getStages() << " slots of "
-           << plan->getSlotBytes() << "), more than the "
+           << plan->getTcgen05().getSlotBytes() << "), more than the "
            << t.info.maxSharedBytes << " a CTA can have; use fewer stages";
   op->setAttr(NVFP4Dialect::kPlanAttrName, *plan);
   return success();
@@ -487,24 +508,24 @@ LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t) {
               "wgmma (sm_90a) or tcgen05 (sm_100a)";
   OperandShape a = getOperandShape(op.getA().getType());
   int64_t n = getOperandShape(op.getB().getType()).rows;
-  if (failed(checkGemmShape(op, a, n, GemmPlanAttr::kTileK,
+  if (failed(checkGemmShape(op, a, n, WgmmaMainloopAttr::kTileK,
                             "the GEMM kernels step K by 64 (4 MMAs of K = "
                             "16)")))
     return failure();
-  FailureOr<GemmPlanAttr> plan =
-      givenPlan<GemmPlanAttr>(op, t, n, "#nvfp4.gemm_plan");
+  FailureOr<KernelPlanAttr> plan =
+      givenPlan<WgmmaMainloopAttr>(op, t, n, "#nvfp4.wgmma_mainloop");
   if (failed(plan))
     return failure();
   if (!*plan)
     plan = chooseGemmPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
                           bTmaScalesFit(op.getSfbLayout(), a.k));
   if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
-                           a.k / GemmPlanAttr::kTileK, "chunks",
-                           GemmPlanAttr::kTileK)))
+                           a.k / WgmmaMainloopAttr::kTileK, "chunks",
+                           WgmmaMainloopAttr::kTileK)))
     return failure();
   // b_tma copies plain scales with a tensor map, whose row stride (K / 16
   // bytes) TMA needs in multiples of 16.
-  if (plan->getBTma() && !bTmaScalesFit(op.getSfbLayout(), a.k))
+  if (plan->getWgmma().getBTma() && !bTmaScalesFit(op.getSfbLayout(), a.k))
     return op.emitOpError()
            << "has a plan with b_tma, which copies B's plain scales with a "
               "tensor map and needs K to be a multiple of 256 (a row of "

@@ -15,8 +15,8 @@
 //   reuse, while the warpgroup hands its registers to the consumers
 //   (setmaxnreg); without one, the first `stages` fills are issued up front
 //   and each later one by the consumer that frees the slot;
-// - the consumers: K groups of warpgroups take chunks g, g + k_split, ...
-//   (stages is a multiple of k_split, so a slot only ever holds one group's
+// - the consumers: K groups of warpgroups take chunks g, g + k_groups, ...
+//   (stages is a multiple of k_groups, so a slot only ever holds one group's
 //   chunks); a round waits for its slot (nvfp4.ring.wait), issues its MMAs,
 //   waits until only they are in flight and releases the previous round's
 //   slot (nvfp4.ring.release), which it refills itself when there is no
@@ -64,12 +64,13 @@ namespace {
 class GemmRingBuilder : FoldingBuilder {
 public:
   GemmRingBuilder(GemmTileOp op, ImplicitLocOpBuilder &b)
-      : FoldingBuilder(b), op(op), plan(op.getWgmmaPlan()) {
+      : FoldingBuilder(b), op(op), kernel(op.getPlan()),
+        plan(op.getWgmmaMainloop()) {
     OperandShape a = getOperandShape(op.getA().getType());
     mTiles = llvm::divideCeil(a.rows, plan.getTileM());
-    totalChunks = a.k / GemmPlanAttr::kTileK;
-    chunks = totalChunks / plan.getSplitK();
-    kSplit = plan.getKSplit();
+    totalChunks = a.k / WgmmaMainloopAttr::kTileK;
+    chunks = totalChunks / kernel.getSplitK();
+    kGroups = plan.getKGroups();
     stages = plan.getStages();
   }
 
@@ -96,9 +97,9 @@ private:
   struct Raw {
     Value bytes0, bytes1, scale0, scale1;
   };
-  /// The ring position of a round: its slot is ring * k_split + kGroup, its
+  /// The ring position of a round: its slot is ring * k_groups + kGroup, its
   /// use of the slot has phase parity `phase`; `ring` counts modulo
-  /// stages / k_split (carried through the loop, never divided).
+  /// stages / k_groups (carried through the loop, never divided).
   struct Position {
     Value ring, phase;
   };
@@ -110,7 +111,7 @@ private:
               function_ref<void()> beforeLoop);
 
   /// The K group's round r -> its chunk in this CTA's share of K.
-  Value chunkOf(Value round) { return add(mul(round, c32(kSplit)), kGroup); }
+  Value chunkOf(Value round) { return add(mul(round, c32(kGroups)), kGroup); }
   Value clampChunk(Value c) {
     return b.createOrFold<arith::MinUIOp>(c, c32(chunks - 1));
   }
@@ -136,7 +137,7 @@ private:
     RingFillOp::create(b, ring, slot, op.getATiles(),
                        ValueRange{tileRow(chunk), c32(0)});
   }
-  Value slotAt(Position p) { return add(mul(p.ring, c32(kSplit)), kGroup); }
+  Value slotAt(Position p) { return add(mul(p.ring, c32(kGroups)), kGroup); }
   Position step(Position p, int64_t delta);
   void round(Value r, Value count, bool first, Position &at, Value &acc,
              Value &frags, SmallVector<Raw> &pending);
@@ -146,8 +147,9 @@ private:
   Value slotFragments(Value valid, Position p, Value r);
 
   GemmTileOp op;
-  GemmPlanAttr plan;
-  int64_t mTiles, totalChunks, chunks, kSplit, stages;
+  KernelPlanAttr kernel;
+  WgmmaMainloopAttr plan;
+  int64_t mTiles, totalChunks, chunks, kGroups, stages;
   Value ring, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch,
       chunkBase;
   /// The warpgroup's first row in the CTA's tile of B.
@@ -243,9 +245,9 @@ Value GemmRingBuilder::tileRow(Value chunk) {
 }
 
 GemmRingBuilder::Position GemmRingBuilder::step(Position p, int64_t delta) {
-  // delta = +1 or -1: wrapping around the group's stages / k_split slots
+  // delta = +1 or -1: wrapping around the group's stages / k_groups slots
   // flips the phase.
-  const int64_t ringRounds = stages / kSplit;
+  const int64_t ringRounds = stages / kGroups;
   Value wraps = cmp(arith::CmpIPredicate::eq, p.ring,
                     c32(delta > 0 ? ringRounds - 1 : 0));
   Value moved = add(p.ring, c32(delta));
@@ -258,7 +260,7 @@ GemmRingBuilder::Position GemmRingBuilder::step(Position p, int64_t delta) {
 /// Round r: B's loads for round r + b_prefetch; wait for round r's tile and
 /// issue its MMAs; wait until only they are in flight (round r - 1's are
 /// complete); release round r - 1's slot and refill it with the group's
-/// chunk stages / k_split rounds later; decode round r + 1's fragments while
+/// chunk stages / k_groups rounds later; decode round r + 1's fragments while
 /// round r's MMAs run.
 void GemmRingBuilder::round(Value r, Value count, bool first, Position &at,
                             Value &acc, Value &frags,
@@ -294,7 +296,7 @@ void GemmRingBuilder::round(Value r, Value count, bool first, Position &at,
     // Without a producer the K group's first consumer refills the
     // slot with round r - 1's chunk plus stages.
     if (!plan.getProducer()) {
-      Value refill = add(chunkOf(r), c32(stages - kSplit));
+      Value refill = add(chunkOf(r), c32(stages - kGroups));
       Value refills = arith::AndIOp::create(
           b, isFirstOfGroup,
           cmp(arith::CmpIPredicate::ult, refill, c32(chunks)));
@@ -318,7 +320,7 @@ void GemmRingBuilder::round(Value r, Value count, bool first, Position &at,
       return;
     }
     Value next = cmp(arith::CmpIPredicate::ult, r1, count);
-    if (!plan.getSplitCluster()) {
+    if (!kernel.getSplitCluster()) {
       frags = slotFragments(next, at, r1);
       return;
     }
@@ -340,8 +342,9 @@ LogicalResult GemmRingBuilder::build() {
   const int64_t warpgroups = plan.getWarpgroups();
   // A slot's consumers: each warpgroup, or with b_tma each of its warps.
   const int64_t releasers = plan.getBTma() ? 4 : 1;
-  auto ringType = RingType::get(ctx, stages, plan.getSlotBytes(),
-                                warpgroups * releasers, plan.getScratchBytes());
+  auto ringType =
+      RingType::get(ctx, stages, plan.getSlotBytes(), warpgroups * releasers,
+                    kernel.getScratchBytes());
   // The roles assume the CTA and cluster shapes nvfp4-tile launches the
   // plan with: a kernel that says otherwise would hang (no producer) or
   // exchange sums with CTAs that do not exist.
@@ -352,16 +355,16 @@ LogicalResult GemmRingBuilder::build() {
              << "has a plan for CTAs of " << plan.getThreadsPerCta()
              << " threads, but its kernel's known_block_size says otherwise";
   }
-  if (failed(checkClusterShape(op, plan.getClusterShape())))
+  if (failed(checkClusterShape(op, kernel.getClusterShape())))
     return failure();
   // nvfp4-tile launched the kernel with the plan's dynamic shared memory;
   // the ring must fit it exactly as planned.
-  if (ringType.getSharedBytes() != plan.getSharedBytes())
+  if (ringType.getSharedBytes() != kernel.getSharedBytes())
     return op.emitOpError()
            << "needs a ring of " << ringType.getSharedBytes()
            << " bytes of dynamic shared memory, but its plan launches the "
               "kernel with "
-           << plan.getSharedBytes();
+           << kernel.getSharedBytes();
   ring = RingAllocOp::create(b, ringType);
 
   // Thread roles: warpgroup index = K group x warpgroups + warpgroup; each
@@ -378,7 +381,7 @@ LogicalResult GemmRingBuilder::build() {
   batch = op.getBatch();
   batch32 = b.createOrFold<arith::IndexCastUIOp>(i32, batch);
   atomRow = b.createOrFold<arith::RemUIOp>(nBase32, c32(128));
-  if (plan.getSplitK() > 1)
+  if (kernel.getSplitK() > 1)
     chunkBase =
         mul(arith::IndexCastUIOp::create(b, i32, op.getSplit()), c32(chunks));
   // The releasing thread of each consumer: lane 0 of every warp with
@@ -400,7 +403,7 @@ LogicalResult GemmRingBuilder::build() {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(roles.thenBlock());
     NVVM::SetMaxRegisterOp::create(
-        b, b.getI32IntegerAttr(GemmPlanAttr::kProducerRegisters),
+        b, b.getI32IntegerAttr(WgmmaMainloopAttr::kProducerRegisters),
         NVVM::SetMaxRegisterActionAttr::get(
             ctx, NVVM::SetMaxRegisterAction::decrease));
     Value isProducer =
@@ -419,14 +422,14 @@ LogicalResult GemmRingBuilder::build() {
 
 /// The producer warpgroup: its first thread waits for the pre-pass's tiles,
 /// then fills the CTA's chunks in order, each once its slot's previous use was
-/// released (chunk c: K group g = c % k_split, round r = c / k_split, slot
-/// (r % rounds) * k_split + g, its u-th use with u = r / rounds, where
-/// rounds = stages / k_split).
+/// released (chunk c: K group g = c % k_groups, round r = c / k_groups, slot
+/// (r % rounds) * k_groups + g, its u-th use with u = r / rounds, where
+/// rounds = stages / k_groups).
 void GemmRingBuilder::produce(Value isProducer) {
   auto ifOp = scf::IfOp::create(b, isProducer, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  const int64_t rounds = stages / kSplit;
+  const int64_t rounds = stages / kGroups;
   Value count = c32(chunks);
   Value start = c32(0);
   if (plan.getBTma()) {
@@ -445,10 +448,10 @@ void GemmRingBuilder::produce(Value isProducer) {
   auto loop = scf::ForOp::create(b, start, count, c32(1));
   b.setInsertionPointToStart(loop.getBody());
   Value c = loop.getInductionVar();
-  Value r = b.createOrFold<arith::DivUIOp>(c, c32(kSplit));
+  Value r = b.createOrFold<arith::DivUIOp>(c, c32(kGroups));
   Value slot =
-      add(mul(b.createOrFold<arith::RemUIOp>(r, c32(rounds)), c32(kSplit)),
-          b.createOrFold<arith::RemUIOp>(c, c32(kSplit)));
+      add(mul(b.createOrFold<arith::RemUIOp>(r, c32(rounds)), c32(kGroups)),
+          b.createOrFold<arith::RemUIOp>(c, c32(kGroups)));
   acquireForReuse(b, ring, slot,
                   b.createOrFold<arith::DivUIOp>(r, c32(rounds)));
   if (plan.getBTma()) {
@@ -548,7 +551,7 @@ GemmRingBuilder::ExchangeLayout
 GemmRingBuilder::exchangeLayout(int64_t floatsPerSplit) {
   auto ringType = cast<RingType>(ring.getType());
   const int64_t bytes =
-      GemmPlanAttr::splitExchangeBytes(plan.getSplitK(), floatsPerSplit);
+      SplitKAttr::exchangeBytes(kernel.getSplitK(), floatsPerSplit);
   if (plan.getBTma()) {
     const int64_t start =
         ringType.getSplitExchangeStart(bytes, plan.getATileBytes());
@@ -572,7 +575,7 @@ void GemmRingBuilder::storeAcc(Value acc, Value split, Value m) {
   // there: with one warpgroup, or after the K groups' barrier or the split
   // cluster's; not two warpgroups that each meet only their own barrier.
   const bool loopsOver =
-      plan.getWarpgroups() == 1 || kSplit > 1 || plan.getSplitCluster();
+      plan.getWarpgroups() == 1 || kGroups > 1 || kernel.getSplitCluster();
   if (!split && loopsOver && WgmmaStoreOp::canStage(cType, 2 * accumulators)) {
     const int64_t offset = plan.getKGroupSumsBytes();
     const int64_t end =
@@ -584,7 +587,7 @@ void GemmRingBuilder::storeAcc(Value acc, Value split, Value m) {
     // Below the split exchange's area: the other splits' tiles, or with
     // reduce_scatter_splits (a part of the tile to store) their parts.
     const int64_t limit =
-        plan.getSplitCluster()
+        kernel.getSplitCluster()
             ? exchangeLayout(plan.getWarpgroups() * 128 * accumulators).start
             : ringType.getDataBytes();
     if (end <= limit) {
@@ -631,8 +634,8 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
 
   // The K group's rounds (0 when K has fewer chunks than groups).
   Value count = b.createOrFold<arith::DivUIOp>(
-      b.createOrFold<arith::SubIOp>(c32(chunks + kSplit - 1), kGroup),
-      c32(kSplit));
+      b.createOrFold<arith::SubIOp>(c32(chunks + kGroups - 1), kGroup),
+      c32(kGroups));
 
   // After the prologue's loads: wait for the pre-pass that wrote the tiles
   // (a no-op unless launched as a programmatic dependent launch, which lets
@@ -650,7 +653,7 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
   });
   // With split-K a third kernel adds the partials: it may be scheduled now
   // (it waits for this grid's completion before reading them).
-  if (plan.needsSumKernel())
+  if (kernel.needsSumKernel())
     NVVM::GriddepcontrolOp::create(b,
                                    NVVM::GridDepActionKind::launch_dependents);
 
@@ -658,20 +661,20 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
   // The store's split: which copy of C in `partials` (without them, C).
   Value split = op.getPartials() ? op.getSplit() : Value();
   auto store = [&] { storeAcc(acc, split); };
-  // With split_cluster the holders of the tile's sum (K group 0) of the
+  // On chip (cluster or scatter) the holders of the tile's sum (K group 0) of the
   // cluster's CTAs add their tiles into the first one's, which alone
   // stores.
   auto reduceSplitsAndStore = [&] {
-    if (!plan.getSplitCluster()) {
+    if (!kernel.getSplitCluster()) {
       store();
       return;
     }
-    const int64_t splitK = plan.getSplitK();
+    const int64_t splitK = kernel.getSplitK();
     const int64_t tileM = plan.getTileM();
     // b_tma: the holders read slots with plain loads; the exchange skips
     // those bytes where it fits in the slots' A tiles, else its first
     // phase releases the reads (performance.md, GEMM v33).
-    const bool scatter = tileM % (8 * splitK) == 0;
+    const bool scatter = kernel.getSplitScatter();
     const int64_t accs = cast<VectorType>(acc.getType()).getNumElements();
     IntegerAttr aTiles;
     if (int64_t t =
@@ -702,11 +705,11 @@ LogicalResult GemmRingBuilder::consume(Value tid, bool fillFirst) {
     b.setInsertionPointToStart(first.thenBlock());
     store();
   };
-  if (kSplit == 1) {
+  if (kGroups == 1) {
     reduceSplitsAndStore();
   } else {
     acc = WgmmaReduceKGroupsOp::create(b, acc.getType(), acc, ring,
-                                       b.getI64IntegerAttr(kSplit),
+                                       b.getI64IntegerAttr(kGroups),
                                        b.getI64IntegerAttr(warpgroups));
     auto ifOp =
         scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, kGroup, c32(0)),
@@ -725,14 +728,12 @@ struct NVFP4SoftwarePipelinePass
   void runOnOperation() override {
     SmallVector<GemmTileOp> tiles;
     getOperation()->walk([&](GemmTileOp op) {
-      if (op.getTcgen05Plan() || op.getWgmmaPlan().getStages() > 0)
+      if (op.getPlan().getStages() > 0)
         tiles.push_back(op);
     });
     bool failedAny = false;
     for (GemmTileOp op : tiles) {
-      const int64_t stages = op.getTcgen05Plan()
-                                 ? op.getTcgen05Plan().getStages()
-                                 : op.getWgmmaPlan().getStages();
+      const int64_t stages = op.getPlan().getStages();
       auto module = op->getParentOfType<gpu::GPUModuleOp>();
       FailureOr<std::optional<GpuTarget>> target =
           module ? getKernelModuleTarget(module, "nvfp4-software-pipeline")
@@ -752,14 +753,15 @@ struct NVFP4SoftwarePipelinePass
       const GpuTargetInfo &info = getTargetInfo(**target);
       // Each plan kind has its consumer: wgmma warpgroups (sm_90a) or a
       // tcgen05 MMA thread (sm_100a).
-      if (op.getTcgen05Plan() ? !info.hasTcgen05 : !info.hasWgmma) {
-        op.emitOpError() << "has a " << op.getPlan() << ", whose consumer ("
-                         << (op.getTcgen05Plan() ? "tcgen05" : "wgmma")
+      if (op.getTcgen05Mainloop() ? !info.hasTcgen05 : !info.hasWgmma) {
+        op.emitOpError() << "has a " << op.getPlan().getMainloop()
+                         << ", whose consumer ("
+                         << (op.getTcgen05Mainloop() ? "tcgen05" : "wgmma")
                          << ") target " << info.chip << " does not have";
         failedAny = true;
         continue;
       }
-      if (op.getTcgen05Plan()) {
+      if (op.getTcgen05Mainloop()) {
         ImplicitLocOpBuilder b(op.getLoc(), op);
         if (failed(buildTcgen05Pipeline(op, b))) {
           failedAny = true;

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The K loop of a gemm_tile with a #nvfp4.tcgen05_plan, written out per
+// The K loop of a gemm_tile with a #nvfp4.tcgen05_mainloop, written out per
 // thread for nvfp4-software-pipeline. The CTA is 4 warps around a ring of
 // `stages` slots of 256 K values:
 //
@@ -23,7 +23,7 @@
 //   (`nvfp4.tcgen05.commit`);
 // - all 4 warps wait for the accumulator (`nvfp4.tcgen05.wait`) and store
 //   their lane quadrant of it (`nvfp4.tcgen05.store`), then free TMEM; with
-//   split_cluster the splits' CTAs first add their accumulators into the
+//   an on-chip split-K the splits' CTAs first add their accumulators into the
 //   first one's (`nvfp4.tcgen05.reduce_splits`), which alone stores.
 //
 // The pass computes every layout decision here, as attributes of the ops:
@@ -53,19 +53,20 @@ namespace {
 uint64_t operandDescriptor(int64_t offset, int64_t step) {
   return tcgen05::kMajorSwizzled128BDescriptor(
              static_cast<uint32_t>(offset +
-                                   step * (Tcgen05PlanAttr::kMmaK / 2)))
+                                   step * (Tcgen05MainloopAttr::kMmaK / 2)))
       .encode();
 }
 
 class Tcgen05PipelineBuilder : FoldingBuilder {
 public:
   Tcgen05PipelineBuilder(GemmTileOp op, ImplicitLocOpBuilder &b)
-      : FoldingBuilder(b), op(op), plan(op.getTcgen05Plan()) {
+      : FoldingBuilder(b), op(op), kernel(op.getPlan()),
+        plan(op.getTcgen05Mainloop()) {
     OperandShape a = getOperandShape(op.getA().getType());
     k = a.k;
     m = a.rows;
     n = getOperandShape(op.getB().getType()).rows;
-    slices = Tcgen05PlanAttr::getSlices(a.k) / plan.getSplitK();
+    slices = Tcgen05MainloopAttr::getSlices(a.k) / kernel.getSplitK();
   }
 
   LogicalResult build();
@@ -89,19 +90,20 @@ private:
   /// chunks + chunk) x 512 (lib/Reference/Layout.h), so a slice's 4
   /// chunks are 2 KiB from chunk 4 x global.
   Value scaleOffset(int64_t rows, Value block, Value global) {
-    const int64_t chunks = Tcgen05PlanAttr::getSlotK(k) / 64;
+    const int64_t chunks = Tcgen05MainloopAttr::getSlotK(k) / 64;
     const int64_t batchBytes = getScaleRowBlocks(rows) * chunks * 512;
     Value batch64 =
         b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(), op.getBatch());
     return add(
         add(mul(batch64, c64(batchBytes)), mul(ext(block), c64(chunks * 512))),
-        mul(ext(global), c64(Tcgen05PlanAttr::kScaleBlockBytes)));
+        mul(ext(global), c64(Tcgen05MainloopAttr::kScaleBlockBytes)));
   }
   void produce();
   void issue();
 
   GemmTileOp op;
-  Tcgen05PlanAttr plan;
+  KernelPlanAttr kernel;
+  Tcgen05MainloopAttr plan;
   int64_t k, m, n, slices;
   Value ring, tmem, mBase, nBase, batch32, sliceBase;
 };
@@ -115,10 +117,10 @@ void Tcgen05PipelineBuilder::produce() {
   auto [slot, use] = slotOf(i);
   acquireForReuse(b, ring, slot, use);
   Value global = add(i, sliceBase);
-  Value kByte = mul(global, c32(Tcgen05PlanAttr::kStageRowBytes));
+  Value kByte = mul(global, c32(Tcgen05MainloopAttr::kStageRowBytes));
   Value aMap = op.getMaps()[0], bMap = op.getMaps()[1];
   RingExpectOp::create(b, ring, slot, /*bytes=*/IntegerAttr());
-  RingCopyOp::create(b, ring, slot, Tcgen05PlanAttr::kBOffset, bMap,
+  RingCopyOp::create(b, ring, slot, Tcgen05MainloopAttr::kBOffset, bMap,
                      ValueRange{batch32, nBase, kByte});
   // Every CTA of a column of the grid reads this tile of A (the
   // activations) while the weights stream through L2 once: A's lines are
@@ -129,7 +131,7 @@ void Tcgen05PipelineBuilder::produce() {
   RingCopyBytesOp::create(
       b, ring, slot, plan.getSfbOffset(), op.getSfb(),
       scaleOffset(n, b.createOrFold<arith::DivUIOp>(nBase, c32(128)), global),
-      Tcgen05PlanAttr::kScaleBlockBytes);
+      Tcgen05MainloopAttr::kScaleBlockBytes);
   // A's blocks: past M's last block (a 256-row tile over fewer rows) the
   // last one again; its rows of A are zero (TMA's bounds) and unstored.
   const int64_t lastBlock = getScaleRowBlocks(m) - 1;
@@ -139,9 +141,9 @@ void Tcgen05PipelineBuilder::produce() {
         c32(lastBlock));
     RingCopyBytesOp::create(b, ring, slot,
                             plan.getSfaOffset() +
-                                j * Tcgen05PlanAttr::kScaleBlockBytes,
+                                j * Tcgen05MainloopAttr::kScaleBlockBytes,
                             op.getSfa(), scaleOffset(m, block, global),
-                            Tcgen05PlanAttr::kScaleBlockBytes);
+                            Tcgen05MainloopAttr::kScaleBlockBytes);
   }
 }
 
@@ -149,13 +151,14 @@ void Tcgen05PipelineBuilder::produce() {
 /// then the accumulator's commit.
 void Tcgen05PipelineBuilder::issue() {
   MLIRContext *ctx = b.getContext();
-  const int64_t steps = Tcgen05PlanAttr::kStageK / Tcgen05PlanAttr::kMmaK;
+  const int64_t steps =
+      Tcgen05MainloopAttr::kStageK / Tcgen05MainloopAttr::kMmaK;
   const int64_t blocksA = plan.getScaleBlocksA();
   const int64_t step = plan.getScaleColumnsPerSlot();
   const int64_t sfbBase = plan.getScaleColumnBase();
   const int64_t sfaBase = sfbBase + steps * plan.getSfbColumnsPerMma();
   tcgen05::Mxf4InstrDescriptor instr;
-  instr.m = Tcgen05PlanAttr::kTileN;
+  instr.m = Tcgen05MainloopAttr::kTileN;
   instr.n = plan.getTileM();
   const uint32_t idesc = instr.encode();
   // A tile of fewer than 128 rows of A reads its quarters of the 128-row
@@ -182,7 +185,7 @@ void Tcgen05PipelineBuilder::issue() {
       for (int64_t t = 0; t < steps; ++t)
         Tcgen05CopyScalesOp::create(
             b, ring, slot,
-            plan.getSfaOffset() + j * Tcgen05PlanAttr::kScaleBlockBytes +
+            plan.getSfaOffset() + j * Tcgen05MainloopAttr::kScaleBlockBytes +
                 512 * t,
             tmem, sfaBase + 4 * blocksA * t + 4 * j, step);
     Value notFirst = cmp(arith::CmpIPredicate::ugt, i, c32(0));
@@ -191,7 +194,7 @@ void Tcgen05PipelineBuilder::issue() {
       Tcgen05MmaOp::create(
           b, tmem, ring, slot, t == 0 ? notFirst : yes, sfbShift,
           b.getI64IntegerAttr(static_cast<int64_t>(
-              operandDescriptor(Tcgen05PlanAttr::kBOffset, t))),
+              operandDescriptor(Tcgen05MainloopAttr::kBOffset, t))),
           b.getI64IntegerAttr(
               static_cast<int64_t>(operandDescriptor(plan.getAOffset(), t))),
           IntegerAttr::get(IntegerType::get(ctx, 32), idesc),
@@ -206,26 +209,26 @@ void Tcgen05PipelineBuilder::issue() {
 LogicalResult Tcgen05PipelineBuilder::build() {
   MLIRContext *ctx = b.getContext();
   if (DenseI32ArrayAttr block = getKnownBlockSize(op);
-      block && !isRowShape(block, Tcgen05PlanAttr::kThreads))
+      block && !isRowShape(block, Tcgen05MainloopAttr::kThreads))
     return op.emitOpError()
-           << "has a #nvfp4.tcgen05_plan, whose CTA is "
-           << Tcgen05PlanAttr::kThreads
+           << "has a #nvfp4.tcgen05_mainloop, whose CTA is "
+           << Tcgen05MainloopAttr::kThreads
            << " x 1 x 1 threads, but its kernel's known_block_size says "
               "otherwise";
   // The MMA's A is the tile of B (the weights), its B the tile of A.
-  // A split_cluster's cluster is the splits of a tile.
-  if (failed(checkClusterShape(op, plan.getClusterShape())))
+  // An on-chip split-K's cluster is the splits of a tile.
+  if (failed(checkClusterShape(op, kernel.getClusterShape())))
     return failure();
   // The splits' exchange reuses the ring's memory after the K loop.
   auto ringType = RingType::get(ctx, plan.getStages(), plan.getSlotBytes(),
-                                /*consumers=*/1, plan.getSplitExchangeBytes());
+                                /*consumers=*/1, kernel.getScratchBytes());
   // Every slot's copies must deliver exactly what ring.expect waits for.
   const int64_t copied =
-      Tcgen05PlanAttr::kTileN * Tcgen05PlanAttr::kStageRowBytes +
-      plan.getTileM() * Tcgen05PlanAttr::kStageRowBytes +
-      (1 + plan.getScaleBlocksA()) * Tcgen05PlanAttr::kScaleBlockBytes;
+      Tcgen05MainloopAttr::kTileN * Tcgen05MainloopAttr::kStageRowBytes +
+      plan.getTileM() * Tcgen05MainloopAttr::kStageRowBytes +
+      (1 + plan.getScaleBlocksA()) * Tcgen05MainloopAttr::kScaleBlockBytes;
   if (copied != ringType.getSlotBytes() ||
-      ringType.getSharedBytes() != plan.getSharedBytes())
+      ringType.getSharedBytes() != kernel.getSharedBytes())
     return op.emitOpError() << "has a slot of " << ringType.getSlotBytes()
                             << " bytes that its copies (" << copied
                             << " bytes) do not fill exactly";
@@ -240,7 +243,7 @@ LogicalResult Tcgen05PipelineBuilder::build() {
   mBase = arith::IndexCastUIOp::create(b, i32, op.getMBase());
   nBase = arith::IndexCastUIOp::create(b, i32, op.getNBase());
   batch32 = arith::IndexCastUIOp::create(b, i32, op.getBatch());
-  sliceBase = plan.getSplitK() > 1
+  sliceBase = kernel.getSplitK() > 1
                   ? mul(arith::IndexCastUIOp::create(b, i32, op.getSplit()),
                         c32(slices))
                   : c32(0);
@@ -261,7 +264,7 @@ LogicalResult Tcgen05PipelineBuilder::build() {
     issue();
   }
   Tcgen05WaitOp::create(b, tmem);
-  if (!plan.getSplitCluster()) {
+  if (!kernel.getSplitCluster()) {
     Tcgen05StoreOp::create(b, tmem, plan.getTileM(), op.getC(),
                            op.getPartials(), mBase, nBase, op.getBatch(),
                            op.getSplit());
@@ -269,7 +272,7 @@ LogicalResult Tcgen05PipelineBuilder::build() {
     // The cluster's splits add their accumulators into the first one's,
     // which alone stores C.
     Value isFirst = Tcgen05ReduceSplitsOp::create(
-        b, b.getI1Type(), tmem, plan.getTileM(), ring, plan.getSplitK());
+        b, b.getI1Type(), tmem, plan.getTileM(), ring, kernel.getSplitK());
     auto first = scf::IfOp::create(b, isFirst, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(first.thenBlock());

@@ -316,14 +316,15 @@ std::pair<Value, Value> batchAndSplit(OpBuilder &kb, Location loc,
 /// kernel alone. The GEMM grid: x -> tiles of B's rows, y -> tiles of A's
 /// rows, z -> batch (times split_k + the split). With split_k > 1 a second
 /// workspace takes the splits' fp32 partial outputs and a third kernel,
-/// `<name>_sum_splits`, adds them into C; with split_cluster the splits of
+/// `<name>_sum_splits`, adds them into C; on chip (cluster) the splits of
 /// a tile are a cluster (1 x 1 x split_k) that adds them on chip instead.
-LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
+LogicalResult tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
                        StringRef kernelName) {
   Location loc = op.getLoc();
   OperandShape a = getOperandShape(op.getA().getType());
   int64_t n = getOperandShape(op.getB().getType()).rows;
+  WgmmaMainloopAttr mainloop = plan.getWgmma();
   int64_t mTiles = llvm::divideCeil(a.rows, plan.getTileM());
   const bool prepass = plan.getStages() > 0;
   OpBuilder hb(op);
@@ -336,14 +337,14 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   Value tiles;
   if (prepass) {
     auto tilesType = MemRefType::get(
-        {plan.getATilesBytes(a.batch, a.rows, a.k)}, hb.getI8Type());
+        {mainloop.getATilesBytes(a.batch, a.rows, a.k)}, hb.getI8Type());
     tiles = allocWorkspace(hb, loc, tilesType);
     // The pre-pass: block x -> K chunk, y -> tile of A's rows, z -> batch.
     SmallVector<Type> types = {op.getA().getType(), op.getSfa().getType(),
                                tilesType};
     std::string name = (kernelName + "_decode_a").str();
-    auto decode =
-        createKernel(kb, loc, name, types, plan.getDecodeThreads(), symbols);
+    auto decode = createKernel(kb, loc, name, types,
+                               mainloop.getDecodeThreads(), symbols);
     Block &body = decode.getBody().front();
     // Launched as a programmatic dependent of whatever precedes it (below):
     // A may be that kernel's result and the workspace its input, so the
@@ -358,14 +359,15 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
         kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
         scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
         scaledBlockId(kb, loc, gpu::Dimension::x, 1),
-        scaledBlockId(kb, loc, gpu::Dimension::z, 1), plan, op.getSfaLayout());
+        scaledBlockId(kb, loc, gpu::Dimension::z, 1), mainloop,
+        op.getSfaLayout());
     gpu::ReturnOp::create(kb, loc);
     kb.setInsertionPointToEnd(kernels.getBody());
     auto decodeLaunch = launchWithPlan(
         hb, loc, decode,
-        gpu::KernelDim3{idx(a.k / GemmPlanAttr::kTileK), idx(mTiles),
+        gpu::KernelDim3{idx(a.k / WgmmaMainloopAttr::kTileK), idx(mTiles),
                         idx(a.batch)},
-        gpu::KernelDim3{idx(plan.getDecodeThreads()), idx(1), idx(1)},
+        gpu::KernelDim3{idx(mainloop.getDecodeThreads()), idx(1), idx(1)},
         /*dynamicShared=*/Value(), ValueRange{op.getA(), op.getSfa(), tiles},
         plan);
     // Since it waits for its predecessor before it touches memory, it may
@@ -377,22 +379,23 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
     // The GEMM copies the tiles with TMA: a tensor map of the workspace,
     // which the launcher encodes and passes by value.
     operands.push_back(TensorMapOp::create(
-        hb, loc, getATilesMapType(plan, a.batch, a.rows, a.k), tiles));
+        hb, loc, getATilesMapType(mainloop, a.batch, a.rows, a.k), tiles));
     // b_tma: the producer copies B's chunks and scale codes into the ring
     // too, through maps of B's own buffers.
-    if (plan.getBTma()) {
+    if (mainloop.getBTma()) {
       MLIRContext *ctx = op.getContext();
       operands.push_back(TensorMapOp::create(
-          hb, loc, getWgmmaBMapType(ctx, plan, a.batch, n, a.k), op.getB()));
+          hb, loc, getWgmmaBMapType(ctx, mainloop, a.batch, n, a.k),
+          op.getB()));
       operands.push_back(TensorMapOp::create(
           hb, loc,
-          getWgmmaSfbMapType(ctx, plan, op.getSfbLayout(), a.batch, n, a.k),
+          getWgmmaSfbMapType(ctx, mainloop, op.getSfbLayout(), a.batch, n, a.k),
           op.getSfb()));
     }
   }
 
   // Split-K: the CTAs' fp32 partial tiles, summed by a third kernel, or
-  // (split_cluster) added on chip by the cluster of a tile's splits.
+  // (on chip) added by the cluster of a tile's splits.
   const int64_t splitK = plan.getSplitK();
   const bool sumKernel = plan.needsSumKernel();
   Value partials = allocPartials(
@@ -430,10 +433,10 @@ LogicalResult tileGemm(ScaledMatmulOp op, GemmPlanAttr plan,
   // With a producer warpgroup the kernel starts with what fits 65536 /
   // threads registers (setmaxnreg then moves them from the producer to the
   // consumers); ptxas needs that entry count to honour setmaxnreg.
-  if (plan.getProducer())
+  if (mainloop.getProducer())
     kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-                    kb.getI32IntegerAttr(plan.getEntryRegisters()));
-  // Clusters: a split_cluster's splits of a tile (along z) add their
+                    kb.getI32IntegerAttr(mainloop.getEntryRegisters()));
+  // Clusters: an on-chip split-K's splits of a tile (along z) add their
   // partial tiles on chip.
   std::optional<gpu::KernelDim3> cluster =
       clusterOf(hb, kb, loc, kernel, plan.getClusterShape());
@@ -490,9 +493,9 @@ Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
                         StringRef name, Value scales, ScaleLayout layout,
                         const OperandShape &a, int64_t rows, Attribute plan,
                         SmallVectorImpl<Value> &workspaces) {
-  if (!Tcgen05PlanAttr::needsScalePrePass(layout, a.k))
+  if (!Tcgen05MainloopAttr::needsScalePrePass(layout, a.k))
     return scales;
-  const int64_t slotK = Tcgen05PlanAttr::getSlotK(a.k);
+  const int64_t slotK = Tcgen05MainloopAttr::getSlotK(a.k);
   auto type = MemRefType::get(
       getScaleShape(ScaleLayout::Blocked, rows, slotK, a.batched, a.batch),
       cast<MemRefType>(scales.getType()).getElementType());
@@ -507,7 +510,7 @@ Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
 /// of A's rows, z -> batch (times split_k + the split), reading A and B
 /// through tensor maps of their packed bytes (Tcgen05Tiles.h), created
 /// next to the launch; split-K's sum kernel, or its cluster, as for sm_90a.
-LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
+LogicalResult tileGemmTcgen05(ScaledMatmulOp op, KernelPlanAttr plan,
                               gpu::GPUModuleOp kernels, SymbolTable &symbols,
                               StringRef kernelName) {
   Location loc = op.getLoc();
@@ -530,10 +533,11 @@ LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
       hb, loc,
       getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
       op.getA()));
-  operands.push_back(TensorMapOp::create(
-      hb, loc,
-      getPackedOperandMapType(ctx, a.batch, n, a.k, Tcgen05PlanAttr::kTileN),
-      op.getB()));
+  operands.push_back(
+      TensorMapOp::create(hb, loc,
+                          getPackedOperandMapType(ctx, a.batch, n, a.k,
+                                                  Tcgen05MainloopAttr::kTileN),
+                          op.getB()));
   const int64_t splitK = plan.getSplitK();
   const bool sumKernel = plan.needsSumKernel();
   Value partials = allocPartials(
@@ -542,27 +546,27 @@ LogicalResult tileGemmTcgen05(ScaledMatmulOp op, Tcgen05PlanAttr plan,
   kb.setInsertionPointToEnd(kernels.getBody());
   SmallVector<Type> argTypes(ValueRange(operands).getTypes());
   auto kernel = createKernel(kb, loc, kernelName, argTypes,
-                             Tcgen05PlanAttr::kThreads, symbols);
+                             Tcgen05MainloopAttr::kThreads, symbols);
   Block &body = kernel.getBody().front();
   auto [batch, split] = batchAndSplit(kb, loc, splitK);
   GemmTileOp::create(
       kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
       body.getArgument(3), body.getArgument(4),
       scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
-      scaledBlockId(kb, loc, gpu::Dimension::x, Tcgen05PlanAttr::kTileN), batch,
-      ValueRange{body.getArgument(5), body.getArgument(6)}, split,
+      scaledBlockId(kb, loc, gpu::Dimension::x, Tcgen05MainloopAttr::kTileN),
+      batch, ValueRange{body.getArgument(5), body.getArgument(6)}, split,
       sumKernel ? body.getArguments().back() : Value(), plan,
       ScaleLayout::Blocked, ScaleLayout::Blocked);
   gpu::ReturnOp::create(kb, loc);
-  // A split_cluster's splits of a tile (along z) add their accumulators.
+  // An on-chip split-K's splits of a tile (along z) add their accumulators.
   std::optional<gpu::KernelDim3> cluster =
       clusterOf(hb, kb, loc, kernel, plan.getClusterShape());
   launchWithPlan(
       hb, loc, kernel,
-      gpu::KernelDim3{idx(llvm::divideCeil(n, Tcgen05PlanAttr::kTileN)),
+      gpu::KernelDim3{idx(llvm::divideCeil(n, Tcgen05MainloopAttr::kTileN)),
                       idx(llvm::divideCeil(a.rows, plan.getTileM())),
                       idx(a.batch * splitK)},
-      gpu::KernelDim3{idx(Tcgen05PlanAttr::kThreads), idx(1), idx(1)},
+      gpu::KernelDim3{idx(Tcgen05MainloopAttr::kThreads), idx(1), idx(1)},
       arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
                                    plan.getSharedBytes()),
       operands, plan, cluster);
@@ -632,10 +636,12 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
       LogicalResult tiled = failure();
       if (auto gemv = dyn_cast<GemvPlanAttr>(plan))
         tiled = tileGemv(op, gemv, kernels, symbols, name);
-      else if (auto tcgen05 = dyn_cast<Tcgen05PlanAttr>(plan))
-        tiled = tileGemmTcgen05(op, tcgen05, kernels, symbols, name);
+      else if (cast<KernelPlanAttr>(plan).getTcgen05())
+        tiled = tileGemmTcgen05(op, cast<KernelPlanAttr>(plan), kernels,
+                                symbols, name);
       else
-        tiled = tileGemm(op, cast<GemmPlanAttr>(plan), kernels, symbols, name);
+        tiled =
+            tileGemm(op, cast<KernelPlanAttr>(plan), kernels, symbols, name);
       if (failed(tiled))
         return signalPassFailure();
     }

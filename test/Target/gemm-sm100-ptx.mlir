@@ -1,4 +1,4 @@
-// The sm_100a GEMM (#nvfp4.tcgen05_plan) to PTX and, with ptxas, to an
+// The sm_100a GEMM (#nvfp4.tcgen05_mainloop) to PTX and, with ptxas, to an
 // sm_100a cubin without spills, for the three contest shapes (the
 // planner's plans) and plans of every tile_m, split-K and a batch. The
 // kernel: 128 threads; TMEM allocated by warp 0 (tcgen05.alloc, then the
@@ -10,7 +10,7 @@
 // commits to the slot's empty barrier, then to the accumulator's; all
 // warps then read the accumulator (tcgen05.ld 32x32b.x32), store C and
 // free TMEM.
-// The contest shapes take the planner's plans (their tcgen05_plan lines
+// The contest shapes take the planner's plans (their tcgen05_mainloop lines
 // are checked in test/Transforms/plan-gemm-sm100.mlir).
 // RUN: nvfp4-run %s --entry contest1 --target sm_100a --emit=ptx -o %t.contest1.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.contest1.ptx
@@ -149,17 +149,17 @@ func.func @tile32(%a: memref<32x512xf4E2M1FN>, %sfa: memref<1x8x32x4x4xf8E4M3FN>
 }
 
 func.func @tile128(%a: memref<100x1024xf4E2M1FN>, %sfa: memref<1x16x32x4x4xf8E4M3FN>, %b: memref<300x1024xf4E2M1FN>, %sfb: memref<3x16x32x4x4xf8E4M3FN>, %c: memref<100x300xbf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<100x1024xf4E2M1FN>, memref<1x16x32x4x4xf8E4M3FN>, memref<300x1024xf4E2M1FN>, memref<3x16x32x4x4xf8E4M3FN>) outs(%c : memref<100x300xbf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 128, stages = 4>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<100x1024xf4E2M1FN>, memref<1x16x32x4x4xf8E4M3FN>, memref<300x1024xf4E2M1FN>, memref<3x16x32x4x4xf8E4M3FN>) outs(%c : memref<100x300xbf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, stages = 4>>}
   return
 }
 
 func.func @tile256(%a: memref<256x512xf4E2M1FN>, %sfa: memref<2x8x32x4x4xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<1x8x32x4x4xf8E4M3FN>, %c: memref<256x128xf32>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>) outs(%c : memref<256x128xf32>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 256, stages = 4>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>) outs(%c : memref<256x128xf32>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 256, stages = 4>>}
   return
 }
 
 func.func @batch_split(%a: memref<3x200x1024xf4E2M1FN>, %sfa: memref<3x2x16x32x4x4xf8E4M3FN>, %b: memref<3x384x1024xf4E2M1FN>, %sfb: memref<3x3x16x32x4x4xf8E4M3FN>, %c: memref<3x200x384xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<3x200x1024xf4E2M1FN>, memref<3x2x16x32x4x4xf8E4M3FN>, memref<3x384x1024xf4E2M1FN>, memref<3x3x16x32x4x4xf8E4M3FN>) outs(%c : memref<3x200x384xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 4, split_k = 2>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<3x200x1024xf4E2M1FN>, memref<3x2x16x32x4x4xf8E4M3FN>, memref<3x384x1024xf4E2M1FN>, memref<3x3x16x32x4x4xf8E4M3FN>) outs(%c : memref<3x200x384xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 4>, reduction = #nvfp4.split_k<splits = 2>>}
   return
 }
 
@@ -169,6 +169,6 @@ func.func @plain_ragged(%a: memref<200x640xf4E2M1FN>, %sfa: memref<200x40xf8E4M3
 }
 
 func.func @split_cluster(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<1x112x32x4x4xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<32x112x32x4x4xf8E4M3FN>, %c: memref<128x4096xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<1x112x32x4x4xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<32x112x32x4x4xf8E4M3FN>) outs(%c : memref<128x4096xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 8, split_k = 2, split_cluster = true>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<1x112x32x4x4xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<32x112x32x4x4xf8E4M3FN>) outs(%c : memref<128x4096xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 8>, reduction = #nvfp4.split_k<splits = 2, mode = cluster>>}
   return
 }

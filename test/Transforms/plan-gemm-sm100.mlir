@@ -1,4 +1,4 @@
-// nvfp4-plan for sm_100a: the #nvfp4.tcgen05_plan it chooses for the
+// nvfp4-plan for sm_100a: the #nvfp4.tcgen05_mainloop plan it chooses for the
 // contest shapes on the B200's 148 SMs (64-row tiles of A so the grid
 // fills more SMs, split-K when it still covers less than half, as many
 // slots as shared memory holds), a user plan kept, and what it rejects.
@@ -6,7 +6,7 @@
 
 // 56 tiles of B: 64-row tiles of A make 112 CTAs; 8 slots of 28 KiB.
 // CHECK-LABEL: func.func @contest1
-// CHECK: nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 8>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 8>>
 func.func @contest1(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<1x256x32x4x4xf8E4M3FN>, %b: memref<7168x16384xf4E2M1FN>, %sfb: memref<56x256x32x4x4xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x16384xf4E2M1FN>, memref<1x256x32x4x4xf8E4M3FN>, memref<7168x16384xf4E2M1FN>, memref<56x256x32x4x4xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return
@@ -16,7 +16,7 @@ func.func @contest1(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<1x256x32x4x4xf8
 
 // 32 tiles of B: 64 CTAs of 64 rows, then split-K 2 (128 CTAs).
 // CHECK-LABEL: func.func @contest2
-// CHECK: nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 8, split_k = 2>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 8>, reduction = #nvfp4.split_k<splits = 2>>
 func.func @contest2(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<1x112x32x4x4xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<32x112x32x4x4xf8E4M3FN>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<1x112x32x4x4xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<32x112x32x4x4xf8E4M3FN>) outs(%c : memref<128x4096xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return
@@ -25,7 +25,7 @@ func.func @contest2(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<1x112x32x4x4xf8E
 // -----
 
 // CHECK-LABEL: func.func @contest3
-// CHECK: nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 8>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 8>>
 func.func @contest3(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<1x32x32x4x4xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<56x32x32x4x4xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<1x32x32x4x4xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<56x32x32x4x4xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return
@@ -35,7 +35,7 @@ func.func @contest3(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<1x32x32x4x4xf8E4
 
 // A few rows of A: the smallest tile (32); a short K keeps 2 slots.
 // CHECK-LABEL: func.func @small
-// CHECK: nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 32, stages = 2
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 32, stages = 2
 func.func @small(%a: memref<8x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<4096x256xf4E2M1FN>, %sfb: memref<32x4x32x4x4xf8E4M3FN>, %c: memref<8x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<8x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<4096x256xf4E2M1FN>, memref<32x4x32x4x4xf8E4M3FN>) outs(%c : memref<8x4096xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return
@@ -45,9 +45,9 @@ func.func @small(%a: memref<8x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, 
 
 // A plan written in the IR is kept.
 // CHECK-LABEL: func.func @kept
-// CHECK: nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 256, stages = 3>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 256, stages = 3>>
 func.func @kept(%a: memref<256x1024xf4E2M1FN>, %sfa: memref<2x16x32x4x4xf8E4M3FN>, %b: memref<1024x1024xf4E2M1FN>, %sfb: memref<8x16x32x4x4xf8E4M3FN>, %c: memref<256x1024xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<256x1024xf4E2M1FN>, memref<2x16x32x4x4xf8E4M3FN>, memref<1024x1024xf4E2M1FN>, memref<8x16x32x4x4xf8E4M3FN>) outs(%c : memref<256x1024xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 256, stages = 3>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<256x1024xf4E2M1FN>, memref<2x16x32x4x4xf8E4M3FN>, memref<1024x1024xf4E2M1FN>, memref<8x16x32x4x4xf8E4M3FN>) outs(%c : memref<256x1024xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 256, stages = 3>>}
   return
 }
 
@@ -56,7 +56,7 @@ func.func @kept(%a: memref<256x1024xf4E2M1FN>, %sfa: memref<2x16x32x4x4xf8E4M3FN
 // K = 192 is one partial slot (its 3 chunks of 64; the tile pass pads the
 // scales), planned like any other K.
 // CHECK-LABEL: func.func @k192
-// CHECK: nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>>
 func.func @k192(%a: memref<128x192xf4E2M1FN>, %sfa: memref<1x3x32x4x4xf8E4M3FN>, %b: memref<256x192xf4E2M1FN>, %sfb: memref<2x3x32x4x4xf8E4M3FN>, %c: memref<128x256xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x192xf4E2M1FN>, memref<1x3x32x4x4xf8E4M3FN>, memref<256x192xf4E2M1FN>, memref<2x3x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return
@@ -75,7 +75,7 @@ func.func @k96(%a: memref<128x96xf4E2M1FN>, %sfa: memref<128x6xf8E4M3FN>, %b: me
 
 // Plain scales plan as blocked ones do (the tile pass blocks them).
 // CHECK-LABEL: func.func @plain
-// CHECK: nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>>
 func.func @plain(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<256x256xf4E2M1FN>, %sfb: memref<256x16xf8E4M3FN>, %c: memref<128x256xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<128x256xf16>)
   return
@@ -85,8 +85,8 @@ func.func @plain(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b
 
 // A wgmma plan is not an sm_100a plan.
 func.func @wrong_kind(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<256x256xf4E2M1FN>, %sfb: memref<2x4x32x4x4xf8E4M3FN>, %c: memref<128x256xf16>) {
-  // expected-error @+1 {{expects 'nvfp4.plan' to be a #nvfp4.tcgen05_plan}}
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<2x4x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128>}
+  // expected-error @+1 {{expects 'nvfp4.plan' to be a #nvfp4.kernel with a #nvfp4.tcgen05_mainloop}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<2x4x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128>>}
   return
 }
 
@@ -95,7 +95,7 @@ func.func @wrong_kind(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4
 // split_k must divide the K slices.
 func.func @split3(%a: memref<128x512xf4E2M1FN>, %sfa: memref<1x8x32x4x4xf8E4M3FN>, %b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8E4M3FN>, %c: memref<128x256xf16>) {
   // expected-error @+1 {{has a plan with split_k = 3, which must divide the 2 K slices of 256 values (K = 512)}}
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>, memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 128, stages = 2, split_k = 3>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>, memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, stages = 2>, reduction = #nvfp4.split_k<splits = 3>>}
   return
 }
 

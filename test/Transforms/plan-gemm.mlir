@@ -9,23 +9,23 @@
 // on 264 SMs the contest shape's 112 CTAs cover less than half of them.
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan="target=sm_90a sm-count=264" -verify-diagnostics | FileCheck %s --check-prefix=SMS
 // SMS-LABEL: func.func @contest
-// SMS: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, split_k = 2, producer = true, split_cluster = true>
+// SMS: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 9, k_groups = 3, producer = true>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>
 // RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan="target=sm_90a sm-count=-1" 2>&1 | FileCheck %s --check-prefix=BADSMS
 // BADSMS: nvfp4-plan: sm-count must be >= 0 (0: the chip's), but got -1
 
 // The same shapes for sm_100a get tcgen05 plans (plan-gemm-sm100.mlir), in
 // either scale layout, and a wgmma plan is refused there.
 // SM100-LABEL: func.func @contest
-// SM100: nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 8>
+// SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 8>>
 // SM100-LABEL: func.func @blocked
-// SM100: nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2>
-// SM100-ERR: error: 'nvfp4.scaled_matmul' op is a GEMM (N = 128) for sm_100a and expects 'nvfp4.plan' to be a #nvfp4.tcgen05_plan, but got #nvfp4.gemv_plan
+// SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>>
+// SM100-ERR: error: 'nvfp4.scaled_matmul' op is a GEMM (N = 128) for sm_100a and expects 'nvfp4.plan' to be a #nvfp4.kernel with a #nvfp4.tcgen05_mainloop, but got #nvfp4.gemv_plan
 
 // Contest shape: one warpgroup per 64 rows of B, all 128 rows of A in one
 // tile, A decoded once by the pre-pass and streamed by a producer
 // warpgroup through 8 slots, with B's chunks (b_tma: K % 256 == 0).
 // CHECK-LABEL: func.func @contest
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>>
 func.func @contest(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<7168x128xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<128x128xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<7168x128xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
   return
@@ -36,9 +36,9 @@ func.func @contest(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<128x128xf8E4M3FN>
 // Short K: up to 6 chunks (K <= 384) each CTA decodes A itself (one launch,
 // no pre-pass); from 7 chunks on, the ring and its pre-pass.
 // CHECK-LABEL: func.func @short_k
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128>>
 // CHECK-LABEL: func.func @short_k_ring
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, producer = true>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 9, k_groups = 3, producer = true>>
 func.func @short_k(%a: memref<128x384xf4E2M1FN>, %sfa: memref<128x24xf8E4M3FN>, %b: memref<7168x384xf4E2M1FN>, %sfb: memref<7168x24xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x384xf4E2M1FN>, memref<128x24xf8E4M3FN>, memref<7168x384xf4E2M1FN>, memref<7168x24xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
   return
@@ -52,7 +52,7 @@ func.func @short_k_ring(%a: memref<128x448xf4E2M1FN>, %sfa: memref<128x28xf8E4M3
 
 // One tile of B: no pre-pass (the CTA decodes A); M rounds up to 8.
 // CHECK-LABEL: func.func @one_tile
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 40>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 40>>
 func.func @one_tile(%a: memref<2x37x256xf4E2M1FN>, %sfa: memref<2x37x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %c: memref<2x37x64xbf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x37x256xf4E2M1FN>, memref<2x37x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>) outs(%c : memref<2x37x64xbf16>)
   return
@@ -62,9 +62,9 @@ func.func @one_tile(%a: memref<2x37x256xf4E2M1FN>, %sfa: memref<2x37x16xf8E4M3FN
 
 // A plan written in the IR is kept.
 // CHECK-LABEL: func.func @user_plan
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 64, stages = 3>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 64, stages = 3>>
 func.func @user_plan(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<512x256xf4E2M1FN>, %sfb: memref<512x16xf8E4M3FN>, %c: memref<128x512xf32>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<512x256xf4E2M1FN>, memref<512x16xf8E4M3FN>) outs(%c : memref<128x512xf32>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 64, stages = 3>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<512x256xf4E2M1FN>, memref<512x16xf8E4M3FN>) outs(%c : memref<128x512xf32>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 64, stages = 3>>}
   return
 }
 
@@ -80,7 +80,7 @@ func.func @k_not_64(%a: memref<128x96xf4E2M1FN>, %sfa: memref<128x6xf8E4M3FN>, %
 
 // Blocked scales (the 128x4 atoms) are read by the GEMM kernels as they are.
 // CHECK-LABEL: func.func @blocked
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop
 // CHECK-SAME: sfa_layout = #nvfp4.scale_layout<blocked>
 func.func @blocked(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%c : memref<128x128xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>}
@@ -90,7 +90,7 @@ func.func @blocked(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3F
 // -----
 
 func.func @gemv_plan_on_gemm(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>) {
-  // expected-error @+1 {{is a GEMM (N = 128) for sm_90a and expects 'nvfp4.plan' to be a #nvfp4.gemm_plan, but got #nvfp4.gemv_plan}}
+  // expected-error @+1 {{is a GEMM (N = 128) for sm_90a and expects 'nvfp4.plan' to be a #nvfp4.kernel with a #nvfp4.wgmma_mainloop, but got #nvfp4.gemv_plan}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%c : memref<128x128xf16>) {nvfp4.plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 1>}
   return
 }
@@ -110,7 +110,7 @@ func.func @too_many_rows(%a: memref<8388608x64xf4E2M1FN>, %sfa: memref<8388608x4
 // split K (112 chunks), a cluster adding their tiles on chip, B's chunks
 // through the 6-slot ring.
 // CHECK-LABEL: func.func @half_the_sms
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, split_k = 2, producer = true, split_cluster = true, b_tma = true>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 6, producer = true, b_tma = true>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>
 func.func @half_the_sms(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<128x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<128x4096xf16>)
   return
@@ -121,7 +121,7 @@ func.func @half_the_sms(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x448xf8E4
 // The same grid with an odd number of K chunks (K = 7232: 113): 64-row
 // tiles of A and four warpgroups splitting K instead.
 // CHECK-LABEL: func.func @half_the_sms_odd_k
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 8, k_split = 4>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 8, k_groups = 4>>
 func.func @half_the_sms_odd_k(%a: memref<128x7232xf4E2M1FN>, %sfa: memref<128x452xf8E4M3FN>, %b: memref<4096x7232xf4E2M1FN>, %sfb: memref<4096x452xf8E4M3FN>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7232xf4E2M1FN>, memref<128x452xf8E4M3FN>, memref<4096x7232xf4E2M1FN>, memref<4096x452xf8E4M3FN>) outs(%c : memref<128x4096xf16>)
   return
@@ -133,7 +133,7 @@ func.func @half_the_sms_odd_k(%a: memref<128x7232xf4E2M1FN>, %sfa: memref<128x45
 // A, and two CTAs split K as a cluster (112 CTAs, as with one: N / 64 is
 // even).
 // CHECK-LABEL: func.func @long_k
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 10, split_k = 2, producer = true, split_cluster = true, b_tma = true>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 10, producer = true, b_tma = true>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>
 func.func @long_k(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<128x1024xf8E4M3FN>, %b: memref<7168x16384xf4E2M1FN>, %sfb: memref<7168x1024xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x16384xf4E2M1FN>, memref<128x1024xf8E4M3FN>, memref<7168x16384xf4E2M1FN>, memref<7168x1024xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
   return
@@ -144,7 +144,7 @@ func.func @long_k(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<128x1024xf8E4M3FN
 // The same with an odd number of K chunks (K = 16448: 257), which two CTAs
 // cannot split: three K groups in one CTA, B loaded 3 rounds ahead.
 // CHECK-LABEL: func.func @long_odd_k
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, b_prefetch = 3, producer = true>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 9, k_groups = 3, b_prefetch = 3, producer = true>>
 func.func @long_odd_k(%a: memref<128x16448xf4E2M1FN>, %sfa: memref<128x1028xf8E4M3FN>, %b: memref<7168x16448xf4E2M1FN>, %sfb: memref<7168x1028xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x16448xf4E2M1FN>, memref<128x1028xf8E4M3FN>, memref<7168x16448xf4E2M1FN>, memref<7168x1028xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
   return
@@ -155,7 +155,7 @@ func.func @long_odd_k(%a: memref<128x16448xf4E2M1FN>, %sfa: memref<128x1028xf8E4
 // Long K with 64 rows of A: a tile of A would be half empty for two
 // warpgroups (64x7168x8192: 30.3 us with three K groups, 37.9 with them).
 // CHECK-LABEL: func.func @long_k_64_rows
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 9, k_split = 3, b_prefetch = 3, producer = true>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 9, k_groups = 3, b_prefetch = 3, producer = true>>
 func.func @long_k_64_rows(%a: memref<64x8192xf4E2M1FN>, %sfa: memref<64x512xf8E4M3FN>, %b: memref<7168x8192xf4E2M1FN>, %sfb: memref<7168x512xf8E4M3FN>, %c: memref<64x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x8192xf4E2M1FN>, memref<64x512xf8E4M3FN>, memref<7168x8192xf4E2M1FN>, memref<7168x512xf8E4M3FN>) outs(%c : memref<64x7168xf16>)
   return
@@ -166,7 +166,7 @@ func.func @long_k_64_rows(%a: memref<64x8192xf4E2M1FN>, %sfa: memref<64x512xf8E4
 // split_k must divide K's chunks of 64 (K = 448: 7 chunks).
 func.func @split_k_chunks(%a: memref<128x448xf4E2M1FN>, %sfa: memref<128x28xf8E4M3FN>, %b: memref<256x448xf4E2M1FN>, %sfb: memref<256x28xf8E4M3FN>, %c: memref<128x256xf16>) {
   // expected-error @+1 {{has a plan with split_k = 2, which must divide the 7 K chunks of 64 values (K = 448)}}
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x448xf4E2M1FN>, memref<128x28xf8E4M3FN>, memref<256x448xf4E2M1FN>, memref<256x28xf8E4M3FN>) outs(%c : memref<128x256xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, k_split = 2, split_k = 2>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x448xf4E2M1FN>, memref<128x28xf8E4M3FN>, memref<256x448xf4E2M1FN>, memref<256x28xf8E4M3FN>) outs(%c : memref<128x256xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4, k_groups = 2>, reduction = #nvfp4.split_k<splits = 2>>}
   return
 }
 
@@ -176,13 +176,13 @@ func.func @split_k_chunks(%a: memref<128x448xf4E2M1FN>, %sfa: memref<128x28xf8E4
 // a tensor map (rows of 132 bytes), so B is loaded into registers by three
 // K groups; with blocked scales of B, b_tma.
 // CHECK-LABEL: func.func @plain_scales_k
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, producer = true>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 9, k_groups = 3, producer = true>>
 func.func @plain_scales_k(%a: memref<128x2112xf4E2M1FN>, %sfa: memref<128x132xf8E4M3FN>, %b: memref<7168x2112xf4E2M1FN>, %sfb: memref<7168x132xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2112xf4E2M1FN>, memref<128x132xf8E4M3FN>, memref<7168x2112xf4E2M1FN>, memref<7168x132xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
   return
 }
 // CHECK-LABEL: func.func @blocked_scales_k
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>>
 func.func @blocked_scales_k(%a: memref<128x2112xf4E2M1FN>, %sfa: memref<128x132xf8E4M3FN>, %b: memref<7168x2112xf4E2M1FN>, %sfb: memref<56x33x32x4x4xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2112xf4E2M1FN>, memref<128x132xf8E4M3FN>, memref<7168x2112xf4E2M1FN>, memref<56x33x32x4x4xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {sfb_layout = #nvfp4.scale_layout<blocked>}
   return
@@ -193,7 +193,7 @@ func.func @blocked_scales_k(%a: memref<128x2112xf4E2M1FN>, %sfa: memref<128x132x
 // A user's b_tma plan with plain scales of B needs K % 256 == 0.
 func.func @b_tma_plain_k(%a: memref<128x2112xf4E2M1FN>, %sfa: memref<128x132xf8E4M3FN>, %b: memref<7168x2112xf4E2M1FN>, %sfb: memref<7168x132xf8E4M3FN>, %c: memref<128x7168xf16>) {
   // expected-error @+1 {{has a plan with b_tma, which copies B's plain scales with a tensor map and needs K to be a multiple of 256 (a row of scales a multiple of 16 bytes), but K = 2112; use blocked scales or b_tma = false}}
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2112xf4E2M1FN>, memref<128x132xf8E4M3FN>, memref<7168x2112xf4E2M1FN>, memref<7168x132xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2112xf4E2M1FN>, memref<128x132xf8E4M3FN>, memref<7168x2112xf4E2M1FN>, memref<7168x132xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>>}
   return
 }
 
@@ -202,7 +202,7 @@ func.func @b_tma_plain_k(%a: memref<128x2112xf4E2M1FN>, %sfa: memref<128x132xf8E
 // A half grid with 64 rows of A: the split cluster with B through the
 // ring (without b_tma the planner had no split-K for tiles of 64 rows).
 // CHECK-LABEL: func.func @half_grid_64_rows
-// CHECK: nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 6, split_k = 2, producer = true, split_cluster = true, b_tma = true>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 6, producer = true, b_tma = true>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>
 func.func @half_grid_64_rows(%a: memref<64x7168xf4E2M1FN>, %sfa: memref<64x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<64x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x7168xf4E2M1FN>, memref<64x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<64x4096xf16>)
   return

@@ -1,4 +1,4 @@
-// nvfp4-software-pipeline on a #nvfp4.tcgen05_plan (sm_100a): the K loop of
+// nvfp4-software-pipeline on a #nvfp4.tcgen05_mainloop (sm_100a): the K loop of
 // the 128-thread CTA written per thread. Thread 0 fills slot i % stages
 // with K slice i (acquiring it after its first use): expect, TMA copies of
 // B's and A's tiles, bulk copies of their scale atoms; thread 32 waits for
@@ -34,11 +34,11 @@
 // CHECK-NEXT: nvfp4.tcgen05.store %[[TMEM]] columns 64 outs(%arg4 : memref<128x256xf16>) partials(%arg7 : memref<262144xi8>)
 // CHECK-NEXT: nvfp4.tmem.dealloc %[[TMEM]]
 
-// The same plan with split_cluster: the two splits are a 1 x 1 x 2 cluster
+// The same plan with its splits added on chip (mode = cluster): the two splits are a 1 x 1 x 2 cluster
 // that adds the accumulators on chip; the ring reserves 128 x 64 floats for
 // the other split (32768 bytes, more than its 2 slots), and only split 0
 // stores, to C.
-// RUN: sed -e 's/split_k = 2>/split_k = 2, split_cluster = true>/' %s | nvfp4-opt -nvfp4-plan=target=sm_100a -nvfp4-tile=target=sm_100a -nvfp4-software-pipeline -canonicalize | FileCheck %s --check-prefix=CLUSTER
+// RUN: sed -e 's/splits = 2>/splits = 2, mode = cluster>/' %s | nvfp4-opt -nvfp4-plan=target=sm_100a -nvfp4-tile=target=sm_100a -nvfp4-software-pipeline -canonicalize | FileCheck %s --check-prefix=CLUSTER
 // CLUSTER-LABEL: gpu.func @gemm_kernel
 // CLUSTER-SAME: known_cluster_size = array<i32: 1, 1, 2>
 // CLUSTER: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1, scratch_bytes = 32768>
@@ -49,6 +49,6 @@
 // CLUSTER-NEXT: }
 // CLUSTER-NEXT: nvfp4.tmem.dealloc %[[TMEM]]
 func.func @gemm(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<1x32x32x4x4xf8E4M3FN>, %b: memref<256x2048xf4E2M1FN>, %sfb: memref<2x32x32x4x4xf8E4M3FN>, %c: memref<128x256xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<1x32x32x4x4xf8E4M3FN>, memref<256x2048xf4E2M1FN>, memref<2x32x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2, split_k = 2>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<1x32x32x4x4xf8E4M3FN>, memref<256x2048xf4E2M1FN>, memref<2x32x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>, reduction = #nvfp4.split_k<splits = 2>>}
   return
 }

@@ -16,7 +16,7 @@
 // CHECK: %{{.*}}, %[[PART:.*]] = nvfp4.wgmma.reduce_scatter_splits %{{.*}} in %[[RING]] splits 2 warpgroups 1 a_tiles 16384 :
 // CHECK: nvfp4.wgmma.store %[[PART]] {{.*}} staged in %[[RING]] at 0 warpgroups 1
 func.func @last_slot(%a: memref<128x1024xf4E2M1FN>, %sfa: memref<128x64xf8E4M3FN>, %b: memref<1024x1024xf4E2M1FN>, %sfb: memref<1024x64xf8E4M3FN>, %c: memref<128x1024xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x1024xf4E2M1FN>, memref<128x64xf8E4M3FN>, memref<1024x1024xf4E2M1FN>, memref<1024x64xf8E4M3FN>) outs(%c : memref<128x1024xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 6, k_split = 1, b_prefetch = 2, split_k = 2, producer = true, split_cluster = true, b_tma = true>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x1024xf4E2M1FN>, memref<128x64xf8E4M3FN>, memref<1024x1024xf4E2M1FN>, memref<1024x64xf8E4M3FN>) outs(%c : memref<128x1024xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 6, k_groups = 1, b_prefetch = 2, producer = true, b_tma = true>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>}
   return
 }
 
@@ -31,7 +31,7 @@ func.func @last_slot(%a: memref<128x1024xf4E2M1FN>, %sfa: memref<128x64xf8E4M3FN
 // CHECK: %{{.*}}, %[[PART:.*]] = nvfp4.wgmma.reduce_scatter_splits %{{.*}} in %[[RING]] splits 2 warpgroups 1 a_tiles 16384 :
 // CHECK: nvfp4.wgmma.store %[[PART]] {{.*}} staged in %[[RING]] at 32768 warpgroups 1
 func.func @above_k_groups(%a: memref<128x1024xf4E2M1FN>, %sfa: memref<128x64xf8E4M3FN>, %b: memref<1024x1024xf4E2M1FN>, %sfb: memref<1024x64xf8E4M3FN>, %c: memref<128x1024xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x1024xf4E2M1FN>, memref<128x64xf8E4M3FN>, memref<1024x1024xf4E2M1FN>, memref<1024x64xf8E4M3FN>) outs(%c : memref<128x1024xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, k_split = 2, b_prefetch = 2, split_k = 2, producer = true, split_cluster = true, b_tma = true>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x1024xf4E2M1FN>, memref<128x64xf8E4M3FN>, memref<1024x1024xf4E2M1FN>, memref<1024x64xf8E4M3FN>) outs(%c : memref<128x1024xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4, k_groups = 2, b_prefetch = 2, producer = true, b_tma = true>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>}
   return
 }
 
@@ -44,6 +44,6 @@ func.func @above_k_groups(%a: memref<128x1024xf4E2M1FN>, %sfa: memref<128x64xf8E
 // CHECK: nvfp4.wgmma.reduce_scatter_splits %{{.*}} in %{{.*}} splits 2 warpgroups 2 release_reads :
 // CHECK-NOT: a_tiles
 func.func @released(%a: memref<128x1024xf4E2M1FN>, %sfa: memref<128x64xf8E4M3FN>, %b: memref<1024x1024xf4E2M1FN>, %sfb: memref<1024x64xf8E4M3FN>, %c: memref<128x1024xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x1024xf4E2M1FN>, memref<128x64xf8E4M3FN>, memref<1024x1024xf4E2M1FN>, memref<1024x64xf8E4M3FN>) outs(%c : memref<128x1024xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 2, k_split = 1, b_prefetch = 2, split_k = 2, producer = true, split_cluster = true, b_tma = true>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x1024xf4E2M1FN>, memref<128x64xf8E4M3FN>, memref<1024x1024xf4E2M1FN>, memref<1024x64xf8E4M3FN>) outs(%c : memref<128x1024xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 2, k_groups = 1, b_prefetch = 2, producer = true, b_tma = true>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>}
   return
 }

@@ -16,7 +16,7 @@
 // RUN: sed -e 's/ \[#nvvm.target<chip = "sm_90a">\]//' %s | nvfp4-opt -nvfp4-plan=target=sm_90a -nvfp4-tile=target=sm_90a | FileCheck %s --check-prefix=ATTACH
 
 // CHECK: gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">]
-// CHECK: nvfp4.gemm_tile {{.*}} plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64
+// CHECK: nvfp4.gemm_tile {{.*}} plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64
 // NVVM: gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">]
 // NVVM-NOT: nvfp4.gemm_tile
 // NVVM: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16

@@ -1,4 +1,4 @@
-// nvfp4-tile on a GEMM with a #nvfp4.tcgen05_plan: the ring slots copy
+// nvfp4-tile on a GEMM with a #nvfp4.tcgen05_mainloop: the ring slots copy
 // blocked scales 256 K values at a time, so scales that are plain, or
 // blocked with K % 256 != 0, are first written blocked and padded to whole
 // slots by a pre-pass kernel per operand (nvfp4.block_scales_tile, 256 threads,
@@ -14,7 +14,7 @@
 // CHECK: nvfp4.gemm_tile ins(%arg0, %arg1, %arg2, %arg3
 // CHECK-NOT: block_scales
 func.func @blocked(%a: memref<128x512xf4E2M1FN>, %sfa: memref<1x8x32x4x4xf8E4M3FN>, %b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8E4M3FN>, %c: memref<128x256xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>, memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 128, stages = 2>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>, memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, stages = 2>>}
   return
 }
 
@@ -38,7 +38,7 @@ func.func @blocked(%a: memref<128x512xf4E2M1FN>, %sfa: memref<1x8x32x4x4xf8E4M3F
 // CHECK: nvfp4.gemm_tile ins(%arg0, %arg1, %arg2, %arg3 : memref<2x200x640xf4E2M1FN>, memref<2x2x12x32x4x4xf8E4M3FN>, memref<2x300x640xf4E2M1FN>, memref<2x3x12x32x4x4xf8E4M3FN>)
 // CHECK-SAME: {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
 func.func @plain(%a: memref<2x200x640xf4E2M1FN>, %sfa: memref<2x200x40xf8E4M3FN>, %b: memref<2x300x640xf4E2M1FN>, %sfb: memref<2x300x40xf8E4M3FN>, %c: memref<2x200x300xbf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x200x640xf4E2M1FN>, memref<2x200x40xf8E4M3FN>, memref<2x300x640xf4E2M1FN>, memref<2x300x40xf8E4M3FN>) outs(%c : memref<2x200x300xbf16>) {nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 3>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x200x640xf4E2M1FN>, memref<2x200x40xf8E4M3FN>, memref<2x300x640xf4E2M1FN>, memref<2x300x40xf8E4M3FN>) outs(%c : memref<2x200x300xbf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 3>>}
   return
 }
 
@@ -54,7 +54,7 @@ func.func @plain(%a: memref<2x200x640xf4E2M1FN>, %sfa: memref<2x200x40xf8E4M3FN>
 // CHECK: nvfp4.block_scales_tile ins(%arg0 : memref<1x11x32x4x4xf8E4M3FN>) outs(%arg1 : memref<1x12x32x4x4xf8E4M3FN>)
 // CHECK: nvfp4.block_scales_tile ins(%arg0 : memref<130x44xf8E4M3FN>) outs(%arg1 : memref<2x12x32x4x4xf8E4M3FN>)
 func.func @blocked_k704(%a: memref<64x704xf4E2M1FN>, %sfa: memref<1x11x32x4x4xf8E4M3FN>, %b: memref<130x704xf4E2M1FN>, %sfb: memref<130x44xf8E4M3FN>, %c: memref<64x130xf32>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x704xf4E2M1FN>, memref<1x11x32x4x4xf8E4M3FN>, memref<130x704xf4E2M1FN>, memref<130x44xf8E4M3FN>) outs(%c : memref<64x130xf32>) {sfa_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x704xf4E2M1FN>, memref<1x11x32x4x4xf8E4M3FN>, memref<130x704xf4E2M1FN>, memref<130x44xf8E4M3FN>) outs(%c : memref<64x130xf32>) {sfa_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>>}
   return
 }
 
@@ -72,6 +72,6 @@ func.func @blocked_k704(%a: memref<64x704xf4E2M1FN>, %sfa: memref<1x11x32x4x4xf8
 // CHECK-SAME: split %
 // CHECK-NOT: sum_splits
 func.func @split_cluster(%a: memref<128x512xf4E2M1FN>, %sfa: memref<1x8x32x4x4xf8E4M3FN>, %b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8E4M3FN>, %c: memref<128x256xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>, memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 2, split_k = 2, split_cluster = true>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>, memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>, reduction = #nvfp4.split_k<splits = 2, mode = cluster>>}
   return
 }

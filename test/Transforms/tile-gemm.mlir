@@ -13,7 +13,7 @@
 // CHECK: %[[TILES:.*]] = gpu.alloc () : memref<131072xi8>
 // CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel_decode_a blocks in (%c4, %c2, %c1{{.*}}) threads in (%c1024
 // CHECK-SAME: args(%arg0 : memref<200x256xf4E2M1FN>, %arg1 : memref<200x16xf8E4M3FN>, %[[TILES]] : memref<131072xi8>)
-// CHECK-SAME: {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>, nvfp4.programmatic_dependent_launch}
+// CHECK-SAME: {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>>, nvfp4.programmatic_dependent_launch}
 // CHECK: %[[MAP:.*]] = nvfp4.tensor_map %[[TILES]] : memref<131072xi8> -> !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>
 // CHECK: %[[SMEM:.*]] = arith.constant 66624 : i32
 // CHECK: gpu.launch_func @nvfp4_kernels::@ring_kernel blocks in (%c5, %c2{{.*}}, %c1{{.*}}) threads in (%c128{{.*}}) dynamic_shared_memory_size %[[SMEM]]
@@ -26,7 +26,7 @@
 // CHECK: gpu.func @ring_kernel({{.*}}, %arg5: !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK: nvfp4.gemm_tile ins(%arg0, %arg1, %arg2, %arg3 : {{.*}}) tiles(%arg5 : !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%arg4 : memref<200x300xf16>) at m %{{.*}} n %{{.*}} batch %block_id_z
 func.func @ring(%a: memref<200x256xf4E2M1FN>, %sfa: memref<200x16xf8E4M3FN>, %b: memref<300x256xf4E2M1FN>, %sfb: memref<300x16xf8E4M3FN>, %c: memref<200x300xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<200x256xf4E2M1FN>, memref<200x16xf8E4M3FN>, memref<300x256xf4E2M1FN>, memref<300x16xf8E4M3FN>) outs(%c : memref<200x300xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<200x256xf4E2M1FN>, memref<200x16xf8E4M3FN>, memref<300x256xf4E2M1FN>, memref<300x16xf8E4M3FN>) outs(%c : memref<200x300xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>>}
   return
 }
 
@@ -39,7 +39,7 @@ func.func @ring(%a: memref<200x256xf4E2M1FN>, %sfa: memref<200x16xf8E4M3FN>, %b:
 // CHECK: gpu.func @decode_in_cta_kernel
 // CHECK: nvfp4.gemm_tile ins({{.*}}) outs(%arg4 : memref<3x40x128xf32>)
 func.func @decode_in_cta(%a: memref<3x40x512xf4E2M1FN>, %sfa: memref<3x40x32xf8E4M3FN>, %b: memref<3x128x512xf4E2M1FN>, %sfb: memref<3x128x32xf8E4M3FN>, %c: memref<3x40x128xf32>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<3x40x512xf4E2M1FN>, memref<3x40x32xf8E4M3FN>, memref<3x128x512xf4E2M1FN>, memref<3x128x32xf8E4M3FN>) outs(%c : memref<3x40x128xf32>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 40>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<3x40x512xf4E2M1FN>, memref<3x40x32xf8E4M3FN>, memref<3x128x512xf4E2M1FN>, memref<3x128x32xf8E4M3FN>) outs(%c : memref<3x40x128xf32>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 40>>}
   return
 }
 
@@ -67,7 +67,7 @@ func.func @decode_in_cta(%a: memref<3x40x512xf4E2M1FN>, %sfa: memref<3x40x32xf8E
 // CHECK: gpu.func @split_kernel_sum_splits(%arg0: memref<131072xi8>, %arg1: memref<2x64x128xbf16>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK: nvfp4.sum_splits ins(%arg0 : memref<131072xi8>) outs(%arg1 : memref<2x64x128xbf16>) at %{{.*}} splits 2
 func.func @split(%a: memref<2x64x512xf4E2M1FN>, %sfa: memref<2x64x32xf8E4M3FN>, %b: memref<2x128x512xf4E2M1FN>, %sfb: memref<2x128x32xf8E4M3FN>, %c: memref<2x64x128xbf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x64x512xf4E2M1FN>, memref<2x64x32xf8E4M3FN>, memref<2x128x512xf4E2M1FN>, memref<2x128x32xf8E4M3FN>) outs(%c : memref<2x64x128xbf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2, split_k = 2>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x64x512xf4E2M1FN>, memref<2x64x32xf8E4M3FN>, memref<2x128x512xf4E2M1FN>, memref<2x128x32xf8E4M3FN>) outs(%c : memref<2x64x128xbf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, k_groups = 2>, reduction = #nvfp4.split_k<splits = 2>>}
   return
 }
 
@@ -79,7 +79,7 @@ func.func @split(%a: memref<2x64x512xf4E2M1FN>, %sfa: memref<2x64x32xf8E4M3FN>, 
 // CHECK-LABEL: gpu.func @blocked_kernel(
 // CHECK: nvfp4.gemm_tile {{.*}} {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
 func.func @blocked(%a: memref<200x256xf4E2M1FN>, %sfa: memref<2x4x32x4x4xf8E4M3FN>, %b: memref<300x256xf4E2M1FN>, %sfb: memref<3x4x32x4x4xf8E4M3FN>, %c: memref<200x300xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<200x256xf4E2M1FN>, memref<2x4x32x4x4xf8E4M3FN>, memref<300x256xf4E2M1FN>, memref<3x4x32x4x4xf8E4M3FN>) outs(%c : memref<200x300xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>, sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<200x256xf4E2M1FN>, memref<2x4x32x4x4xf8E4M3FN>, memref<300x256xf4E2M1FN>, memref<3x4x32x4x4xf8E4M3FN>) outs(%c : memref<200x300xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>>, sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return
 }
 
@@ -103,6 +103,6 @@ func.func @blocked(%a: memref<200x256xf4E2M1FN>, %sfa: memref<2x4x32x4x4xf8E4M3F
 // CHECK-SAME: split %[[SPLIT]]
 // CHECK-NOT: sum_splits
 func.func @split_cluster(%a: memref<2x64x512xf4E2M1FN>, %sfa: memref<2x64x32xf8E4M3FN>, %b: memref<2x128x512xf4E2M1FN>, %sfb: memref<2x128x32xf8E4M3FN>, %c: memref<2x64x128xbf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x64x512xf4E2M1FN>, memref<2x64x32xf8E4M3FN>, memref<2x128x512xf4E2M1FN>, memref<2x128x32xf8E4M3FN>) outs(%c : memref<2x64x128xbf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2, split_k = 2, split_cluster = true>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x64x512xf4E2M1FN>, memref<2x64x32xf8E4M3FN>, memref<2x128x512xf4E2M1FN>, memref<2x128x32xf8E4M3FN>) outs(%c : memref<2x64x128xbf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, k_groups = 2>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>}
   return
 }

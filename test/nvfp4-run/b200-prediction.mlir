@@ -5,7 +5,7 @@
 // the MMA padding of ragged shapes, the scale pre-passes of plain scales,
 // split-K's sum. Not printed for sm_90a (measured there instead).
 // RUN: nvfp4-run %s --entry contest3 --target sm_100a | FileCheck %s --check-prefix=CONTEST
-// CONTEST: nvfp4-run: B200 prediction @contest3 128x7168x2048: 1.33 us = max(memory 1.33 us: 10.2 MB at 7.68 TB/s, MMA 0.72 us: 112 CTAs in 1 wave(s) of 148 SMs, 0.0% padding, at 6.9 PFLOP/s); speed of light 1.33 us; contest best 6.54 us; plan #nvfp4.tcgen05_plan<tile_m = 64, stages = 8>
+// CONTEST: nvfp4-run: B200 prediction @contest3 128x7168x2048: 1.33 us = max(memory 1.33 us: 10.2 MB at 7.68 TB/s, MMA 0.72 us: 112 CTAs in 1 wave(s) of 148 SMs, 0.0% padding, at 6.9 PFLOP/s); speed of light 1.33 us; contest best 6.54 us; plan #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 8>>
 // RUN: nvfp4-run %s --entry ragged --target sm_100a | FileCheck %s --check-prefix=RAGGED
 // RAGGED: nvfp4-run: B200 prediction @ragged 200x300x640 L2: 0.28 us = max(memory 0.08 us: 0.6 MB at 7.68 TB/s, MMA 0.27 us: 24 CTAs in 1 wave(s) of 148 SMs, 49.1% padding, at 6.9 PFLOP/s) + scale pre-passes 0.01 us (0.1 MB); speed of light 0.08 us; plan
 // RUN: nvfp4-run %s --entry ragged --target sm_90a | FileCheck %s --check-prefix=SM90

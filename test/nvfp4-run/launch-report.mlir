@@ -9,6 +9,6 @@
 // CHECK-NOT: tensor map
 // CHECK: nvfp4-run: kernel @gemm_kernel: grid (4, 1, 2), block (256, 1, 1), cluster (1, 1, 2), 33856 bytes dynamic smem; param 5: tensor map of workspace #0 (256x64, box 64x64, swizzle 128B); ptxas:
 func.func @gemm(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<256x256xf4E2M1FN>, %sfb: memref<256x16xf8E4M3FN>, %c: memref<64x256xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<64x256xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, split_k = 2, producer = true, split_cluster = true>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<64x256xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, producer = true>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>}
   return
 }

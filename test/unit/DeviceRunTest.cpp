@@ -422,7 +422,7 @@ TEST_F(DeviceRunTest, GemmLaunchCarriesTheTensorMapOfItsTiles) {
 func.func @gemm(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>,
                 %b: memref<256x256xf4E2M1FN>, %sfb: memref<256x16xf8E4M3FN>,
                 %c: memref<128x256xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<128x256xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<128x256xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>>}
   return
 }
 )mlir";
@@ -461,7 +461,7 @@ TEST_F(DeviceRunTest, ClusterPlanLaunchesInClusters) {
 func.func @gemm(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>,
                 %b: memref<256x256xf4E2M1FN>, %sfb: memref<256x16xf8E4M3FN>,
                 %c: memref<64x256xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<64x256xf16>) {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, split_k = 2, producer = true, split_cluster = true>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<256x256xf4E2M1FN>, memref<256x16xf8E4M3FN>) outs(%c : memref<64x256xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, producer = true>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>}
   return
 }
 )mlir";

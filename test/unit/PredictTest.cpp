@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nvfp4/InitAll.h"
 #include "nvfp4/Runner/Predict.h"
+#include "nvfp4/InitAll.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -75,8 +75,9 @@ TEST_F(PredictTest, SplitKPartialsAndSum) {
   ASSERT_TRUE(module);
   auto p = predictB200Entry(*module, "g");
   ASSERT_EQ(p.size(), 1u);
-  EXPECT_EQ(p[0].plan, "#nvfp4.tcgen05_plan<tile_m = 64, stages = 8, "
-                       "split_k = 2>");
+  EXPECT_EQ(p[0].plan,
+            "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, "
+            "stages = 8>, reduction = #nvfp4.split_k<splits = 2>>");
   const double values = (128.0 + 4096) * 7168 / 2;
   const double scales = (1.0 + 32) * 112 * 512;
   const double partials = 2.0 * 128 * 4096 * 4, c = 128.0 * 4096 * 2;
@@ -98,8 +99,9 @@ TEST_F(PredictTest, SplitClusterWritesCOnce) {
   // The same plan with split_cluster: the splits add their tiles on chip,
   // so the GEMM writes C (not fp32 partials) and there is no sum kernel.
   auto module = gemm(128, 4096, 7168, /*blocked=*/true,
-                     "#nvfp4.tcgen05_plan<tile_m = 64, stages = 8, split_k = "
-                     "2, split_cluster = true>");
+                     "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<"
+                     "tile_m = 64, stages = 8>, reduction = #nvfp4.split_k<"
+                     "splits = 2, mode = cluster>>");
   ASSERT_TRUE(module);
   auto p = predictB200Entry(*module, "g");
   ASSERT_EQ(p.size(), 1u);
@@ -118,7 +120,8 @@ TEST_F(PredictTest, WavesPaddingAndPrePasses) {
   // 1000 x 7168 x 2048 with plain scales and 128-row tiles: 56 x 8 = 448
   // CTAs, 4 waves of 148; A's rows padded from 1000 to 1024.
   auto module = gemm(1000, 7168, 2048, /*blocked=*/false,
-                     "#nvfp4.tcgen05_plan<tile_m = 128, stages = 4>");
+                     "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<"
+                     "tile_m = 128, stages = 4>>");
   ASSERT_TRUE(module);
   auto p = predictB200Entry(*module, "g");
   ASSERT_EQ(p.size(), 1u);

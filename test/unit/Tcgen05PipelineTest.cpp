@@ -270,7 +270,7 @@ public:
     });
     kernel.walk([&](RingAllocOp a) { ring = a.getType(); });
     kernel.walk([&](Tcgen05StoreOp s) { store = s; });
-    plan = dyn_cast<Tcgen05PlanAttr>(launch->getAttr("nvfp4.plan"));
+    plan = dyn_cast<KernelPlanAttr>(launch->getAttr("nvfp4.plan"));
     // A split_cluster's splits add their tiles on chip: the model adds
     // every CTA's tile (exact here, in any order), which is what the
     // exchange gives the first CTA, provided only that CTA stores: the
@@ -724,7 +724,7 @@ public:
   scf::ForOp producer, issuer;
   RingType ring;
   Tcgen05StoreOp store;
-  Tcgen05PlanAttr plan;
+  KernelPlanAttr plan;
   bool ok = false;
 };
 
@@ -773,41 +773,44 @@ INSTANTIATE_TEST_SUITE_P(
         Case{{128, 256, 512, 1}, ""},
         // Slots reused (4 slices, 2 stages), 128-row tiles.
         Case{{128, 256, 1024, 1},
-             "#nvfp4.tcgen05_plan<tile_m = 128, "
-             "stages = 2>"},
+             "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, "
+             "stages = 2>>"},
         // Ragged M and N, a batch of 2, 32-row tiles (quarter offsets 0-3).
         Case{{100, 200, 512, 2},
-             "#nvfp4.tcgen05_plan<tile_m = 32, "
-             "stages = 3>"},
+             "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 32, "
+             "stages = 3>>"},
         // 256-row tiles over fewer rows: two scale blocks, the second past
         // M clamped.
         Case{{200, 128, 256, 1},
-             "#nvfp4.tcgen05_plan<tile_m = 256, "
-             "stages = 2>"},
+             "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 256, "
+             "stages = 2>>"},
         Case{{300, 128, 512, 1},
-             "#nvfp4.tcgen05_plan<tile_m = 256, "
-             "stages = 2, split_k = 2>"},
+             "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 256, "
+             "stages = 2>, reduction = #nvfp4.split_k<splits = 2>>"},
         // Plain scales (the pre-pass blocks them), K = 640: the last slice
         // holds 2 of 4 chunks (values read as zero, scales padded zero).
         Case{{100, 200, 640, 2, /*plain=*/true}, ""},
         // Blocked scales with K % 256 != 0 (padded by the pre-pass; the
         // host's padding bytes are NaN): 3 slices, the last of 3 chunks.
         Case{{64, 130, 704, 1},
-             "#nvfp4.tcgen05_plan<tile_m = 64, "
-             "stages = 2>"},
+             "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, "
+             "stages = 2>>"},
         // Split-K over 7 slices of which the last has 1 chunk.
         Case{{128, 256, 1600, 1, /*plain=*/true},
-             "#nvfp4.tcgen05_plan<tile_m = 128, stages = 3, split_k = 7>"},
+             "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, "
+             "stages = 3>, reduction = #nvfp4.split_k<splits = 7>>"},
         // Split-K added on chip by a cluster of the splits (the ring's
         // scratch larger than its slots), a batch of 2, ragged M and N.
         Case{{100, 200, 1024, 2},
-             "#nvfp4.tcgen05_plan<tile_m = 128, stages = 2, split_k = 2, "
-             "split_cluster = true>"}));
+             "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, "
+             "stages = 2>, reduction = #nvfp4.split_k<splits = 2, mode = "
+             "cluster>>"}));
 
 /// Each planted error changes the result of a plan where it matters.
 TEST(Tcgen05PipelinePlanted, ErrorsAreCaught) {
   CompiledGemm gemm({128, 256, 512, 1},
-                    "#nvfp4.tcgen05_plan<tile_m = 64, stages = 2>");
+                    "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = "
+                    "64, stages = 2>>");
   ASSERT_TRUE(gemm.ok);
   Host h = randomHost(gemm.shape, 11);
   EXPECT_EQ(mismatches(h, gemm.runAll(h)), 0);
@@ -829,7 +832,8 @@ TEST(Tcgen05PipelinePlanted, ErrorsAreCaught) {
 /// model sees, or a wrong result. Unplanted, every schedule is right.
 TEST(Tcgen05PipelinePlanted, SynchronizationErrorsAreCaught) {
   CompiledGemm gemm({64, 128, 1024, 1},
-                    "#nvfp4.tcgen05_plan<tile_m = 64, stages = 2>");
+                    "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = "
+                    "64, stages = 2>>");
   ASSERT_TRUE(gemm.ok);
   Host h = randomHost(gemm.shape, 13);
   for (int64_t schedule = 0; schedule < 6; ++schedule) {
@@ -861,11 +865,12 @@ TEST(Tcgen05PipelineContest, FirstAndLastTiles) {
     llvm::raw_string_ostream os(plan);
     os << full.plan;
     Shape cut{s.m, s.n, 1024, 1};
-    Tcgen05PlanAttr p = full.plan;
+    KernelPlanAttr p = full.plan;
     // Keep the plan but its split_k, which must divide the shorter K.
     std::string kept =
-        "#nvfp4.tcgen05_plan<tile_m = " + std::to_string(p.getTileM()) +
-        ", stages = " + std::to_string(p.getStages()) + ">";
+        "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = " +
+        std::to_string(p.getTileM()) +
+        ", stages = " + std::to_string(p.getStages()) + ">>";
     CompiledGemm gemm(cut, kept);
     ASSERT_TRUE(gemm.ok) << plan;
     Host h = randomHost(cut, 3);
@@ -900,7 +905,7 @@ std::string checkFirstAndLastTiles(Shape s, unsigned seed) {
   std::string planText;
   llvm::raw_string_ostream os(planText);
   os << gemm.plan;
-  Tcgen05PlanAttr p = gemm.plan;
+  KernelPlanAttr p = gemm.plan;
   const int64_t splits = p.getSplitK();
   Host h = randomHost(s, seed);
   std::vector<float> out(s.batch * s.m * s.n, 0.0f);

@@ -354,8 +354,8 @@ static void printKernels(const CompiledEntry &kernels, StringRef target,
       llvm::errs() << llvm::formatv(
           "nvfp4-run: warning: kernel @{0} spills {1} bytes to local memory "
           "under ptxas ({2} registers per thread): correct, but slower{3}; "
-          "a smaller b_prefetch, tile_m or k_split, or more ring rounds "
-          "(stages / k_split), needs fewer registers\n",
+          "a smaller b_prefetch, tile_m or k_groups, or more ring rounds "
+          "(stages / k_groups), needs fewer registers\n",
           k.kernel, it->second.spillStoreBytes, it->second.registers,
           k.plan.empty() ? std::string() : " (plan " + k.plan + ")");
     }

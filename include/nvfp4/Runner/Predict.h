@@ -12,7 +12,7 @@
 //   time = max(memory, MMA) + pre-passes + sum
 //   memory    = the GEMM kernel's HBM bytes (A, B, their blocked scales
 //               padded to whole slices, C or split-K's fp32 partials, C
-//               again when a split_cluster adds the splits on chip) /
+//               again when the splits add on chip) /
 //               7.68 TB/s; a tile of B or A read by several CTAs counts
 //               once (the others hit L2);
 //   MMA       = waves x one CTA's MMA FLOPs (128 rows of B x tile_m rows
@@ -21,7 +21,7 @@
 //   pre-pass  = the scale pre-passes' bytes (read, write) / 7.68 TB/s, run
 //               before the GEMM;
 //   sum       = split-K's sum kernel's bytes (partials read, C written) /
-//               7.68 TB/s, after it (none with split_cluster: the on-chip
+//               7.68 TB/s, after it (none with an on-chip split: the on-chip
 //               exchange is latency, which the model leaves out).
 //
 // It assumes one CTA per SM and the full MMA rate at every N = tile_m.
@@ -54,7 +54,7 @@ struct B200Model {
   int64_t smCount = 148;
 };
 
-/// The prediction for one GEMM with a #nvfp4.tcgen05_plan.
+/// The prediction for one GEMM with a #nvfp4.tcgen05_mainloop.
 struct GemmPrediction {
   int64_t m = 0, n = 0, k = 0, batch = 1;
   std::string plan;
@@ -75,7 +75,7 @@ struct GemmPrediction {
 };
 
 /// Predicts `op`, a scaled_matmul with N > 1 planned with a
-/// #nvfp4.tcgen05_plan; std::nullopt for any other op.
+/// #nvfp4.tcgen05_mainloop; std::nullopt for any other op.
 std::optional<GemmPrediction> predictB200Gemm(ScaledMatmulOp op,
                                               const B200Model &model = {});
 

@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Lowers the sm_100a consumer ops nvfp4-software-pipeline writes for a
-// #nvfp4.tcgen05_plan (nvfp4.tmem.*, nvfp4.tcgen05.*) to upstream NVVM ops:
+// #nvfp4.tcgen05_mainloop (nvfp4.tmem.*, nvfp4.tcgen05.*) to upstream NVVM
+// ops:
 //
 // - a !nvfp4.tmem is the i32 TMEM address of its first column; its control
 //   block, a static shared buffer of the kernel (`<kernel>_tmem`: an 8-byte
@@ -362,7 +363,7 @@ struct Tcgen05WaitLowering : OpConversionPattern<Tcgen05WaitOp> {
   }
 };
 
-/// The split exchange of a split_cluster (SplitExchange.h) on TMEM: thread
+/// The split exchange of an on-chip split-K (SplitExchange.h) on TMEM: thread
 /// t's lane t, `columns` columns kExchangeColumns at a time; the first CTA adds
 /// the others' columns in rank order and writes the sums back to TMEM.
 struct Tcgen05ReduceSplitsLowering
@@ -377,7 +378,8 @@ struct Tcgen05ReduceSplitsLowering
     Tcgen05Ops tc{k};
     const int64_t columns = op.getColumns();
     SplitExchange exchange(k, adaptor.getRing(), op.getRing().getType(),
-                           op.getSplits(), Tcgen05PlanAttr::kThreads, columns);
+                           op.getSplits(), Tcgen05MainloopAttr::kThreads,
+                           columns);
     auto address = [&](int64_t first) {
       return warpLanesColumn(k, adaptor.getTmem(), first);
     };

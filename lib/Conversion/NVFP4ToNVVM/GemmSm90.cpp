@@ -1,5 +1,4 @@
 //===- GemmSm90.cpp - nvfp4.gemm_tile on Hopper tensor cores (wgmma)
-//-------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -193,7 +192,7 @@ class ATileDecoder {
 public:
   ATileDecoder(KernelBuilder &k, Value a, Value sfa, ScaleLayout sfaLayout,
                Value batch, Value mBase, Value tid, int64_t threads,
-               GemmPlanAttr plan)
+               WgmmaMainloopAttr plan)
       : k(k), b(k.b), aBase(k.pointer(a)), sfaBase(k.pointer(sfa)),
         batch(batch), mBase(mBase), tid(tid), threads(threads),
         tileM(plan.getTileM()) {
@@ -210,7 +209,7 @@ public:
   /// slot P at (P ^ i % 8) * 16.
   void decode(const AChunk &chunk,
               function_ref<void(Value vec, Value offset)> store);
-  /// The pre-pass's form (nvfp4.decode_a_tile, GemmPlanAttr::
+  /// The pre-pass's form (nvfp4.decode_a_tile, WgmmaMainloopAttr::
   /// getDecodeThreads(): 8 or 4 threads per tile row): a thread loads and
   /// decodes one or two words (8 values each) of a row of `chunk` and hands
   /// each f16x2 pair to `store` with its byte offset in the unswizzled
@@ -281,7 +280,7 @@ void ATileDecoder::decodeBlock(Value chunk,
   // of the row's 8: part j holds words j * words ...
   const int64_t parts = threads / tileM, words = 8 / parts;
   assert(threads == parts * tileM && (parts == 4 || parts == 8) &&
-         "GemmPlanAttr::getDecodeThreads: 8 or 4 threads per tile row");
+         "WgmmaMainloopAttr::getDecodeThreads: 8 or 4 threads per tile row");
   Value i = arith::DivUIOp::create(b, tid, k.c32(parts));
   Value j = arith::RemUIOp::create(b, tid, k.c32(parts));
   Value firstWord = arith::MulIOp::create(b, j, k.c32(words));
@@ -525,13 +524,13 @@ void storeAccumulators(KernelBuilder &k, ArrayRef<Value> acc,
 class GemmSm90Emitter {
 public:
   GemmSm90Emitter(GemmTileOp op, ImplicitLocOpBuilder &b)
-      : op(op), b(b), k(b), plan(op.getWgmmaPlan()) {
+      : op(op), b(b), k(b), plan(op.getWgmmaMainloop()) {
     OperandShape a = getOperandShape(op.getA().getType());
     m = a.rows;
     n = getOperandShape(op.getB().getType()).rows;
     tileM = plan.getTileM();
     threads = plan.getThreadsPerCta();
-    chunks = a.k / GemmPlanAttr::kTileK;
+    chunks = a.k / WgmmaMainloopAttr::kTileK;
   }
 
   LogicalResult emit(RewriterBase &rewriter);
@@ -556,7 +555,7 @@ private:
   GemmTileOp op;
   ImplicitLocOpBuilder &b;
   KernelBuilder k;
-  GemmPlanAttr plan;
+  WgmmaMainloopAttr plan;
   int64_t m, n, tileM, threads, chunks;
   Value tid, batch, mBase;
   std::optional<BRows> bRows;
@@ -565,8 +564,9 @@ private:
 SmallVector<Value> GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
   // Two buffers of tile_m decoded rows (128 bytes per row per chunk),
   // 1024-byte aligned: the 128B swizzle works on absolute addresses.
-  Value smem = k.sharedBuffer(rewriter, op, "__nvfp4_gemm_a",
-                              plan.getSharedBytes(), /*alignment=*/1024);
+  Value smem =
+      k.sharedBuffer(rewriter, op, "__nvfp4_gemm_a",
+                     plan.getSharedBytes(/*scratch=*/0), /*alignment=*/1024);
   Value smemAddress = LLVM::PtrToIntOp::create(b, k.i32, smem);
   auto bufferAddress = [&](Value chunk) -> Value {
     Value parity = arith::AndIOp::create(b, chunk, k.c32(1));
@@ -661,7 +661,7 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    GemmPlanAttr plan = op.getPlan();
+    WgmmaMainloopAttr plan = op.getPlan();
     OperandShape a = getOperandShape(op.getA().getType());
     Value tid = k.threadIdX();
     Value batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
@@ -669,14 +669,14 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
     Value chunk = arith::IndexCastUIOp::create(b, k.i32, op.getChunk());
     ATileDecoder decoder(k, op.getA(), op.getSfa(), op.getSfaLayout(), batch,
                          mBase, tid, plan.getDecodeThreads(), plan);
-    Value row = buildATileRow(b, plan, llvm::divideCeil(a.rows, plan.getTileM()),
-                              a.k / GemmPlanAttr::kTileK,
-                              arith::TruncIOp::create(b, k.i32, batch), mBase,
-                              chunk);
-    Value tile = k.offset(
-        k.pointer(op.getTiles()),
-        arith::MulIOp::create(b, arith::ExtUIOp::create(b, k.i64, row),
-                              k.c64(kATileRowBytes)));
+    Value row =
+        buildATileRow(b, plan, llvm::divideCeil(a.rows, plan.getTileM()),
+                      a.k / WgmmaMainloopAttr::kTileK,
+                      arith::TruncIOp::create(b, k.i32, batch), mBase, chunk);
+    Value tile =
+        k.offset(k.pointer(op.getTiles()),
+                 arith::MulIOp::create(b, arith::ExtUIOp::create(b, k.i64, row),
+                                       k.c64(kATileRowBytes)));
     decoder.decodeBlock(chunk, [&](Value pair, Value offset) {
       LLVM::StoreOp::create(
           b, pair, k.offset(tile, arith::ExtUIOp::create(b, k.i64, offset)), 4);
@@ -691,11 +691,11 @@ struct GemmTileSm90Lowering : OpRewritePattern<GemmTileOp> {
 
   LogicalResult matchAndRewrite(GemmTileOp op,
                                 PatternRewriter &rewriter) const override {
-    GemmPlanAttr plan = op.getWgmmaPlan();
+    WgmmaMainloopAttr plan = op.getWgmmaMainloop();
     if (!plan || plan.getStages() > 0)
       return op.emitOpError()
              << "has a ring (stages = "
-             << (plan ? plan.getStages() : op.getTcgen05Plan().getStages())
+             << (plan ? plan.getStages() : op.getTcgen05Mainloop().getStages())
              << "): run nvfp4-software-pipeline before the conversion";
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     GemmSm90Emitter emitter(op, b);

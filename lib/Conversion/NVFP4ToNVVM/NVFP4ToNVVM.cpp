@@ -81,8 +81,8 @@ struct ConvertNVFP4ToNVVMPass
       const GpuTargetInfo &info = getTargetInfo(**target);
       WalkResult wrongChip = module.walk([&](Operation *op) {
         auto tile = dyn_cast<GemmTileOp>(op);
-        if (tile && tile.getTcgen05Plan()) {
-          op->emitOpError() << "has a ring (a #nvfp4.tcgen05_plan): run "
+        if (tile && tile.getTcgen05Mainloop()) {
+          op->emitOpError() << "has a ring (a #nvfp4.tcgen05_mainloop): run "
                                "nvfp4-software-pipeline before the conversion";
           return WalkResult::interrupt();
         }

@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The split exchange (SplitExchange.h) and nvfp4.wgmma.reduce_splits (plan
-// `split_cluster`): the split_k CTAs of one tile are a thread-block cluster,
-// and the threads that hold each CTA's tile sum (wgmma's register
+// The split exchange (SplitExchange.h) and nvfp4.wgmma.reduce_splits
+// (split-K in mode `cluster` or `scatter`): the split_k CTAs of one tile are
+// a thread-block cluster, and the threads that hold each CTA's tile sum (wgmma's register
 // fragments) hand them to the cluster's first CTA through distributed
 // shared memory instead of fp32 partials in global memory and a sum kernel
 // (nvfp4.sum_splits):
@@ -50,8 +50,7 @@ SplitExchange::SplitExchange(KernelBuilder &k, Value ring, RingType type,
                              int64_t aTileBytes)
     : k(k), threads(threads), floats(floats), aTileBytes(aTileBytes),
       slotBytes(type.getSlotBytes()) {
-  const int64_t bytes =
-      GemmPlanAttr::splitExchangeBytes(splits, floats * threads);
+  const int64_t bytes = SplitKAttr::exchangeBytes(splits, floats * threads);
   area = arith::AddIOp::create(
       k.b, ring, k.c32(type.getSplitExchangeStart(bytes, aTileBytes)));
 }

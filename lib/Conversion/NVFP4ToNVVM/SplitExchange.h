@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The on-chip end of split-K (plan `split_cluster`) for every target's
-// accumulators (wgmma's registers, tcgen05's TMEM): the split_k CTAs of a
+// The on-chip end of split-K (`#nvfp4.split_k` in mode cluster or
+// scatter) for every target's accumulators (wgmma's registers, tcgen05's TMEM): the split_k CTAs of a
 // tile are a thread-block cluster, and the threads that hold each CTA's sum
 // hand it to the first CTA (reduce_splits), or each part of it to the CTA
 // that owns that part (reduce_scatter_splits), through distributed shared
@@ -31,7 +31,7 @@ namespace mlir::nvfp4 {
 /// values 4j .. 4j + 3 of thread t sit at float (s x floats + 4j) x
 /// threads + 4t of the exchange area, so a warp's 16-byte accesses for one
 /// j are contiguous. The area is the top
-/// GemmPlanAttr::splitExchangeBytes(splits, floats x threads) bytes of the
+/// SplitKAttr::exchangeBytes(splits, floats x threads) bytes of the
 /// first CTA's ring data (`ring`: its i32 shared address; `type`: its
 /// layout), or with `aTileBytes` > 0 the A tiles (the first aTileBytes) of
 /// the ring's last slots, area byte o at slot byte (o / aTileBytes) x

@@ -267,8 +267,8 @@ verifyScaledProduct(Operation *op, MemRefType aType, MemRefType sfaType,
 
 /// Checks the GEMM's K step and the tensor map of the decoded tiles of A.
 LogicalResult verifyGemmTiles(Operation *op, const OperandShape &a,
-                              GemmPlanAttr plan, TensorMapType tiles) {
-  if (a.k % GemmPlanAttr::kTileK != 0)
+                              WgmmaMainloopAttr plan, TensorMapType tiles) {
+  if (a.k % WgmmaMainloopAttr::kTileK != 0)
     return op->emitOpError() << "expects K (" << a.k
                              << ") to be a multiple of 64, the GEMM kernels' "
                                 "K step";
@@ -471,7 +471,7 @@ LogicalResult GemvTileOp::verify() {
 
 /// Split-K's operands of a gemm_tile (either plan kind): `split` exactly
 /// when split_k > 1; `partials` exactly when the plan
-/// writes them (`partialsBytes` > 0: split-K without split_cluster),
+/// writes them (`partialsBytes` > 0: split-K in mode `global`),
 /// split_k dividing the `steps` K steps (`stepsText`, `what`), and partials
 /// of `partialsBytes`.
 static LogicalResult verifySplitK(GemmTileOp op, int64_t splitK, int64_t steps,
@@ -487,8 +487,9 @@ static LogicalResult verifySplitK(GemmTileOp op, int64_t splitK, int64_t steps,
     return op.emitOpError() << "expects `split` with split_k = " << splitK;
   if (partialsBytes == 0) {
     if (op.getPartials())
-      return op.emitOpError() << "expects no `partials` with split_cluster "
-                                 "(the splits add their tiles on chip)";
+      return op.emitOpError() << "expects no `partials` with an on-chip "
+                                 "split-K (the splits add their tiles on "
+                                 "chip)";
   } else if (!op.getPartials()) {
     return op.emitOpError() << "expects `partials` with split_k = " << splitK;
   }
@@ -506,35 +507,37 @@ static LogicalResult verifySplitK(GemmTileOp op, int64_t splitK, int64_t steps,
 /// The sm_100a tile: K in steps of 64, the maps of A's and B's packed
 /// bytes, and split-K's operands (the scales are checked by the caller).
 static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
-                                       Tcgen05PlanAttr plan) {
-  if (a.k % Tcgen05PlanAttr::kMmaK != 0)
+                                       KernelPlanAttr plan) {
+  if (a.k % Tcgen05MainloopAttr::kMmaK != 0)
     return op.emitOpError()
            << "expects K (" << a.k
-           << ") to be a multiple of 64 with a #nvfp4.tcgen05_plan (the "
+           << ") to be a multiple of 64 with a #nvfp4.tcgen05_mainloop (the "
               "tcgen05 MMA's K)";
   int64_t n = getOperandShape(op.getB().getType()).rows;
   MLIRContext *ctx = op.getContext();
   TensorMapType want[] = {
       getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
-      getPackedOperandMapType(ctx, a.batch, n, a.k, Tcgen05PlanAttr::kTileN)};
+      getPackedOperandMapType(ctx, a.batch, n, a.k,
+                              Tcgen05MainloopAttr::kTileN)};
   if (op.getMaps().size() != 2 || op.getMaps()[0].getType() != want[0] ||
       op.getMaps()[1].getType() != want[1])
-    return op.emitOpError()
-           << "expects the tensor maps of A's and B's packed "
-              "bytes, "
-           << want[0] << " and " << want[1] << ", with a #nvfp4.tcgen05_plan";
-  return verifySplitK(op, plan.getSplitK(), plan.getSlices(a.k),
+    return op.emitOpError() << "expects the tensor maps of A's and B's packed "
+                               "bytes, "
+                            << want[0] << " and " << want[1]
+                            << ", with a #nvfp4.tcgen05_mainloop";
+  return verifySplitK(op, plan.getSplitK(), Tcgen05MainloopAttr::getSlices(a.k),
                       "ceil(K / 256)", "the K slices the splits share",
                       plan.getPartialsBytes(a.batch, a.rows, n));
 }
 
 LogicalResult GemmTileOp::verify() {
-  Tcgen05PlanAttr tcgen05 = getTcgen05Plan();
+  Tcgen05MainloopAttr tcgen05 = getTcgen05Mainloop();
   if (tcgen05 && (getSfaLayout() != ScaleLayout::Blocked ||
                   getSfbLayout() != ScaleLayout::Blocked))
     return emitOpError()
            << "expects both scale operands in the blocked layout with a "
-              "#nvfp4.tcgen05_plan (tcgen05.cp copies its 128 x 4 atoms into "
+              "#nvfp4.tcgen05_mainloop (tcgen05.cp copies its 128 x 4 atoms "
+              "into "
               "TMEM as they are; nvfp4-tile writes plain scales blocked with "
               "nvfp4.block_scales_tile)";
   // sm_100a slots copy scales 256 K values at a time: blocked for K
@@ -542,12 +545,12 @@ LogicalResult GemmTileOp::verify() {
   FailureOr<OperandShape> a = verifyScaledProduct(
       getOperation(), getA().getType(), getSfa().getType(), getB().getType(),
       getSfb().getType(), getC().getType(), getSfaLayout(), getSfbLayout(),
-      tcgen05 ? &Tcgen05PlanAttr::getSlotK : nullptr);
+      tcgen05 ? &Tcgen05MainloopAttr::getSlotK : nullptr);
   if (failed(a))
     return failure();
   if (tcgen05)
-    return verifyTcgen05Tile(*this, *a, tcgen05);
-  GemmPlanAttr plan = getWgmmaPlan();
+    return verifyTcgen05Tile(*this, *a, getPlan());
+  WgmmaMainloopAttr plan = getWgmmaMainloop();
   int64_t n = getOperandShape(getB().getType()).rows;
   if (plan.getStages() > 0 && !getATiles())
     return emitOpError() << "expects the decoded tiles of A (`tiles`) with "
@@ -565,7 +568,7 @@ LogicalResult GemmTileOp::verify() {
   const size_t maps = plan.getStages() == 0 ? 0 : 1 + (plan.getBTma() ? 2 : 0);
   if (getMaps().size() != maps)
     return emitOpError() << "expects " << maps
-                         << " tensor maps with this #nvfp4.gemm_plan (the "
+                         << " tensor maps with this #nvfp4.wgmma_mainloop (the "
                             "decoded tiles of A with stages > 0, then with "
                             "b_tma B's bytes and its scales), but got "
                          << getMaps().size();
@@ -580,7 +583,7 @@ LogicalResult GemmTileOp::verify() {
     // signed 32-bit coordinates.
     const int64_t atoms = getSfbLayout() == ScaleLayout::Blocked
                               ? a->batch * llvm::divideCeil(n, int64_t(128)) *
-                                    (a->k / GemmPlanAttr::kTileK)
+                                    (a->k / WgmmaMainloopAttr::kTileK)
                               : n;
     if (atoms > std::numeric_limits<int32_t>::max())
       return emitOpError() << "expects B's scales to have fewer than 2^31 "
@@ -597,9 +600,11 @@ LogicalResult GemmTileOp::verify() {
       return emitOpError() << "expects B's scales as " << sfbMap << ", but got "
                            << getSfbMap().getType();
   }
-  const int64_t partialsBytes = plan.getPartialsBytes(a->batch, a->rows, n);
-  return verifySplitK(*this, plan.getSplitK(), a->k / GemmPlanAttr::kTileK,
-                      "K / 64", "the K chunks the splits share", partialsBytes);
+  const int64_t partialsBytes =
+      getPlan().getPartialsBytes(a->batch, a->rows, n);
+  return verifySplitK(*this, getPlan().getSplitK(),
+                      a->k / WgmmaMainloopAttr::kTileK, "K / 64",
+                      "the K chunks the splits share", partialsBytes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -737,7 +742,7 @@ LogicalResult WgmmaMmaOp::verify() {
   if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
     return failure();
   int64_t n = 2 * getAcc().getType().getNumElements();
-  int64_t tileBytes = n * GemmPlanAttr::kTileK * 2;
+  int64_t tileBytes = n * WgmmaMainloopAttr::kTileK * 2;
   if (getRing().getType().getSlotBytes() < tileBytes)
     return emitOpError() << "expects ring slots of at least " << tileBytes
                          << " bytes (N = " << n
@@ -803,7 +808,7 @@ static LogicalResult verifySplitExchange(Operation *op, int64_t splits,
     return op->emitOpError()
            << "expects its kernel's clusters to be the " << splits
            << " splits of a tile (known_cluster_size 1 x 1 x " << splits << ")";
-  int64_t need = GemmPlanAttr::splitExchangeBytes(splits, floatsPerSplit);
+  int64_t need = SplitKAttr::exchangeBytes(splits, floatsPerSplit);
   if (aTileBytes) {
     const int64_t start = ring.getSplitExchangeStart(need, *aTileBytes);
     if (start < below)
@@ -1096,7 +1101,7 @@ LogicalResult Tcgen05ReduceSplitsOp::verify() {
                          << getTmem().getType().getColumns() << ", got "
                          << getColumns();
   return verifySplitExchange(getOperation(), getSplits(), getRing().getType(),
-                             Tcgen05PlanAttr::kThreads * getColumns(),
+                             Tcgen05MainloopAttr::kThreads * getColumns(),
                              /*below=*/0, /*releaseReads=*/false,
                              /*aTileBytes=*/std::nullopt);
 }
@@ -1136,7 +1141,7 @@ LogicalResult WgmmaLoadBOp::verify() {
       failed(verifyRank2or3(op, "b", bType, "N")))
     return failure();
   OperandShape b = getOperandShape(bType);
-  if (b.k % GemmPlanAttr::kTileK != 0)
+  if (b.k % WgmmaMainloopAttr::kTileK != 0)
     return emitOpError() << "expects K (" << b.k
                          << ") to be a multiple of 64, the K chunk it loads";
   return verifyScales(op, "sfb", getSfb().getType(), getSfbLayout(), b.rows,

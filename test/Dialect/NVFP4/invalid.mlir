@@ -389,29 +389,29 @@ func.func private @plan_in_flight() attributes {plan = #nvfp4.gemv_plan<warps_pe
 // -----
 
 // expected-error @+1 {{expects warpgroups to be 1 or 2 (64 rows of B each), but got 3}}
-func.func private @gemm_plan_warpgroups() attributes {plan = #nvfp4.gemm_plan<warpgroups = 3, tile_m = 128>}
+func.func private @gemm_plan_warpgroups() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 3, tile_m = 128>>}
 
 // -----
 
 // expected-error @+1 {{expects tile_m to be a multiple of 8 in [8, 192] (the MMA's N; two shared-memory buffers of tile_m x 128 bytes), but got 100}}
-func.func private @gemm_plan_tile_m() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 100>}
+func.func private @gemm_plan_tile_m() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 100>>}
 
 // -----
 
 // expected-error @+1 {{expects stages to be 0 (A decoded in each CTA) or in [2, 16] (a ring of TMA-copied tiles), but got 1}}
-func.func private @gemm_plan_stages() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 1>}
+func.func private @gemm_plan_stages() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 1>>}
 
 // -----
 
 // The plan attribute is verified wherever it appears.
-// expected-error @+1 {{expects 'nvfp4.plan' to be a plan (#nvfp4.gemv_plan, #nvfp4.gemm_plan or #nvfp4.tcgen05_plan), but got 4 : i64}}
+// expected-error @+1 {{expects 'nvfp4.plan' to be a plan (#nvfp4.gemv_plan or #nvfp4.kernel), but got 4 : i64}}
 func.func private @not_a_plan() attributes {nvfp4.plan = 4}
 
 // -----
 
 func.func @gemm_tile_no_tiles(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %i: index) {
   // expected-error @+1 {{expects the decoded tiles of A (`tiles`) with stages = 4}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>>
   return
 }
 
@@ -419,58 +419,59 @@ func.func @gemm_tile_no_tiles(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16x
 
 func.func @decode_tiles_size(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %t: memref<100xi8>, %i: index) {
   // expected-error @+1 {{expects `tiles` to hold 65536 bytes (the decoded tiles of A), but it has 100}}
-  nvfp4.decode_a_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%t : memref<100xi8>) at m %i chunk %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
+  nvfp4.decode_a_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%t : memref<100xi8>) at m %i chunk %i batch %i plan #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>
   return
 }
 
 // -----
 
-// expected-error @+1 {{expects k_split = 2 with a ring of at least 2 rounds of k_split slots (stages a multiple of k_split, >= 4), but got stages = 3}}
-func.func private @gemm_plan_k_split() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 3, k_split = 2>}
+// expected-error @+1 {{expects k_groups = 2 with a ring of at least 2 rounds of k_groups slots (stages a multiple of k_groups, >= 4), but got stages = 3}}
+func.func private @gemm_plan_k_split() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 3, k_groups = 2>>}
 
 // -----
 
-// expected-error @+1 {{expects the CTA's 512 threads x about 134 registers (tile_m / 2 accumulators + 6 x b_prefetch + 58) to fit 65536 registers, 128 per thread in ptxas's units of 8; use fewer warpgroups, a smaller k_split, tile_m or b_prefetch}}
-func.func private @gemm_plan_registers() attributes {plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 128, stages = 6, k_split = 2>}
+// expected-error @+1 {{expects the CTA's 512 threads x about 134 registers (tile_m / 2 accumulators + 6 x b_prefetch + 58) to fit 65536 registers, 128 per thread in ptxas's units of 8; use fewer warpgroups, a smaller k_groups, tile_m or b_prefetch}}
+func.func private @gemm_plan_registers() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 6, k_groups = 2>>}
 
 // -----
 
 // 384 threads x 170 registers fit 65536 (65280), but ptxas gives each thread
 // a multiple of 8: 168.
 // expected-error @+1 {{expects the CTA's 384 threads x about 170 registers (tile_m / 2 accumulators + 6 x b_prefetch + 58) to fit 65536 registers, 168 per thread in ptxas's units of 8}}
-func.func private @gemm_plan_register_units() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, b_prefetch = 8>}
+func.func private @gemm_plan_register_units() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 9, k_groups = 3, b_prefetch = 8>>}
 
 // -----
 
-// Two rounds of ring slots per K group (stages = 2 x k_split) cost about 16
+// Two rounds of ring slots per K group (stages = 2 x k_groups) cost about 16
 // registers more (ptxas spilled 28 bytes of this plan before the term).
-// expected-error @+1 {{expects about 166 registers per consumer thread (tile_m / 2 accumulators + 6 x b_prefetch + 58 + 16 for two ring rounds per K group) to fit the 152 a producer warpgroup leaves them; use a smaller tile_m, k_split or b_prefetch, or more stages}}
-func.func private @gemm_plan_two_rounds() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 160, stages = 6, k_split = 3, producer = true>}
+// expected-error @+1 {{expects about 166 registers per consumer thread (tile_m / 2 accumulators + 6 x b_prefetch + 58 + 16 for two ring rounds per K group) to fit the 152 a producer warpgroup leaves them; use a smaller tile_m, k_groups or b_prefetch, or more stages}}
+func.func private @gemm_plan_two_rounds() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 160, stages = 6, k_groups = 3, producer = true>>}
 
 // -----
 
 // expected-error @+1 {{expects b_prefetch to be in [2, 8] (rounds of B loaded ahead of their MMAs), but got 9}}
-func.func private @gemm_plan_b_prefetch() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2, b_prefetch = 9>}
+func.func private @gemm_plan_b_prefetch() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, k_groups = 2, b_prefetch = 9>>}
 
 // -----
 
 // expected-error @+1 {{expects b_prefetch = 2 with stages = 0 (the ring loop alone loads B further ahead), but got 4}}
-func.func private @gemm_plan_b_prefetch_no_ring() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, b_prefetch = 4>}
+func.func private @gemm_plan_b_prefetch_no_ring() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, b_prefetch = 4>>}
 
 // -----
 
 // expected-error @+1 {{expects b_prefetch to be in [2, 8] (rounds of B loaded ahead of their MMAs), but got 1}}
-func.func private @gemm_plan_b_prefetch_low() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, k_split = 2, b_prefetch = 1>}
+func.func private @gemm_plan_b_prefetch_low() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, k_groups = 2, b_prefetch = 1>>}
 
 // -----
 
-// expected-error @+1 {{expects split_k to be in [1, 8] (CTAs splitting K), but got 9}}
-func.func private @gemm_plan_split_k() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 4, split_k = 9>}
+// expected-error @+1 {{expects splits to be in [2, 8] (CTAs splitting K; a kernel that does not split K has no reduction), but got 9}}
+func.func private @gemm_plan_split_k() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4>, reduction = #nvfp4.split_k<splits = 9>>}
 
 // -----
 
-// expected-error @+1 {{expects split_k = 1 with stages = 0 (split-K needs the pre-pass's decoded tiles of A), but got 2}}
-func.func private @gemm_plan_split_k_no_ring() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, split_k = 2>}
+// A part checked against another: the error names both.
+// expected-error @+1 {{#nvfp4.split_k<splits = 2> needs the pre-pass's decoded tiles of A, but #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64> decodes A in each CTA (stages = 0)}}
+func.func private @gemm_plan_split_k_no_ring() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64>, reduction = #nvfp4.split_k<splits = 2>>}
 
 // -----
 
@@ -490,7 +491,7 @@ func.func private @dependent_on_func() attributes {nvfp4.programmatic_dependent_
 
 func.func @gemm_tile_split_missing(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
   // expected-error @+1 {{expects `split` with split_k = 2}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2>
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>>
   return
 }
 
@@ -498,7 +499,7 @@ func.func @gemm_tile_split_missing(%a: memref<128x256xf4E2M1FN>, %sfa: memref<12
 
 func.func @gemm_tile_split_partials_missing(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
   // expected-error @+1 {{expects `partials` with split_k = 2}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2>
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>>
   return
 }
 
@@ -506,27 +507,43 @@ func.func @gemm_tile_split_partials_missing(%a: memref<128x256xf4E2M1FN>, %sfa: 
 
 // A split_cluster's splits add their tiles on chip: no partials workspace.
 func.func @gemm_tile_split_cluster_partials(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<131072xi8>, %i: index) {
-  // expected-error @+1 {{expects no `partials` with split_cluster (the splits add their tiles on chip)}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<131072xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2, split_cluster = true>
+  // expected-error @+1 {{expects no `partials` with an on-chip split-K (the splits add their tiles on chip)}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<131072xi8>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>
   return
 }
 
 // -----
 
 // Eight splits' tiles of 128 x 192 floats do not fit one CTA's shared memory.
-// expected-error @+1 {{expects the ring (stages x (tile_m x 128 bytes, + 48 x 64 x warpgroups with b_tma), or the K groups' and splits' sums reusing it, + alignment) to fit 227 KiB of shared memory, but it needs 689184 bytes}}
-func.func private @split_cluster_shared() attributes {plan = #nvfp4.gemm_plan<warpgroups = 2, tile_m = 192, stages = 2, split_k = 8, split_cluster = true>}
+// expected-error @+1 {{expects the ring of #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 192, stages = 2> (or the areas the parts reuse it for after the K loop: 688128 bytes), with alignment, to fit 227 KiB of shared memory, but it needs 689184 bytes}}
+func.func private @split_cluster_shared() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 192, stages = 2>, reduction = #nvfp4.split_k<splits = 8, mode = scatter>>}
 
 // -----
 
-// expected-error @+1 {{expects split_cluster with split_k > 1 (the splits of a tile form the cluster), but got split_k = 1}}
-func.func private @split_cluster_unsplit() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_cluster = true>}
+// expected-error @+1 {{expects splits to be in [2, 8] (CTAs splitting K; a kernel that does not split K has no reduction), but got 1}}
+func.func private @split_cluster_unsplit() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 1, mode = cluster>>}
+
+// -----
+
+// Each split stores tile_m / splits rows: whole groups of 8.
+// expected-error @+1 {{#nvfp4.split_k<splits = 4, mode = scatter> gives each split tile_m / 4 rows of A, a multiple of 8, but #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 48, stages = 4> has tile_m = 48}}
+func.func private @split_scatter_rows() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 48, stages = 4>, reduction = #nvfp4.split_k<splits = 4, mode = scatter>>}
+
+// -----
+
+// expected-error @+1 {{expects the parts after the mainloop to be a `reduction` (at most one), but got `scheduler`}}
+func.func private @kernel_unknown_part() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 48, stages = 4>, scheduler = #nvfp4.split_k<splits = 2>>}
+
+// -----
+
+// expected-error @+1 {{invalid kind of attribute specified}}
+func.func private @kernel_mainloop_kind() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.split_k<splits = 2>>}
 
 // -----
 
 func.func @gemm_tile_split_divides(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<196608xi8>, %i: index) {
   // expected-error @+1 {{expects split_k (3) to divide K / 64 = 4, the K chunks the splits share}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<196608xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 3>
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<196608xi8>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 3>>
   return
 }
 
@@ -534,7 +551,7 @@ func.func @gemm_tile_split_divides(%a: memref<128x256xf4E2M1FN>, %sfa: memref<12
 
 func.func @gemm_tile_partials_size(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<100xi8>, %i: index) {
   // expected-error @+1 {{expects `partials` to hold 131072 bytes (split_k fp32 copies of C), but it has 100}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<100xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2>
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<100xi8>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>>
   return
 }
 
@@ -639,8 +656,8 @@ gpu.module @kernels {
 
 // -----
 
-// expected-error @+1 {{expects split_cluster with split_k > 1 (the splits of a tile form the cluster)}}
-func.func private @tcgen05_split_cluster_unsplit() attributes {plan = #nvfp4.tcgen05_plan<tile_m = 64, stages = 4, split_cluster = true>}
+// expected-error @+1 {{#nvfp4.split_k<splits = 2, mode = scatter> needs a wgmma mainloop (its splits store parts of a register tile), but the plan's mainloop is #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 4>}}
+func.func private @tcgen05_split_scatter() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 4>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>}
 // -----
 
 func.func @reduce_splits_count(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) {
@@ -745,7 +762,7 @@ func.func @tensor_map_type(%t: !nvfp4.tensor_map<32x8xf64, box = [8, 8], swizzle
 
 func.func @gemm_tile_map(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>, %i: index) {
   // expected-error @+1 {{expects the decoded tiles of A as '!nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>', but got '!nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>'}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4>
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>>
   return
 }
 
@@ -861,35 +878,35 @@ gpu.module @kernels {
 // -----
 
 // expected-error @+1 {{expects producer with a ring (stages > 0): without one there is nothing to produce}}
-func.func @producer_ring(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, producer = true>} {
+func.func @producer_ring(%x: i32) attributes {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, producer = true>>} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{expects at most 3 consumer warpgroups (warpgroups x k_split) with a producer warpgroup, but got 4}}
-func.func @producer_warpgroups(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 64, stages = 8, k_split = 4, producer = true>} {
+// expected-error @+1 {{expects at most 3 consumer warpgroups (warpgroups x k_groups) with a producer warpgroup, but got 4}}
+func.func @producer_warpgroups(%x: i32) attributes {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 8, k_groups = 4, producer = true>>} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{expects about 166 registers per consumer thread (tile_m / 2 accumulators + 6 x b_prefetch + 58) to fit the 152 a producer warpgroup leaves them; use a smaller tile_m, k_split or b_prefetch}}
-func.func @producer_registers(%x: i32) attributes {nvfp4.plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 192, stages = 9, k_split = 3, producer = true>} {
+// expected-error @+1 {{expects about 166 registers per consumer thread (tile_m / 2 accumulators + 6 x b_prefetch + 58) to fit the 152 a producer warpgroup leaves them; use a smaller tile_m, k_groups or b_prefetch}}
+func.func @producer_registers(%x: i32) attributes {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 192, stages = 9, k_groups = 3, producer = true>>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{expects tile_m to be 32, 64, 128 or 256 (the MMA's N, on 32-row quarters of the scales' 128-row blocks), but got 48}}
-func.func @tcgen05_tile_m(%x: i32) attributes {nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 48, stages = 4>} {
+func.func @tcgen05_tile_m(%x: i32) attributes {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 48, stages = 4>>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{expects the accumulator (256 columns) and the scales of 6 slots (48 columns each) to fit TMEM's 512 columns, but they need 544; use fewer stages}}
-func.func @tcgen05_tmem(%x: i32) attributes {nvfp4.plan = #nvfp4.tcgen05_plan<tile_m = 256, stages = 6>} {
+func.func @tcgen05_tmem(%x: i32) attributes {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 256, stages = 6>>} {
   return
 }
 
@@ -986,26 +1003,26 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
 
 // b_tma: the producer warpgroup copies B's chunks into the ring.
 // expected-error @+1 {{expects b_tma with a producer warpgroup and b_prefetch = 2 (B waits in the ring, not in registers), but got producer = 0, b_prefetch = 2}}
-func.func private @b_tma_no_producer() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, b_tma = true>}
+func.func private @b_tma_no_producer() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 9, k_groups = 3, b_tma = true>>}
 
 // -----
 
 // expected-error @+1 {{expects b_tma with a producer warpgroup and b_prefetch = 2 (B waits in the ring, not in registers), but got producer = 1, b_prefetch = 4}}
-func.func private @b_tma_prefetch() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 9, k_split = 3, b_prefetch = 4, producer = true, b_tma = true>}
+func.func private @b_tma_prefetch() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 9, k_groups = 3, b_prefetch = 4, producer = true, b_tma = true>>}
 
 // -----
 
 // 12 slots of 128 x 128 bytes of A fit, but not with 64 rows of B's chunk
 // and scale codes (3 KiB) each.
-// expected-error @+1 {{expects the ring (stages x (tile_m x 128 bytes, + 48 x 64 x warpgroups with b_tma), or the K groups' and splits' sums reusing it, + alignment) to fit 227 KiB of shared memory, but it needs 234688 bytes}}
-func.func private @b_tma_shared() attributes {plan = #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 12, k_split = 3, producer = true, b_tma = true>}
+// expected-error @+1 {{expects the ring of #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 12, k_groups = 3, producer = true, b_tma = true> (or the areas the parts reuse it for after the K loop: 65536 bytes), with alignment, to fit 227 KiB of shared memory, but it needs 234688 bytes}}
+func.func private @b_tma_shared() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 12, k_groups = 3, producer = true, b_tma = true>>}
 
 // -----
 
 // With b_tma, B's bytes and scales come through tensor maps too.
 func.func @gemm_tile_b_tma_maps(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
-  // expected-error @+1 {{expects 3 tensor maps with this #nvfp4.gemm_plan (the decoded tiles of A with stages > 0, then with b_tma B's bytes and its scales), but got 1}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, producer = true, b_tma = true>
+  // expected-error @+1 {{expects 3 tensor maps with this #nvfp4.wgmma_mainloop (the decoded tiles of A with stages > 0, then with b_tma B's bytes and its scales), but got 1}}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4, producer = true, b_tma = true>>
   return
 }
 
@@ -1014,7 +1031,7 @@ func.func @gemm_tile_b_tma_maps(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x1
 // Plain scales through TMA need rows of them in multiples of 16 bytes.
 func.func @gemm_tile_b_tma_k(%a: memref<128x192xf4E2M1FN>, %sfa: memref<128x12xf8E4M3FN>, %b: memref<128x192xf4E2M1FN>, %sfb: memref<128x12xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<384x64xf16, box = [128, 64], swizzle = swizzle_128b>, %tb: !nvfp4.tensor_map<1x128x96xi8, box = [1, 64, 32], swizzle = none>, %ts: !nvfp4.tensor_map<1x128x16xi8, box = [1, 64, 16], swizzle = none>, %i: index) {
   // expected-error @+1 {{expects K (192) to be a multiple of 256 with b_tma and plain scales (TMA needs a row of scales to be a multiple of 16 bytes)}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x192xf4E2M1FN>, memref<128x12xf8E4M3FN>, memref<128x192xf4E2M1FN>, memref<128x12xf8E4M3FN>) tiles(%t, %tb, %ts : !nvfp4.tensor_map<384x64xf16, box = [128, 64], swizzle = swizzle_128b>, !nvfp4.tensor_map<1x128x96xi8, box = [1, 64, 32], swizzle = none>, !nvfp4.tensor_map<1x128x16xi8, box = [1, 64, 16], swizzle = none>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 3, producer = true, b_tma = true>
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x192xf4E2M1FN>, memref<128x12xf8E4M3FN>, memref<128x192xf4E2M1FN>, memref<128x12xf8E4M3FN>) tiles(%t, %tb, %ts : !nvfp4.tensor_map<384x64xf16, box = [128, 64], swizzle = swizzle_128b>, !nvfp4.tensor_map<1x128x96xi8, box = [1, 64, 32], swizzle = none>, !nvfp4.tensor_map<1x128x16xi8, box = [1, 64, 16], swizzle = none>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 3, producer = true, b_tma = true>>
   return
 }
 

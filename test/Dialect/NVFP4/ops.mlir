@@ -77,10 +77,10 @@ func.func private @plan() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 8,
 
 // The split-K GEMM's CTA-level ops, with blocked scales.
 // CHECK-LABEL: func.func @split_k_ops
-// CHECK: nvfp4.gemm_tile {{.*}} partials(%{{.*}} : memref<131072xi8>) at m %{{.*}} n %{{.*}} batch %{{.*}} split %{{.*}} plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2> {sfa_layout = #nvfp4.scale_layout<blocked>}
+// CHECK: nvfp4.gemm_tile {{.*}} partials(%{{.*}} : memref<131072xi8>) at m %{{.*}} n %{{.*}} batch %{{.*}} split %{{.*}} plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>> {sfa_layout = #nvfp4.scale_layout<blocked>}
 // CHECK: nvfp4.sum_splits ins(%{{.*}} : memref<131072xi8>) outs(%{{.*}} : memref<128x128xf16>) at %{{.*}} splits 2
 func.func @split_k_ops(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<131072xi8>, %i: index) {
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<131072xi8>) at m %i n %i batch %i split %i plan #nvfp4.gemm_plan<warpgroups = 1, tile_m = 128, stages = 4, split_k = 2> {sfa_layout = #nvfp4.scale_layout<blocked>}
+  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<131072xi8>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>> {sfa_layout = #nvfp4.scale_layout<blocked>}
   nvfp4.sum_splits ins(%p : memref<131072xi8>) outs(%c : memref<128x128xf16>) at %i splits 2
   return
 }

@@ -1,5 +1,4 @@
-//===- ATileWorkspace.h - where the GEMM pre-pass puts A's tiles -*- C++
-//-*-===//
+//===- ATileWorkspace.h - where the pre-pass puts A's tiles -----*- C++ -*-===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -26,18 +25,19 @@
 namespace mlir::nvfp4 {
 
 /// Bytes of one row of the workspace: a K chunk of f16.
-constexpr int64_t kATileRowBytes = GemmPlanAttr::kTileK * 2;
+constexpr int64_t kATileRowBytes = WgmmaMainloopAttr::kTileK * 2;
 
 /// The tensor map through which the GEMM copies the workspace of a
 /// [batch x] m x k A: one tile per copy.
-inline TensorMapType getATilesMapType(GemmPlanAttr plan, int64_t batch,
+inline TensorMapType getATilesMapType(WgmmaMainloopAttr plan, int64_t batch,
                                       int64_t m, int64_t k) {
   MLIRContext *ctx = plan.getContext();
-  return TensorMapType::get(
-      ctx,
-      {plan.getATilesBytes(batch, m, k) / kATileRowBytes, GemmPlanAttr::kTileK},
-      Float16Type::get(ctx), {plan.getTileM(), GemmPlanAttr::kTileK},
-      TensorMapSwizzle::B128);
+  return TensorMapType::get(ctx,
+                            {plan.getATilesBytes(batch, m, k) / kATileRowBytes,
+                             WgmmaMainloopAttr::kTileK},
+                            Float16Type::get(ctx),
+                            {plan.getTileM(), WgmmaMainloopAttr::kTileK},
+                            TensorMapSwizzle::B128);
 }
 
 /// Emits the first workspace row (i32) of decoded tile `chunk32` (i32) of
@@ -45,7 +45,7 @@ inline TensorMapType getATilesMapType(GemmPlanAttr plan, int64_t batch,
 /// (i32), for `mTiles` tiles of rows and `chunks` K chunks per batch. The
 /// workspace's rows fit TMA's signed 32-bit coordinates (GemmTileOp's
 /// verifier).
-inline Value buildATileRow(ImplicitLocOpBuilder &b, GemmPlanAttr plan,
+inline Value buildATileRow(ImplicitLocOpBuilder &b, WgmmaMainloopAttr plan,
                            int64_t mTiles, int64_t chunks, Value batch32,
                            Value mBase32, Value chunk32) {
   auto c32 = [&](int64_t v) {

@@ -17,6 +17,10 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::nvfp4 {
+struct KernelParts;
+} // namespace mlir::nvfp4
+
 #include "nvfp4/Dialect/NVFP4/NVFP4AttrInterfaces.h.inc"
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h.inc"
 #include "nvfp4/Dialect/NVFP4/NVFP4Enums.h.inc"
@@ -28,6 +32,25 @@ FailureOr<bool> parseBoolParameter(AsmParser &parser);
 
 #define GET_ATTRDEF_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Attrs.h.inc"
+
+namespace mlir::nvfp4 {
+/// The parts of a `#nvfp4.kernel` plan, as each part sees the others
+/// (KernelPartAttrInterface); a missing part is null.
+struct KernelParts {
+  MainloopAttrInterface mainloop;
+  SplitKAttr reduction;
+  /// Every part, mainloop first.
+  SmallVector<KernelPartAttrInterface, 2> all() const {
+    SmallVector<KernelPartAttrInterface, 2> parts = {
+        cast<KernelPartAttrInterface>(mainloop)};
+    if (reduction)
+      parts.push_back(cast<KernelPartAttrInterface>(reduction));
+    return parts;
+  }
+  /// CTAs that split K (1 without a reduction).
+  int64_t getSplits() const { return reduction ? reduction.getSplits() : 1; }
+};
+} // namespace mlir::nvfp4
 
 #define GET_TYPEDEF_CLASSES
 #include "nvfp4/Dialect/NVFP4/NVFP4Types.h.inc"

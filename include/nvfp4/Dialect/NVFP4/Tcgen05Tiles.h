@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// How the sm_100a GEMM (#nvfp4.tcgen05_plan) copies its operands, said once
+// How the sm_100a GEMM (#nvfp4.tcgen05_mainloop) copies its operands, said once
 // for nvfp4-tile (which creates the maps), the gemm_tile verifier and
 // nvfp4-software-pipeline (which issues the copies): A and B stay packed
 // e2m1 in global memory ([batch x] rows x K/2 bytes), and a TMA copy of a
@@ -26,9 +26,9 @@ namespace mlir::nvfp4 {
 inline TensorMapType getPackedOperandMapType(MLIRContext *ctx, int64_t batch,
                                              int64_t rows, int64_t k,
                                              int64_t boxRows) {
-  return TensorMapType::get(
-      ctx, {batch, rows, k / 2}, IntegerType::get(ctx, 8),
-      {1, boxRows, Tcgen05PlanAttr::kStageRowBytes}, TensorMapSwizzle::B128);
+  return TensorMapType::get(ctx, {batch, rows, k / 2}, IntegerType::get(ctx, 8),
+                            {1, boxRows, Tcgen05MainloopAttr::kStageRowBytes},
+                            TensorMapSwizzle::B128);
 }
 
 } // namespace mlir::nvfp4

@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// With a #nvfp4.gemm_plan's `b_tma`, the producer copies each K chunk of the
-// CTA's rows of B into the ring slot behind A's tile: the packed e2m1 bytes
-// ([batch x] N x K/2 in global memory; a box of [1, tile_n rows, 32 bytes],
-// unswizzled: a row's 64 values of the chunk) and, with plain scales, the
+// With a #nvfp4.wgmma_mainloop's `b_tma`, the producer copies each K chunk
+// of the CTA's rows of B into the ring slot behind A's tile: the packed e2m1
+// bytes ([batch x] N x K/2 in global memory; a box of [1, tile_n rows, 32
+// bytes], unswizzled: a row's 64 values of the chunk) and, with plain scales, the
 // rows' scale codes ([batch x] N x K/16; a box of [1, tile_n, 16 bytes]:
 // the 16-byte aligned window of 4 chunks' codes that holds the chunk's 4,
 // since TMA copies at least 16 bytes a row and faults on a box that
@@ -31,22 +31,23 @@ inline bool bTmaScalesFit(ScaleLayout layout, int64_t k) {
 }
 
 /// The tensor map of B's packed bytes, one chunk of a CTA's rows a copy.
-inline TensorMapType getWgmmaBMapType(MLIRContext *ctx, GemmPlanAttr plan,
+inline TensorMapType getWgmmaBMapType(MLIRContext *ctx, WgmmaMainloopAttr plan,
                                       int64_t batch, int64_t n, int64_t k) {
   return TensorMapType::get(ctx, {batch, n, k / 2}, IntegerType::get(ctx, 8),
-                            {1, plan.getTileN(), GemmPlanAttr::kTileK / 2},
+                            {1, plan.getTileN(), WgmmaMainloopAttr::kTileK / 2},
                             TensorMapSwizzle::None);
 }
 
 /// The tensor map of B's scale codes: plain, 16 of a row a copy; blocked,
 /// the [batch x] ceil(N / 128) x K / 64 atoms of 512 bytes as rows of 128
 /// i32, one atom a copy.
-inline TensorMapType getWgmmaSfbMapType(MLIRContext *ctx, GemmPlanAttr plan,
+inline TensorMapType getWgmmaSfbMapType(MLIRContext *ctx,
+                                        WgmmaMainloopAttr plan,
                                         ScaleLayout layout, int64_t batch,
                                         int64_t n, int64_t k) {
   if (layout == ScaleLayout::Blocked)
     return TensorMapType::get(
-        ctx, {batch * ((n + 127) / 128) * (k / GemmPlanAttr::kTileK), 128},
+        ctx, {batch * ((n + 127) / 128) * (k / WgmmaMainloopAttr::kTileK), 128},
         IntegerType::get(ctx, 32), {1, 128}, TensorMapSwizzle::None);
   return TensorMapType::get(ctx, {batch, n, k / 16}, IntegerType::get(ctx, 8),
                             {1, plan.getTileN(), 16}, TensorMapSwizzle::None);

@@ -1,0 +1,428 @@
+//===- NVFP4KernelPlan.td - a tensor-core kernel's plan ----*- tablegen -*-===//
+//
+// The plan of a tensor-core GEMM, composed of parts: `#nvfp4.kernel<
+// mainloop = ..., reduction = ...>`, each part an attribute that owns its
+// fields, verifies itself and itself against the others
+// (KernelPartAttrInterface) and reports its shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_KERNEL_PLAN_TD
+#define NVFP4_KERNEL_PLAN_TD
+
+//===----------------------------------------------------------------------===//
+// Mainloops
+//===----------------------------------------------------------------------===//
+
+def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
+    DeclareAttrInterfaceMethods<NVFP4_KernelPartAttrInterface>,
+    DeclareAttrInterfaceMethods<NVFP4_MainloopAttrInterface>]> {
+  let mnemonic = "wgmma_mainloop";
+  let summary = "The sm_90a mainloop: wgmma on A's decoded tiles and B "
+                "dequantized in registers";
+  let description = [{
+    The operands are swapped for the MMA: B's rows (N, the weights: the
+    large side in the contest shapes) are the MMA's M, A's rows (M, the
+    activations) are the MMA's N. A CTA computes a tile of
+    `64 * warpgroups` rows of B by `tile_m` rows of A.
+
+    - `warpgroups` (1 or 2): consumer warpgroups of the CTA; each owns 64
+      rows of B (one sm_90a `wgmma` M) and dequantizes them in registers.
+    - `tile_m`: rows of A per CTA, the MMA's N: a multiple of 8 in
+      [8, 192]. Each 64-wide K chunk of them is `tile_m x 128` bytes of
+      decoded, 128B-swizzled f16 in shared memory.
+    - `stages` (default 0): 0 decodes A inside every CTA, into two shared-
+      memory buffers (decode of chunk c + 1 overlaps the MMAs of chunk c).
+      N >= 2 decodes A once, in a pre-pass kernel, into a workspace laid
+      out as rows of 64 f16 per K chunk; the GEMM CTA then streams the tiles
+      through a ring of N shared-memory slots with TMA tile copies (a
+      tensor map passed by value, 128B-swizzled by the copy; a full and an
+      empty mbarrier per slot), N / k_groups - 1 rounds ahead of the MMAs
+      (dynamic shared memory).
+    - `k_groups` (default 1; 2 to 4 need `stages`, a multiple of k_groups):
+      warpgroups that share each 64-row tile of B and split its K chunks
+      (chunk j of the CTA's K goes to K group j % k_groups of the tile);
+      their partial accumulators meet in shared memory at the end. More
+      warps per SM hide the decode's latency when the grid has one CTA per
+      SM.
+    - `b_prefetch` (default 2; [2, 8], other values need `stages`): how many
+      rounds ahead of its MMAs each warpgroup loads its raw chunk of B into
+      registers. B streams from global memory straight into registers, so
+      this is what keeps enough of its bytes in flight to cover the memory
+      latency; each round costs 6 registers per thread.
+    - `producer` (default false; true needs `stages`): one more
+      warpgroup whose first thread fills the ring (waits for free slots,
+      issues the copies) ahead of the consumers, which then only wait,
+      compute and release. The producer warpgroup gives its registers to
+      the consumers (`setmaxnreg`: 40 for it, the rest of the CTA's
+      launch allocation for them). Without it, each K group's first consumer
+      thread refills the slot it just released, which waits for every
+      consumer of that slot.
+    - `b_tma` (default false; true needs a producer): B's raw chunks and
+      their scale codes reach the ring's slots by TMA with A's tile (behind
+      it in the slot: `64 x warpgroups` rows of 32 bytes, then 16 bytes of
+      scale codes a row, or the chunk's 512-byte 128 x 4 atom with blocked
+      scales), and the consumers read them from shared memory just before
+      they decode them. The ring's depth then covers B's memory latency
+      instead of registers (`b_prefetch` must stay 2), and B's loads bypass
+      L1. Plain scales need K % 256 == 0 (their tensor map's row stride,
+      K / 16 bytes, must be a multiple of 16).
+
+    The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
+    64.
+
+    Example: `#nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128,
+    stages = 6, k_groups = 2>`.
+  }];
+  let parameters = (ins "int64_t":$warpgroups, "int64_t":$tile_m,
+                        DefaultValuedParameter<"int64_t", "0">:$stages,
+                        DefaultValuedParameter<"int64_t", "1">:$k_groups,
+                        DefaultValuedParameter<"int64_t", "2">:$b_prefetch,
+                        NVFP4_BoolParameter<"false">:$producer,
+                        NVFP4_BoolParameter<"false">:$b_tma);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Registers per thread the verifier budgets: the tile_m / 2
+    /// accumulators, 6 per round of B in flight, about 58 more, and 16 more
+    /// with two `rounds` of ring slots per K group (stages / k_groups).
+    static int64_t estimateRegisters(int64_t tileM, int64_t bPrefetch,
+                                     int64_t rounds) {
+      return tileM / 2 + 6 * bPrefetch + 58 + (rounds == 2 ? 16 : 0);
+    }
+    /// Threads of the CTA's consumer warpgroups (all of its threads but the
+    /// producer warpgroup).
+    int64_t getConsumerThreads() const {
+      return 128 * getWarpgroups() * getKGroups();
+    }
+    /// Registers per thread of the producer warpgroup, and of the consumers
+    /// once the producer gave its own up (setmaxnreg); multiples of 8, at
+    /// most 256. setmaxnreg moves registers only within what the CTA was
+    /// launched with (entryRegisters x threads), not within an SM quarter's
+    /// 16384: a request past that sum never returns (performance.md, GEMM
+    /// v34). For these CTAs both bounds give the same counts.
+    static constexpr int64_t kProducerRegisters = 40;
+    static int64_t consumerRegisters(int64_t consumerWarpgroups) {
+      const int64_t threads = 128 * (consumerWarpgroups + 1);
+      int64_t perThread =
+          (entryRegisters(threads) * threads - 128 * kProducerRegisters) /
+          (128 * consumerWarpgroups);
+      return std::min<int64_t>(perThread & ~int64_t(7), 256);
+    }
+    int64_t getConsumerRegisters() const {
+      return consumerRegisters(getWarpgroups() * getKGroups());
+    }
+    /// Registers per thread the kernel starts with (nvvm.maxnreg) when it
+    /// has a producer warpgroup: what fits 65536 / threads, in the
+    /// allocation unit of 8, at most 248.
+    int64_t getEntryRegisters() const {
+      return entryRegisters(getThreadsPerCta());
+    }
+    static int64_t entryRegisters(int64_t threads) {
+      // ptxas takes at most 255 (256 threads: a producer and one consumer).
+      return std::min<int64_t>((65536 / threads) & ~int64_t(7), 248);
+    }
+    /// K values per loop iteration.
+    static constexpr int64_t kTileK = 64;
+    /// Threads of a CTA of the pre-pass (nvfp4.decode_a_tile): one per
+    /// word (8 values) of the tile's rows in a K chunk, 8 a row, or with
+    /// tile_m > 128 (a CTA holds at most 1024 threads) one per 16-value
+    /// scale block, 4 a row; so that each thread's chain of loads, decode
+    /// and stores is short and an SM holds enough warps to hide its latency
+    /// (performance.md, GEMM v29 and v30).
+    int64_t getDecodeThreads() const {
+      return (getTileM() <= 128 ? 8 : 4) * getTileM();
+    }
+    /// Bytes of one decoded K chunk of A's tile (tile_m x 64 f16).
+    int64_t getATileBytes() const { return getTileM() * kTileK * 2; }
+    /// b_tma: bytes of a K chunk of B's rows (32 a row) in a slot, after
+    /// A's tile.
+    int64_t getBSlotBytes() const { return getTileN() * kTileK / 2; }
+    /// b_tma: the room for B's scale codes after them, 16 bytes a row
+    /// (plain scales: the aligned window of 4 chunks' codes that holds the
+    /// chunk's, what a TMA box of 16 bytes brings), of which blocked scales
+    /// use the first 512 (the chunk's 128 x 4 atom).
+    int64_t getSfbSlotBytes() const { return getTileN() * 16; }
+    /// Bytes of one ring slot: A's tile, and with b_tma B's chunk and its
+    /// scale codes (multiples of 1024, so every slot keeps the 128B
+    /// swizzle's alignment).
+    int64_t getSlotBytes() const {
+      return slotBytes(getTileM(), getWarpgroups(), getBTma());
+    }
+    static int64_t slotBytes(int64_t tileM, int64_t warpgroups, bool bTma) {
+      return tileM * kTileK * 2 + (bTma ? 64 * warpgroups * (kTileK / 2 + 16)
+                                        : 0);
+    }
+    /// b_tma: where B's scale codes start in a slot.
+    int64_t getSfbSlotOffset() const {
+      return getATileBytes() + getBSlotBytes();
+    }
+    /// Bytes of the pre-pass's decoded tiles of A ([batch x] m x k).
+    int64_t getATilesBytes(int64_t batch, int64_t m, int64_t k) const {
+      return batch * ((m + getTileM() - 1) / getTileM()) * (k / kTileK) *
+             getATileBytes();
+    }
+    /// Bytes of the k_groups - 1 later K groups' accumulators at the ring's
+    /// bottom (reduce_k_groups); a staged store and a split exchange lie
+    /// above them.
+    int64_t getKGroupSumsBytes() const {
+      return (getKGroups() - 1) * getTileN() * getTileM() * 4;
+    }
+    /// Dynamic shared memory of a ring (stages > 0): the slots, or the
+    /// scratch reusing them if larger, 1024 bytes of slack to align them for
+    /// the 128B swizzle, and the slots' full and empty mbarriers.
+    static int64_t ringBytes(int64_t stages, int64_t slotBytes,
+                             int64_t scratch) {
+      return std::max(stages * slotBytes, scratch) + 1024 + 16 * stages;
+    }
+  }];
+}
+
+def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
+    DeclareAttrInterfaceMethods<NVFP4_KernelPartAttrInterface>,
+    DeclareAttrInterfaceMethods<NVFP4_MainloopAttrInterface>]> {
+  let mnemonic = "tcgen05_mainloop";
+  let summary = "The sm_100a mainloop: tcgen05 MMAs with TMEM accumulators";
+  let description = [{
+    The operands are swapped as in `#nvfp4.wgmma_mainloop`: a CTA computes
+    128 rows of B (the weights, the MMA's M: one `tcgen05.mma.cta_group::1`
+    of M = 128) by `tile_m` rows of A (the activations, the MMA's N),
+    accumulated in tensor memory (TMEM), with e2m1 operands and e4m3
+    block16 scales read by the MMA itself (`kind::mxf4nvf4.block_scale`).
+    The CTA is 4 warps: thread 0 copies the tiles (TMA) and the scales
+    (bulk copies) into the ring, thread 32 issues the scale copies into TMEM
+    (`tcgen05.cp`) and the MMAs, and all 4 warps read the accumulator out of
+    TMEM (one lane quadrant each) and store C.
+
+    - `tile_m` (32, 64, 128 or 256): rows of A per CTA, the MMA's N. The
+      scales of A are copied in 128-row blocks of the blocked layout; a
+      tile of fewer rows reads its part of the block (a TMEM column offset
+      of (row % 128) / 32).
+    - `stages` ([2, 16]): ring slots of 256 K values each (4 MMAs of K =
+      64): the tile of B (16 KiB), the tile of A (tile_m x 128 bytes), both
+      128B-swizzled, and their scales (2 KiB per 128 rows). Each slot also
+      has its own TMEM columns for its scales, so a slot's scale copy never
+      overwrites scales an MMA of another slot may still read.
+
+    K must be a multiple of 64. The slots copy the scales in the blocked
+    layout (the 128 x 4 atoms `tcgen05.cp` copies as they are), 256 K
+    values at a time: plain scales, and blocked ones when K is not a
+    multiple of 256, are first written blocked and zero-padded to whole
+    slots by `nvfp4.block_scales_tile` (a pre-pass kernel `nvfp4-tile` adds);
+    the last slot's MMAs past K then add zero (TMA reads values past K as
+    zero).
+
+    Example: `#nvfp4.tcgen05_mainloop<tile_m = 128, stages = 6>`.
+  }];
+  let parameters = (ins "int64_t":$tile_m, "int64_t":$stages);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Rows of B per CTA: the MMA's M (cta_group::1).
+    static constexpr int64_t kTileN = 128;
+    /// K values per ring slot (4 MMAs of K = 64), and bytes of one row's
+    /// share of them (packed e2m1: one 128B swizzle row).
+    static constexpr int64_t kStageK = 256;
+    static constexpr int64_t kStageRowBytes = kStageK / 2;
+    /// K values per MMA.
+    static constexpr int64_t kMmaK = 64;
+    /// Bytes of the scales of 128 rows over one slot's K (4 atoms of the
+    /// blocked layout, contiguous in it).
+    static constexpr int64_t kScaleBlockBytes = 4 * 512;
+    /// Threads of the CTA (4 warps: one per TMEM lane quadrant).
+    static constexpr int64_t kThreads = 128;
+    /// The ring's K slices (the last one partial when K % 256 != 0), and
+    /// K padded to them: the K the tile's blocked scales cover.
+    static int64_t getSlices(int64_t k) { return (k + kStageK - 1) / kStageK; }
+    static int64_t getSlotK(int64_t k) { return getSlices(k) * kStageK; }
+    /// Whether scales in `layout` for K values need nvfp4-tile's pre-pass
+    /// (nvfp4.block_scales_tile): all but blocked ones of whole slices.
+    static bool needsScalePrePass(ScaleLayout layout, int64_t k) {
+      return layout != ScaleLayout::Blocked || getSlotK(k) != k;
+    }
+    /// Blocks of 128 rows of A's scales a tile needs.
+    int64_t getScaleBlocksA() const { return (getTileM() + 127) / 128; }
+    /// Byte offsets inside a slot: B's tile, A's tile, B's scales, A's
+    /// scales; and the slot's size (1024-byte multiples keep every slot
+    /// aligned for the swizzle).
+    static constexpr int64_t kBOffset = 0;
+    int64_t getAOffset() const { return kTileN * kStageRowBytes; }
+    int64_t getSfbOffset() const {
+      return getAOffset() + getTileM() * kStageRowBytes;
+    }
+    int64_t getSfaOffset() const { return getSfbOffset() + kScaleBlockBytes; }
+    int64_t getSlotBytes() const {
+      int64_t end = getSfaOffset() + getScaleBlocksA() * kScaleBlockBytes;
+      return (end + 1023) / 1024 * 1024;
+    }
+    /// TMEM columns: the fp32 accumulator (one column per row of A) from
+    /// column 0, then per slot B's scales (4 columns per MMA) and A's
+    /// (4 per MMA and block of 128 rows).
+    int64_t getSfbColumnsPerMma() const { return 4; }
+    int64_t getSfaColumnsPerMma() const { return 4 * getScaleBlocksA(); }
+    int64_t getScaleColumnsPerSlot() const {
+      return (kStageK / kMmaK) *
+             (getSfbColumnsPerMma() + getSfaColumnsPerMma());
+    }
+    int64_t getScaleColumnBase() const { return getTileM(); }
+    int64_t getTmemColumnsUsed() const {
+      return tmemColumnsUsed(getTileM(), getStages());
+    }
+    static int64_t tmemColumnsUsed(int64_t tileM, int64_t stages) {
+      return tileM + stages * (kStageK / kMmaK) * (4 + 4 * ((tileM + 127) / 128));
+    }
+    /// The allocation: a power of two >= 32 (tcgen05.alloc), or 0 when the
+    /// columns exceed TMEM's 512.
+    int64_t getTmemColumns() const {
+      int64_t columns = 32;
+      while (columns < getTmemColumnsUsed())
+        columns *= 2;
+      return columns <= 512 ? columns : 0;
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+def NVFP4_SplitKMode : I32EnumAttr<"SplitKMode",
+    "where the partial tiles of split-K meet", [
+    I32EnumAttrCase<"Global", 0, "global">,
+    I32EnumAttrCase<"Cluster", 1, "cluster">,
+    I32EnumAttrCase<"Scatter", 2, "scatter">
+  ]> {
+  let cppNamespace = "::mlir::nvfp4";
+  let genSpecializedAttr = 0;
+}
+
+def NVFP4_SplitKAttr : AttrDef<NVFP4_Dialect, "SplitK", [
+    DeclareAttrInterfaceMethods<NVFP4_KernelPartAttrInterface>]> {
+  let mnemonic = "split_k";
+  let summary = "A reduction: CTAs that split K and add their partial tiles";
+  let description = [{
+    `splits` CTAs ([2, 8], dividing K's steps) share a tile, each over its
+    share of K, and their fp32 partial tiles meet:
+
+    - `global` (default): each writes its partial tile to a workspace in
+      global memory (split-major [split][batch][m][n]) and a small kernel
+      (`nvfp4.sum_splits`) adds them and writes C. For grids that would
+      leave most SMs idle without decoding B again per tile of A.
+    - `cluster`: the splits of a tile form a 1 x 1 x splits thread-block
+      cluster (the grid's z) and add on chip: the others write their
+      accumulators into the first one's ring memory (distributed shared
+      memory) once its K loop is over, and it adds them in split order and
+      writes C as an unsplit CTA would. No fp32 partials in global memory
+      and no sum kernel (H100, performance.md GEMM v26).
+    - `scatter` (wgmma mainloops, tile_m a multiple of 8 x splits): as
+      `cluster`, but each split adds and stores `tile_m / splits` of the
+      tile's rows of A (performance.md, GEMM v32).
+
+    Example: `#nvfp4.split_k<splits = 2, mode = cluster>`.
+  }];
+  let parameters = (ins "int64_t":$splits,
+                        DefaultValuedParameter<"SplitKMode",
+                            "SplitKMode::Global">:$mode);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether the partial tiles meet on chip (a cluster), not in a
+    /// workspace summed by a third kernel.
+    bool isOnChip() const { return getMode() != SplitKMode::Global; }
+    /// Bytes of a split cluster's exchange in the first CTA's ring (both
+    /// targets): the other splits' `floatsPerSplit` fp32 values each. The
+    /// plans' scratch, reduce_splits' verifier and its lowering all use it.
+    static int64_t exchangeBytes(int64_t splits, int64_t floatsPerSplit) {
+      return (splits - 1) * floatsPerSplit * 4;
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel
+//===----------------------------------------------------------------------===//
+
+def NVFP4_KernelPlanAttr : AttrDef<NVFP4_Dialect, "KernelPlan",
+    [DeclareAttrInterfaceMethods<NVFP4_PlanAttrInterface>]> {
+  let mnemonic = "kernel";
+  let summary = "How a tensor-core GEMM maps to the GPU, as parts";
+  let description = [{
+    Chosen by `nvfp4-plan` per target and shape; a user or an autotuner may
+    write it in the IR instead (the plan pass keeps it and checks it against
+    the shape and the target). A kernel is composed of parts, each an
+    attribute with its own fields and checks:
+
+    - `mainloop`: the MMA and how the operands reach it, which also fixes
+      the CTA's tile: `#nvfp4.wgmma_mainloop` (sm_90a) or
+      `#nvfp4.tcgen05_mainloop` (sm_100a);
+    - `reduction` (optional): `#nvfp4.split_k`, CTAs that split K and add
+      their partial tiles in a workspace or on chip.
+
+    The grid maps one CTA to each tile of `tile_n` rows of B by `tile_m`
+    rows of A (x over B, y over A, z over batches x splits). Each part
+    checks itself against the others (KernelPartAttrInterface::verifyWith),
+    and the plan's shared memory is the mainloop's ring with the parts'
+    post-loop areas in it.
+
+    Example: `#nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1,
+    tile_m = 128, stages = 6, producer = true, b_tma = true>, reduction =
+    #nvfp4.split_k<splits = 2, mode = scatter>>`.
+  }];
+  let parameters = (ins "MainloopAttrInterface":$mainloop,
+                        OptionalParameter<"SplitKAttr">:$reduction);
+  // Each part is printed whole (`reduction = #nvfp4.split_k<...>`), and a
+  // part that fails to parse reports its own error only.
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The parts, for the parts' own queries.
+    KernelParts getParts() const;
+    /// The mainloop when it is of that kind, else null.
+    WgmmaMainloopAttr getWgmma() const {
+      return ::llvm::dyn_cast<WgmmaMainloopAttr>(getMainloop());
+    }
+    Tcgen05MainloopAttr getTcgen05() const {
+      return ::llvm::dyn_cast<Tcgen05MainloopAttr>(getMainloop());
+    }
+    int64_t getTileM() const { return getMainloop().getTileM(); }
+    int64_t getTileN() const { return getMainloop().getTileN(); }
+    int64_t getStages() const { return getMainloop().getStages(); }
+    /// CTAs that split K (1 without a reduction).
+    int64_t getSplitK() const {
+      return getReduction() ? getReduction().getSplits() : 1;
+    }
+    /// Whether the splits add on chip (a cluster of the splits), or each
+    /// adds and stores a part of the tile (scatter).
+    bool getSplitCluster() const {
+      return getReduction() && getReduction().isOnChip();
+    }
+    bool getSplitScatter() const {
+      return getReduction() && getReduction().getMode() == SplitKMode::Scatter;
+    }
+    /// Whether split-K's partials go through global memory to a sum kernel.
+    bool needsSumKernel() const {
+      return getReduction() && !getReduction().isOnChip();
+    }
+    /// Bytes of the fp32 partial tiles CTAs write to global memory
+    /// (split_k x [batch x] m x n floats); 0 when the splits add on chip or
+    /// there are none.
+    int64_t getPartialsBytes(int64_t batch, int64_t m, int64_t n) const {
+      return needsSumKernel() ? getSplitK() * batch * m * n * 4 : 0;
+    }
+    /// The kernel's cluster shape (x, y, z): the splits of an on-chip
+    /// reduction along z; 1 x 1 x 1 without a cluster.
+    ::llvm::SmallVector<int64_t, 3> getClusterShape() const {
+      return {1, 1, getSplitCluster() ? getSplitK() : 1};
+    }
+    /// Bytes of the ring's memory the parts reuse after the K loop, side by
+    /// side: the mainloop's (K groups' sums) below the reduction's (the
+    /// split exchange).
+    int64_t getScratchBytes() const;
+    /// Shared memory of a CTA: the mainloop's, with the parts' scratch.
+    int64_t getSharedBytes() const {
+      return getMainloop().getSharedBytes(getScratchBytes());
+    }
+  }];
+}
+
+#endif // NVFP4_KERNEL_PLAN_TD
