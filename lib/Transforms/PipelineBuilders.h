@@ -1,5 +1,4 @@
-//===- PipelineBuilders.h - the K loops nvfp4-software-pipeline writes -*- C++
-//-*-===//
+//===- PipelineBuilders.h - the K loops the pipeline writes -----*- C++ -*-===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -50,10 +49,16 @@ void acquireForReuse(ImplicitLocOpBuilder &b, Value ring, Value slot,
 /// would store into CTAs that do not exist. Reports on `op`.
 LogicalResult checkClusterShape(GemmTileOp op, ArrayRef<int64_t> shape);
 
-/// Writes the K loop of a gemm_tile with a #nvfp4.tcgen05_mainloop (sm_100a) in
-/// its place: a TMA producer thread, a tcgen05 MMA thread and a TMEM
-/// epilogue (Tcgen05Pipeline.cpp). Reports on `op` and fails when the
-/// kernel around it does not match the plan.
+/// Writes the K loop of a gemm_tile with a #nvfp4.wgmma_mainloop ring
+/// (sm_90a) in its place, from its plan's parts (Gemm/KernelTemplate.cpp).
+/// Reports on `op` and fails when the kernel around it does not match the
+/// plan.
+LogicalResult buildWgmmaPipeline(GemmTileOp op, ImplicitLocOpBuilder &b);
+
+/// Writes the K loop of a gemm_tile with a #nvfp4.tcgen05_mainloop
+/// (sm_100a) in its place: a TMA producer thread, a tcgen05 MMA thread and
+/// a TMEM epilogue (Gemm/MainloopSm100.cpp). Reports on `op` and fails when
+/// the kernel around it does not match the plan.
 LogicalResult buildTcgen05Pipeline(GemmTileOp op, ImplicitLocOpBuilder &b);
 
 } // namespace mlir::nvfp4

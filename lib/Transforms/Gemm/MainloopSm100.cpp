@@ -1,4 +1,4 @@
-//===- Tcgen05Pipeline.cpp - the sm_100a GEMM's K loop -------------------===//
+//===- MainloopSm100.cpp - the sm_100a GEMM's tcgen05 mainloop ------------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -34,7 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PipelineBuilders.h"
+#include "../PipelineBuilders.h"
 
 #include "nvfp4/Dialect/NVFP4/Tcgen05Tiles.h"
 #include "nvfp4/Target/Tcgen05Descriptors.h"

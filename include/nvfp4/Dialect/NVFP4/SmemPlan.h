@@ -1,0 +1,81 @@
+//===- SmemPlan.h - an sm_90a GEMM CTA's shared memory ----------*- C++ -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// Where the parts of an sm_90a GEMM CTA (#nvfp4.wgmma_mainloop with a
+// ring) keep their data in the ring's dynamic shared memory, and which
+// named barriers they use:
+//
+// - a slot's regions: A's decoded tile from byte 0; with b_tma, B's packed
+//   chunk behind it and B's scale codes behind that;
+// - after the K loop the ring's data is reused, side by side (never
+//   overlaid: the first K group may still be reading the groups' sums when
+//   other splits start writing): the K groups' sums from byte 0, a staged
+//   tile of C above them, and a split cluster's exchange at the top of the
+//   data or in the last slots' A tiles (RingType::getSplitExchangeStart);
+// - named barrier 0 is the CTA's; 1 the K groups' reduction; 2 + w the
+//   staged store of warpgroup w.
+//
+// The pipeline pass (lib/Transforms/Gemm) places the areas with it, the
+// conversion takes its barrier ids, and the ops' verifiers check the
+// offsets the pass wrote against the same ring arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_DIALECT_NVFP4_SMEMPLAN_H
+#define NVFP4_DIALECT_NVFP4_SMEMPLAN_H
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+
+#include <optional>
+
+namespace mlir::nvfp4 {
+
+class WgmmaSmemPlan {
+public:
+  WgmmaSmemPlan(KernelPlanAttr plan, RingType ring)
+      : plan(plan), mainloop(plan.getWgmma()), ring(ring) {}
+
+  /// A slot's regions (bytes from the slot's start).
+  static constexpr int64_t kATileOffset = 0;
+  int64_t getBBytesOffset() const { return mainloop.getATileBytes(); }
+  int64_t getBScalesOffset() const { return mainloop.getSfbSlotOffset(); }
+
+  /// The K groups' sums: the later groups' accumulators from byte 0.
+  int64_t getKGroupSumsBytes() const { return mainloop.getKGroupSumsBytes(); }
+
+  /// A split cluster's exchange of `floatsPerSplit` fp32 values a split:
+  /// with b_tma in the A tiles of the ring's last slots where that leaves
+  /// the K groups' sums below it (`aTileBytes` > 0), else at the top of the
+  /// ring's data; `start` is its first byte, below which a staged store
+  /// must end.
+  struct Exchange {
+    int64_t start, aTileBytes;
+  };
+  Exchange getExchange(int64_t floatsPerSplit) const;
+
+  /// The offset of a staged tile of C of `bytes` (above the K groups'
+  /// sums, below a split cluster's exchange of `exchangeFloats` a split),
+  /// or none when it does not fit there.
+  std::optional<int64_t> getStagingOffset(int64_t bytes,
+                                          int64_t exchangeFloats) const;
+
+  /// Named barriers (0 is the CTA's, bar.sync 0 / __syncthreads).
+  static constexpr int64_t kKGroupsBarrier = 1;
+  static int64_t getStagedStoreBarrier(int64_t warpgroup) {
+    return 2 + warpgroup;
+  }
+  /// Barriers 2 and 3 for the (at most two) staged warpgroups: 16 in all.
+  static constexpr int64_t kStagedStoreBarriers = 2;
+
+private:
+  KernelPlanAttr plan;
+  WgmmaMainloopAttr mainloop;
+  RingType ring;
+};
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_DIALECT_NVFP4_SMEMPLAN_H

@@ -1,0 +1,80 @@
+//===- Epilogue.cpp - the sm_90a GEMM's store of its accumulators ---------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The epilogue of a wgmma CTA: a tile of fp32 accumulators (the D
+// fragment) to C, converted to C's type and masked at M and N, or to its
+// fp32 partials copy with split-K in mode global (nvfp4.wgmma.store).
+// C's tile goes through the ring's memory, free after the K loop, where
+// the shared-memory plan has room for it, so that C is written in whole
+// lines (`staged`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "WgmmaCta.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+using namespace mlir::nvfp4::gemm;
+
+void WgmmaEpilogue::store(Value acc, Value split, Value m) {
+  if (!m)
+    m = cta.mBase;
+  // C's tile goes through the ring's memory (free after the K loop) where
+  // it can, so that C is written in whole lines (wgmma.store `staged`):
+  // above the K groups' sums, below a split cluster's exchange area.
+  Value staging;
+  IntegerAttr stagingOffset, stagingWarpgroups;
+  const int64_t accumulators = cast<VectorType>(acc.getType()).getNumElements();
+  MemRefType cType = cta.op.getC().getType();
+  // Every consumer warpgroup must be past its K loop before any writes
+  // there: with one warpgroup, or after the K groups' barrier or the split
+  // cluster's; not two warpgroups that each meet only their own barrier.
+  const bool loopsOver =
+      cta.plan.getWarpgroups() == 1 || cta.kGroups > 1 || cta.kernel.getSplitCluster();
+  if (!split && loopsOver && WgmmaStoreOp::canStage(cType, 2 * accumulators)) {
+    const int64_t bytes =
+        cta.plan.getWarpgroups() *
+        WgmmaStoreOp::getStagedTileBytes(
+            accumulators, cType.getElementType().getIntOrFloatBitWidth() / 8);
+    // Below a split cluster's exchange: the other splits' tiles, or with
+    // reduce_scatter_splits (a part of the tile to store) their parts.
+    if (std::optional<int64_t> offset = cta.smem->getStagingOffset(
+            bytes, cta.plan.getWarpgroups() * 128 * accumulators)) {
+      staging = cta.ring;
+      stagingOffset = b.getI64IntegerAttr(*offset);
+      stagingWarpgroups = b.getI64IntegerAttr(cta.plan.getWarpgroups());
+    }
+  }
+  auto emitStore = [&] {
+    WgmmaStoreOp::create(b, acc, cta.op.getC(), cta.op.getPartials(), m, cta.rowBase, cta.batch,
+                         split, staging, stagingOffset, stagingWarpgroups);
+  };
+  // When the CTA's rows of B can reach past N, a warpgroup whose rows all
+  // lie past N (N a multiple of 64: its rows are not masked one by one)
+  // stores nothing; so does a part of the tile (reduce_scatter_splits)
+  // whose rows all lie past M (M a multiple of the part, not of the tile;
+  // otherwise the store masks them).
+  const int64_t n = getOperandShape(cta.op.getB().getType()).rows;
+  const int64_t rows = getOperandShape(cta.op.getA().getType()).rows;
+  const int64_t partRows = 2 * accumulators;
+  Value stores;
+  if (n % cta.plan.getTileN() != 0 && n % 64 == 0)
+    stores = cmp(arith::CmpIPredicate::ult, cta.rowBase, c32(n));
+  if (rows % cta.plan.getTileM() != 0 && rows % partRows == 0) {
+    Value inM = cmp(arith::CmpIPredicate::ult, m, c32(rows));
+    stores = stores ? arith::AndIOp::create(b, stores, inM) : inM;
+  }
+  if (!stores) {
+    emitStore();
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, stores, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  emitStore();
+}

@@ -1,0 +1,153 @@
+//===- KernelTemplate.cpp - an sm_90a GEMM CTA from its plan's parts ------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The kernel template of a gemm_tile with a #nvfp4.wgmma_mainloop ring:
+// it checks the kernel around the tile against the plan, allocates the
+// ring (nvfp4.ring.alloc: `stages` shared-memory slots with full and empty
+// mbarriers) with its shared-memory plan, computes the thread roles once,
+// and composes the parts: the producer warpgroup (if the plan has one,
+// which hands its registers to the consumers with setmaxnreg) runs the
+// mainloop's producer; the consumer warpgroups run the mainloop's K loop,
+// then the reductions, then the epilogue. A new kernel (the dual GEMM's
+// second weight, the grouped GEMM's scheduler) changes a part, not this
+// order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WgmmaCta.h"
+
+#include "nvfp4/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+using namespace mlir::nvfp4::gemm;
+
+WgmmaCta::WgmmaCta(GemmTileOp op, ImplicitLocOpBuilder &b)
+    : FoldingBuilder(b), op(op), kernel(op.getPlan()),
+      plan(op.getWgmmaMainloop()) {
+  OperandShape a = getOperandShape(op.getA().getType());
+  mTiles = llvm::divideCeil(a.rows, plan.getTileM());
+  totalChunks = a.k / WgmmaMainloopAttr::kTileK;
+  chunks = totalChunks / kernel.getSplitK();
+  kGroups = plan.getKGroups();
+  stages = plan.getStages();
+}
+
+namespace {
+
+/// The consumer warpgroups: the mainloop's K loop, the reductions and the
+/// epilogue. `fillFirst`: thread 0 also fills every slot once (no
+/// producer warpgroup).
+void consume(WgmmaCta &cta, WgmmaMainloop &mainloop, bool fillFirst) {
+  Value acc = mainloop.consume(fillFirst);
+  // With split-K in mode global a third kernel adds the partials: it may
+  // be scheduled now (it waits for this grid's completion before reading
+  // them).
+  if (cta.kernel.needsSumKernel())
+    NVVM::GriddepcontrolOp::create(cta.b,
+                                   NVVM::GridDepActionKind::launch_dependents);
+  WgmmaEpilogue epilogue(cta);
+  reduceAndStore(cta, acc, epilogue);
+}
+
+} // namespace
+
+LogicalResult mlir::nvfp4::buildWgmmaPipeline(GemmTileOp op,
+                                              ImplicitLocOpBuilder &b) {
+  WgmmaCta cta(op, b);
+  KernelPlanAttr kernel = cta.kernel;
+  WgmmaMainloopAttr plan = cta.plan;
+  MLIRContext *ctx = b.getContext();
+  auto c32 = [&](int64_t v) { return cta.c32(v); };
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
+    return cta.cmp(p, x, y);
+  };
+  const int64_t warpgroups = plan.getWarpgroups();
+  // A slot's consumers: each warpgroup, or with b_tma each of its warps.
+  const int64_t releasers = plan.getBTma() ? 4 : 1;
+  auto ringType =
+      RingType::get(ctx, cta.stages, plan.getSlotBytes(),
+                    warpgroups * releasers, kernel.getScratchBytes());
+  // The roles assume the CTA and cluster shapes nvfp4-tile launches the
+  // plan with: a kernel that says otherwise would hang (no producer) or
+  // exchange sums with CTAs that do not exist.
+  if (auto func = op->getParentOfType<gpu::GPUFuncOp>()) {
+    DenseI32ArrayAttr block = func.getKnownBlockSizeAttr();
+    if (block && !isRowShape(block, plan.getThreadsPerCta()))
+      return op.emitOpError()
+             << "has a plan for CTAs of " << plan.getThreadsPerCta()
+             << " threads, but its kernel's known_block_size says otherwise";
+  }
+  if (failed(checkClusterShape(op, kernel.getClusterShape())))
+    return failure();
+  // nvfp4-tile launched the kernel with the plan's dynamic shared memory;
+  // the ring must fit it exactly as planned.
+  if (ringType.getSharedBytes() != kernel.getSharedBytes())
+    return op.emitOpError()
+           << "needs a ring of " << ringType.getSharedBytes()
+           << " bytes of dynamic shared memory, but its plan launches the "
+              "kernel with "
+           << kernel.getSharedBytes();
+  cta.ring = RingAllocOp::create(b, ringType);
+  cta.smem.emplace(kernel, ringType);
+
+  // Thread roles: warpgroup index = K group x warpgroups + warpgroup; each
+  // warpgroup owns 64 rows of B from rowBase.
+  Value tid = arith::IndexCastUIOp::create(
+      b, cta.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+  cta.tid = tid;
+  Value wgIndex = arith::ShRUIOp::create(b, tid, c32(7));
+  Value warpgroup = b.createOrFold<arith::RemUIOp>(wgIndex, c32(warpgroups));
+  cta.kGroup = b.createOrFold<arith::DivUIOp>(wgIndex, c32(warpgroups));
+  cta.mBase = arith::IndexCastUIOp::create(b, cta.i32, op.getMBase());
+  cta.warpgroupRow = cta.mul(warpgroup, c32(64));
+  cta.nBase32 = arith::IndexCastUIOp::create(b, cta.i32, op.getNBase());
+  cta.rowBase = cta.add(cta.nBase32, cta.warpgroupRow);
+  cta.batch = op.getBatch();
+  cta.batch32 = b.createOrFold<arith::IndexCastUIOp>(cta.i32, cta.batch);
+  cta.atomRow = b.createOrFold<arith::RemUIOp>(cta.nBase32, c32(128));
+  if (kernel.getSplitK() > 1)
+    cta.chunkBase =
+        cta.mul(arith::IndexCastUIOp::create(b, cta.i32, op.getSplit()),
+                c32(cta.chunks));
+  // The releasing thread of each consumer: lane 0 of every warp with
+  // b_tma (its lanes read the slot too), else thread 0 of each warpgroup.
+  cta.isLeader =
+      cmp(arith::CmpIPredicate::eq,
+          arith::AndIOp::create(b, tid, c32(128 / releasers - 1)), c32(0));
+  cta.isFirstOfGroup = cmp(arith::CmpIPredicate::eq, warpgroup, c32(0));
+
+  WgmmaMainloop mainloop(cta);
+  if (!plan.getProducer()) {
+    consume(cta, mainloop, /*fillFirst=*/true);
+    return success();
+  }
+  // The producer warpgroup (after the consumer warpgroups) gives its
+  // registers to the consumers.
+  auto roles = scf::IfOp::create(
+      b, cmp(arith::CmpIPredicate::uge, tid, c32(plan.getConsumerThreads())),
+      /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(roles.thenBlock());
+  NVVM::SetMaxRegisterOp::create(
+      b, b.getI32IntegerAttr(WgmmaMainloopAttr::kProducerRegisters),
+      NVVM::SetMaxRegisterActionAttr::get(
+          ctx, NVVM::SetMaxRegisterAction::decrease));
+  Value isProducer =
+      cmp(arith::CmpIPredicate::eq, tid, c32(plan.getConsumerThreads()));
+  mainloop.produce(isProducer);
+  b.setInsertionPointToStart(roles.elseBlock());
+  NVVM::SetMaxRegisterOp::create(
+      b, b.getI32IntegerAttr(plan.getConsumerRegisters()),
+      NVVM::SetMaxRegisterActionAttr::get(
+          ctx, NVVM::SetMaxRegisterAction::increase));
+  consume(cta, mainloop, /*fillFirst=*/false);
+  return success();
+}

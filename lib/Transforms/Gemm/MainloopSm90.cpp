@@ -1,0 +1,388 @@
+//===- MainloopSm90.cpp - the sm_90a GEMM's wgmma mainloop ----------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The mainloop of a #nvfp4.wgmma_mainloop with a ring, written out per
+// thread:
+//
+// - the producer: chunk c of this CTA's K goes to slot c % stages. With a
+//   producer warpgroup (`producer`), its first thread fills every chunk in
+//   order, acquiring a slot (nvfp4.ring.acquire) before each reuse;
+//   without one, the first `stages` fills are issued up front and each
+//   later one by the consumer that frees the slot;
+// - the consumers: K groups of warpgroups take chunks g, g + k_groups, ...
+//   (stages is a multiple of k_groups, so a slot only ever holds one
+//   group's chunks); a round waits for its slot (nvfp4.ring.wait), issues
+//   its MMAs, waits until only they are in flight and releases the
+//   previous round's slot (nvfp4.ring.release), which it refills itself
+//   when there is no producer warpgroup;
+// - the weights' register pipeline: each round's chunk of B is loaded
+//   b_prefetch rounds ahead (nvfp4.wgmma.load_b) and dequantized one
+//   round ahead (nvfp4.wgmma.decode_b), while the previous MMAs run; or,
+//   with b_tma, the producer copies B's chunks and scale codes into the
+//   slots with A's tiles (B's before it waits for the pre-pass on the
+//   ring's first pass), and each round reads the next round's from its
+//   slot (nvfp4.wgmma.read_b) once full, and each warp releases slots;
+// - modulo variable expansion: the loop is unrolled by two so that the
+//   fragments of consecutive rounds are distinct values (with one set the
+//   register allocator reuses the registers an in-flight wgmma reads and
+//   ptxas serializes the wgmmas).
+//
+// Slot indices, phases and chunk numbers are i32, as the kernel computes
+// them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WgmmaCta.h"
+
+#include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+using namespace mlir::nvfp4::gemm;
+
+Value WgmmaMainloop::decode(Raw raw) {
+  return WgmmaDecodeBOp::create(b, VectorType::get({16}, i32), raw.bytes0,
+                                raw.bytes1, raw.scale0, raw.scale1);
+}
+
+void WgmmaMainloop::fill(Value chunk, Value slot) {
+  RingFillOp::create(b, cta.ring, slot, cta.op.getATiles(),
+                     ValueRange{tileRow(chunk), c32(0)});
+}
+
+WgmmaMainloop::Raw WgmmaMainloop::loadB(Value chunk) {
+  auto load = WgmmaLoadBOp::create(b, b.getI64Type(), b.getI64Type(),
+                                   b.getI8Type(), b.getI8Type(), cta.op.getB(),
+                                   cta.op.getSfb(), cta.rowBase, globalChunk(chunk),
+                                   cta.op.getBatch(), cta.op.getSfbLayoutAttr());
+  return {load.getBytes0(), load.getBytes1(), load.getScale0(),
+          load.getScale1()};
+}
+
+WgmmaMainloop::Raw WgmmaMainloop::readB(Position p, Value r) {
+  Value slot = slotAt(p);
+  // Plain scales: the slot holds the 16-byte aligned window of 4 chunks'
+  // codes (TMA's boxes start 16-byte aligned), the chunk's in word c % 4.
+  Value word = b.createOrFold<arith::AndIOp>(globalChunk(chunkOf(r)), c32(3));
+  RingWaitOp::create(b, cta.ring, slot, p.phase);
+  auto read = WgmmaReadBOp::create(
+      b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(), cta.ring,
+      slot, cta.warpgroupRow, cta.atomRow, word, cta.smem->getBBytesOffset(),
+      cta.smem->getBScalesOffset(), cta.op.getSfbLayout());
+  return {read.getBytes0(), read.getBytes1(), read.getScale0(),
+          read.getScale1()};
+}
+
+Value WgmmaMainloop::slotFragments(Value valid, Position p, Value r) {
+  if (!valid)
+    return decode(readB(p, r));
+  auto ifOp = scf::IfOp::create(b, TypeRange{VectorType::get({16}, i32)}, valid,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, decode(readB(p, r)));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b,
+                       ValueRange{arith::ConstantOp::create(
+                           b, DenseElementsAttr::get(VectorType::get({16}, i32),
+                                                     APInt(32, 0)))});
+  return ifOp.getResult(0);
+}
+
+void WgmmaMainloop::fillB(Value chunk, Value slot) {
+  const bool blocked = cta.op.getSfbLayout() == ScaleLayout::Blocked;
+  const int64_t sfbOffset = cta.smem->getBScalesOffset();
+  // Blocked scales fill 512 of the slot's bytes for them.
+  RingExpectOp::create(b, cta.ring, slot,
+                       blocked ? b.getI64IntegerAttr(sfbOffset + 512)
+                               : IntegerAttr());
+  Value global = globalChunk(chunk);
+  RingCopyOp::create(b, cta.ring, slot, cta.smem->getBBytesOffset(), cta.op.getBMap(),
+                     ValueRange{cta.batch32, cta.nBase32, mul(global, c32(32))});
+  if (!blocked) {
+    // From the 16-byte aligned window that holds the chunk's 4 codes:
+    // TMA faults on a box that starts inside one (an illegal instruction on
+    // the H100).
+    RingCopyOp::create(
+        b, cta.ring, slot, sfbOffset, cta.op.getSfbMap(),
+        ValueRange{
+            cta.batch32, cta.nBase32,
+            mul(b.createOrFold<arith::ShRUIOp>(global, c32(2)), c32(16))});
+    return;
+  }
+  // The chunk's atom of the rows' 128-row block: atom (batch x N / 128 +
+  // block) x K / 64 + chunk, one row of the map.
+  OperandShape bShape = getOperandShape(cta.op.getB().getType());
+  const int64_t rowBlocks = llvm::divideCeil(bShape.rows, int64_t(128));
+  Value block = add(mul(cta.batch32, c32(rowBlocks)),
+                    b.createOrFold<arith::DivUIOp>(cta.nBase32, c32(128)));
+  RingCopyOp::create(
+      b, cta.ring, slot, sfbOffset, cta.op.getSfbMap(),
+      ValueRange{add(mul(block, c32(cta.totalChunks)), global), c32(0)});
+}
+
+void WgmmaMainloop::fillA(Value chunk, Value slot) {
+  // Every CTA of the grid's row reads A's tile while B streams through L2
+  // once: A's lines are kept longer (as ring.fill does).
+  RingCopyOp::create(b, cta.ring, slot, WgmmaSmemPlan::kATileOffset,
+                     cta.op.getATiles(),
+                     ValueRange{tileRow(chunk), c32(0)}, /*keep_in_l2=*/true);
+}
+
+Value WgmmaMainloop::tileRow(Value chunk) {
+  return buildATileRow(b, cta.plan, cta.mTiles, cta.totalChunks,
+                       b.createOrFold<arith::IndexCastUIOp>(i32, cta.op.getBatch()),
+                       cta.mBase, globalChunk(chunk));
+}
+
+WgmmaMainloop::Position WgmmaMainloop::step(Position p, int64_t delta) {
+  // delta = +1 or -1: wrapping around the group's stages / k_groups slots
+  // flips the phase.
+  const int64_t ringRounds = cta.stages / cta.kGroups;
+  Value wraps = cmp(arith::CmpIPredicate::eq, p.ring,
+                    c32(delta > 0 ? ringRounds - 1 : 0));
+  Value moved = add(p.ring, c32(delta));
+  Value wrapped = c32(delta > 0 ? 0 : ringRounds - 1);
+  return {
+      arith::SelectOp::create(b, wraps, wrapped, moved),
+      arith::XOrIOp::create(b, p.phase, arith::ExtUIOp::create(b, i32, wraps))};
+}
+
+/// Round r: B's loads for round r + b_prefetch; wait for round r's tile and
+/// issue its MMAs; wait until only they are in flight (round r - 1's are
+/// complete); release round r - 1's slot and refill it with the group's
+/// chunk stages / k_groups rounds later; decode round r + 1's fragments while
+/// round r's MMAs run.
+void WgmmaMainloop::round(Value r, Value count, bool first, Position &at,
+                            Value &acc, Value &frags,
+                            SmallVector<Raw> &pending) {
+  const bool bTma = cta.plan.getBTma();
+  const int64_t inFlight = cta.plan.getBPrefetch() - 1;
+  Raw after;
+  if (!bTma)
+    after = loadB(clampChunk(chunkOf(add(r, c32(inFlight + 1)))));
+  Value slot = slotAt(at);
+  // b_tma: round r - 1 waited for this slot to read its chunk of B.
+  if (!bTma)
+    RingWaitOp::create(b, cta.ring, slot, at.phase);
+  acc = WgmmaMmaOp::create(b, acc.getType(), acc, frags, cta.ring, slot);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(1));
+  // b_tma: every thread read the slot's B with ld.shared, so each warp
+  // releases it once its lanes' reads are ordered before lane 0's arrival
+  // (bar.warp.sync orders memory among a warp's threads); one thread of
+  // the warpgroup would release only its own reads.
+  if (bTma)
+    NVVM::SyncWarpOp::create(b, c32(-1));
+  Value release = cta.isLeader;
+  if (first)
+    release = arith::AndIOp::create(b, release,
+                                    cmp(arith::CmpIPredicate::ugt, r, c32(0)));
+  {
+    auto ifOp = scf::IfOp::create(b, release, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Position before = step(at, -1);
+    Value previous = slotAt(before);
+    RingReleaseOp::create(b, cta.ring, previous);
+    // Without a producer the K group's first consumer refills the
+    // slot with round r - 1's chunk plus stages.
+    if (!cta.plan.getProducer()) {
+      Value refill = add(chunkOf(r), c32(cta.stages - cta.kGroups));
+      Value refills = arith::AndIOp::create(
+          b, cta.isFirstOfGroup,
+          cmp(arith::CmpIPredicate::ult, refill, c32(cta.chunks)));
+      auto refillIf = scf::IfOp::create(b, refills, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(refillIf.thenBlock());
+      RingAcquireOp::create(b, cta.ring, previous, before.phase);
+      fill(refill, previous);
+    }
+  }
+  at = step(at, +1);
+  if (bTma) {
+    // Round r + 1's chunk of B from its slot. The pair loop's first round
+    // always has a next one. Past the last round there is none: with a
+    // split cluster the round reads its own slot again (still held and
+    // full; the fragments go unused, and the exchange's first arrive
+    // releases the reads), cheaper there than a branch (performance.md
+    // GEMM v31); otherwise it reads nothing.
+    Value r1 = add(r, c32(1));
+    if (first) {
+      frags = slotFragments(Value(), at, r1);
+      return;
+    }
+    Value next = cmp(arith::CmpIPredicate::ult, r1, count);
+    if (!cta.kernel.getSplitCluster()) {
+      frags = slotFragments(next, at, r1);
+      return;
+    }
+    Position back = step(at, -1);
+    frags =
+        slotFragments(Value(),
+                      {arith::SelectOp::create(b, next, at.ring, back.ring),
+                       arith::SelectOp::create(b, next, at.phase, back.phase)},
+                      arith::SelectOp::create(b, next, r1, r));
+    return;
+  }
+  frags = decode(pending.front());
+  pending.erase(pending.begin());
+  pending.push_back(after);
+}
+
+/// The producer warpgroup: its first thread waits for the pre-pass's tiles,
+/// then fills the CTA's chunks in order, each once its slot's previous use was
+/// released (chunk c: K group g = c % k_groups, round r = c / k_groups, slot
+/// (r % rounds) * k_groups + g, its u-th use with u = r / rounds, where
+/// rounds = stages / k_groups).
+void WgmmaMainloop::produce(Value isProducer) {
+  auto ifOp = scf::IfOp::create(b, isProducer, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  const int64_t rounds = cta.stages / cta.kGroups;
+  Value count = c32(cta.chunks);
+  Value start = c32(0);
+  if (cta.plan.getBTma()) {
+    // B's first chunks (its slots' first uses) before the pre-pass has
+    // finished: B is the GEMM's own input, only A's tiles come from it.
+    const int64_t prologue = std::min(cta.stages, cta.chunks);
+    for (int64_t s = 0; s < prologue; ++s)
+      fillB(c32(s), c32(s));
+    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+    for (int64_t s = 0; s < prologue; ++s)
+      fillA(c32(s), c32(s));
+    start = c32(prologue);
+  } else {
+    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+  }
+  auto loop = scf::ForOp::create(b, start, count, c32(1));
+  b.setInsertionPointToStart(loop.getBody());
+  Value c = loop.getInductionVar();
+  Value r = b.createOrFold<arith::DivUIOp>(c, c32(cta.kGroups));
+  Value slot =
+      add(mul(b.createOrFold<arith::RemUIOp>(r, c32(rounds)), c32(cta.kGroups)),
+          b.createOrFold<arith::RemUIOp>(c, c32(cta.kGroups)));
+  acquireForReuse(b, cta.ring, slot,
+                  b.createOrFold<arith::DivUIOp>(r, c32(rounds)));
+  if (cta.plan.getBTma()) {
+    fillB(c, slot);
+    fillA(c, slot);
+    return;
+  }
+  fill(c, slot);
+}
+
+Value WgmmaMainloop::kLoop(Value count, Position &at, bool advance,
+                             function_ref<void()> beforeLoop) {
+  const int64_t accCount = cta.plan.getTileM() / 2;
+  // b_tma: B waits in the ring, no loads are carried.
+  const int64_t inFlight = cta.plan.getBTma() ? 0 : cta.plan.getBPrefetch() - 1;
+  // Prologue: round 0's fragments and the loads of rounds 1 .. inFlight in
+  // flight.
+  Value acc = arith::ConstantOp::create(
+      b, DenseElementsAttr::get(VectorType::get({accCount}, b.getF32Type()),
+                                0.0f));
+  Value frags;
+  SmallVector<Raw> pending;
+  if (cta.plan.getBTma()) {
+    beforeLoop();
+    // Round 0's chunk of B from its slot, unless the K group has no rounds
+    // (then no slot of it is ever filled).
+    frags = slotFragments(cmp(arith::CmpIPredicate::ugt, count, c32(0)), at,
+                          c32(0));
+  } else {
+    frags = decode(loadB(clampChunk(chunkOf(c32(0)))));
+    for (int64_t i = 1; i <= inFlight; ++i)
+      pending.push_back(loadB(clampChunk(chunkOf(c32(i)))));
+    beforeLoop();
+  }
+
+  // The loop over pairs of rounds, carrying the accumulator, the next
+  // round's fragments, the raw chunks in flight and the ring position.
+  SmallVector<Value> init = {acc, frags};
+  for (Raw raw : pending)
+    init.append({raw.bytes0, raw.bytes1, raw.scale0, raw.scale1});
+  init.push_back(at.ring);
+  init.push_back(at.phase);
+  Value pairs = arith::DivUIOp::create(b, count, c32(2));
+  auto loop = scf::ForOp::create(b, c32(0), mul(pairs, c32(2)), c32(2), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value r = loop.getInductionVar();
+    auto args = loop.getRegionIterArgs();
+    Value loopAcc = args[0], loopFrags = args[1];
+    SmallVector<Raw> loopPending;
+    for (int64_t i = 0; i < inFlight; ++i)
+      loopPending.push_back(
+          {args[2 + 4 * i], args[3 + 4 * i], args[4 + 4 * i], args[5 + 4 * i]});
+    Position loopAt{args[args.size() - 2], args.back()};
+    round(r, count, /*first=*/true, loopAt, loopAcc, loopFrags, loopPending);
+    round(add(r, c32(1)), count, /*first=*/false, loopAt, loopAcc, loopFrags,
+          loopPending);
+    SmallVector<Value> yield = {loopAcc, loopFrags};
+    for (Raw raw : loopPending)
+      yield.append({raw.bytes0, raw.bytes1, raw.scale0, raw.scale1});
+    yield.push_back(loopAt.ring);
+    yield.push_back(loopAt.phase);
+    scf::YieldOp::create(b, yield);
+  }
+  // An odd count leaves one round (its fragments are decoded); it waits for
+  // its MMAs inside the branch, so no accumulator is read in flight.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+  auto results = loop.getResults();
+  Value odd = cmp(arith::CmpIPredicate::ne,
+                  arith::AndIOp::create(b, count, c32(1)), c32(0));
+  auto tail = scf::IfOp::create(b, TypeRange{acc.getType()}, odd,
+                                /*withElseRegion=*/true);
+  at = {results[results.size() - 2], results.back()};
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(tail.thenBlock());
+    Value slot = slotAt(at);
+    RingWaitOp::create(b, cta.ring, slot, at.phase);
+    Value last = WgmmaMmaOp::create(b, acc.getType(), results[0], results[1],
+                                    cta.ring, slot);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
+    scf::YieldOp::create(b, last);
+    b.setInsertionPointToStart(tail.elseBlock());
+    scf::YieldOp::create(b, results[0]);
+  }
+  if (advance) {
+    // Past the odd round, if there was one.
+    Position past = step(at, +1);
+    at = {arith::SelectOp::create(b, odd, past.ring, at.ring),
+          arith::SelectOp::create(b, odd, past.phase, at.phase)};
+  }
+  return tail.getResult(0);
+}
+
+/// After the prologue's loads the consumers wait for the pre-pass that
+/// wrote the tiles (a no-op unless launched as a programmatic dependent
+/// launch, which lets the loads overlap the pre-pass) and, without a
+/// producer, thread 0 fills every slot once.
+Value WgmmaMainloop::consume(bool fillFirst) {
+  Value isThread0 = cmp(arith::CmpIPredicate::eq, cta.tid, c32(0));
+
+  // The K group's rounds (0 when K has fewer chunks than groups).
+  Value count = b.createOrFold<arith::DivUIOp>(
+      b.createOrFold<arith::SubIOp>(c32(cta.chunks + cta.kGroups - 1), cta.kGroup),
+      c32(cta.kGroups));
+
+  Position at{c32(0), c32(0)};
+  Value acc = kLoop(count, at, /*advance=*/false, [&] {
+    if (!fillFirst)
+      return;
+    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+    auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    for (int64_t s = 0; s < std::min(cta.stages, cta.chunks); ++s)
+      fill(c32(s), c32(s));
+  });
+  return acc;
+}
