@@ -25,10 +25,13 @@ namespace mlir::nvfp4 {
 /// nvfp4.gemv_tile for `target` (GemvLowering.cpp).
 void populateGemvPatterns(RewritePatternSet &patterns, GpuTarget target);
 
-/// nvfp4.gemm_tile without a ring, nvfp4.decode_a_tile and the pipeline's
-/// nvfp4.wgmma.* consumer ops for sm_90a: register-A wgmma (GemmSm90.cpp).
-void populateGemmSm90Patterns(const TypeConverter &converter,
-                              RewritePatternSet &patterns);
+/// nvfp4.gemm_tile without a ring and nvfp4.decode_a_tile for sm_90a:
+/// register-A wgmma (GemmSm90.cpp).
+void populateGemmSm90Patterns(RewritePatternSet &patterns);
+
+/// The pipeline's nvfp4.wgmma.* consumer ops for sm_90a (WgmmaOps.cpp).
+void populateWgmmaPatterns(const TypeConverter &converter,
+                           RewritePatternSet &patterns);
 
 /// nvfp4.wgmma.reduce_splits: split-K's tiles added in a cluster through
 /// distributed shared memory (ReduceSplits.cpp).

@@ -140,7 +140,8 @@ void mlir::nvfp4::populateNVFP4ToNVVMConversionPatterns(
   populateRingPatterns(converter, patterns);
   // Each chip's MMA: wgmma (sm_90a) or tcgen05 (sm_100a).
   if (getTargetInfo(target).hasWgmma) {
-    populateGemmSm90Patterns(converter, patterns);
+    populateGemmSm90Patterns(patterns);
+    populateWgmmaPatterns(converter, patterns);
     populateReduceSplitsPatterns(converter, patterns);
   }
   if (getTargetInfo(target).hasTcgen05)

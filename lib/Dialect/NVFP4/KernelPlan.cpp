@@ -279,8 +279,8 @@ Attribute KernelPlanAttr::parse(AsmParser &parser, Type) {
   }
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), mainloop, reduction);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    mainloop, reduction);
 }
 
 void KernelPlanAttr::print(AsmPrinter &printer) const {

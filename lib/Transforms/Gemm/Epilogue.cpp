@@ -34,8 +34,8 @@ void WgmmaEpilogue::store(Value acc, Value split, Value m) {
   // Every consumer warpgroup must be past its K loop before any writes
   // there: with one warpgroup, or after the K groups' barrier or the split
   // cluster's; not two warpgroups that each meet only their own barrier.
-  const bool loopsOver =
-      cta.plan.getWarpgroups() == 1 || cta.kGroups > 1 || cta.kernel.getSplitCluster();
+  const bool loopsOver = cta.plan.getWarpgroups() == 1 || cta.kGroups > 1 ||
+                         cta.kernel.getSplitCluster();
   if (!split && loopsOver && WgmmaStoreOp::canStage(cType, 2 * accumulators)) {
     const int64_t bytes =
         cta.plan.getWarpgroups() *
@@ -51,8 +51,9 @@ void WgmmaEpilogue::store(Value acc, Value split, Value m) {
     }
   }
   auto emitStore = [&] {
-    WgmmaStoreOp::create(b, acc, cta.op.getC(), cta.op.getPartials(), m, cta.rowBase, cta.batch,
-                         split, staging, stagingOffset, stagingWarpgroups);
+    WgmmaStoreOp::create(b, acc, cta.op.getC(), cta.op.getPartials(), m,
+                         cta.rowBase, cta.batch, split, staging, stagingOffset,
+                         stagingWarpgroups);
   };
   // When the CTA's rows of B can reach past N, a warpgroup whose rows all
   // lie past N (N a multiple of 64: its rows are not masked one by one)

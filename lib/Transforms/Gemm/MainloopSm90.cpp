@@ -57,10 +57,10 @@ void WgmmaMainloop::fill(Value chunk, Value slot) {
 }
 
 WgmmaMainloop::Raw WgmmaMainloop::loadB(Value chunk) {
-  auto load = WgmmaLoadBOp::create(b, b.getI64Type(), b.getI64Type(),
-                                   b.getI8Type(), b.getI8Type(), cta.op.getB(),
-                                   cta.op.getSfb(), cta.rowBase, globalChunk(chunk),
-                                   cta.op.getBatch(), cta.op.getSfbLayoutAttr());
+  auto load = WgmmaLoadBOp::create(
+      b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
+      cta.op.getB(), cta.op.getSfb(), cta.rowBase, globalChunk(chunk),
+      cta.op.getBatch(), cta.op.getSfbLayoutAttr());
   return {load.getBytes0(), load.getBytes1(), load.getScale0(),
           load.getScale1()};
 }
@@ -103,8 +103,9 @@ void WgmmaMainloop::fillB(Value chunk, Value slot) {
                        blocked ? b.getI64IntegerAttr(sfbOffset + 512)
                                : IntegerAttr());
   Value global = globalChunk(chunk);
-  RingCopyOp::create(b, cta.ring, slot, cta.smem->getBBytesOffset(), cta.op.getBMap(),
-                     ValueRange{cta.batch32, cta.nBase32, mul(global, c32(32))});
+  RingCopyOp::create(
+      b, cta.ring, slot, cta.smem->getBBytesOffset(), cta.op.getBMap(),
+      ValueRange{cta.batch32, cta.nBase32, mul(global, c32(32))});
   if (!blocked) {
     // From the 16-byte aligned window that holds the chunk's 4 codes:
     // TMA faults on a box that starts inside one (an illegal instruction on
@@ -131,14 +132,15 @@ void WgmmaMainloop::fillA(Value chunk, Value slot) {
   // Every CTA of the grid's row reads A's tile while B streams through L2
   // once: A's lines are kept longer (as ring.fill does).
   RingCopyOp::create(b, cta.ring, slot, WgmmaSmemPlan::kATileOffset,
-                     cta.op.getATiles(),
-                     ValueRange{tileRow(chunk), c32(0)}, /*keep_in_l2=*/true);
+                     cta.op.getATiles(), ValueRange{tileRow(chunk), c32(0)},
+                     /*keep_in_l2=*/true);
 }
 
 Value WgmmaMainloop::tileRow(Value chunk) {
-  return buildATileRow(b, cta.plan, cta.mTiles, cta.totalChunks,
-                       b.createOrFold<arith::IndexCastUIOp>(i32, cta.op.getBatch()),
-                       cta.mBase, globalChunk(chunk));
+  return buildATileRow(
+      b, cta.plan, cta.mTiles, cta.totalChunks,
+      b.createOrFold<arith::IndexCastUIOp>(i32, cta.op.getBatch()), cta.mBase,
+      globalChunk(chunk));
 }
 
 WgmmaMainloop::Position WgmmaMainloop::step(Position p, int64_t delta) {
@@ -160,8 +162,7 @@ WgmmaMainloop::Position WgmmaMainloop::step(Position p, int64_t delta) {
 /// chunk stages / k_groups rounds later; decode round r + 1's fragments while
 /// round r's MMAs run.
 void WgmmaMainloop::round(Value r, Value count, bool first, Position &at,
-                            Value &acc, Value &frags,
-                            SmallVector<Raw> &pending) {
+                          Value &acc, Value &frags, SmallVector<Raw> &pending) {
   const bool bTma = cta.plan.getBTma();
   const int64_t inFlight = cta.plan.getBPrefetch() - 1;
   Raw after;
@@ -277,7 +278,7 @@ void WgmmaMainloop::produce(Value isProducer) {
 }
 
 Value WgmmaMainloop::kLoop(Value count, Position &at, bool advance,
-                             function_ref<void()> beforeLoop) {
+                           function_ref<void()> beforeLoop) {
   const int64_t accCount = cta.plan.getTileM() / 2;
   // b_tma: B waits in the ring, no loads are carried.
   const int64_t inFlight = cta.plan.getBTma() ? 0 : cta.plan.getBPrefetch() - 1;
@@ -370,7 +371,8 @@ Value WgmmaMainloop::consume(bool fillFirst) {
 
   // The K group's rounds (0 when K has fewer chunks than groups).
   Value count = b.createOrFold<arith::DivUIOp>(
-      b.createOrFold<arith::SubIOp>(c32(cta.chunks + cta.kGroups - 1), cta.kGroup),
+      b.createOrFold<arith::SubIOp>(c32(cta.chunks + cta.kGroups - 1),
+                                    cta.kGroup),
       c32(cta.kGroups));
 
   Position at{c32(0), c32(0)};

@@ -39,8 +39,8 @@ void mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, Value acc,
   // The store's split: which copy of C in `partials` (without them, C).
   Value split = cta.op.getPartials() ? cta.op.getSplit() : Value();
   auto store = [&] { epilogue.store(acc, split); };
-  // On chip (cluster or scatter) the holders of the tile's sum (K group 0) of the
-  // cluster's CTAs add their tiles into the first one's, which alone
+  // On chip (cluster or scatter) the holders of the tile's sum (K group 0) of
+  // the cluster's CTAs add their tiles into the first one's, which alone
   // stores.
   auto reduceSplitsAndStore = [&] {
     if (!cta.kernel.getSplitCluster()) {
@@ -75,8 +75,9 @@ void mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, Value acc,
       return;
     }
     auto reduced = WgmmaReduceSplitsOp::create(
-        b, b.getI1Type(), acc.getType(), acc, cta.ring, b.getI64IntegerAttr(splitK),
-        b.getI64IntegerAttr(warpgroups), releaseReads, aTiles);
+        b, b.getI1Type(), acc.getType(), acc, cta.ring,
+        b.getI64IntegerAttr(splitK), b.getI64IntegerAttr(warpgroups),
+        releaseReads, aTiles);
     acc = reduced.getResult();
     auto first = scf::IfOp::create(b, reduced.getFirst(),
                                    /*withElseRegion=*/false);

@@ -50,8 +50,7 @@ struct WgmmaCta : FoldingBuilder {
   /// warpgroup; the CTA's first row of A (mBase) and its warpgroup's first
   /// row of B (rowBase), the batch, and with split-K this split's first
   /// chunk (chunkBase).
-  Value tid, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch,
-      chunkBase;
+  Value tid, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch, chunkBase;
   /// The warpgroup's first row in the CTA's tile of B.
   Value warpgroupRow;
   /// b_tma: the batch and the CTA's first row of B (i32), the TMA
