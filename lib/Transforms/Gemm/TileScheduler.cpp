@@ -1,0 +1,360 @@
+//===- TileScheduler.cpp - the GEMM's grid, kernels and launches ----------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// How nvfp4-tile maps a GEMM with a #nvfp4.kernel plan onto CTAs: the grid
+// (one CTA per tile: x over B's tiles of tile_n rows, y over A's tiles of
+// tile_m rows, z over batches x split-K's splits, gemmGrid), the block ids
+// that give each CTA its tile's origin, the pre-pass kernels its mainloop
+// needs (A decoded once for a wgmma ring; scales blocked into whole slots
+// for tcgen05), split-K's workspace and sum kernel or its cluster, and the
+// launches. The CTA itself is a gemm_tile the pipeline pass writes out.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../TileBuilders.h"
+
+#include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
+#include "nvfp4/Dialect/NVFP4/Tcgen05Tiles.h"
+#include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+/// The GEMM's grid, one CTA per tile: x over B's tiles of tile_n rows, y
+/// over A's tiles of tile_m rows, z over batches x split-K's splits (block
+/// z = batch x splits + split, batchAndSplit).
+gpu::KernelDim3 gemmGrid(OpBuilder &hb, Location loc, KernelPlanAttr plan,
+                         const OperandShape &a, int64_t n) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  return {idx(llvm::divideCeil(n, plan.getTileN())),
+          idx(llvm::divideCeil(a.rows, plan.getTileM())),
+          idx(a.batch * plan.getSplitK())};
+}
+
+/// Split-K's last kernel, `<name>_sum_splits`: adds the splits' fp32
+/// partial tiles into C (one block per 4 x kSumThreads elements), as the
+/// programmatic dependent of the GEMM; then frees the partials.
+void launchSumSplits(OpBuilder &hb, OpBuilder &kb, Location loc,
+                     gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                     StringRef kernelName, Value partials, Value c,
+                     int64_t splitK, Attribute plan) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  auto partialsType = cast<MemRefType>(partials.getType());
+  // The sum: block x covers 4 * kSumThreads flat elements of C.
+  auto cType = cast<MemRefType>(c.getType());
+  std::string name = (kernelName + "_sum_splits").str();
+  kb.setInsertionPointToEnd(kernels.getBody());
+  auto sum = createKernel(kb, loc, name, {partialsType, cType},
+                          SumSplitsOp::kSumThreads, symbols);
+  Block &sumBody = sum.getBody().front();
+  SumSplitsOp::create(
+      kb, loc, sumBody.getArgument(0), sumBody.getArgument(1),
+      scaledBlockId(kb, loc, gpu::Dimension::x, 4 * SumSplitsOp::kSumThreads),
+      splitK);
+  gpu::ReturnOp::create(kb, loc);
+  auto sumLaunch = launchWithPlan(
+      hb, loc, sum,
+      gpu::KernelDim3{idx(llvm::divideCeil(cType.getNumElements(),
+                                           4 * SumSplitsOp::kSumThreads)),
+                      idx(1), idx(1)},
+      gpu::KernelDim3{idx(SumSplitsOp::kSumThreads), idx(1), idx(1)},
+      /*dynamicShared=*/Value(), ValueRange{partials, c}, plan);
+  // The sum waits for the GEMM's partials with griddepcontrol.wait, so it
+  // may be launched while the GEMM finishes.
+  sumLaunch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
+  freeWorkspace(hb, loc, partials);
+}
+
+/// The launch's cluster shape of a kernel whose plan asks for one (`shape`
+/// x, y, z, more than one CTA), which the kernel also declares
+/// (known_cluster_size, .reqnctapercluster in the PTX); none otherwise.
+std::optional<gpu::KernelDim3> clusterOf(OpBuilder &hb, OpBuilder &kb,
+                                         Location loc, gpu::GPUFuncOp kernel,
+                                         ArrayRef<int64_t> shape) {
+  if (shape[0] * shape[1] * shape[2] == 1)
+    return std::nullopt;
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  kernel.setKnownClusterSizeAttr(kb.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(shape[0]), static_cast<int32_t>(shape[1]),
+       static_cast<int32_t>(shape[2])}));
+  return gpu::KernelDim3{idx(shape[0]), idx(shape[1]), idx(shape[2])};
+}
+
+/// Split-K's workspace of the splits' fp32 partial tiles (`bytes`), added
+/// to the GEMM's `operands`; null when the plan writes none (`bytes` = 0).
+Value allocPartials(OpBuilder &hb, Location loc, int64_t bytes,
+                    SmallVectorImpl<Value> &operands) {
+  if (bytes == 0)
+    return Value();
+  Value partials =
+      allocWorkspace(hb, loc, MemRefType::get({bytes}, hb.getI8Type()));
+  operands.push_back(partials);
+  return partials;
+}
+
+/// The GEMM CTA's batch and split from block id z = batch * split_k +
+/// split (no split without split-K).
+std::pair<Value, Value> batchAndSplit(OpBuilder &kb, Location loc,
+                                      int64_t splitK) {
+  Value z = scaledBlockId(kb, loc, gpu::Dimension::z, 1);
+  if (splitK == 1)
+    return {z, Value()};
+  Value splits = arith::ConstantIndexOp::create(kb, loc, splitK);
+  return {arith::DivUIOp::create(kb, loc, z, splits),
+          arith::RemUIOp::create(kb, loc, z, splits)};
+}
+
+/// The sm_100a GEMM's scales of an operand (`rows` rows) as its ring slots
+/// copy them: blocked, K chunks padded to whole slots. Scales already so
+/// are used as they are; others are written so into a workspace by the
+/// pre-pass kernel `<name>_block_<operand>`, before the GEMM in stream
+/// order.
+Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
+                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                        StringRef name, Value scales, ScaleLayout layout,
+                        const OperandShape &a, int64_t rows, Attribute plan,
+                        SmallVectorImpl<Value> &workspaces) {
+  if (!Tcgen05MainloopAttr::needsScalePrePass(layout, a.k))
+    return scales;
+  const int64_t slotK = Tcgen05MainloopAttr::getSlotK(a.k);
+  auto type = MemRefType::get(
+      getScaleShape(ScaleLayout::Blocked, rows, slotK, a.batched, a.batch),
+      cast<MemRefType>(scales.getType()).getElementType());
+  Value blocked = allocWorkspace(hb, loc, type);
+  workspaces.push_back(blocked);
+  launchBlockScales(hb, kb, loc, kernels, symbols, name, scales, blocked, plan);
+  return blocked;
+}
+
+} // namespace
+
+/// A GEMM: with stages > 0, a workspace (gpu.alloc) for A's decoded tiles,
+/// the pre-pass kernel `<name>_decode_a` (one CTA per tile of A's rows and
+/// K chunk) and the GEMM kernel reading the tiles through a tensor map
+/// (nvfp4.tensor_map, next to the launch); with stages = 0 the GEMM
+/// kernel alone. The GEMM grid: x -> tiles of B's rows, y -> tiles of A's
+/// rows, z -> batch (times split_k + the split). With split_k > 1 a second
+/// workspace takes the splits' fp32 partial outputs and a third kernel,
+/// `<name>_sum_splits`, adds them into C; on chip (cluster) the splits of
+/// a tile are a cluster (1 x 1 x split_k) that adds them on chip instead.
+LogicalResult mlir::nvfp4::tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
+                       gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                       StringRef kernelName) {
+  Location loc = op.getLoc();
+  OperandShape a = getOperandShape(op.getA().getType());
+  int64_t n = getOperandShape(op.getB().getType()).rows;
+  WgmmaMainloopAttr mainloop = plan.getWgmma();
+  int64_t mTiles = llvm::divideCeil(a.rows, plan.getTileM());
+  const bool prepass = plan.getStages() > 0;
+  OpBuilder hb(op);
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  SmallVector<Value> operands(op->getOperands());
+  OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
+
+  Value tiles;
+  if (prepass) {
+    auto tilesType = MemRefType::get(
+        {mainloop.getATilesBytes(a.batch, a.rows, a.k)}, hb.getI8Type());
+    tiles = allocWorkspace(hb, loc, tilesType);
+    // The pre-pass: block x -> K chunk, y -> tile of A's rows, z -> batch.
+    SmallVector<Type> types = {op.getA().getType(), op.getSfa().getType(),
+                               tilesType};
+    std::string name = (kernelName + "_decode_a").str();
+    auto decode = createKernel(kb, loc, name, types,
+                               mainloop.getDecodeThreads(), symbols);
+    Block &body = decode.getBody().front();
+    // Launched as a programmatic dependent of whatever precedes it (below):
+    // A may be that kernel's result and the workspace its input, so the
+    // pre-pass waits before it touches memory. Then the GEMM that reads the
+    // tiles may be scheduled (it waits for this grid's completion before
+    // its first copy of a tile); not before the wait, since the GEMM loads
+    // B from its start and B may be the predecessor's result too.
+    NVVM::GriddepcontrolOp::create(kb, loc, NVVM::GridDepActionKind::wait);
+    NVVM::GriddepcontrolOp::create(kb, loc,
+                                   NVVM::GridDepActionKind::launch_dependents);
+    DecodeATileOp::create(
+        kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
+        scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
+        scaledBlockId(kb, loc, gpu::Dimension::x, 1),
+        scaledBlockId(kb, loc, gpu::Dimension::z, 1), mainloop,
+        op.getSfaLayout());
+    gpu::ReturnOp::create(kb, loc);
+    kb.setInsertionPointToEnd(kernels.getBody());
+    auto decodeLaunch = launchWithPlan(
+        hb, loc, decode,
+        gpu::KernelDim3{idx(a.k / WgmmaMainloopAttr::kTileK), idx(mTiles),
+                        idx(a.batch)},
+        gpu::KernelDim3{idx(mainloop.getDecodeThreads()), idx(1), idx(1)},
+        /*dynamicShared=*/Value(), ValueRange{op.getA(), op.getSfa(), tiles},
+        plan);
+    // Since it waits for its predecessor before it touches memory, it may
+    // be launched as the predecessor's CTAs exit (back to back: the
+    // previous call's GEMM) instead of after its completion (performance.md,
+    // GEMM v23).
+    decodeLaunch->setAttr(NVFP4Dialect::kDependentLaunchAttrName,
+                          hb.getUnitAttr());
+    // The GEMM copies the tiles with TMA: a tensor map of the workspace,
+    // which the launcher encodes and passes by value.
+    operands.push_back(TensorMapOp::create(
+        hb, loc, getATilesMapType(mainloop, a.batch, a.rows, a.k), tiles));
+    // b_tma: the producer copies B's chunks and scale codes into the ring
+    // too, through maps of B's own buffers.
+    if (mainloop.getBTma()) {
+      MLIRContext *ctx = op.getContext();
+      operands.push_back(TensorMapOp::create(
+          hb, loc, getWgmmaBMapType(ctx, mainloop, a.batch, n, a.k),
+          op.getB()));
+      operands.push_back(TensorMapOp::create(
+          hb, loc,
+          getWgmmaSfbMapType(ctx, mainloop, op.getSfbLayout(), a.batch, n, a.k),
+          op.getSfb()));
+    }
+  }
+
+  // Split-K: the CTAs' fp32 partial tiles, summed by a third kernel, or
+  // (on chip) added by the cluster of a tile's splits.
+  const int64_t splitK = plan.getSplitK();
+  const bool sumKernel = plan.needsSumKernel();
+  Value partials = allocPartials(
+      hb, loc, plan.getPartialsBytes(a.batch, a.rows, n), operands);
+
+  // The GEMM kernel: one CTA-level gemm_tile per block; block z is
+  // batch * split_k + split.
+  SmallVector<Type> argTypes(ValueRange(operands).getTypes());
+  auto kernel = createKernel(kb, loc, kernelName, argTypes,
+                             plan.getThreadsPerCta(), symbols);
+  Block &body = kernel.getBody().front();
+  // The tensor maps after the five operands: A's tiles, then b_tma's.
+  const size_t mapCount =
+      llvm::count_if(ValueRange(operands).drop_front(5),
+                     [](Value v) { return isa<TensorMapType>(v.getType()); });
+  Value nBase = scaledBlockId(kb, loc, gpu::Dimension::x, plan.getTileN());
+  Value mBase = scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM());
+  auto [batch, split] = batchAndSplit(kb, loc, splitK);
+  GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
+                     body.getArgument(2), body.getArgument(3),
+                     body.getArgument(4), mBase, nBase, batch,
+                     body.getArguments().slice(5, mapCount), split,
+                     sumKernel ? body.getArguments().back() : Value(), plan,
+                     op.getSfaLayout(), op.getSfbLayout());
+  gpu::ReturnOp::create(kb, loc);
+
+  gpu::KernelDim3 grid = gemmGrid(hb, loc, plan, a, n);
+  gpu::KernelDim3 block{idx(plan.getThreadsPerCta()), idx(1), idx(1)};
+  // The ring lives in dynamic shared memory.
+  Value dynamicShared;
+  if (prepass)
+    dynamicShared = arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
+                                                 plan.getSharedBytes());
+  // With a producer warpgroup the kernel starts with what fits 65536 /
+  // threads registers (setmaxnreg then moves them from the producer to the
+  // consumers); ptxas needs that entry count to honour setmaxnreg.
+  if (mainloop.getProducer())
+    kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    kb.getI32IntegerAttr(mainloop.getEntryRegisters()));
+  // Clusters: an on-chip split-K's splits of a tile (along z) add their
+  // partial tiles on chip.
+  std::optional<gpu::KernelDim3> cluster =
+      clusterOf(hb, kb, loc, kernel, plan.getClusterShape());
+  auto launch = launchWithPlan(hb, loc, kernel, grid, block, dynamicShared,
+                               operands, plan, cluster);
+  // The GEMM's prologue (barriers, B's first loads) may overlap the
+  // pre-pass: it waits for the decoded tiles with griddepcontrol.wait.
+  if (prepass)
+    launch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
+  if (sumKernel)
+    launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials,
+                    op.getC(), splitK, plan);
+  if (prepass)
+    freeWorkspace(hb, loc, tiles);
+  op.erase();
+  return success();
+}
+
+/// The sm_100a GEMM: the scales' pre-passes where needed, then one kernel
+/// of 128-thread CTAs over the grid x -> tiles of 128 rows of B, y -> tiles
+/// of A's rows, z -> batch (times split_k + the split), reading A and B
+/// through tensor maps of their packed bytes (Tcgen05Tiles.h), created
+/// next to the launch; split-K's sum kernel, or its cluster, as for sm_90a.
+LogicalResult mlir::nvfp4::tileGemmTcgen05(ScaledMatmulOp op, KernelPlanAttr plan,
+                              gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                              StringRef kernelName) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  OperandShape a = getOperandShape(op.getA().getType());
+  int64_t n = getOperandShape(op.getB().getType()).rows;
+  OpBuilder hb(op);
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
+  SmallVector<Value> operands(op->getOperands()), workspaces;
+  operands[1] = slotBlockedScales(
+      hb, kb, loc, kernels, symbols, (kernelName + "_block_sfa").str(),
+      op.getSfa(), op.getSfaLayout(), a, a.rows, plan, workspaces);
+  operands[3] = slotBlockedScales(
+      hb, kb, loc, kernels, symbols, (kernelName + "_block_sfb").str(),
+      op.getSfb(), op.getSfbLayout(), a, n, plan, workspaces);
+  operands.push_back(TensorMapOp::create(
+      hb, loc,
+      getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
+      op.getA()));
+  operands.push_back(
+      TensorMapOp::create(hb, loc,
+                          getPackedOperandMapType(ctx, a.batch, n, a.k,
+                                                  Tcgen05MainloopAttr::kTileN),
+                          op.getB()));
+  const int64_t splitK = plan.getSplitK();
+  const bool sumKernel = plan.needsSumKernel();
+  Value partials = allocPartials(
+      hb, loc, plan.getPartialsBytes(a.batch, a.rows, n), operands);
+
+  kb.setInsertionPointToEnd(kernels.getBody());
+  SmallVector<Type> argTypes(ValueRange(operands).getTypes());
+  auto kernel = createKernel(kb, loc, kernelName, argTypes,
+                             Tcgen05MainloopAttr::kThreads, symbols);
+  Block &body = kernel.getBody().front();
+  auto [batch, split] = batchAndSplit(kb, loc, splitK);
+  GemmTileOp::create(
+      kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
+      body.getArgument(3), body.getArgument(4),
+      scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
+      scaledBlockId(kb, loc, gpu::Dimension::x, Tcgen05MainloopAttr::kTileN),
+      batch, ValueRange{body.getArgument(5), body.getArgument(6)}, split,
+      sumKernel ? body.getArguments().back() : Value(), plan,
+      ScaleLayout::Blocked, ScaleLayout::Blocked);
+  gpu::ReturnOp::create(kb, loc);
+  // An on-chip split-K's splits of a tile (along z) add their accumulators.
+  std::optional<gpu::KernelDim3> cluster =
+      clusterOf(hb, kb, loc, kernel, plan.getClusterShape());
+  launchWithPlan(
+      hb, loc, kernel,
+      gemmGrid(hb, loc, plan, a, n),
+      gpu::KernelDim3{idx(plan.getThreadsPerCta()), idx(1), idx(1)},
+      arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
+                                   plan.getSharedBytes()),
+      operands, plan, cluster);
+  if (sumKernel)
+    launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials,
+                    op.getC(), splitK, plan);
+  for (Value workspace : workspaces)
+    freeWorkspace(hb, loc, workspace);
+  op.erase();
+  return success();
+}

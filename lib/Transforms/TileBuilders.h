@@ -1,0 +1,68 @@
+//===- TileBuilders.h - what nvfp4-tile builds kernels with -----*- C++ -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The pieces nvfp4-tile (Tile.cpp) and the GEMM's grid and launches
+// (Gemm/TileScheduler.cpp) share: workspaces, kernels, launches that
+// record their plan. Private to lib/Transforms.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_TRANSFORMS_TILEBUILDERS_H
+#define NVFP4_TRANSFORMS_TILEBUILDERS_H
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <optional>
+
+namespace mlir::nvfp4 {
+
+/// A byte workspace of the entry (gpu.alloc; the launcher allocates it),
+/// and its release after the entry's last use.
+Value allocWorkspace(OpBuilder &hb, Location loc, MemRefType type);
+void freeWorkspace(OpBuilder &hb, Location loc, Value workspace);
+
+/// Launches `kernel`, recording the plan (if any) on the launch (nvfp4-run
+/// prints it).
+gpu::LaunchFuncOp
+launchWithPlan(OpBuilder &hb, Location loc, gpu::GPUFuncOp kernel,
+               gpu::KernelDim3 grid, gpu::KernelDim3 block, Value dynamicShared,
+               ValueRange operands, Attribute plan,
+               std::optional<gpu::KernelDim3> cluster = std::nullopt);
+
+/// Creates an empty kernel `name` taking `argTypes` with `threads` threads
+/// per CTA; the builder is left at the start of its body.
+gpu::GPUFuncOp createKernel(OpBuilder &kb, Location loc, StringRef name,
+                            TypeRange argTypes, int64_t threads,
+                            SymbolTable &symbols);
+
+/// Block id `d` times `factor`, as an index.
+Value scaledBlockId(OpBuilder &kb, Location loc, gpu::Dimension d,
+                    int64_t factor);
+
+/// Launches kernel `name`: CTAs of nvfp4.block_scales_tile writing `dst`
+/// (the blocked layout of `src`), one per 4 x kThreads words; `plan` (if
+/// any) is recorded on the launch.
+void launchBlockScales(OpBuilder &hb, OpBuilder &kb, Location loc,
+                       gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                       StringRef name, Value src, Value dst, Attribute plan);
+
+/// A GEMM (scaled_matmul with a #nvfp4.kernel plan) as its kernels and
+/// launches in `kernels`, in place of `op` (Gemm/TileScheduler.cpp): a
+/// #nvfp4.wgmma_mainloop (tileGemm) or a #nvfp4.tcgen05_mainloop
+/// (tileGemmTcgen05).
+LogicalResult tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
+                       gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                       StringRef kernelName);
+LogicalResult tileGemmTcgen05(ScaledMatmulOp op, KernelPlanAttr plan,
+                              gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                              StringRef kernelName);
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_TRANSFORMS_TILEBUILDERS_H
