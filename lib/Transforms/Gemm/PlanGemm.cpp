@@ -1,0 +1,387 @@
+//===- PlanGemm.cpp - the GEMM's planner: a table of candidate plans ------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// nvfp4-plan for a GEMM: a #nvfp4.kernel composed of a mainloop for the
+// target's MMA and, where the grid would leave SMs idle, a split-K
+// reduction. On sm_90a the first line of kGemmCandidates that applies to
+// the shape wins (each line cites the measurements that chose it); on
+// sm_100a a short rule. A plan written in the IR is kept and checked
+// against the shape and the target instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Planner.h"
+
+#include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
+
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "nvfp4-plan"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+/// K chunks up to which each CTA decodes A itself (no pre-pass kernel).
+constexpr int64_t kShortKChunks = 6;
+
+/// K chunks from which a full grid's CTAs are pairs splitting K with two
+/// warpgroups each (below).
+constexpr int64_t kLongKChunks = 128;
+
+/// The sm_90a GEMM plan (the table kGemmCandidates below; the measurements
+/// behind each line follow). For M rows of A (the MMA's N): one warpgroup per
+/// 64 rows of B, and all of A's rows in one CTA tile up to 128 (the MMA's N up
+/// to 128 keeps the 64 accumulators per thread and the two decoded buffers, 32
+/// KiB, within one CTA's budget with room for two CTAs per SM); more rows of A
+/// take more tiles. When several CTAs share a tile of A (N spans more than one
+/// tile of B), A is decoded once by a pre-pass and streamed through a ring of
+/// TMA copies, and warpgroups split each tile's K: the kernel is bound by each
+/// warp's instruction latency, so more warps per SM help (H100 sweeps,
+/// performance.md GEMM v4, v7 and v11). Three warpgroups per tile (12 warps
+/// per SM), a producer warpgroup filling a 9-stage ring (3 slots per K
+/// group: fills two rounds ahead; performance.md GEMM v14 and v15:
+/// 128x7168x16384 85.6 -> 79.1 us, 128x7168x2048 16.9 -> 15.5 us), and B
+/// loaded 2 rounds ahead, or 3 when the CTA has at least 128 K chunks
+/// (GEMM v16: 78.7 -> 72.2 us on 128x7168x16384; on 32 or 56 chunks 3
+/// rounds are 6-7 % slower). When the grid covers at
+/// most half the SMs, two CTAs split K (128x4096x7168: 28.7 -> 26.8 us,
+/// performance.md GEMM v12) as a cluster that adds their tiles on chip
+/// (split_cluster; GEMM v26: 24.76 -> 24.53 us against the sum kernel, the
+/// same call), or with an odd K / 64 tiles of 64 rows of A
+/// with four warpgroups each (GEMM v7: 40 -> 29 us there; every tile of
+/// A's rows decodes B again). When B is a single tile (N <= 64), or K has
+/// at most kShortKChunks chunks, each CTA decodes A itself (one launch, no
+/// workspace): on such short K a call is bound by its launches, and the
+/// pre-pass is one more (H100, performance.md GEMM v20: 128x7168x128
+/// 7.8-10.3 -> 5.6 us, 128x4096x256 10.0-12.6 -> 6.6-6.7 us; at K = 512
+/// the ring wins again on N = 7168).
+/// On a full grid with long K (at least kLongKChunks, even) and a tile of
+/// A of 128 rows (more than 120 rows of A), two warpgroups share each tile
+/// of A (half of A's L2 traffic per MMA) and two CTAs split K as a
+/// cluster: as many CTAs as with one warpgroup when N / 64 is even (one
+/// more otherwise), and no K groups to add. The three-K-group plan has cliffs
+/// there (GEMM v27, H100, N = 7168: 45.4 us at K = 8192 and 62.9 at
+/// K = 9216 against 34.0 at 7168 and 45.9 at 10240); this one grows
+/// smoothly with K (35.8, 39.4, 43.6, 47.1 us) and is 1-2 % faster on
+/// 128x7168x16384, 9 % on 256x7168x8192, 2.5 % slower on 128x8192x8192
+/// and at K = 10240. Below 128 chunks it loses (K = 2048: 17.1 against
+/// 14.6 us; at K = 6144 it is ahead by 1.5 %, at 7168 behind by 5 %).
+///
+/// Where B's chunks can come through the ring (`bTmaFits`: K % 256 == 0 or
+/// blocked scales of B) and the tile of A has 128 rows, the producer copies
+/// them with A's tiles (b_tma; performance.md GEMM v31, H100, us back to
+/// back against the plans above): the long-K pairs keep their shape
+/// (128x7168x16384 65.7 -> 60.6, K = 8192 37.8 -> 36.4, K = 9216 41.8 ->
+/// 39.5); with B's latency covered by the ring rather than by more warps,
+/// one consumer warpgroup per tile (k_split = 1, all its registers) beats
+/// three K groups on the half grid from 64 chunks (128x4096x7168 22.5 ->
+/// 20.7, 128x4096x4096 16.0 -> 14.6, 128x2048x7168 20.9 -> 20.0,
+/// 256x2048x7168 22.2 -> 20.8; a 6-slot ring) and on the full grid from 32
+/// chunks (128x7168x2048 14.1 -> 13.5, K = 4096 22.5 -> 21.6; an 8-slot
+/// ring; at K = 1024 it loses, 9.7 -> 10.2). The half grid's b_tma plan
+/// also serves tiles of 64 to 120 rows of A (64x4096x7168 29.0 -> 18.1,
+/// where the plans above had no split-K for 64 rows; 96x4096x4096 14.6 ->
+/// 13.8).
+/// What the sm_90a GEMM planner looks at.
+struct GemmShape {
+  int64_t m, n, chunks, batch, smCount;
+  /// B's chunks can come through the ring (K % 256 == 0 or blocked scales).
+  bool bTmaFits;
+  /// A's rows in one tile, up to 128, a multiple of 8.
+  int64_t tileM() const { return std::min<int64_t>(llvm::alignTo(m, 8), 128); }
+  /// CTAs of a grid of tiles of 64 rows of B and tileM rows of A.
+  int64_t ctas() const {
+    return llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM()) * batch;
+  }
+  /// At most half the SMs busy: room for two CTAs splitting K.
+  bool halfGrid() const { return 2 * ctas() <= smCount; }
+  bool evenChunks() const { return chunks % 2 == 0; }
+  /// b_tma's full-grid plans were measured with 128 rows of A per tile
+  /// (with fewer they won at 64x7168x2048 but lost at 64x7168x16384 and
+  /// 32x7168x4096: GEMM v31).
+  bool bTma() const { return bTmaFits && tileM() == 128; }
+  /// Rounds of B loaded ahead for `ctaChunks` K chunks per CTA (GEMM v16).
+  static int64_t bPrefetch(int64_t ctaChunks) {
+    return ctaChunks >= 128 ? 3 : 2;
+  }
+};
+
+/// A sm_90a plan in one line: the wgmma mainloop's fields, then split-K's
+/// CTAs (1: none) and whether they add on chip.
+struct GemmPlanFields {
+  int64_t warpgroups, tileM, stages, kGroups, bPrefetch, splitK;
+  bool producer, splitOnChip, bTma;
+};
+
+/// The plan of `f`: a wgmma mainloop, and split-K's reduction when it
+/// splits. On chip, each split adds and stores its part of the tile where
+/// the tile's rows divide among the splits in whole 8-column groups
+/// (performance.md, GEMM v32), else the first CTA adds the whole tile.
+KernelPlanAttr getGemmPlan(MLIRContext *ctx, const GemmPlanFields &f) {
+  auto mainloop =
+      WgmmaMainloopAttr::get(ctx, f.warpgroups, f.tileM, f.stages, f.kGroups,
+                             f.bPrefetch, f.producer, f.bTma);
+  SplitKAttr reduction;
+  if (f.splitK > 1) {
+    SplitKMode mode = !f.splitOnChip                  ? SplitKMode::Global
+                      : f.tileM % (8 * f.splitK) == 0 ? SplitKMode::Scatter
+                                                      : SplitKMode::Cluster;
+    reduction = SplitKAttr::get(ctx, f.splitK, mode);
+  }
+  return KernelPlanAttr::get(ctx, mainloop, reduction);
+}
+
+/// One line of the sm_90a planner: when it applies, the plan, and the
+/// entries of performance.md whose measurements chose it.
+struct GemmCandidate {
+  const char *name;
+  bool (*applies)(const GemmShape &);
+  GemmPlanFields (*plan)(const GemmShape &);
+  const char *evidence;
+};
+
+/// The sm_90a planner: the first line that applies wins (the comment
+/// above gives the measurements behind each).
+const GemmCandidate kGemmCandidates[] = {
+    {"each CTA decodes A itself",
+     [](const GemmShape &s) { return s.n <= 64 || s.chunks <= kShortKChunks; },
+     [](const GemmShape &s) -> GemmPlanFields {
+       return {1, s.tileM(), 0, 1, 2, 1, false, false, false};
+     },
+     "GEMM v20"},
+    {"half grid: a split cluster with B through the ring",
+     [](const GemmShape &s) {
+       return s.halfGrid() && s.bTmaFits && s.tileM() >= 64 && s.chunks >= 64 &&
+              s.evenChunks();
+     },
+     [](const GemmShape &s) -> GemmPlanFields {
+       return {1, s.tileM(), 6, 1, 2, 2, true, true, true};
+     },
+     "GEMM v31"},
+    {"half grid: a split cluster of three K groups",
+     [](const GemmShape &s) {
+       return s.halfGrid() && s.tileM() > 64 && s.evenChunks();
+     },
+     [](const GemmShape &s) -> GemmPlanFields {
+       return {1, s.tileM(), 9,    3,    GemmShape::bPrefetch(s.chunks / 2),
+               2, true,      true, false};
+     },
+     "GEMM v12, v26"},
+    {"half grid, odd K / 64: tiles of 64 rows of A, four K groups",
+     [](const GemmShape &s) { return s.halfGrid() && s.tileM() > 64; },
+     [](const GemmShape &) -> GemmPlanFields {
+       return {1, 64, 8, 4, 2, 1, false, false, false};
+     },
+     "GEMM v7"},
+    {"full grid, long K: two warpgroups a tile, a split cluster",
+     [](const GemmShape &s) {
+       return s.tileM() == 128 && s.chunks >= kLongKChunks && s.evenChunks() &&
+              2 * s.batch <= kMaxGridY;
+     },
+     [](const GemmShape &s) -> GemmPlanFields {
+       return {2, s.tileM(), 10, 1, s.bTma() ? 2 : 6, 2, true, true, s.bTma()};
+     },
+     "GEMM v27, v31"},
+    {"full grid: B through the ring",
+     [](const GemmShape &s) { return s.bTma() && s.chunks >= 32; },
+     [](const GemmShape &s) -> GemmPlanFields {
+       return {1, s.tileM(), 8, 1, 2, 1, true, false, true};
+     },
+     "GEMM v31"},
+    {"full grid: three K groups and a producer",
+     [](const GemmShape &) { return true; },
+     [](const GemmShape &s) -> GemmPlanFields {
+       return {1, s.tileM(), 9,     3,    GemmShape::bPrefetch(s.chunks),
+               1, true,      false, false};
+     },
+     "GEMM v14-v16"},
+};
+
+KernelPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
+                              int64_t n, int64_t k, int64_t batch,
+                              bool bTmaFits) {
+  const GemmShape shape{m,     n,         k / WgmmaMainloopAttr::kTileK,
+                        batch, t.smCount, bTmaFits};
+  for (const GemmCandidate &candidate : kGemmCandidates) {
+    if (!candidate.applies(shape))
+      continue;
+    LLVM_DEBUG(llvm::dbgs()
+               << "nvfp4-plan: " << m << "x" << n << "x" << k << ": "
+               << candidate.name << " (" << candidate.evidence << ")\n");
+    return getGemmPlan(ctx, candidate.plan(shape));
+  }
+  llvm_unreachable("the last candidate applies to every shape");
+}
+
+/// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128
+/// in one of 32, 64 or 128; when the grid would leave more than half the
+/// SMs idle, tiles of 64 rows of A (a 128-row tile of A becomes two CTAs:
+/// B is read twice, from L2 the second time), then split-K by powers of
+/// two while the grid still fits in one wave; as many ring slots as the
+/// shared memory (and TMEM) hold.
+KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
+                                 int64_t m, int64_t n, int64_t k,
+                                 int64_t batch) {
+  int64_t tileM = m <= 32 ? 32 : m <= 64 ? 64 : 128;
+  const int64_t nTiles = llvm::divideCeil(n, Tcgen05MainloopAttr::kTileN);
+  auto ctas = [&](int64_t tile) -> int64_t {
+    return nTiles * static_cast<int64_t>(llvm::divideCeil(m, tile)) * batch;
+  };
+  if (tileM == 128 && 2 * ctas(128) <= t.smCount)
+    tileM = 64;
+  const int64_t slices = Tcgen05MainloopAttr::getSlices(k);
+  int64_t splitK = 1;
+  while (splitK < 8 && 2 * splitK * ctas(tileM) <= t.smCount &&
+         slices % (2 * splitK) == 0)
+    splitK *= 2;
+  SplitKAttr reduction;
+  if (splitK > 1)
+    reduction = SplitKAttr::get(ctx, splitK, SplitKMode::Global);
+  auto plan = [&](int64_t stages) {
+    return KernelPlanAttr::get(
+        ctx, Tcgen05MainloopAttr::get(ctx, tileM, stages), reduction);
+  };
+  int64_t stages = 2;
+  while (stages < 16 && stages < slices / splitK) {
+    if (Tcgen05MainloopAttr::tmemColumnsUsed(tileM, stages + 1) > 512 ||
+        plan(stages + 1).getSharedBytes() > t.info.maxSharedBytes)
+      break;
+    ++stages;
+  }
+  return plan(stages);
+}
+
+/// The shape limits every GEMM plan shares: K in steps of `kStep` (`why`
+/// names the target's reason) and M, N and K indexed in 32 bits.
+LogicalResult checkGemmShape(ScaledMatmulOp op, const OperandShape &a,
+                             int64_t n, int64_t kStep, StringRef why) {
+  if (a.k % kStep != 0)
+    return op.emitOpError()
+           << "cannot be planned as a GEMM: " << why << ", so K % " << kStep
+           << " == 0 is needed, but K = " << a.k;
+  if (a.k > kMaxGridX || a.rows > kMaxGridX || n > kMaxGridX)
+    return op.emitOpError()
+           << "cannot be planned as a GEMM: the kernels index rows and K in "
+              "32 bits, so M, N and K must be below 2^31, but M = "
+           << a.rows << ", N = " << n << " and K = " << a.k;
+  return success();
+}
+
+/// The plan given in the IR if it is a #nvfp4.kernel whose mainloop is a
+/// `MainloopT`, else null; another plan is an error.
+template <typename MainloopT>
+FailureOr<KernelPlanAttr> givenPlan(ScaledMatmulOp op, const PlanTarget &t,
+                                    int64_t n, StringRef kindName) {
+  Attribute given = op->getAttr(NVFP4Dialect::kPlanAttrName);
+  auto plan = dyn_cast_or_null<KernelPlanAttr>(given);
+  if (given && (!plan || !isa<MainloopT>(plan.getMainloop())))
+    return op.emitOpError() << "is a GEMM (N = " << n << ") for " << t.info.chip
+                            << " and expects '" << NVFP4Dialect::kPlanAttrName
+                            << "' to be a #nvfp4.kernel with a " << kindName
+                            << ", but got " << given;
+  return plan;
+}
+
+/// The launch limits every GEMM plan shares: the grid's y (tiles of A's
+/// rows) and z (batches x split_k), and split_k dividing the K steps
+/// (`steps` `stepNoun` of `stepK` values).
+LogicalResult checkGemmGrid(ScaledMatmulOp op, const OperandShape &a,
+                            int64_t tileM, int64_t splitK, int64_t steps,
+                            StringRef stepNoun, int64_t stepK) {
+  int64_t gridY = llvm::divideCeil(a.rows, tileM);
+  int64_t gridZ = a.batch * splitK;
+  if (gridY > kMaxGridY || gridZ > kMaxGridY)
+    return op.emitOpError()
+           << "cannot be launched as one GEMM: its grid needs " << gridY
+           << " tiles of A's rows in y and " << gridZ
+           << " (batches x split_k) in z, and CUDA limits both to "
+           << kMaxGridY;
+  if (steps % splitK != 0)
+    return op.emitOpError()
+           << "has a plan with split_k = " << splitK
+           << ", which must divide the " << steps << " K " << stepNoun << " of "
+           << stepK << " values (K = " << a.k << ")";
+  return success();
+}
+
+/// Plans a GEMM for sm_100a (tcgen05); reports on `op` and fails when it
+/// cannot. Any scale layout: the tile pass blocks plain scales (and pads
+/// K to whole slots) with a pre-pass.
+LogicalResult planGemmTcgen05(ScaledMatmulOp op, const PlanTarget &t) {
+  OperandShape a = getOperandShape(op.getA().getType());
+  int64_t n = getOperandShape(op.getB().getType()).rows;
+  if (failed(checkGemmShape(op, a, n, Tcgen05MainloopAttr::kMmaK,
+                            "the tcgen05 MMA's K is 64 fp4 values")))
+    return failure();
+  FailureOr<KernelPlanAttr> plan =
+      givenPlan<Tcgen05MainloopAttr>(op, t, n, "#nvfp4.tcgen05_mainloop");
+  if (failed(plan))
+    return failure();
+  if (!*plan)
+    plan = chooseTcgen05Plan(op->getContext(), t, a.rows, n, a.k, a.batch);
+  if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
+                           Tcgen05MainloopAttr::getSlices(a.k), "slices",
+                           Tcgen05MainloopAttr::kStageK)))
+    return failure();
+  if (plan->getSharedBytes() > t.info.maxSharedBytes)
+    return op.emitOpError()
+           << "has a plan that needs " << plan->getSharedBytes()
+           << " bytes of shared memory (" << plan->getStages() << " slots of "
+           << plan->getTcgen05().getSlotBytes() << "), more than the "
+           << t.info.maxSharedBytes << " a CTA can have; use fewer stages";
+  op->setAttr(NVFP4Dialect::kPlanAttrName, *plan);
+  return success();
+}
+
+} // namespace
+
+/// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
+/// cannot.
+LogicalResult mlir::nvfp4::planGemm(ScaledMatmulOp op, const PlanTarget &t) {
+  // sm_100a: tcgen05; sm_90a: wgmma.
+  if (t.info.hasTcgen05)
+    return planGemmTcgen05(op, t);
+  if (!t.info.hasWgmma)
+    return op.emitOpError()
+           << "has no " << t.info.chip
+           << " kernel: the GEMM (scaled_matmul with N > 1) is lowered with "
+              "wgmma (sm_90a) or tcgen05 (sm_100a)";
+  OperandShape a = getOperandShape(op.getA().getType());
+  int64_t n = getOperandShape(op.getB().getType()).rows;
+  if (failed(checkGemmShape(op, a, n, WgmmaMainloopAttr::kTileK,
+                            "the GEMM kernels step K by 64 (4 MMAs of K = "
+                            "16)")))
+    return failure();
+  FailureOr<KernelPlanAttr> plan =
+      givenPlan<WgmmaMainloopAttr>(op, t, n, "#nvfp4.wgmma_mainloop");
+  if (failed(plan))
+    return failure();
+  if (!*plan)
+    plan = chooseGemmPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
+                          bTmaScalesFit(op.getSfbLayout(), a.k));
+  if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
+                           a.k / WgmmaMainloopAttr::kTileK, "chunks",
+                           WgmmaMainloopAttr::kTileK)))
+    return failure();
+  // b_tma copies plain scales with a tensor map, whose row stride (K / 16
+  // bytes) TMA needs in multiples of 16.
+  if (plan->getWgmma().getBTma() && !bTmaScalesFit(op.getSfbLayout(), a.k))
+    return op.emitOpError()
+           << "has a plan with b_tma, which copies B's plain scales with a "
+              "tensor map and needs K to be a multiple of 256 (a row of "
+              "scales a multiple of 16 bytes), but K = "
+           << a.k << "; use blocked scales or b_tma = false";
+  if (plan->getStages() == 0 &&
+      plan->getSharedBytes() > t.info.staticSharedBytes)
+    return op.emitOpError()
+           << "has a plan that needs " << plan->getSharedBytes()
+           << " bytes of shared memory, more than the "
+           << t.info.staticSharedBytes << " a CTA can have statically";
+  op->setAttr(NVFP4Dialect::kPlanAttrName, *plan);
+  return success();
+}

@@ -1,0 +1,38 @@
+//===- Planner.h - what nvfp4-plan's planners share -------------*- C++ -*-===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The target as nvfp4-plan's planners see it and the limits they share;
+// the pass (Plan.cpp) plans GEMVs itself and GEMMs with planGemm
+// (Gemm/PlanGemm.cpp). Private to lib/Transforms.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NVFP4_TRANSFORMS_PLANNER_H
+#define NVFP4_TRANSFORMS_PLANNER_H
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+#include "nvfp4/Target/Target.h"
+
+namespace mlir::nvfp4 {
+
+/// The target as the planners see it: its description and the SM count the
+/// grids are sized for.
+struct PlanTarget {
+  const GpuTargetInfo &info;
+  int64_t smCount;
+};
+
+/// CUDA's grid limits: x up to 2^31 - 1 CTAs, y and z up to 65535.
+constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1, kMaxGridY = 65535;
+
+/// Plans a block-scaled GEMM (N > 1) for `t`: keeps and checks a plan
+/// written in the IR, or chooses one; reports on `op` and fails when it
+/// cannot.
+LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t);
+
+} // namespace mlir::nvfp4
+
+#endif // NVFP4_TRANSFORMS_PLANNER_H
