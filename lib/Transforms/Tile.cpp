@@ -31,9 +31,9 @@ namespace mlir::nvfp4 {
 using namespace mlir;
 using namespace mlir::nvfp4;
 
-
 /// A byte workspace of the entry (gpu.alloc; the launcher allocates it).
-Value mlir::nvfp4::allocWorkspace(OpBuilder &hb, Location loc, MemRefType type) {
+Value mlir::nvfp4::allocWorkspace(OpBuilder &hb, Location loc,
+                                  MemRefType type) {
   return gpu::AllocOp::create(hb, loc, type, /*asyncToken=*/Type(),
                               /*asyncDependencies=*/ValueRange(),
                               /*dynamicSizes=*/ValueRange(),
@@ -48,11 +48,10 @@ void mlir::nvfp4::freeWorkspace(OpBuilder &hb, Location loc, Value workspace) {
 
 /// Launches `kernel`, recording the plan (if any) on the launch (nvfp4-run
 /// prints it).
-gpu::LaunchFuncOp
-mlir::nvfp4::launchWithPlan(OpBuilder &hb, Location loc, gpu::GPUFuncOp kernel,
-               gpu::KernelDim3 grid, gpu::KernelDim3 block, Value dynamicShared,
-               ValueRange operands, Attribute plan,
-               std::optional<gpu::KernelDim3> cluster) {
+gpu::LaunchFuncOp mlir::nvfp4::launchWithPlan(
+    OpBuilder &hb, Location loc, gpu::GPUFuncOp kernel, gpu::KernelDim3 grid,
+    gpu::KernelDim3 block, Value dynamicShared, ValueRange operands,
+    Attribute plan, std::optional<gpu::KernelDim3> cluster) {
   auto launch = gpu::LaunchFuncOp::create(
       hb, loc, kernel, grid, block, dynamicShared, operands,
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, cluster);
@@ -63,9 +62,10 @@ mlir::nvfp4::launchWithPlan(OpBuilder &hb, Location loc, gpu::GPUFuncOp kernel,
 
 /// Creates an empty kernel `name` taking `argTypes` with `threads` threads
 /// per CTA; the builder is left at the start of its body.
-gpu::GPUFuncOp mlir::nvfp4::createKernel(OpBuilder &kb, Location loc, StringRef name,
-                            TypeRange argTypes, int64_t threads,
-                            SymbolTable &symbols) {
+gpu::GPUFuncOp mlir::nvfp4::createKernel(OpBuilder &kb, Location loc,
+                                         StringRef name, TypeRange argTypes,
+                                         int64_t threads,
+                                         SymbolTable &symbols) {
   auto kernel =
       gpu::GPUFuncOp::create(kb, loc, name, kb.getFunctionType(argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
@@ -78,7 +78,7 @@ gpu::GPUFuncOp mlir::nvfp4::createKernel(OpBuilder &kb, Location loc, StringRef 
 
 /// Block id `d` times `factor`, as an index.
 Value mlir::nvfp4::scaledBlockId(OpBuilder &kb, Location loc, gpu::Dimension d,
-                    int64_t factor) {
+                                 int64_t factor) {
   Value id = gpu::BlockIdOp::create(kb, loc, d);
   if (factor == 1)
     return id;
@@ -90,8 +90,9 @@ Value mlir::nvfp4::scaledBlockId(OpBuilder &kb, Location loc, gpu::Dimension d,
 /// (the blocked layout of `src`), one per 4 x kThreads words; `plan` (if
 /// any) is recorded on the launch.
 void mlir::nvfp4::launchBlockScales(OpBuilder &hb, OpBuilder &kb, Location loc,
-                       gpu::GPUModuleOp kernels, SymbolTable &symbols,
-                       StringRef name, Value src, Value dst, Attribute plan) {
+                                    gpu::GPUModuleOp kernels,
+                                    SymbolTable &symbols, StringRef name,
+                                    Value src, Value dst, Attribute plan) {
   auto dstType = cast<MemRefType>(dst.getType());
   kb.setInsertionPointToEnd(kernels.getBody());
   auto kernel = createKernel(kb, loc, name, {src.getType(), dstType},
@@ -330,4 +331,3 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
 };
 
 } // namespace
-

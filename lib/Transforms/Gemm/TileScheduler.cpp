@@ -152,8 +152,9 @@ Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
 /// `<name>_sum_splits`, adds them into C; on chip (cluster) the splits of
 /// a tile are a cluster (1 x 1 x split_k) that adds them on chip instead.
 LogicalResult mlir::nvfp4::tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
-                       gpu::GPUModuleOp kernels, SymbolTable &symbols,
-                       StringRef kernelName) {
+                                    gpu::GPUModuleOp kernels,
+                                    SymbolTable &symbols,
+                                    StringRef kernelName) {
   Location loc = op.getLoc();
   OperandShape a = getOperandShape(op.getA().getType());
   int64_t n = getOperandShape(op.getB().getType()).rows;
@@ -292,9 +293,11 @@ LogicalResult mlir::nvfp4::tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
 /// of A's rows, z -> batch (times split_k + the split), reading A and B
 /// through tensor maps of their packed bytes (Tcgen05Tiles.h), created
 /// next to the launch; split-K's sum kernel, or its cluster, as for sm_90a.
-LogicalResult mlir::nvfp4::tileGemmTcgen05(ScaledMatmulOp op, KernelPlanAttr plan,
-                              gpu::GPUModuleOp kernels, SymbolTable &symbols,
-                              StringRef kernelName) {
+LogicalResult mlir::nvfp4::tileGemmTcgen05(ScaledMatmulOp op,
+                                           KernelPlanAttr plan,
+                                           gpu::GPUModuleOp kernels,
+                                           SymbolTable &symbols,
+                                           StringRef kernelName) {
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   OperandShape a = getOperandShape(op.getA().getType());
