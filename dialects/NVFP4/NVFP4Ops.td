@@ -287,47 +287,70 @@ def NVFP4_GemvTileOp : NVFP4_CtaOp<"gemv_tile"> {
   let hasVerifier = 1;
 }
 
-def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments]> {
+def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
+    SingleBlock]> {
   let summary = "The output tile of a block-scaled GEMM that one CTA computes";
   let description = [{
     The CTA-level form of an `N > 1` `nvfp4.scaled_matmul`, created by
     `nvfp4-tile` inside the outlined `gpu.func`: this CTA computes
-    `C[batch, m_base : m_base + tile_m, n_base : n_base + 64 * warpgroups]`
+    `C[batch, m_base : m_base + tile_m, n_base : n_base + tile_n]`
     (clipped to M and N) over all of K, following `plan`, reading scales in
-    the `sfa_layout` / `sfb_layout` of its scaled_matmul; with split_k > 1,
-    over the K chunks of split `split` only, written as fp32 to its partial
-    tile in `partials` (split-major [split][batch][m][n]) instead of to C.
-    Operands are the
-    whole kernel operands; `m_base`, `n_base`, `batch` and `split` come
-    from the block ids. The plan is a `#nvfp4.kernel`: with a
-    `#nvfp4.wgmma_mainloop` (sm_90a) the CTA computes `64 * warpgroups` rows
-    of B; with a `#nvfp4.tcgen05_mainloop` (sm_100a) 128 rows, and `tiles`
-    are the tensor maps of A's and B's packed bytes (in that order).
+    the `sfa_layout` / `sfb_layout` of its scaled_matmul; with split-K, over
+    the K chunks of split `split` only, written as fp32 to its partial tile
+    in `partials` (split-major [split][batch][m][n], mode `global`) instead
+    of to C. Operands are the whole kernel operands; `m_base`, `n_base`,
+    `batch` and `split` come from the block ids.
+
+    - `weight` clauses: the weights B_i (N x K) with their scales, each
+      multiplied with the same A into its own fp32 accumulator. The GEMM
+      has one; the list is where the gated dual GEMM's second weight goes.
+    - The tensor maps the tiles are copied through, each named by its role:
+      `a_tiles`, A decoded by `nvfp4.decode_a_tile` (a
+      `#nvfp4.wgmma_mainloop` with stages > 0); `b_bytes` and `b_scales`,
+      B's packed bytes and scale codes (a wgmma mainloop with b_tma, one
+      per weight); `a_bytes` and `b_bytes`, A's and B's packed bytes (a
+      `#nvfp4.tcgen05_mainloop`).
+    - `epilogue`: what C's element is, as a function of the accumulators'
+      elements (one f32 block argument per weight, `nvfp4.yield` of one
+      f32), applied after every reduction and before the store; the GEMM's
+      is the identity. Its ops must be elementwise f32 arith ops on its
+      own values: the pipeline applies them to whole accumulator
+      fragments. The sm_90a ring applies it; the tcgen05 mainloop and the
+      CTA that decodes A itself take the identity only, for now.
+
     `nvfp4-software-pipeline` turns a plan with a ring into its K loop;
     `convert-nvfp4-to-nvvm` lowers the rest.
 
     Example:
     ```mlir
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x16384xf4E2M1FN>,
-        memref<128x1024xf8E4M3FN>, memref<7168x16384xf4E2M1FN>,
+    nvfp4.gemm_tile ins(%a, %sfa : memref<128x16384xf4E2M1FN>,
+        memref<128x1024xf8E4M3FN>)
+        weight(%b, %sfb : memref<7168x16384xf4E2M1FN>,
         memref<7168x1024xf8E4M3FN>) outs(%c : memref<128x7168xf16>)
         at m %m n %n batch %l
         plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1,
                                                              tile_m = 128>>
+        epilogue {
+        ^bb0(%acc: f32):
+          nvfp4.yield %acc : f32
+        }
     ```
   }];
   let arguments = (ins
     Arg<NVFP4_FP4Memref, "A values", [MemRead]>:$a,
     Arg<NVFP4_ScaleMemref, "A scales", [MemRead]>:$sfa,
-    Arg<NVFP4_FP4Memref, "B values", [MemRead]>:$b,
-    Arg<NVFP4_ScaleMemref, "B scales", [MemRead]>:$sfb,
+    Arg<Variadic<NVFP4_FP4Memref>, "the weights' values", [MemRead]>:$b,
+    Arg<Variadic<NVFP4_ScaleMemref>, "the weights' scales", [MemRead]>:$sfb,
     Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
     Index:$m_base, Index:$n_base, Index:$batch,
+    Arg<Optional<NVFP4_TensorMapType>,
+        "A decoded by nvfp4.decode_a_tile (wgmma ring)">:$a_tiles,
+    Arg<Optional<NVFP4_TensorMapType>,
+        "A's packed bytes (tcgen05)">:$a_bytes,
     Arg<Variadic<NVFP4_TensorMapType>,
-        "the tensor maps the tiles are copied through: A decoded by "
-        "nvfp4.decode_a_tile (#nvfp4.wgmma_mainloop with stages > 0), then "
-        "with b_tma B's packed bytes and its scale codes, or A's and B's "
-        "packed bytes (#nvfp4.tcgen05_mainloop)">:$maps,
+        "each weight's packed bytes (wgmma b_tma, tcgen05)">:$b_bytes,
+    Arg<Variadic<NVFP4_TensorMapType>,
+        "each weight's scale codes (wgmma b_tma)">:$b_scales,
     Optional<Index>:$split,
     Arg<Optional<MemRefRankOf<[I8], [1]>>,
         "fp32 partial tiles (a #nvfp4.split_k in mode global)",
@@ -335,37 +358,65 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments]> {
     NVFP4_KernelPlanAttr:$plan,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
+  let regions = (region SizedRegion<1>:$epilogue);
   let assemblyFormat = [{
-    `ins` `(` $a `,` $sfa `,` $b `,` $sfb `:` type($a) `,` type($sfa) `,`
-              type($b) `,` type($sfb) `)`
-    (`tiles` `(` $maps^ `:` type($maps) `)`)?
+    `ins` `(` $a `,` $sfa `:` type($a) `,` type($sfa) `)`
+    custom<Weights>($b, type($b), $sfb, type($sfb))
+    (`a_tiles` `(` $a_tiles^ `:` type($a_tiles) `)`)?
+    (`a_bytes` `(` $a_bytes^ `:` type($a_bytes) `)`)?
+    (`b_bytes` `(` $b_bytes^ `:` type($b_bytes) `)`)?
+    (`b_scales` `(` $b_scales^ `:` type($b_scales) `)`)?
     `outs` `(` $c `:` type($c) `)`
     (`partials` `(` $partials^ `:` type($partials) `)`)?
     `at` `m` $m_base `n` $n_base `batch` $batch (`split` $split^)?
-    `plan` qualified($plan) attr-dict
+    `plan` qualified($plan) `epilogue` $epilogue attr-dict
   }];
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let builders = [
+    // A GEMM of one weight with the identity epilogue.
+    OpBuilder<(ins "::mlir::Value":$a, "::mlir::Value":$sfa,
+        "::mlir::Value":$b, "::mlir::Value":$sfb, "::mlir::Value":$c,
+        "::mlir::Value":$mBase, "::mlir::Value":$nBase,
+        "::mlir::Value":$batch, "::mlir::Value":$aTiles,
+        "::mlir::Value":$aBytes, "::mlir::ValueRange":$bBytes,
+        "::mlir::ValueRange":$bScales, "::mlir::Value":$split,
+        "::mlir::Value":$partials, "KernelPlanAttr":$plan,
+        "ScaleLayout":$sfaLayout, "ScaleLayout":$sfbLayout)>
+  ];
   let extraClassDeclaration = [{
     /// The plan's mainloop when it is an sm_90a (wgmma) one, else null.
     WgmmaMainloopAttr getWgmmaMainloop() { return getPlan().getWgmma(); }
     /// The plan's mainloop when it is an sm_100a (tcgen05) one, else null.
     Tcgen05MainloopAttr getTcgen05Mainloop() { return getPlan().getTcgen05(); }
-    /// The decoded tiles of A (a wgmma mainloop with stages > 0).
-    ::mlir::Value getATiles() {
-      return getWgmmaMainloop() && !getMaps().empty() ? getMaps().front()
-                                                      : ::mlir::Value();
+    /// The first weight and its scales (the GEMM's only one).
+    ::mlir::TypedValue<::mlir::MemRefType> getWeight() {
+      return ::llvm::cast<::mlir::TypedValue<::mlir::MemRefType>>(
+          getB().front());
     }
-    /// B's packed bytes and B's scale codes (a wgmma mainloop with b_tma),
-    /// else null.
-    ::mlir::Value getBMap() {
-      return getWgmmaMainloop() && getMaps().size() > 1 ? getMaps()[1]
-                                                        : ::mlir::Value();
+    ::mlir::TypedValue<::mlir::MemRefType> getWeightScales() {
+      return ::llvm::cast<::mlir::TypedValue<::mlir::MemRefType>>(
+          getSfb().front());
     }
-    ::mlir::Value getSfbMap() {
-      return getWgmmaMainloop() && getMaps().size() > 2 ? getMaps()[2]
-                                                        : ::mlir::Value();
+    /// Its maps of packed bytes and scale codes, if any.
+    ::mlir::Value getWeightBytesMap() {
+      return getBBytes().empty() ? ::mlir::Value() : getBBytes().front();
     }
+    ::mlir::Value getWeightScalesMap() {
+      return getBScales().empty() ? ::mlir::Value() : getBScales().front();
+    }
+    /// The epilogue's yielded value when it is a block argument: the index
+    /// of the weight whose accumulator is stored as it is (the GEMM's
+    /// identity), else std::nullopt.
+    std::optional<unsigned> getEpilogueIdentity();
   }];
+}
+
+def NVFP4_YieldOp : NVFP4_Op<"yield", [Pure, Terminator,
+    HasParent<"GemmTileOp">]> {
+  let summary = "The value of C's element in a gemm_tile's epilogue";
+  let arguments = (ins F32:$value);
+  let assemblyFormat = "$value `:` type($value) attr-dict";
 }
 
 def NVFP4_DecodeATileOp : NVFP4_WgmmaOp<"decode_a_tile"> {

@@ -60,7 +60,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
     %c128 = arith.constant 128 : index
     %n = arith.muli %bx, %c64 : index
     %m = arith.muli %by, %c128 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<200x256xf4E2M1FN>, memref<200x16xf8E4M3FN>, memref<300x256xf4E2M1FN>, memref<300x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 6, b_prefetch = 3>>
+    nvfp4.gemm_tile ins(%a, %sfa : memref<200x256xf4E2M1FN>, memref<200x16xf8E4M3FN>) weight(%b, %sfb : memref<300x256xf4E2M1FN>, memref<300x16xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 6, b_prefetch = 3>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
     gpu.return
   }
 }
@@ -85,7 +85,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %n = arith.muli %bx, %c64 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf32>) at m %c0 n %n batch %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, k_groups = 2>>
+    nvfp4.gemm_tile ins(%a, %sfa : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>) weight(%b, %sfb : memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf32>) at m %c0 n %n batch %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, k_groups = 2>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
     gpu.return
   }
 }
@@ -106,7 +106,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %n = arith.muli %bx, %c64 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xbf16>) partials(%partials : memref<65536xi8>) at m %c0 n %n batch %c0 split %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4>, reduction = #nvfp4.split_k<splits = 2>>
+    nvfp4.gemm_tile ins(%a, %sfa : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>) weight(%b, %sfb : memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xbf16>) partials(%partials : memref<65536xi8>) at m %c0 n %n batch %c0 split %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4>, reduction = #nvfp4.split_k<splits = 2>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
     gpu.return
   }
 }
@@ -139,7 +139,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index
     %n = arith.muli %bx, %c64 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xbf16>) at m %c0 n %n batch %c0 split %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, k_groups = 2>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>
+    nvfp4.gemm_tile ins(%a, %sfa : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>) weight(%b, %sfb : memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xbf16>) at m %c0 n %n batch %c0 split %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, k_groups = 2>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
     gpu.return
   }
 }
@@ -154,7 +154,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
     %bz = gpu.block_id z
     %c0 = arith.constant 0 : index
     // expected-error @+1 {{has a plan for clusters of 1 x 1 x 2 CTAs, but its kernel's known_cluster_size says otherwise (it must be 1 x 1 x 2)}}
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xbf16>) at m %c0 n %c0 batch %c0 split %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, k_groups = 2>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>
+    nvfp4.gemm_tile ins(%a, %sfa : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>) weight(%b, %sfb : memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xbf16>) at m %c0 n %c0 batch %c0 split %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, k_groups = 2>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
     gpu.return
   }
 }
@@ -167,7 +167,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
     %bz = gpu.block_id z
     %c0 = arith.constant 0 : index
     // expected-error @+1 {{has a plan for clusters of 1 x 1 x 2 CTAs, but its kernel's known_cluster_size says otherwise (it must be 1 x 1 x 2)}}
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xbf16>) at m %c0 n %c0 batch %c0 split %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, k_groups = 2>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>
+    nvfp4.gemm_tile ins(%a, %sfa : memref<64x512xf4E2M1FN>, memref<64x32xf8E4M3FN>) weight(%b, %sfb : memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xbf16>) at m %c0 n %c0 batch %c0 split %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, k_groups = 2>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
     gpu.return
   }
 }
@@ -181,7 +181,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @no_ring(%a: memref<40x512xf4E2M1FN>, %sfa: memref<40x32xf8E4M3FN>, %b: memref<128x512xf4E2M1FN>, %sfb: memref<128x32xf8E4M3FN>, %c: memref<40x128xf32>) kernel {
     %c0 = arith.constant 0 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<40x512xf4E2M1FN>, memref<40x32xf8E4M3FN>, memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) outs(%c : memref<40x128xf32>) at m %c0 n %c0 batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 40>>
+    nvfp4.gemm_tile ins(%a, %sfa : memref<40x512xf4E2M1FN>, memref<40x32xf8E4M3FN>) weight(%b, %sfb : memref<128x512xf4E2M1FN>, memref<128x32xf8E4M3FN>) outs(%c : memref<40x128xf32>) at m %c0 n %c0 batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 40>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
     gpu.return
   }
 }
@@ -219,7 +219,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @producer(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<64x64xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel {
     %c0 = arith.constant 0 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x64xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 2, producer = true>>
+    nvfp4.gemm_tile ins(%a, %sfa : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) weight(%b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x64xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 2, producer = true>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
     gpu.return
   }
 }
@@ -232,7 +232,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @no_producer_threads(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<64x64xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
     %c0 = arith.constant 0 : index
     // expected-error @+1 {{has a plan for CTAs of 256 threads, but its kernel's known_block_size says otherwise}}
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x64xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 2, producer = true>>
+    nvfp4.gemm_tile ins(%a, %sfa : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) weight(%b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x64xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 2, producer = true>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
     gpu.return
   }
 }
@@ -245,7 +245,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
   gpu.func @blackwell(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel {
     %c0 = arith.constant 0 : index
     // expected-error @+1 {{whose consumer (wgmma) target sm_100a does not have}}
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4>>
+    nvfp4.gemm_tile ins(%a, %sfa : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
     gpu.return
   }
 }
@@ -264,7 +264,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
     %c0 = arith.constant 0 : index
     %c128 = arith.constant 128 : index
     %n = arith.muli %bx, %c128 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<192x256xf4E2M1FN>, memref<192x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x192xf16>) at m %c0 n %n batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 64, stages = 2>>
+    nvfp4.gemm_tile ins(%a, %sfa : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) weight(%b, %sfb : memref<192x256xf4E2M1FN>, memref<192x16xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x192xf16>) at m %c0 n %n batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 64, stages = 2>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
     gpu.return
   }
 }
@@ -275,7 +275,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 func.func @no_module(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<64x128xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{has a ring (stages = 4) and must be inside a gpu.module with an #nvvm.target (the chip picks its consumer); run nvfp4-tile}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4>>
+  nvfp4.gemm_tile ins(%a, %sfa : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
   return
 }
 
@@ -287,7 +287,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
   gpu.func @tcgen05_threads(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<1x32x32x4x4xf8E4M3FN>, %b: memref<256x2048xf4E2M1FN>, %sfb: memref<2x32x32x4x4xf8E4M3FN>, %c: memref<128x256xf16>, %ma: !nvfp4.tensor_map<1x128x1024xi8, box = [1, 64, 128], swizzle = swizzle_128b>, %mb: !nvfp4.tensor_map<1x256x1024xi8, box = [1, 128, 128], swizzle = swizzle_128b>) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
     %c0 = arith.constant 0 : index
     // expected-error @+1 {{has a #nvfp4.tcgen05_mainloop, whose CTA is 128 x 1 x 1 threads, but its kernel's known_block_size says otherwise}}
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x2048xf4E2M1FN>, memref<1x32x32x4x4xf8E4M3FN>, memref<256x2048xf4E2M1FN>, memref<2x32x32x4x4xf8E4M3FN>) tiles(%ma, %mb : !nvfp4.tensor_map<1x128x1024xi8, box = [1, 64, 128], swizzle = swizzle_128b>, !nvfp4.tensor_map<1x256x1024xi8, box = [1, 128, 128], swizzle = swizzle_128b>) outs(%c : memref<128x256xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>> {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+    nvfp4.gemm_tile ins(%a, %sfa : memref<128x2048xf4E2M1FN>, memref<1x32x32x4x4xf8E4M3FN>) weight(%b, %sfb : memref<256x2048xf4E2M1FN>, memref<2x32x32x4x4xf8E4M3FN>) a_bytes(%ma : !nvfp4.tensor_map<1x128x1024xi8, box = [1, 64, 128], swizzle = swizzle_128b>) b_bytes(%mb : !nvfp4.tensor_map<1x256x1024xi8, box = [1, 128, 128], swizzle = swizzle_128b>) outs(%c : memref<128x256xf16>) at m %c0 n %c0 batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 } {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
     gpu.return
   }
 }
@@ -360,7 +360,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
     %c128 = arith.constant 128 : index
     %n = arith.muli %bx, %c64 : index
     %m = arith.muli %by, %c128 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<200x1024xf4E2M1FN>, memref<200x64xf8E4M3FN>, memref<300x1024xf4E2M1FN>, memref<300x64xf8E4M3FN>) tiles(%tiles, %bmap, %sfbmap : !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>, !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>, !nvfp4.tensor_map<1x300x64xi8, box = [1, 64, 16], swizzle = none>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 6, producer = true, b_tma = true>>
+    nvfp4.gemm_tile ins(%a, %sfa : memref<200x1024xf4E2M1FN>, memref<200x64xf8E4M3FN>) weight(%b, %sfb : memref<300x1024xf4E2M1FN>, memref<300x64xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>) b_bytes(%bmap : !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>) b_scales(%sfbmap : !nvfp4.tensor_map<1x300x64xi8, box = [1, 64, 16], swizzle = none>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 6, producer = true, b_tma = true>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
     gpu.return
   }
 }
@@ -384,7 +384,40 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
     %c128 = arith.constant 128 : index
     %n = arith.muli %bx, %c64 : index
     %m = arith.muli %by, %c128 : index
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<200x1024xf4E2M1FN>, memref<200x64xf8E4M3FN>, memref<300x1024xf4E2M1FN>, memref<3x16x32x4x4xf8E4M3FN>) tiles(%tiles, %bmap, %sfbmap : !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>, !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>, !nvfp4.tensor_map<48x128xi32, box = [1, 128], swizzle = none>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 6, producer = true, b_tma = true>> {sfb_layout = #nvfp4.scale_layout<blocked>}
+    nvfp4.gemm_tile ins(%a, %sfa : memref<200x1024xf4E2M1FN>, memref<200x64xf8E4M3FN>) weight(%b, %sfb : memref<300x1024xf4E2M1FN>, memref<3x16x32x4x4xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>) b_bytes(%bmap : !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>) b_scales(%sfbmap : !nvfp4.tensor_map<48x128xi32, box = [1, 128], swizzle = none>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 6, producer = true, b_tma = true>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 } {sfb_layout = #nvfp4.scale_layout<blocked>}
+    gpu.return
+  }
+}
+
+// -----
+
+// The tile's epilogue applies to whole accumulator fragments after the
+// reductions (here the K groups'), just before the store: x / (1 + x^2),
+// each op on vector<64xf32>.
+// CHECK-LABEL: gpu.func @epilogue_kernel
+// CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<64xf32>
+// CHECK: nvfp4.wgmma.reduce_k_groups
+// CHECK: %[[SQ:.*]] = arith.mulf %[[ACC:.*]], %[[ACC]] : vector<64xf32>
+// CHECK: %[[DEN:.*]] = arith.addf %[[SQ]], %[[ONE]] : vector<64xf32>
+// CHECK: %[[Y:.*]] = arith.divf %[[ACC]], %[[DEN]] : vector<64xf32>
+// CHECK: nvfp4.wgmma.store %[[Y]] outs(%arg4 : memref<256x256xf16>)
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @epilogue_kernel(%a: memref<256x512xf4E2M1FN>, %sfa: memref<256x32xf8E4M3FN>, %b: memref<256x512xf4E2M1FN>, %sfb: memref<256x32xf8E4M3FN>, %c: memref<256x256xf16>, %tiles: !nvfp4.tensor_map<2048x64xf16, box = [128, 64], swizzle = swizzle_128b>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %bz = gpu.block_id z
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %n = arith.muli %bx, %c64 : index
+    %m = arith.muli %by, %c128 : index
+    nvfp4.gemm_tile ins(%a, %sfa : memref<256x512xf4E2M1FN>, memref<256x32xf8E4M3FN>) weight(%b, %sfb : memref<256x512xf4E2M1FN>, memref<256x32xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<2048x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<256x256xf16>) at m %m n %n batch %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4, k_groups = 2>> epilogue {
+    ^bb0(%acc: f32):
+      %one = arith.constant 1.0 : f32
+      %sq = arith.mulf %acc, %acc : f32
+      %den = arith.addf %sq, %one : f32
+      %y = arith.divf %acc, %den : f32
+      nvfp4.yield %y : f32
+    }
     gpu.return
   }
 }

@@ -11,7 +11,7 @@
 // CHECK: gpu.launch_func @nvfp4_kernels::@blocked_kernel blocks
 // CHECK-SAME: args(%arg0 : memref<128x512xf4E2M1FN>, %arg1 : memref<1x8x32x4x4xf8E4M3FN>, %arg2 : memref<256x512xf4E2M1FN>, %arg3 : memref<2x8x32x4x4xf8E4M3FN>
 // CHECK-NOT: block_scales
-// CHECK: nvfp4.gemm_tile ins(%arg0, %arg1, %arg2, %arg3
+// CHECK: nvfp4.gemm_tile ins(%arg0, %arg1 : {{.*}}) weight(%arg2, %arg3 : {{.*}}) a_bytes(%arg5 : {{.*}}) b_bytes(%arg6 : {{.*}})
 // CHECK-NOT: block_scales
 func.func @blocked(%a: memref<128x512xf4E2M1FN>, %sfa: memref<1x8x32x4x4xf8E4M3FN>, %b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8E4M3FN>, %c: memref<128x256xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>, memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, stages = 2>>}
@@ -35,8 +35,8 @@ func.func @blocked(%a: memref<128x512xf4E2M1FN>, %sfa: memref<1x8x32x4x4xf8E4M3F
 // CHECK: %[[BASE:.*]] = arith.muli %block_id_x, %c1024
 // CHECK: nvfp4.block_scales_tile ins(%arg0 : memref<2x200x40xf8E4M3FN>) outs(%arg1 : memref<2x2x12x32x4x4xf8E4M3FN>) at %[[BASE]]
 // CHECK: gpu.func @plain_kernel_block_sfb
-// CHECK: nvfp4.gemm_tile ins(%arg0, %arg1, %arg2, %arg3 : memref<2x200x640xf4E2M1FN>, memref<2x2x12x32x4x4xf8E4M3FN>, memref<2x300x640xf4E2M1FN>, memref<2x3x12x32x4x4xf8E4M3FN>)
-// CHECK-SAME: {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+// CHECK: nvfp4.gemm_tile ins(%arg0, %arg1 : memref<2x200x640xf4E2M1FN>, memref<2x2x12x32x4x4xf8E4M3FN>) weight(%arg2, %arg3 : memref<2x300x640xf4E2M1FN>, memref<2x3x12x32x4x4xf8E4M3FN>)
+// CHECK: } {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
 func.func @plain(%a: memref<2x200x640xf4E2M1FN>, %sfa: memref<2x200x40xf8E4M3FN>, %b: memref<2x300x640xf4E2M1FN>, %sfb: memref<2x300x40xf8E4M3FN>, %c: memref<2x200x300xbf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x200x640xf4E2M1FN>, memref<2x200x40xf8E4M3FN>, memref<2x300x640xf4E2M1FN>, memref<2x300x40xf8E4M3FN>) outs(%c : memref<2x200x300xbf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 3>>}
   return

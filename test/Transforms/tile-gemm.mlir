@@ -24,7 +24,10 @@
 // CHECK-NEXT: nvvm.griddepcontrol launch_dependents
 // CHECK: nvfp4.decode_a_tile ins(%arg0, %arg1 : {{.*}}) outs(%arg2 : memref<131072xi8>) at m %{{.*}} chunk %block_id_x batch %block_id_z
 // CHECK: gpu.func @ring_kernel({{.*}}, %arg5: !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
-// CHECK: nvfp4.gemm_tile ins(%arg0, %arg1, %arg2, %arg3 : {{.*}}) tiles(%arg5 : !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%arg4 : memref<200x300xf16>) at m %{{.*}} n %{{.*}} batch %block_id_z
+// CHECK: nvfp4.gemm_tile ins(%arg0, %arg1 : {{.*}}) weight(%arg2, %arg3 : {{.*}}) a_tiles(%arg5 : !nvfp4.tensor_map<1024x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%arg4 : memref<200x300xf16>) at m %{{.*}} n %{{.*}} batch %block_id_z
+// CHECK-SAME: epilogue {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32):
+// CHECK-NEXT: nvfp4.yield %[[ACC]] : f32
 func.func @ring(%a: memref<200x256xf4E2M1FN>, %sfa: memref<200x16xf8E4M3FN>, %b: memref<300x256xf4E2M1FN>, %sfb: memref<300x16xf8E4M3FN>, %c: memref<200x300xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<200x256xf4E2M1FN>, memref<200x16xf8E4M3FN>, memref<300x256xf4E2M1FN>, memref<300x16xf8E4M3FN>) outs(%c : memref<200x300xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>>}
   return
@@ -77,7 +80,8 @@ func.func @split(%a: memref<2x64x512xf4E2M1FN>, %sfa: memref<2x64x32xf8E4M3FN>, 
 // CHECK-LABEL: gpu.func @blocked_kernel_decode_a
 // CHECK: nvfp4.decode_a_tile {{.*}} {sfa_layout = #nvfp4.scale_layout<blocked>}
 // CHECK-LABEL: gpu.func @blocked_kernel(
-// CHECK: nvfp4.gemm_tile {{.*}} {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
+// CHECK: nvfp4.gemm_tile
+// CHECK: } {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
 func.func @blocked(%a: memref<200x256xf4E2M1FN>, %sfa: memref<2x4x32x4x4xf8E4M3FN>, %b: memref<300x256xf4E2M1FN>, %sfb: memref<3x4x32x4x4xf8E4M3FN>, %c: memref<200x300xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<200x256xf4E2M1FN>, memref<2x4x32x4x4xf8E4M3FN>, memref<300x256xf4E2M1FN>, memref<3x4x32x4x4xf8E4M3FN>) outs(%c : memref<200x300xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>>, sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return

@@ -72,7 +72,7 @@ public:
       : op(op), b(b), k(b), plan(op.getWgmmaMainloop()) {
     OperandShape a = getOperandShape(op.getA().getType());
     m = a.rows;
-    n = getOperandShape(op.getB().getType()).rows;
+    n = getOperandShape(op.getWeight().getType()).rows;
     tileM = plan.getTileM();
     threads = plan.getThreadsPerCta();
     chunks = a.k / WgmmaMainloopAttr::kTileK;
@@ -189,7 +189,7 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
   Value row = arith::AddIOp::create(
       b, arith::IndexCastUIOp::create(b, k.i32, op.getNBase()),
       arith::MulIOp::create(b, warpgroup, k.c32(64)));
-  bRows.emplace(k, op.getB(), op.getSfb(), op.getSfbLayout(), batch, row, ft);
+  bRows.emplace(k, op.getWeight(), op.getWeightScales(), op.getSfbLayout(), batch, row, ft);
   SmallVector<Value> acc = emitDecodingLoop(rewriter);
   AccumulatorStore out =
       accumulatorStore(k, op.getC(), Value(), op.getBatch(), Value());
@@ -242,6 +242,11 @@ struct GemmTileSm90Lowering : OpRewritePattern<GemmTileOp> {
              << "has a ring (stages = "
              << (plan ? plan.getStages() : op.getTcgen05Mainloop().getStages())
              << "): run nvfp4-software-pipeline before the conversion";
+    if (!op.getEpilogueIdentity())
+      return op.emitOpError()
+             << "has an epilogue other than the identity, which the CTA "
+                "that decodes A itself (stages = 0) does not apply; use a "
+                "plan with a ring";
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     GemmSm90Emitter emitter(op, b);
     if (failed(emitter.emit(rewriter)))

@@ -513,18 +513,20 @@ static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
            << "expects K (" << a.k
            << ") to be a multiple of 64 with a #nvfp4.tcgen05_mainloop (the "
               "tcgen05 MMA's K)";
-  int64_t n = getOperandShape(op.getB().getType()).rows;
+  int64_t n = getOperandShape(op.getWeight().getType()).rows;
   MLIRContext *ctx = op.getContext();
   TensorMapType want[] = {
       getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
       getPackedOperandMapType(ctx, a.batch, n, a.k,
                               Tcgen05MainloopAttr::kTileN)};
-  if (op.getMaps().size() != 2 || op.getMaps()[0].getType() != want[0] ||
-      op.getMaps()[1].getType() != want[1])
+  if (op.getATiles() || !op.getBScales().empty() || !op.getABytes() ||
+      op.getBBytes().size() != 1 || op.getABytes().getType() != want[0] ||
+      op.getBBytes()[0].getType() != want[1])
     return op.emitOpError() << "expects the tensor maps of A's and B's packed "
-                               "bytes, "
-                            << want[0] << " and " << want[1]
-                            << ", with a #nvfp4.tcgen05_mainloop";
+                               "bytes, a_bytes "
+                            << want[0] << " and b_bytes " << want[1]
+                            << " (no others), with a "
+                               "#nvfp4.tcgen05_mainloop";
   return verifySplitK(op, plan.getSplitK(), Tcgen05MainloopAttr::getSlices(a.k),
                       "ceil(K / 256)", "the K slices the splits share",
                       plan.getPartialsBytes(a.batch, a.rows, n));
@@ -542,19 +544,31 @@ LogicalResult GemmTileOp::verify() {
               "nvfp4.block_scales_tile)";
   // sm_100a slots copy scales 256 K values at a time: blocked for K
   // rounded up to 256 (nvfp4.block_scales_tile pads them).
+  // The gated dual GEMM's second weight is issue 30: until its mainloops
+  // and epilogue are built, the tile takes one.
+  if (getB().size() != 1 || getSfb().size() != 1)
+    return emitOpError() << "expects one weight and its scales (the GEMM's "
+                            "lowerings take one), but got "
+                         << getB().size() << " weights and "
+                         << getSfb().size() << " scale operands";
   FailureOr<OperandShape> a = verifyScaledProduct(
-      getOperation(), getA().getType(), getSfa().getType(), getB().getType(),
-      getSfb().getType(), getC().getType(), getSfaLayout(), getSfbLayout(),
+      getOperation(), getA().getType(), getSfa().getType(),
+      getWeight().getType(), getWeightScales().getType(), getC().getType(),
+      getSfaLayout(), getSfbLayout(),
       tcgen05 ? &Tcgen05MainloopAttr::getSlotK : nullptr);
   if (failed(a))
     return failure();
   if (tcgen05)
     return verifyTcgen05Tile(*this, *a, getPlan());
   WgmmaMainloopAttr plan = getWgmmaMainloop();
-  int64_t n = getOperandShape(getB().getType()).rows;
+  int64_t n = getOperandShape(getWeight().getType()).rows;
+  if (getABytes())
+    return emitOpError() << "expects no a_bytes with a "
+                            "#nvfp4.wgmma_mainloop (A comes decoded, as "
+                            "a_tiles, or is decoded by the CTA)";
   if (plan.getStages() > 0 && !getATiles())
-    return emitOpError() << "expects the decoded tiles of A (`tiles`) with "
-                            "stages = "
+    return emitOpError() << "expects the decoded tiles of A (`a_tiles`) "
+                            "with stages = "
                          << plan.getStages();
   if (plan.getStages() == 0 && getATiles())
     return emitOpError() << "expects no decoded tiles of A with stages = 0 "
@@ -564,14 +578,15 @@ LogicalResult GemmTileOp::verify() {
                                  ? cast<TensorMapType>(getATiles().getType())
                                  : TensorMapType())))
     return failure();
-  // b_tma: the maps of B's bytes and of its scale codes follow A's tiles.
-  const size_t maps = plan.getStages() == 0 ? 0 : 1 + (plan.getBTma() ? 2 : 0);
-  if (getMaps().size() != maps)
-    return emitOpError() << "expects " << maps
-                         << " tensor maps with this #nvfp4.wgmma_mainloop (the "
-                            "decoded tiles of A with stages > 0, then with "
-                            "b_tma B's bytes and its scales), but got "
-                         << getMaps().size();
+  // b_tma: the maps of B's bytes and of its scale codes.
+  const size_t bMaps = plan.getBTma() ? getB().size() : 0;
+  if (getBBytes().size() != bMaps || getBScales().size() != bMaps)
+    return emitOpError() << "expects " << bMaps
+                         << " b_bytes and b_scales maps with this "
+                            "#nvfp4.wgmma_mainloop (one each per weight with "
+                            "b_tma), but got "
+                         << getBBytes().size() << " and "
+                         << getBScales().size();
   if (plan.getBTma()) {
     MLIRContext *ctx = getContext();
     if (!bTmaScalesFit(getSfbLayout(), a->k))
@@ -591,20 +606,87 @@ LogicalResult GemmTileOp::verify() {
                               "32-bit), but they have "
                            << atoms;
     TensorMapType bMap = getWgmmaBMapType(ctx, plan, a->batch, n, a->k);
-    if (getBMap().getType() != bMap)
+    if (getWeightBytesMap().getType() != bMap)
       return emitOpError() << "expects B's bytes as " << bMap << ", but got "
-                           << getBMap().getType();
+                           << getWeightBytesMap().getType();
     TensorMapType sfbMap =
         getWgmmaSfbMapType(ctx, plan, getSfbLayout(), a->batch, n, a->k);
-    if (getSfbMap().getType() != sfbMap)
+    if (getWeightScalesMap().getType() != sfbMap)
       return emitOpError() << "expects B's scales as " << sfbMap << ", but got "
-                           << getSfbMap().getType();
+                           << getWeightScalesMap().getType();
   }
   const int64_t partialsBytes =
       getPlan().getPartialsBytes(a->batch, a->rows, n);
   return verifySplitK(*this, getPlan().getSplitK(),
                       a->k / WgmmaMainloopAttr::kTileK, "K / 64",
                       "the K chunks the splits share", partialsBytes);
+}
+
+LogicalResult GemmTileOp::verifyRegions() {
+  Block &body = getEpilogue().front();
+  const size_t weights = getB().size();
+  if (body.getNumArguments() != weights ||
+      llvm::any_of(body.getArgumentTypes(),
+                   [](Type t) { return !t.isF32(); }))
+    return emitOpError() << "expects an epilogue of " << weights
+                         << " f32 argument(s), one accumulator element per "
+                            "weight, but it has "
+                         << body.getNumArguments();
+  // Applied to whole fragments of accumulators: each op must be
+  // elementwise on f32 (arith; the conversion lowers arith on vectors).
+  for (Operation &op : body.without_terminator()) {
+    Dialect *dialect = op.getDialect();
+    StringRef ns = dialect ? dialect->getNamespace() : "";
+    if (ns != "arith" || op.getNumRegions() ||
+        !llvm::all_of(op.getResultTypes(), [](Type t) { return t.isF32(); }))
+      return op.emitOpError()
+             << "is not an elementwise f32 arith op, which a "
+                "gemm_tile's epilogue applies to whole accumulator "
+                "fragments";
+    // Its operands are the accumulators' elements or values of the
+    // epilogue itself, never the kernel's scalars.
+    for (Value operand : op.getOperands())
+      if (operand.getParentBlock() != &body)
+        return op.emitOpError()
+               << "uses a value defined outside the gemm_tile's epilogue, "
+                  "which applies to whole accumulator fragments";
+  }
+  // The epilogue comes after every reduction: split-K in mode global adds
+  // the splits' raw partial tiles in a later kernel (nvfp4.sum_splits).
+  if (!getEpilogueIdentity() && getPlan().needsSumKernel())
+    return emitOpError() << "expects the identity epilogue with "
+                         << getPlan().getReduction()
+                         << " (nvfp4.sum_splits adds the splits' partial "
+                            "tiles after this kernel, and an epilogue "
+                            "applies after every reduction); add the "
+                            "splits on chip (mode cluster or scatter)";
+  return success();
+}
+
+std::optional<unsigned> GemmTileOp::getEpilogueIdentity() {
+  Block &body = getEpilogue().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  auto arg = dyn_cast<BlockArgument>(yield.getValue());
+  if (!arg || arg.getOwner() != &body)
+    return std::nullopt;
+  return arg.getArgNumber();
+}
+
+void GemmTileOp::build(OpBuilder &builder, OperationState &state, Value a,
+                       Value sfa, Value b, Value sfb, Value c, Value mBase,
+                       Value nBase, Value batch, Value aTiles, Value aBytes,
+                       ValueRange bBytes, ValueRange bScales, Value split,
+                       Value partials, KernelPlanAttr plan,
+                       ScaleLayout sfaLayout, ScaleLayout sfbLayout) {
+  build(builder, state, a, sfa, ValueRange(b), ValueRange(sfb), c, mBase,
+        nBase, batch, aTiles, aBytes, bBytes, bScales, split, partials, plan,
+        sfaLayout, sfbLayout);
+  // The identity epilogue: C's element is the accumulator's.
+  OpBuilder::InsertionGuard guard(builder);
+  Region *epilogue = state.regions.front().get();
+  Block *body = builder.createBlock(epilogue, {}, {builder.getF32Type()},
+                                    {state.location});
+  YieldOp::create(builder, state.location, body->getArgument(0));
 }
 
 //===----------------------------------------------------------------------===//
@@ -715,6 +797,35 @@ LogicalResult DecodeATileOp::verify() {
                          << " bytes (the decoded tiles of A), but it has "
                          << getTiles().getType().getNumElements();
   return success();
+}
+
+/// gemm_tile's weights: `weight(%b, %sfb : type, type)` per weight.
+static ParseResult
+parseWeights(OpAsmParser &parser,
+             SmallVectorImpl<OpAsmParser::UnresolvedOperand> &b,
+             SmallVectorImpl<Type> &bTypes,
+             SmallVectorImpl<OpAsmParser::UnresolvedOperand> &sfb,
+             SmallVectorImpl<Type> &sfbTypes) {
+  while (succeeded(parser.parseOptionalKeyword("weight"))) {
+    if (parser.parseLParen() || parser.parseOperand(b.emplace_back()) ||
+        parser.parseComma() || parser.parseOperand(sfb.emplace_back()) ||
+        parser.parseColon() || parser.parseType(bTypes.emplace_back()) ||
+        parser.parseComma() || parser.parseType(sfbTypes.emplace_back()) ||
+        parser.parseRParen())
+      return failure();
+  }
+  return success();
+}
+
+static void printWeights(OpAsmPrinter &printer, Operation *, OperandRange b,
+                         TypeRange bTypes, OperandRange sfb,
+                         TypeRange sfbTypes) {
+  for (size_t i = 0; i < std::min(b.size(), sfb.size()); ++i) {
+    printer << "weight(" << b[i] << ", " << sfb[i] << " : " << bTypes[i]
+            << ", " << sfbTypes[i] << ")";
+    if (i + 1 < b.size())
+      printer << " ";
+  }
 }
 
 #define GET_OP_CLASSES

@@ -9,17 +9,44 @@
 // fp32 partials copy with split-K in mode global (nvfp4.wgmma.store).
 // C's tile goes through the ring's memory, free after the K loop, where
 // the shared-memory plan has room for it, so that C is written in whole
-// lines (`staged`).
+// lines (`staged`). The tile's epilogue region, after every reduction,
+// gives the value stored: the GEMM's is the identity (nothing to apply).
 //
 //===----------------------------------------------------------------------===//
 
 #include "WgmmaCta.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
 using namespace mlir::nvfp4::gemm;
+
+Value WgmmaEpilogue::apply(Value acc) {
+  std::optional<unsigned> identity = cta.op.getEpilogueIdentity();
+  if (identity)
+    return acc;
+  // The region's elementwise ops on whole fragments: each op cloned with
+  // vector results, its f32 constants splat.
+  auto type = cast<VectorType>(acc.getType());
+  Block &body = cta.op.getEpilogue().front();
+  IRMapping map;
+  map.map(body.getArgument(0), acc);
+  for (Operation &op : body.without_terminator()) {
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      map.map(constant.getResult(),
+              arith::ConstantOp::create(
+                  b, DenseElementsAttr::get(
+                         type, cast<FloatAttr>(constant.getValue()))));
+      continue;
+    }
+    Operation *clone = b.clone(op, map);
+    for (Value result : clone->getResults())
+      result.setType(type);
+  }
+  return map.lookup(cast<YieldOp>(body.getTerminator()).getValue());
+}
 
 void WgmmaEpilogue::store(Value acc, Value split, Value m) {
   if (!m)
@@ -51,7 +78,7 @@ void WgmmaEpilogue::store(Value acc, Value split, Value m) {
     }
   }
   auto emitStore = [&] {
-    WgmmaStoreOp::create(b, acc, cta.op.getC(), cta.op.getPartials(), m,
+    WgmmaStoreOp::create(b, apply(acc), cta.op.getC(), cta.op.getPartials(), m,
                          cta.rowBase, cta.batch, split, staging, stagingOffset,
                          stagingWarpgroups);
   };
@@ -60,7 +87,7 @@ void WgmmaEpilogue::store(Value acc, Value split, Value m) {
   // stores nothing; so does a part of the tile (reduce_scatter_splits)
   // whose rows all lie past M (M a multiple of the part, not of the tile;
   // otherwise the store masks them).
-  const int64_t n = getOperandShape(cta.op.getB().getType()).rows;
+  const int64_t n = getOperandShape(cta.op.getWeight().getType()).rows;
   const int64_t rows = getOperandShape(cta.op.getA().getType()).rows;
   const int64_t partRows = 2 * accumulators;
   Value stores;

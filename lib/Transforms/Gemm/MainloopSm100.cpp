@@ -65,7 +65,7 @@ public:
     OperandShape a = getOperandShape(op.getA().getType());
     k = a.k;
     m = a.rows;
-    n = getOperandShape(op.getB().getType()).rows;
+    n = getOperandShape(op.getWeight().getType()).rows;
     slices = Tcgen05MainloopAttr::getSlices(a.k) / kernel.getSplitK();
   }
 
@@ -118,7 +118,7 @@ void Tcgen05PipelineBuilder::produce() {
   acquireForReuse(b, ring, slot, use);
   Value global = add(i, sliceBase);
   Value kByte = mul(global, c32(Tcgen05MainloopAttr::kStageRowBytes));
-  Value aMap = op.getMaps()[0], bMap = op.getMaps()[1];
+  Value aMap = op.getABytes(), bMap = op.getWeightBytesMap();
   RingExpectOp::create(b, ring, slot, /*bytes=*/IntegerAttr());
   RingCopyOp::create(b, ring, slot, Tcgen05MainloopAttr::kBOffset, bMap,
                      ValueRange{batch32, nBase, kByte});
@@ -129,7 +129,7 @@ void Tcgen05PipelineBuilder::produce() {
                      ValueRange{batch32, mBase, kByte},
                      /*keep_in_l2=*/true);
   RingCopyBytesOp::create(
-      b, ring, slot, plan.getSfbOffset(), op.getSfb(),
+      b, ring, slot, plan.getSfbOffset(), op.getWeightScales(),
       scaleOffset(n, b.createOrFold<arith::DivUIOp>(nBase, c32(128)), global),
       Tcgen05MainloopAttr::kScaleBlockBytes);
   // A's blocks: past M's last block (a 256-row tile over fewer rows) the
@@ -288,5 +288,11 @@ LogicalResult Tcgen05PipelineBuilder::build() {
 
 LogicalResult mlir::nvfp4::buildTcgen05Pipeline(GemmTileOp op,
                                                 ImplicitLocOpBuilder &b) {
+  // The TMEM store converts the accumulator as it reads it: an epilogue
+  // between the two comes with the dual GEMM's (issue 30).
+  if (!op.getEpilogueIdentity())
+    return op.emitOpError() << "has an epilogue other than the identity, "
+                               "which the tcgen05 mainloop does not apply "
+                               "yet (the sm_90a ring does)";
   return Tcgen05PipelineBuilder(op, b).build();
 }

@@ -59,7 +59,7 @@ void WgmmaMainloop::fill(Value chunk, Value slot) {
 WgmmaMainloop::Raw WgmmaMainloop::loadB(Value chunk) {
   auto load = WgmmaLoadBOp::create(
       b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
-      cta.op.getB(), cta.op.getSfb(), cta.rowBase, globalChunk(chunk),
+      cta.op.getWeight(), cta.op.getWeightScales(), cta.rowBase, globalChunk(chunk),
       cta.op.getBatch(), cta.op.getSfbLayoutAttr());
   return {load.getBytes0(), load.getBytes1(), load.getScale0(),
           load.getScale1()};
@@ -104,14 +104,14 @@ void WgmmaMainloop::fillB(Value chunk, Value slot) {
                                : IntegerAttr());
   Value global = globalChunk(chunk);
   RingCopyOp::create(
-      b, cta.ring, slot, cta.smem->getBBytesOffset(), cta.op.getBMap(),
+      b, cta.ring, slot, cta.smem->getBBytesOffset(), cta.op.getWeightBytesMap(),
       ValueRange{cta.batch32, cta.nBase32, mul(global, c32(32))});
   if (!blocked) {
     // From the 16-byte aligned window that holds the chunk's 4 codes:
     // TMA faults on a box that starts inside one (an illegal instruction on
     // the H100).
     RingCopyOp::create(
-        b, cta.ring, slot, sfbOffset, cta.op.getSfbMap(),
+        b, cta.ring, slot, sfbOffset, cta.op.getWeightScalesMap(),
         ValueRange{
             cta.batch32, cta.nBase32,
             mul(b.createOrFold<arith::ShRUIOp>(global, c32(2)), c32(16))});
@@ -119,12 +119,12 @@ void WgmmaMainloop::fillB(Value chunk, Value slot) {
   }
   // The chunk's atom of the rows' 128-row block: atom (batch x N / 128 +
   // block) x K / 64 + chunk, one row of the map.
-  OperandShape bShape = getOperandShape(cta.op.getB().getType());
+  OperandShape bShape = getOperandShape(cta.op.getWeight().getType());
   const int64_t rowBlocks = llvm::divideCeil(bShape.rows, int64_t(128));
   Value block = add(mul(cta.batch32, c32(rowBlocks)),
                     b.createOrFold<arith::DivUIOp>(cta.nBase32, c32(128)));
   RingCopyOp::create(
-      b, cta.ring, slot, sfbOffset, cta.op.getSfbMap(),
+      b, cta.ring, slot, sfbOffset, cta.op.getWeightScalesMap(),
       ValueRange{add(mul(block, c32(cta.totalChunks)), global), c32(0)});
 }
 

@@ -248,10 +248,15 @@ LogicalResult mlir::nvfp4::tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
   Value nBase = scaledBlockId(kb, loc, gpu::Dimension::x, plan.getTileN());
   Value mBase = scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM());
   auto [batch, split] = batchAndSplit(kb, loc, splitK);
+  // The maps by role: A's tiles, then b_tma's B bytes and scale codes.
+  ValueRange maps = body.getArguments().slice(5, mapCount);
+  Value aTiles = maps.empty() ? Value() : maps[0];
+  ValueRange bBytes = maps.size() > 1 ? maps.slice(1, 1) : ValueRange();
+  ValueRange bScales = maps.size() > 2 ? maps.slice(2, 1) : ValueRange();
   GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
                      body.getArgument(2), body.getArgument(3),
-                     body.getArgument(4), mBase, nBase, batch,
-                     body.getArguments().slice(5, mapCount), split,
+                     body.getArgument(4), mBase, nBase, batch, aTiles,
+                     /*aBytes=*/Value(), bBytes, bScales, split,
                      sumKernel ? body.getArguments().back() : Value(), plan,
                      op.getSfaLayout(), op.getSfbLayout());
   gpu::ReturnOp::create(kb, loc);
@@ -339,8 +344,9 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(ScaledMatmulOp op,
       body.getArgument(3), body.getArgument(4),
       scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
       scaledBlockId(kb, loc, gpu::Dimension::x, Tcgen05MainloopAttr::kTileN),
-      batch, ValueRange{body.getArgument(5), body.getArgument(6)}, split,
-      sumKernel ? body.getArguments().back() : Value(), plan,
+      batch, /*aTiles=*/Value(), /*aBytes=*/body.getArgument(5),
+      /*bBytes=*/body.getArguments().slice(6, 1), /*bScales=*/ValueRange(),
+      split, sumKernel ? body.getArguments().back() : Value(), plan,
       ScaleLayout::Blocked, ScaleLayout::Blocked);
   gpu::ReturnOp::create(kb, loc);
   // An on-chip split-K's splits of a tile (along z) add their accumulators.

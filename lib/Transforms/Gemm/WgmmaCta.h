@@ -141,6 +141,9 @@ public:
   void store(Value acc, Value split, Value m = Value());
 
 private:
+  /// The tile's epilogue region applied to the fragment `acc`.
+  Value apply(Value acc);
+
   WgmmaCta &cta;
 };
 

@@ -410,8 +410,8 @@ func.func private @not_a_plan() attributes {nvfp4.plan = 4}
 // -----
 
 func.func @gemm_tile_no_tiles(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %i: index) {
-  // expected-error @+1 {{expects the decoded tiles of A (`tiles`) with stages = 4}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>>
+  // expected-error @+1 {{expects the decoded tiles of A (`a_tiles`) with stages = 4}}
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
   return
 }
 
@@ -491,7 +491,7 @@ func.func private @dependent_on_func() attributes {nvfp4.programmatic_dependent_
 
 func.func @gemm_tile_split_missing(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
   // expected-error @+1 {{expects `split` with split_k = 2}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>>
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
   return
 }
 
@@ -499,7 +499,7 @@ func.func @gemm_tile_split_missing(%a: memref<128x256xf4E2M1FN>, %sfa: memref<12
 
 func.func @gemm_tile_split_partials_missing(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
   // expected-error @+1 {{expects `partials` with split_k = 2}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>>
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
   return
 }
 
@@ -508,7 +508,7 @@ func.func @gemm_tile_split_partials_missing(%a: memref<128x256xf4E2M1FN>, %sfa: 
 // A split_cluster's splits add their tiles on chip: no partials workspace.
 func.func @gemm_tile_split_cluster_partials(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<131072xi8>, %i: index) {
   // expected-error @+1 {{expects no `partials` with an on-chip split-K (the splits add their tiles on chip)}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<131072xi8>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<131072xi8>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
   return
 }
 
@@ -543,7 +543,7 @@ func.func private @kernel_mainloop_kind() attributes {plan = #nvfp4.kernel<mainl
 
 func.func @gemm_tile_split_divides(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<196608xi8>, %i: index) {
   // expected-error @+1 {{expects split_k (3) to divide K / 64 = 4, the K chunks the splits share}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<196608xi8>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 3>>
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<196608xi8>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 3>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
   return
 }
 
@@ -551,7 +551,7 @@ func.func @gemm_tile_split_divides(%a: memref<128x256xf4E2M1FN>, %sfa: memref<12
 
 func.func @gemm_tile_partials_size(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<100xi8>, %i: index) {
   // expected-error @+1 {{expects `partials` to hold 131072 bytes (split_k fp32 copies of C), but it has 100}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<100xi8>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>>
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<100xi8>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
   return
 }
 
@@ -762,7 +762,7 @@ func.func @tensor_map_type(%t: !nvfp4.tensor_map<32x8xf64, box = [8, 8], swizzle
 
 func.func @gemm_tile_map(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>, %i: index) {
   // expected-error @+1 {{expects the decoded tiles of A as '!nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>', but got '!nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>'}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>>
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
   return
 }
 
@@ -1021,8 +1021,8 @@ func.func private @b_tma_shared() attributes {plan = #nvfp4.kernel<mainloop = #n
 
 // With b_tma, B's bytes and scales come through tensor maps too.
 func.func @gemm_tile_b_tma_maps(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
-  // expected-error @+1 {{expects 3 tensor maps with this #nvfp4.wgmma_mainloop (the decoded tiles of A with stages > 0, then with b_tma B's bytes and its scales), but got 1}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4, producer = true, b_tma = true>>
+  // expected-error @+1 {{expects 1 b_bytes and b_scales maps with this #nvfp4.wgmma_mainloop (one each per weight with b_tma), but got 0 and 0}}
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4, producer = true, b_tma = true>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
   return
 }
 
@@ -1031,7 +1031,7 @@ func.func @gemm_tile_b_tma_maps(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x1
 // Plain scales through TMA need rows of them in multiples of 16 bytes.
 func.func @gemm_tile_b_tma_k(%a: memref<128x192xf4E2M1FN>, %sfa: memref<128x12xf8E4M3FN>, %b: memref<128x192xf4E2M1FN>, %sfb: memref<128x12xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<384x64xf16, box = [128, 64], swizzle = swizzle_128b>, %tb: !nvfp4.tensor_map<1x128x96xi8, box = [1, 64, 32], swizzle = none>, %ts: !nvfp4.tensor_map<1x128x16xi8, box = [1, 64, 16], swizzle = none>, %i: index) {
   // expected-error @+1 {{expects K (192) to be a multiple of 256 with b_tma and plain scales (TMA needs a row of scales to be a multiple of 16 bytes)}}
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x192xf4E2M1FN>, memref<128x12xf8E4M3FN>, memref<128x192xf4E2M1FN>, memref<128x12xf8E4M3FN>) tiles(%t, %tb, %ts : !nvfp4.tensor_map<384x64xf16, box = [128, 64], swizzle = swizzle_128b>, !nvfp4.tensor_map<1x128x96xi8, box = [1, 64, 32], swizzle = none>, !nvfp4.tensor_map<1x128x16xi8, box = [1, 64, 16], swizzle = none>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 3, producer = true, b_tma = true>>
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x192xf4E2M1FN>, memref<128x12xf8E4M3FN>) weight(%b, %sfb : memref<128x192xf4E2M1FN>, memref<128x12xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<384x64xf16, box = [128, 64], swizzle = swizzle_128b>) b_bytes(%tb : !nvfp4.tensor_map<1x128x96xi8, box = [1, 64, 32], swizzle = none>) b_scales(%ts : !nvfp4.tensor_map<1x128x16xi8, box = [1, 64, 16], swizzle = none>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 3, producer = true, b_tma = true>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
   return
 }
 
@@ -1086,3 +1086,65 @@ func.func @gemv_tile_row_groups(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16x
 // expected-error @+2 {{expected true or false}}
 // expected-error @+1 {{failed to parse NVFP4_GemvPlanAttr parameter 'stage_b'}}
 func.func private @plan_bool() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 16, unroll = 2, stage_b = 7>}
+
+// -----
+
+// The epilogue applies to whole fragments: elementwise f32 ops only.
+func.func @epilogue_not_elementwise(%s: memref<4xf32>, %a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>> epilogue {
+  ^bb0(%acc: f32):
+    // expected-error @+1 {{is not an elementwise f32 arith op, which a gemm_tile's epilogue applies to whole accumulator fragments}}
+    %x = memref.load %s[%i] : memref<4xf32>
+    nvfp4.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_outside_value(%f: f32, %a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>> epilogue {
+  ^bb0(%acc: f32):
+    // expected-error @+1 {{uses a value defined outside the gemm_tile's epilogue, which applies to whole accumulator fragments}}
+    %x = arith.mulf %acc, %f : f32
+    nvfp4.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @epilogue_arguments(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
+  // expected-error @+1 {{expects an epilogue of 1 f32 argument(s), one accumulator element per weight, but it has 2}}
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>> epilogue {
+  ^bb0(%x: f32, %y: f32):
+    nvfp4.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// An epilogue applies after every reduction; split-K in mode global adds
+// the splits in a later kernel.
+func.func @epilogue_global_split(%p: memref<131072xi8>, %a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
+  // expected-error @+1 {{expects the identity epilogue with #nvfp4.split_k<splits = 2> (nvfp4.sum_splits adds the splits' partial tiles after this kernel, and an epilogue applies after every reduction); add the splits on chip (mode cluster or scatter)}}
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<131072xi8>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>> epilogue {
+  ^bb0(%acc: f32):
+    %x = arith.mulf %acc, %acc : f32
+    nvfp4.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// The dual GEMM's second weight comes with its lowerings (issue 30).
+func.func @two_weights(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
+  // expected-error @+1 {{expects one weight and its scales (the GEMM's lowerings take one), but got 2 weights and 2 scale operands}}
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>> epilogue {
+  ^bb0(%x: f32, %y: f32):
+    nvfp4.yield %x : f32
+  }
+  return
+}

@@ -77,10 +77,13 @@ func.func private @plan() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 8,
 
 // The split-K GEMM's CTA-level ops, with blocked scales.
 // CHECK-LABEL: func.func @split_k_ops
-// CHECK: nvfp4.gemm_tile {{.*}} partials(%{{.*}} : memref<131072xi8>) at m %{{.*}} n %{{.*}} batch %{{.*}} split %{{.*}} plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>> {sfa_layout = #nvfp4.scale_layout<blocked>}
+// CHECK: nvfp4.gemm_tile ins(%{{.*}}, %{{.*}} : {{.*}}) weight(%{{.*}}, %{{.*}} : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%{{.*}} : {{.*}}) outs({{.*}}) partials(%{{.*}} : memref<131072xi8>) at m %{{.*}} n %{{.*}} batch %{{.*}} split %{{.*}} plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>> epilogue {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32):
+// CHECK-NEXT: nvfp4.yield %[[ACC]] : f32
+// CHECK-NEXT: } {sfa_layout = #nvfp4.scale_layout<blocked>}
 // CHECK: nvfp4.sum_splits ins(%{{.*}} : memref<131072xi8>) outs(%{{.*}} : memref<128x128xf16>) at %{{.*}} splits 2
 func.func @split_k_ops(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %p: memref<131072xi8>, %i: index) {
-  nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<131072xi8>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>> {sfa_layout = #nvfp4.scale_layout<blocked>}
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) partials(%p : memref<131072xi8>) at m %i n %i batch %i split %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>, reduction = #nvfp4.split_k<splits = 2>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 } {sfa_layout = #nvfp4.scale_layout<blocked>}
   nvfp4.sum_splits ins(%p : memref<131072xi8>) outs(%c : memref<128x128xf16>) at %i splits 2
   return
 }
@@ -157,5 +160,23 @@ func.func @ring_copy(%slot: i32, %map: !nvfp4.tensor_map<1x128x256xi8, box = [1,
 // GENERIC: "nvfp4.wgmma.reduce_scatter_splits"({{.*}}) <{a_tiles = 16384 : i64, splits = 2 : i64, warpgroups = 1 : i64}>
 func.func @exchange_in_a_tiles(%acc: vector<64xf32>, %r: !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4>) {
   %m, %p = nvfp4.wgmma.reduce_scatter_splits %acc in %r splits 2 warpgroups 1 a_tiles 16384 : !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4>, vector<64xf32> -> vector<32xf32>
+  return
+}
+
+// An epilogue other than the identity: elementwise f32 ops on the
+// accumulator's element (the pipeline applies them to whole fragments).
+// CHECK-LABEL: func.func @epilogue_ops
+// CHECK: epilogue {
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT: %[[MUL:.*]] = arith.mulf %[[ACC]], %[[TWO]] : f32
+// CHECK-NEXT: nvfp4.yield %[[MUL]] : f32
+func.func @epilogue_ops(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>> epilogue {
+  ^bb0(%acc: f32):
+    %two = arith.constant 2.0 : f32
+    %x = arith.mulf %acc, %two : f32
+    nvfp4.yield %x : f32
+  }
   return
 }
