@@ -36,7 +36,8 @@ struct Operands {
                            ScaleLayout layout, int64_t batch) {
   OperandShape s = getOperandShape(data.type);
   int64_t dataStride = s.rows * s.k / 2;
-  int64_t scaleStride = ::nvfp4::ref::scaleBytes(toRef(layout), s.rows, s.k / 16);
+  int64_t scaleStride = ::nvfp4::ref::scaleBytes(
+      toRef(layout), s.rows, BlockFormat::of(scales.type).getScaleColumns(s.k));
   return ::nvfp4::ref::ScaledMatrix{data.bytes.data() + batch * dataStride,
                            scales.bytes.data() + batch * scaleStride, s.rows,
                            s.k, toRef(layout)};
@@ -104,7 +105,8 @@ LogicalResult run(QuantizeOp op, const Operands &get) {
   HostBuffer &q = get(op.getQ());
   HostBuffer &sf = get(op.getSf());
   ::nvfp4::ref::ScaleLayout layout = toRef(op.getSfLayout());
-  int64_t scaleStride = ::nvfp4::ref::scaleBytes(layout, x.rows, x.k / 16);
+  int64_t scaleStride = ::nvfp4::ref::scaleBytes(
+      layout, x.rows, BlockFormat::of(sf.type).getScaleColumns(x.k));
   for (int64_t l = 0; l < x.batch; ++l)
     ::nvfp4::ref::quantize(values.data() + l * x.rows * x.k, x.rows, x.k, layout,
                   q.bytes.data() + l * x.rows * x.k / 2,

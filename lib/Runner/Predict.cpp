@@ -37,11 +37,12 @@ std::optional<double> contestBest(int64_t m, int64_t n, int64_t k,
   return std::nullopt;
 }
 
-/// Bytes of an operand's scales for K values of `rows` rows in `layout`
-/// (one batch).
-double scaleBytes(ScaleLayout layout, int64_t rows, int64_t k) {
+/// Bytes of an operand's scales of `format` for K values of `rows` rows in
+/// `layout` (one batch).
+double scaleBytes(BlockFormat format, ScaleLayout layout, int64_t rows,
+                  int64_t k) {
   double bytes = 1;
-  for (int64_t d : getScaleShape(layout, rows, k, /*batched=*/false, 1))
+  for (int64_t d : getScaleShape(format, layout, rows, k, /*batched=*/false, 1))
     bytes *= static_cast<double>(d);
   return bytes;
 }
@@ -54,6 +55,7 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
   if (!plan || !plan.getTcgen05())
     return std::nullopt;
   OperandShape a = getOperandShape(op.getA().getType());
+  const BlockFormat format = BlockFormat::of(op.getSfa().getType());
   GemmPrediction p;
   p.model = model;
   p.m = a.rows;
@@ -68,8 +70,9 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
 
   // The problem: its operands as given, and C.
   const double values = l * (p.m + p.n) * (p.k / 2.0);
-  const double givenScales = l * (scaleBytes(op.getSfaLayout(), p.m, p.k) +
-                                  scaleBytes(op.getSfbLayout(), p.n, p.k));
+  const double givenScales =
+      l * (scaleBytes(format, op.getSfaLayout(), p.m, p.k) +
+           scaleBytes(format, op.getSfbLayout(), p.n, p.k));
   const double c = l * p.m * p.n * outBytes;
   const double flops = 2.0 * l * p.m * p.n * p.k;
   p.speedOfLightSeconds = std::max((values + givenScales + c) / bw,
@@ -77,8 +80,9 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
 
   // The plan. Its slices: K padded to 256, split among split_k CTAs.
   const int64_t slotK = Tcgen05MainloopAttr::getSlotK(p.k);
-  const double slotScales = l * (scaleBytes(ScaleLayout::Blocked, p.m, slotK) +
-                                 scaleBytes(ScaleLayout::Blocked, p.n, slotK));
+  const double slotScales =
+      l * (scaleBytes(format, ScaleLayout::Blocked, p.m, slotK) +
+           scaleBytes(format, ScaleLayout::Blocked, p.n, slotK));
   const int64_t splitK = plan.getSplitK();
   const double partials =
       static_cast<double>(plan.getPartialsBytes(a.batch, p.m, p.n));
@@ -91,8 +95,8 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
   auto prePass = [&](ScaleLayout layout, int64_t rows) {
     if (!Tcgen05MainloopAttr::needsScalePrePass(layout, p.k))
       return 0.0;
-    return l * (scaleBytes(layout, rows, p.k) +
-                scaleBytes(ScaleLayout::Blocked, rows, slotK));
+    return l * (scaleBytes(format, layout, rows, p.k) +
+                scaleBytes(format, ScaleLayout::Blocked, rows, slotK));
   };
   p.prePassBytes =
       prePass(op.getSfaLayout(), p.m) + prePass(op.getSfbLayout(), p.n);

@@ -56,8 +56,8 @@ class GemvEmitter {
 public:
   GemvEmitter(GemvTileOp op, GpuTarget target, ImplicitLocOpBuilder &b)
       : op(op), plan(op.getPlan()), target(target), b(b), k(b),
-        a(getOperandShape(op.getA().getType())), m(a.rows),
-        kBytes(a.k / 2), kScales(a.k / 16),
+        a(getOperandShape(op.getA().getType())), m(a.rows), kBytes(a.k / 2),
+        kScales(BlockFormat::of(op.getSfa().getType()).getScaleColumns(a.k)),
         bpt(plan.getBytesPerThread()), wordsPerChunk(bpt / 4),
         blocksPerChunk(bpt / 8), rowsPerWarp(plan.getRowsPerWarp()),
         unroll(plan.getUnroll()), chunks(kBytes / bpt),

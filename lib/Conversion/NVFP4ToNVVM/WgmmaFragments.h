@@ -110,7 +110,8 @@ public:
     OperandShape shape = getOperandShape(cast<MemRefType>(a.getType()));
     m = shape.rows;
     rowBytes = shape.k / 2;
-    scales = ScaleRows{sfaLayout, m, shape.k / 16};
+    scales = ScaleRows{sfaLayout, m,
+                       BlockFormat::of(sfa.getType()).getScaleColumns(shape.k)};
     rowsPerThread = llvm::divideCeil(tileM, threads);
   }
 
@@ -188,7 +189,9 @@ struct BRows {
         Value row, const FragmentThread &ft) {
     ImplicitLocOpBuilder &bb = k.b;
     OperandShape shape = getOperandShape(cast<MemRefType>(b.getType()));
-    ScaleRows scaleRows{layout, shape.rows, shape.k / 16};
+    ScaleRows scaleRows{
+        layout, shape.rows,
+        BlockFormat::of(sfb.getType()).getScaleColumns(shape.k)};
     scaleChunkStride = scaleRows.chunkStride();
     Value first = ft.firstRow(k, row);
     Value q64 = arith::ExtUIOp::create(bb, k.i64, ft.q);

@@ -63,16 +63,19 @@ OperandShape mlir::nvfp4::getOperandShape(MemRefType type) {
   return s;
 }
 
-SmallVector<int64_t> mlir::nvfp4::getScaleShape(ScaleLayout layout,
+SmallVector<int64_t> mlir::nvfp4::getScaleShape(BlockFormat format,
+                                                ScaleLayout layout,
                                                 int64_t rows, int64_t k,
                                                 bool batched, int64_t batch) {
   SmallVector<int64_t> shape;
   if (batched)
     shape.push_back(batch);
   if (layout == ScaleLayout::Plain) {
-    shape.append({rows, k / 16});
+    shape.append({rows, format.getScaleColumns(k)});
   } else {
-    shape.append({getScaleRowBlocks(rows), getScaleColBlocks(k), 32, 4, 4});
+    // An atom spelled out: 32 rows x 4 row groups x 4 columns.
+    shape.append({BlockFormat::getRowAtoms(rows), format.getColumnAtoms(k), 32,
+                  4, BlockFormat::kAtomColumns});
   }
   return shape;
 }
@@ -186,7 +189,8 @@ LogicalResult verifyScales(Operation *op, StringRef name, MemRefType type,
                            ScaleLayout layout, int64_t rows, StringRef rowsName,
                            int64_t k, bool batched, int64_t batch,
                            StringRef batchName = "L") {
-  SmallVector<int64_t> want = getScaleShape(layout, rows, k, batched, batch);
+  SmallVector<int64_t> want =
+      getScaleShape(BlockFormat::of(type), layout, rows, k, batched, batch);
   if (type.getShape() != ArrayRef<int64_t>(want))
     return op->emitOpError()
            << "expects '" << name << "' in the " << stringifyScaleLayout(layout)
@@ -385,12 +389,13 @@ LogicalResult GroupedMatmulOp::verify() {
   // A's scales: plain rows are stacked; blocked atoms are per group.
   SmallVector<int64_t> wantSfa;
   if (getSfaLayout() == ScaleLayout::Plain) {
-    wantSfa = {rows, k / 16};
+    wantSfa = {rows, BlockFormat::of(getSfa().getType()).getScaleColumns(k)};
   } else {
     int64_t rowBlocks = 0;
     for (int64_t m : groups)
-      rowBlocks += getScaleRowBlocks(m);
-    wantSfa = {rowBlocks, getScaleColBlocks(k), 32, 4, 4};
+      rowBlocks += BlockFormat::getRowAtoms(m);
+    wantSfa = {rowBlocks, BlockFormat::of(getSfa().getType()).getColumnAtoms(k),
+               32, 4, BlockFormat::kAtomColumns};
   }
   if (getSfa().getType().getShape() != ArrayRef<int64_t>(wantSfa))
     return emitOpError()
@@ -609,8 +614,9 @@ LogicalResult GemmTileOp::verify() {
     if (getWeightBytesMap().getType() != bMap)
       return emitOpError() << "expects B's bytes as " << bMap << ", but got "
                            << getWeightBytesMap().getType();
-    TensorMapType sfbMap =
-        getWgmmaSfbMapType(ctx, plan, getSfbLayout(), a->batch, n, a->k);
+    TensorMapType sfbMap = getWgmmaSfbMapType(
+        ctx, plan, BlockFormat::of(getWeightScales().getType()), getSfbLayout(),
+        a->batch, n, a->k);
     if (getWeightScalesMap().getType() != sfbMap)
       return emitOpError() << "expects B's scales as " << sfbMap << ", but got "
                            << getWeightScalesMap().getType();
@@ -740,8 +746,9 @@ static LogicalResult verifyBlockScales(Operation *op, MemRefType srcType,
                             "size, but got "
                          << src.front() << " and " << dst.front();
   const int64_t rowBlocks = dst[dst.size() - 5], chunks = dst[dst.size() - 4];
-  const int64_t srcBlocks =
-      plain ? getScaleRowBlocks(src[src.size() - 2]) : src[src.size() - 5];
+  const int64_t srcBlocks = plain
+                                ? BlockFormat::getRowAtoms(src[src.size() - 2])
+                                : src[src.size() - 5];
   if (srcBlocks != rowBlocks)
     return emitOpError() << "expects 'dst' to have " << srcBlocks
                          << " blocks of 128 rows like 'src', but got "

@@ -91,7 +91,7 @@ private:
   /// chunks are 2 KiB from chunk 4 x global.
   Value scaleOffset(int64_t rows, Value block, Value global) {
     const int64_t chunks = Tcgen05MainloopAttr::getSlotK(k) / 64;
-    const int64_t batchBytes = getScaleRowBlocks(rows) * chunks * 512;
+    const int64_t batchBytes = BlockFormat::getRowAtoms(rows) * chunks * 512;
     Value batch64 =
         b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(), op.getBatch());
     return add(
@@ -134,7 +134,7 @@ void Tcgen05PipelineBuilder::produce() {
       Tcgen05MainloopAttr::kScaleBlockBytes);
   // A's blocks: past M's last block (a 256-row tile over fewer rows) the
   // last one again; its rows of A are zero (TMA's bounds) and unstored.
-  const int64_t lastBlock = getScaleRowBlocks(m) - 1;
+  const int64_t lastBlock = BlockFormat::getRowAtoms(m) - 1;
   for (int64_t j = 0; j < plan.getScaleBlocksA(); ++j) {
     Value block = b.createOrFold<arith::MinUIOp>(
         add(b.createOrFold<arith::DivUIOp>(mBase, c32(128)), c32(j)),

@@ -132,7 +132,8 @@ Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
     return scales;
   const int64_t slotK = Tcgen05MainloopAttr::getSlotK(a.k);
   auto type = MemRefType::get(
-      getScaleShape(ScaleLayout::Blocked, rows, slotK, a.batched, a.batch),
+      getScaleShape(BlockFormat::of(scales.getType()), ScaleLayout::Blocked,
+                    rows, slotK, a.batched, a.batch),
       cast<MemRefType>(scales.getType()).getElementType());
   Value blocked = allocWorkspace(hb, loc, type);
   workspaces.push_back(blocked);
@@ -223,7 +224,9 @@ LogicalResult mlir::nvfp4::tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
           op.getB()));
       operands.push_back(TensorMapOp::create(
           hb, loc,
-          getWgmmaSfbMapType(ctx, mainloop, op.getSfbLayout(), a.batch, n, a.k),
+          getWgmmaSfbMapType(ctx, mainloop,
+                             BlockFormat::of(op.getSfb().getType()),
+                             op.getSfbLayout(), a.batch, n, a.k),
           op.getSfb()));
     }
   }

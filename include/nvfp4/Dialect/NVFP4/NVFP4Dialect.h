@@ -61,6 +61,7 @@ namespace mlir::nvfp4 {
 inline bool isPlainScaleSource(MemRefType src) { return src.getRank() <= 3; }
 } // namespace mlir::nvfp4
 
+#include "nvfp4/Dialect/NVFP4/BlockFormat.h"
 #include "nvfp4/Dialect/NVFP4/NVFP4Traits.h"
 
 #define GET_OP_CLASSES
@@ -101,15 +102,12 @@ struct BlockScalesShape {
 };
 BlockScalesShape getBlockScalesShape(MemRefType src, MemRefType dst);
 
-/// Returns the expected shape of a scale memref for `rows x k` values in
-/// `layout`, with a leading `batch` dimension when `batched` is set.
-SmallVector<int64_t> getScaleShape(ScaleLayout layout, int64_t rows, int64_t k,
-                                   bool batched, int64_t batch);
-
-/// Number of rows of 128-row scale atoms for `rows` rows.
-inline int64_t getScaleRowBlocks(int64_t rows) { return (rows + 127) / 128; }
-/// Number of 4-scale column atoms for `k` values (k / 16 scales).
-inline int64_t getScaleColBlocks(int64_t k) { return (k / 16 + 3) / 4; }
+/// Returns the expected shape of a scale memref of `format` for `rows x k`
+/// values in `layout`, with a leading `batch` dimension when `batched` is
+/// set.
+SmallVector<int64_t> getScaleShape(BlockFormat format, ScaleLayout layout,
+                                   int64_t rows, int64_t k, bool batched,
+                                   int64_t batch);
 
 } // namespace mlir::nvfp4
 

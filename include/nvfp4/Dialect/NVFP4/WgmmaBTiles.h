@@ -43,14 +43,15 @@ inline TensorMapType getWgmmaBMapType(MLIRContext *ctx, WgmmaMainloopAttr plan,
 /// i32, one atom a copy.
 inline TensorMapType getWgmmaSfbMapType(MLIRContext *ctx,
                                         WgmmaMainloopAttr plan,
-                                        ScaleLayout layout, int64_t batch,
-                                        int64_t n, int64_t k) {
+                                        BlockFormat format, ScaleLayout layout,
+                                        int64_t batch, int64_t n, int64_t k) {
   if (layout == ScaleLayout::Blocked)
     return TensorMapType::get(
         ctx, {batch * ((n + 127) / 128) * (k / WgmmaMainloopAttr::kTileK), 128},
         IntegerType::get(ctx, 32), {1, 128}, TensorMapSwizzle::None);
-  return TensorMapType::get(ctx, {batch, n, k / 16}, IntegerType::get(ctx, 8),
-                            {1, plan.getTileN(), 16}, TensorMapSwizzle::None);
+  return TensorMapType::get(ctx, {batch, n, format.getScaleColumns(k)},
+                            IntegerType::get(ctx, 8), {1, plan.getTileN(), 16},
+                            TensorMapSwizzle::None);
 }
 
 } // namespace mlir::nvfp4
