@@ -11,7 +11,7 @@
 #include "nvfp4/Conversion/Passes.h"
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Pipelines/Pipelines.h"
-#include "nvfp4/Target/Passes.h"
+#include "nvfp4/Binary/Passes.h"
 #include "nvfp4/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -64,7 +64,7 @@ void mlir::nvfp4::registerAllDialects(DialectRegistry &registry) {
 void mlir::nvfp4::registerAllPasses() {
   registerNVFP4Passes();
   registerNVFP4ConversionPasses();
-  registerNVFP4TargetPasses();
+  registerNVFP4BinaryPasses();
   registerNVFP4Pipelines();
   // The upstream passes the pipeline is made of, for running stages alone.
   registerCanonicalizerPass();

@@ -7,4 +7,4 @@
 
 include "Passes.td"
 include "ConversionPasses.td"
-include "TargetPasses.td"
+include "BinaryPasses.td"

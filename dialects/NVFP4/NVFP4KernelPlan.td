@@ -269,7 +269,8 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
       return tmemColumnsUsed(getTileM(), getStages());
     }
     static int64_t tmemColumnsUsed(int64_t tileM, int64_t stages) {
-      return tileM + stages * (kStageK / kMmaK) * (4 + 4 * ((tileM + 127) / 128));
+      return tileM +
+             stages * (kStageK / kMmaK) * (4 + 4 * ((tileM + 127) / 128));
     }
     /// The allocation: a power of two >= 32 (tcgen05.alloc), or 0 when the
     /// columns exceed TMEM's 512.

@@ -116,7 +116,7 @@ def NVFP4_TensorMapType : TypeDef<NVFP4_Dialect, "TensorMap"> {
     instructions read in place (a `__grid_constant__` parameter), so no
     copy of the map is made in global memory (unlike upstream
     `!nvgpu.tensormap.descriptor`, which is a device pointer).
-    `getTensorMapEncoding` (nvfp4/Target/TensorMap.h) gives the arguments
+    `getTensorMapEncoding` (nvfp4/Runtime/TensorMap.h) gives the arguments
     of `cuTensorMapEncodeTiled`.
 
     Example: the 128 x 64 f16 tiles of a 32768 x 64 matrix, 128B-swizzled:

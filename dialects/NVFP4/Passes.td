@@ -2,7 +2,7 @@
 //
 // The first stages of the nvfp4 pipeline (lib/Transforms): nvfp4-plan ->
 // nvfp4-tile -> nvfp4-software-pipeline. The conversion's passes are in
-// ConversionPasses.td, the binary stage's in TargetPasses.td: one file per
+// ConversionPasses.td, the binary stage's in BinaryPasses.td: one file per
 // layer, so that each layer includes only its own passes' declarations.
 //
 //===----------------------------------------------------------------------===//
@@ -107,16 +107,21 @@ def NVFP4SoftwarePipelinePass : Pass<"nvfp4-software-pipeline"> {
     With `producer = true` the warpgroup after the consumers fills the
     ring (its first thread, in chunk order; the warpgroup gives its
     registers to the consumers with `setmaxregister`) and the consumers
-    only wait, compute and release. The plan must match the kernel's `known_block_size` and `known_cluster_size`.
+    only wait, compute and release. The plan must match the kernel's
+    `known_block_size` and `known_cluster_size`.
     Tiles without a ring (`stages = 0`) are left to the conversion.
 
     Before:
     ```mlir
-    nvfp4.gemm_tile ins(%a, %sfa, %b, %sfb : ...)
-        tiles(%map : !nvfp4.tensor_map<...>)
+    nvfp4.gemm_tile ins(%a, %sfa : ...) weight(%b, %sfb : ...)
+        a_tiles(%map : !nvfp4.tensor_map<...>)
         outs(%c : ...) at m %m n %n batch %l
         plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1,
                                 tile_m = 128, stages = 6>>
+        epilogue {
+        ^bb0(%acc: f32):
+          nvfp4.yield %acc : f32
+        }
     ```
     After (abridged):
     ```mlir

@@ -7,7 +7,7 @@
 #include "nvfp4/Pipelines/Pipelines.h"
 
 #include "nvfp4/Conversion/Passes.h"
-#include "nvfp4/Target/Passes.h"
+#include "nvfp4/Binary/Passes.h"
 #include "nvfp4/Target/Target.h"
 #include "nvfp4/Transforms/Passes.h"
 

@@ -7,7 +7,7 @@
 #include "nvfp4/Runner/Compile.h"
 
 #include "nvfp4/Target/KernelModule.h"
-#include "nvfp4/Target/TensorMap.h"
+#include "nvfp4/Runtime/TensorMap.h"
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Pipelines/Pipelines.h"

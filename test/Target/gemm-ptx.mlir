@@ -119,7 +119,7 @@
 // BTMAWG2: st.shared::cluster.v4.b32 [%rd{{[0-9]+}}+12288]
 // BTMAWG2-NEXT: st.shared::cluster.v4.b32 [%rd{{[0-9]+}}+22528]
 
-// split_cluster: the two splits of a tile are a cluster along z. The K
+// Split-K on chip: the two splits of a tile are a cluster along z. The K
 // groups' sum (named barrier 1) is followed by two cluster barrier phases
 // (the first arrives relaxed): each split stores the half of its 64 sums
 // that the other one owns (a tile's rows of A 64 .. 127 go to split 1, 0 ..

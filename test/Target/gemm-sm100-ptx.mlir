@@ -40,8 +40,8 @@
 // RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.batch_split.ptx
 // RUN: FileCheck %s --check-prefix=MMA --input-file=%t.batch_split.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_100a -v %t.batch_split.ptx -o %t.batch_split.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// split_cluster on the middle contest shape: the two splits are a 1 x 1 x 2
-// cluster. After the accumulator is complete, split 1 copies its 64
+// Split-K on chip (mode cluster) on the middle contest shape: the two
+// splits are a 1 x 1 x 2 cluster. After the accumulator is complete, split 1 copies its 64
 // columns from TMEM (4 loads of 16) into split 0's ring with 16 16-byte
 // shared::cluster stores and arrives; split 0 waits and adds them into its
 // TMEM (4 x: load, 4 16-byte shared loads, store), then stores C: no sum

@@ -67,7 +67,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
-// Two K groups (k_split = 2): the ring reserves the groups' scratch, the
+// Two K groups (k_groups = 2): the ring reserves the groups' scratch, the
 // empty barriers wait for one warpgroup, the group's chunks are 2 apart, and
 // group 0 stores the sum.
 // CHECK-LABEL: gpu.func @k_groups
@@ -113,7 +113,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
-// split_cluster: the splits of a tile are a cluster (1 x 1 x 2) that adds
+// Split-K on chip: the splits of a tile are a cluster (1 x 1 x 2) that adds
 // them on chip. The ring's scratch holds the K groups' sums and, above
 // them, the other split's tile (128 threads x 32 floats each, side by side:
 // group 0 may still be loading its sums when the other split writes); after

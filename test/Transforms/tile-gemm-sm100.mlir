@@ -60,7 +60,7 @@ func.func @blocked_k704(%a: memref<64x704xf4E2M1FN>, %sfa: memref<1x11x32x4x4xf8
 
 // -----
 
-// split_cluster: the two splits of a tile are a 1 x 1 x 2 cluster that adds
+// Split-K on chip: the two splits of a tile are a 1 x 1 x 2 cluster that adds
 // the accumulators on chip: no partials workspace, no sum kernel.
 // CHECK-LABEL: func.func @split_cluster
 // CHECK-NOT: gpu.alloc

@@ -89,7 +89,7 @@ func.func @blocked(%a: memref<200x256xf4E2M1FN>, %sfa: memref<2x4x32x4x4xf8E4M3F
 
 // -----
 
-// split_cluster: the two splits of a tile are a cluster along z that adds
+// Split-K on chip: the two splits of a tile are a cluster along z that adds
 // the partial tiles on chip: one workspace (A's decoded tiles, not the
 // partials) and no sum kernel.
 // CHECK-LABEL: func.func @split_cluster

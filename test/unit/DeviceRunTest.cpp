@@ -455,7 +455,7 @@ func.func @gemm(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>,
 }
 
 TEST_F(DeviceRunTest, ClusterPlanLaunchesInClusters) {
-  // split_cluster: the GEMM's launch carries its cluster shape (the two
+  // Split-K on chip: the GEMM's launch carries its cluster shape (the two
   // splits of K of a tile along z), and its tensor map copies whole tiles.
   constexpr const char *kGemm = R"mlir(
 func.func @gemm(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>,

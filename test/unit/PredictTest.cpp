@@ -6,7 +6,7 @@
 //
 // lib/Runner/Predict.cpp's terms, recomputed by hand for plans that
 // exercise each of them: split-K (partials and the sum, or neither with
-// split_cluster), several waves,
+// on chip), several waves,
 // MMA padding, the scale pre-passes; and no prediction for other plans.
 //
 //===----------------------------------------------------------------------===//
@@ -96,7 +96,7 @@ TEST_F(PredictTest, SplitKPartialsAndSum) {
 }
 
 TEST_F(PredictTest, SplitClusterWritesCOnce) {
-  // The same plan with split_cluster: the splits add their tiles on chip,
+  // The same plan with mode cluster: the splits add their tiles on chip,
   // so the GEMM writes C (not fp32 partials) and there is no sum kernel.
   auto module = gemm(128, 4096, 7168, /*blocked=*/true,
                      "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<"

@@ -271,7 +271,7 @@ public:
     kernel.walk([&](RingAllocOp a) { ring = a.getType(); });
     kernel.walk([&](Tcgen05StoreOp s) { store = s; });
     plan = dyn_cast<KernelPlanAttr>(launch->getAttr("nvfp4.plan"));
-    // A split_cluster's splits add their tiles on chip: the model adds
+    // An on-chip split-K's splits add their tiles on chip: the model adds
     // every CTA's tile (exact here, in any order), which is what the
     // exchange gives the first CTA, provided only that CTA stores: the
     // store must sit under the exchange's `first`.
@@ -280,7 +280,7 @@ public:
       kernel.walk([&](Tcgen05ReduceSplitsOp r) { reduce = r; });
       auto guard = store ? store->getParentOfType<scf::IfOp>() : nullptr;
       if (!reduce || !guard || guard.getCondition() != reduce.getFirst()) {
-        ADD_FAILURE() << "a split_cluster plan whose store is not guarded "
+        ADD_FAILURE() << "an on-chip split-K plan whose store is not guarded "
                          "by its reduce_splits' `first`";
         return;
       }

@@ -34,7 +34,7 @@ struct KernelResources {
 
 /// The arguments of cuTensorMapEncodeTiled for one tensor map, but the
 /// buffer's address: what `!nvfp4.tensor_map` says (getTensorMapEncoding in
-/// nvfp4/Target/TensorMap.h builds it). Values of cuda.h's enums; tiled
+/// nvfp4/Runtime/TensorMap.h builds it). Values of cuda.h's enums; tiled
 /// mode, dimensions innermost first.
 struct TensorMapEncoding {
   /// CUtensorMapDataType.

@@ -1,4 +1,4 @@
-//===- GemmSm90.cpp - nvfp4.gemm_tile on Hopper tensor cores (wgmma)
+//===- GemmSm90.cpp - gemm_tile without a ring on sm_90a (wgmma) ----------===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -189,7 +189,8 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
   Value row = arith::AddIOp::create(
       b, arith::IndexCastUIOp::create(b, k.i32, op.getNBase()),
       arith::MulIOp::create(b, warpgroup, k.c32(64)));
-  bRows.emplace(k, op.getWeight(), op.getWeightScales(), op.getSfbLayout(), batch, row, ft);
+  bRows.emplace(k, op.getWeight(), op.getWeightScales(), op.getSfbLayout(),
+                batch, row, ft);
   SmallVector<Value> acc = emitDecodingLoop(rewriter);
   AccumulatorStore out =
       accumulatorStore(k, op.getC(), Value(), op.getBatch(), Value());

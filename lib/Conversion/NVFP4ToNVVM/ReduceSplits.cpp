@@ -6,9 +6,9 @@
 //
 // The split exchange (SplitExchange.h) and nvfp4.wgmma.reduce_splits
 // (split-K in mode `cluster` or `scatter`): the split_k CTAs of one tile are
-// a thread-block cluster, and the threads that hold each CTA's tile sum (wgmma's register
-// fragments) hand them to the cluster's first CTA through distributed
-// shared memory instead of fp32 partials in global memory and a sum kernel
+// a thread-block cluster, and the threads that hold each CTA's tile sum
+// (wgmma's register fragments) hand them to the cluster's first CTA through
+// distributed shared memory instead of fp32 partials in global memory and a sum kernel
 // (nvfp4.sum_splits):
 //
 // - barrier.cluster phase 1 (relaxed arrive, wait) by the holders: every

@@ -5,11 +5,12 @@
 //===----------------------------------------------------------------------===//
 //
 // The on-chip end of split-K (`#nvfp4.split_k` in mode cluster or
-// scatter) for every target's accumulators (wgmma's registers, tcgen05's TMEM): the split_k CTAs of a
-// tile are a thread-block cluster, and the threads that hold each CTA's sum
-// hand it to the first CTA (reduce_splits), or each part of it to the CTA
-// that owns that part (reduce_scatter_splits), through distributed shared
-// memory, ordered by two phases of the cluster barrier (ReduceSplits.cpp).
+// scatter) for every target's accumulators (wgmma's registers, tcgen05's
+// TMEM): the split_k CTAs of a tile are a thread-block cluster, and the
+// threads that hold each CTA's sum hand it to the first CTA
+// (reduce_splits), or each part of it to the CTA that owns that part
+// (reduce_scatter_splits), through distributed shared memory, ordered by
+// two phases of the cluster barrier (ReduceSplits.cpp).
 // Private to lib/Conversion/NVFP4ToNVVM.
 //
 //===----------------------------------------------------------------------===//

@@ -547,8 +547,6 @@ LogicalResult GemmTileOp::verify() {
               "into "
               "TMEM as they are; nvfp4-tile writes plain scales blocked with "
               "nvfp4.block_scales_tile)";
-  // sm_100a slots copy scales 256 K values at a time: blocked for K
-  // rounded up to 256 (nvfp4.block_scales_tile pads them).
   // The gated dual GEMM's second weight is issue 30: until its mainloops
   // and epilogue are built, the tile takes one.
   if (getB().size() != 1 || getSfb().size() != 1)
@@ -556,6 +554,8 @@ LogicalResult GemmTileOp::verify() {
                             "lowerings take one), but got "
                          << getB().size() << " weights and "
                          << getSfb().size() << " scale operands";
+  // sm_100a slots copy scales 256 K values at a time: blocked for K
+  // rounded up to 256 (nvfp4.block_scales_tile pads them).
   FailureOr<OperandShape> a = verifyScaledProduct(
       getOperation(), getA().getType(), getSfa().getType(),
       getWeight().getType(), getWeightScales().getType(), getC().getType(),
@@ -630,6 +630,9 @@ LogicalResult GemmTileOp::verify() {
 
 LogicalResult GemmTileOp::verifyRegions() {
   Block &body = getEpilogue().front();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError() << "expects its epilogue to end with nvfp4.yield";
   const size_t weights = getB().size();
   if (body.getNumArguments() != weights ||
       llvm::any_of(body.getArgumentTypes(),
@@ -657,6 +660,10 @@ LogicalResult GemmTileOp::verifyRegions() {
                << "uses a value defined outside the gemm_tile's epilogue, "
                   "which applies to whole accumulator fragments";
   }
+  if (yield.getValue().getParentBlock() != &body)
+    return yield.emitOpError()
+           << "yields a value defined outside the gemm_tile's epilogue, "
+              "which applies to whole accumulator fragments";
   // The epilogue comes after every reduction: split-K in mode global adds
   // the splits' raw partial tiles in a later kernel (nvfp4.sum_splits).
   if (!getEpilogueIdentity() && getPlan().needsSumKernel())
@@ -671,7 +678,9 @@ LogicalResult GemmTileOp::verifyRegions() {
 
 std::optional<unsigned> GemmTileOp::getEpilogueIdentity() {
   Block &body = getEpilogue().front();
-  auto yield = cast<YieldOp>(body.getTerminator());
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return std::nullopt;
   auto arg = dyn_cast<BlockArgument>(yield.getValue());
   if (!arg || arg.getOwner() != &body)
     return std::nullopt;

@@ -59,8 +59,8 @@ void WgmmaMainloop::fill(Value chunk, Value slot) {
 WgmmaMainloop::Raw WgmmaMainloop::loadB(Value chunk) {
   auto load = WgmmaLoadBOp::create(
       b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
-      cta.op.getWeight(), cta.op.getWeightScales(), cta.rowBase, globalChunk(chunk),
-      cta.op.getBatch(), cta.op.getSfbLayoutAttr());
+      cta.op.getWeight(), cta.op.getWeightScales(), cta.rowBase,
+      globalChunk(chunk), cta.op.getBatch(), cta.op.getSfbLayoutAttr());
   return {load.getBytes0(), load.getBytes1(), load.getScale0(),
           load.getScale1()};
 }
@@ -104,7 +104,8 @@ void WgmmaMainloop::fillB(Value chunk, Value slot) {
                                : IntegerAttr());
   Value global = globalChunk(chunk);
   RingCopyOp::create(
-      b, cta.ring, slot, cta.smem->getBBytesOffset(), cta.op.getWeightBytesMap(),
+      b, cta.ring, slot, cta.smem->getBBytesOffset(),
+      cta.op.getWeightBytesMap(),
       ValueRange{cta.batch32, cta.nBase32, mul(global, c32(32))});
   if (!blocked) {
     // From the 16-byte aligned window that holds the chunk's 4 codes:

@@ -51,7 +51,7 @@ constexpr int64_t kLongKChunks = 128;
 /// rounds are 6-7 % slower). When the grid covers at
 /// most half the SMs, two CTAs split K (128x4096x7168: 28.7 -> 26.8 us,
 /// performance.md GEMM v12) as a cluster that adds their tiles on chip
-/// (split_cluster; GEMM v26: 24.76 -> 24.53 us against the sum kernel, the
+/// (an on-chip split_k; GEMM v26: 24.76 -> 24.53 us against the sum kernel, the
 /// same call), or with an odd K / 64 tiles of 64 rows of A
 /// with four warpgroups each (GEMM v7: 40 -> 29 us there; every tile of
 /// A's rows decodes B again). When B is a single tile (N <= 64), or K has
@@ -78,7 +78,7 @@ constexpr int64_t kLongKChunks = 128;
 /// back against the plans above): the long-K pairs keep their shape
 /// (128x7168x16384 65.7 -> 60.6, K = 8192 37.8 -> 36.4, K = 9216 41.8 ->
 /// 39.5); with B's latency covered by the ring rather than by more warps,
-/// one consumer warpgroup per tile (k_split = 1, all its registers) beats
+/// one consumer warpgroup per tile (k_groups = 1, all its registers) beats
 /// three K groups on the half grid from 64 chunks (128x4096x7168 22.5 ->
 /// 20.7, 128x4096x4096 16.0 -> 14.6, 128x2048x7168 20.9 -> 20.0,
 /// 256x2048x7168 22.2 -> 20.8; a 6-slot ring) and on the full grid from 32

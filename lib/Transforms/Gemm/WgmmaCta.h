@@ -1,4 +1,4 @@
-//===- WgmmaCta.h - the parts of an sm_90a GEMM CTA ------------*- C++ -*-===//
+//===- WgmmaCta.h - the parts of an sm_90a GEMM CTA -------------*- C++ -*-===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //

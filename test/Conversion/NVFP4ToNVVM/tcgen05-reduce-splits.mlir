@@ -1,4 +1,4 @@
-// nvfp4.tcgen05.reduce_splits (sm_100a split_cluster): the exchange area is
+// nvfp4.tcgen05.reduce_splits (sm_100a, split-K on chip): the exchange area is
 // the top of the ring's data, 57344 - 32768 = 24576 bytes from its aligned
 // base (the slots' 2 x 28672 bytes; the other split's 128 threads x 64
 // columns x 4 bytes), and both of the first CTA's arrives are relaxed; the

@@ -45,7 +45,7 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
-// reduce_splits (split_cluster, a cluster of 3 splits): a first cluster
+// reduce_splits (split-K on chip, a cluster of 3 splits): a first cluster
 // barrier phase, then CTA 0 (`first`) arrives (relaxed), waits and adds 2 x 8
 // 16-byte loads of its ring to its 32 sums, in rank order, and stores C
 // (the canonicalizer merges the store's scf.if on `first` into the

@@ -7,8 +7,8 @@
 // With a #nvfp4.wgmma_mainloop's `b_tma`, the producer copies each K chunk
 // of the CTA's rows of B into the ring slot behind A's tile: the packed e2m1
 // bytes ([batch x] N x K/2 in global memory; a box of [1, tile_n rows, 32
-// bytes], unswizzled: a row's 64 values of the chunk) and, with plain scales, the
-// rows' scale codes ([batch x] N x K/16; a box of [1, tile_n, 16 bytes]:
+// bytes], unswizzled: a row's 64 values of the chunk) and, with plain
+// scales, the rows' scale codes ([batch x] N x K/16; a box of [1, tile_n, 16 bytes]:
 // the 16-byte aligned window of 4 chunks' codes that holds the chunk's 4,
 // since TMA copies at least 16 bytes a row and faults on a box that
 // starts inside such a window), or with blocked scales the chunk's 128 x 4

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nvfp4/Target/TensorMap.h"
+#include "nvfp4/Runtime/TensorMap.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;

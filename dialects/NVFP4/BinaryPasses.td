@@ -1,11 +1,11 @@
-//===- TargetPasses.td - the binary stage ------------------*- tablegen -*-===//
+//===- BinaryPasses.td - the binary stage ------------------*- tablegen -*-===//
 //
-// The last stage of the nvfp4 pipeline (lib/Target): nvfp4-serialize.
+// The last stage of the nvfp4 pipeline (lib/Binary): nvfp4-serialize.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NVFP4_TARGET_PASSES_TD
-#define NVFP4_TARGET_PASSES_TD
+#ifndef NVFP4_BINARY_PASSES_TD
+#define NVFP4_BINARY_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
 
@@ -43,4 +43,4 @@ def NVFP4SerializePass : Pass<"nvfp4-serialize", "ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
-#endif // NVFP4_TARGET_PASSES_TD
+#endif // NVFP4_BINARY_PASSES_TD

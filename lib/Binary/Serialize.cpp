@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nvfp4/Target/Passes.h"
+#include "nvfp4/Binary/Passes.h"
 #include "nvfp4/Target/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -32,7 +32,7 @@
 
 namespace mlir::nvfp4 {
 #define GEN_PASS_DEF_NVFP4SERIALIZEPASS
-#include "nvfp4/Dialect/NVFP4/TargetPasses.h.inc"
+#include "nvfp4/Dialect/NVFP4/BinaryPasses.h.inc"
 } // namespace mlir::nvfp4
 
 using namespace mlir;

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NVFP4_TARGET_TENSORMAP_H
-#define NVFP4_TARGET_TENSORMAP_H
+#ifndef NVFP4_RUNTIME_TENSORMAP_H
+#define NVFP4_RUNTIME_TENSORMAP_H
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Runtime/Device.h"
@@ -26,4 +26,4 @@ TensorMapEncoding getTensorMapEncoding(TensorMapType map);
 
 } // namespace mlir::nvfp4
 
-#endif // NVFP4_TARGET_TENSORMAP_H
+#endif // NVFP4_RUNTIME_TENSORMAP_H

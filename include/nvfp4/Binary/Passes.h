@@ -5,12 +5,12 @@
 //===----------------------------------------------------------------------===//
 //
 // The declarations and registration of the binary stage's pass
-// (nvfp4-serialize), generated from dialects/NVFP4/TargetPasses.td.
+// (nvfp4-serialize), generated from dialects/NVFP4/BinaryPasses.td.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NVFP4_TARGET_PASSES_H
-#define NVFP4_TARGET_PASSES_H
+#ifndef NVFP4_BINARY_PASSES_H
+#define NVFP4_BINARY_PASSES_H
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 
@@ -22,11 +22,11 @@
 namespace mlir::nvfp4 {
 
 #define GEN_PASS_DECL
-#include "nvfp4/Dialect/NVFP4/TargetPasses.h.inc"
+#include "nvfp4/Dialect/NVFP4/BinaryPasses.h.inc"
 
 #define GEN_PASS_REGISTRATION
-#include "nvfp4/Dialect/NVFP4/TargetPasses.h.inc"
+#include "nvfp4/Dialect/NVFP4/BinaryPasses.h.inc"
 
 } // namespace mlir::nvfp4
 
-#endif // NVFP4_TARGET_PASSES_H
+#endif // NVFP4_BINARY_PASSES_H
