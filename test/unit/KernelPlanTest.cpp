@@ -1,0 +1,199 @@
+//===- KernelPlanTest.cpp - a kernel plan's resources are its parts' ------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// #nvfp4.kernel composes its resources from its parts (each part's scratch
+// in the mainloop's ring). These tests pin that composition to the flat
+// plans' formulas it replaced (d56c47f's GemmPlanAttr and Tcgen05PlanAttr)
+// over every plan the verifiers accept, check that parts refuse each other
+// by name, and that the shared-memory plan places the post-loop areas side
+// by side.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+#include "nvfp4/Dialect/NVFP4/SmemPlan.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+class KernelPlanTest : public ::testing::Test {
+protected:
+  KernelPlanTest()
+      : handler(&ctx, [this](Diagnostic &d) {
+          diagnostics += d.str() + "\n";
+          return success();
+        }) {
+    ctx.loadDialect<NVFP4Dialect>();
+  }
+
+  /// Reports into `diagnostics` instead of stderr.
+  InFlightDiagnostic report() { return emitError(UnknownLoc::get(&ctx)); }
+
+  /// The plan of these parts, or null (its diagnostics in `diagnostics`).
+  KernelPlanAttr wgmma(int64_t warpgroups, int64_t tileM, int64_t stages,
+                       int64_t kGroups, int64_t bPrefetch, bool producer,
+                       bool bTma, int64_t splits, SplitKMode mode) {
+    auto emit = [this] { return report(); };
+    auto mainloop =
+        WgmmaMainloopAttr::getChecked(emit, &ctx, warpgroups, tileM, stages,
+                                      kGroups, bPrefetch, producer, bTma);
+    if (!mainloop)
+      return {};
+    SplitKAttr reduction;
+    if (splits > 1) {
+      reduction = SplitKAttr::getChecked(emit, &ctx, splits, mode);
+      if (!reduction)
+        return {};
+    }
+    return KernelPlanAttr::getChecked(
+        emit, &ctx, cast<MainloopAttrInterface>(mainloop), reduction);
+  }
+
+  MLIRContext ctx;
+  ScopedDiagnosticHandler handler;
+  std::string diagnostics;
+};
+
+/// d56c47f's GemmPlanAttr::getSharedBytes for a plan of those fields.
+int64_t flatWgmmaSharedBytes(int64_t warpgroups, int64_t tileM, int64_t stages,
+                             int64_t kSplit, int64_t splitK, bool splitCluster,
+                             bool bTma) {
+  if (stages == 0)
+    return 2 * tileM * 64 * 2;
+  const int64_t slot = tileM * 128 + (bTma ? 64 * warpgroups * 48 : 0);
+  const int64_t floats = warpgroups * 128 * (tileM / 2);
+  const int64_t scratch = (kSplit - 1) * floats * 4 +
+                          (splitCluster ? (splitK - 1) * floats * 4 : 0);
+  return std::max(stages * slot, scratch) + 1024 + 16 * stages;
+}
+
+TEST_F(KernelPlanTest, WgmmaResourcesAreTheFlatPlans) {
+  int64_t accepted = 0;
+  for (int64_t wg : {1, 2})
+    for (int64_t tileM = 8; tileM <= 192; tileM += 8)
+      for (int64_t stages : {0, 2, 3, 4, 6, 8, 9, 12, 16})
+        for (int64_t kGroups : {1, 2, 3, 4})
+          for (bool producer : {false, true})
+            for (bool bTma : {false, true})
+              for (int64_t splits : {1, 2, 4, 8})
+                for (SplitKMode mode : {SplitKMode::Global, SplitKMode::Cluster,
+                                        SplitKMode::Scatter}) {
+                  if (splits == 1 && mode != SplitKMode::Global)
+                    continue;
+                  KernelPlanAttr plan = wgmma(wg, tileM, stages, kGroups, 2,
+                                              producer, bTma, splits, mode);
+                  if (!plan)
+                    continue;
+                  ++accepted;
+                  const bool onChip = mode != SplitKMode::Global && splits > 1;
+                  ASSERT_EQ(plan.getSharedBytes(),
+                            flatWgmmaSharedBytes(wg, tileM, stages, kGroups,
+                                                 splits, onChip, bTma))
+                      << llvm::formatv("{0}", Attribute(plan)).str();
+                  EXPECT_EQ(plan.getSplitK(), splits);
+                  EXPECT_EQ(plan.getSplitCluster(), onChip);
+                  EXPECT_EQ(plan.needsSumKernel(), splits > 1 && !onChip);
+                  EXPECT_EQ(plan.getClusterShape()[2], onChip ? splits : 1);
+                  EXPECT_EQ(plan.getPartialsBytes(2, 100, 300),
+                            splits > 1 && !onChip ? splits * 2 * 100 * 300 * 4
+                                                  : 0);
+                  EXPECT_EQ(plan.getThreadsPerCta(),
+                            128 * wg * kGroups + (producer ? 128 : 0));
+                }
+  // The grid above holds thousands of valid plans; a verifier that
+  // rejected nearly everything would make the comparison vacuous.
+  EXPECT_GT(accepted, 2000);
+}
+
+TEST_F(KernelPlanTest, Tcgen05ResourcesAreTheFlatPlans) {
+  auto emit = [this] { return report(); };
+  int64_t accepted = 0;
+  for (int64_t tileM : {32, 64, 128, 256})
+    for (int64_t stages = 2; stages <= 16; ++stages)
+      for (int64_t splits : {1, 2, 3, 8})
+        for (bool cluster : {false, true}) {
+          if (splits == 1 && cluster)
+            continue;
+          auto mainloop =
+              Tcgen05MainloopAttr::getChecked(emit, &ctx, tileM, stages);
+          if (!mainloop)
+            continue;
+          SplitKAttr reduction;
+          if (splits > 1)
+            reduction = SplitKAttr::get(&ctx, splits,
+                                        cluster ? SplitKMode::Cluster
+                                                : SplitKMode::Global);
+          auto plan = KernelPlanAttr::getChecked(
+              emit, &ctx, cast<MainloopAttrInterface>(mainloop), reduction);
+          if (!plan)
+            continue;
+          ++accepted;
+          // d56c47f's Tcgen05PlanAttr::getSharedBytes.
+          const int64_t exchange = cluster ? (splits - 1) * 128 * tileM * 4 : 0;
+          EXPECT_EQ(plan.getSharedBytes(),
+                    std::max(stages * mainloop.getSlotBytes(), exchange) +
+                        1024 + 16 * stages);
+          EXPECT_EQ(plan.getThreadsPerCta(), 128);
+        }
+  EXPECT_GT(accepted, 100);
+}
+
+TEST_F(KernelPlanTest, PartsRefuseEachOtherByName) {
+  // Split-K reads the pre-pass's tiles; a mainloop that decodes A in each
+  // CTA has none.
+  EXPECT_FALSE(wgmma(1, 64, 0, 1, 2, false, false, 2, SplitKMode::Global));
+  EXPECT_NE(diagnostics.find("#nvfp4.split_k<splits = 2> needs the "
+                             "pre-pass's decoded tiles of A, but "
+                             "#nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = "
+                             "64> decodes A in each CTA"),
+            std::string::npos)
+      << diagnostics;
+  diagnostics.clear();
+  // Scatter gives each split tile_m / splits rows in whole groups of 8.
+  EXPECT_FALSE(wgmma(1, 48, 4, 1, 2, false, false, 4, SplitKMode::Scatter));
+  EXPECT_NE(diagnostics.find("has tile_m = 48"), std::string::npos)
+      << diagnostics;
+  EXPECT_TRUE(wgmma(1, 64, 4, 1, 2, false, false, 4, SplitKMode::Scatter));
+}
+
+TEST_F(KernelPlanTest, SmemPlanPlacesTheAreasSideBySide) {
+  // Three K groups and a split cluster of two: the groups' sums at the
+  // bottom, the other split's tile at the top, a staged C between them.
+  KernelPlanAttr plan =
+      wgmma(1, 128, 9, 3, 2, true, false, 2, SplitKMode::Cluster);
+  ASSERT_TRUE(plan) << diagnostics;
+  WgmmaMainloopAttr mainloop = plan.getWgmma();
+  auto ring = RingType::get(&ctx, 9, mainloop.getSlotBytes(), 1,
+                            plan.getScratchBytes());
+  WgmmaSmemPlan smem(plan, ring);
+  const int64_t floats = 64 * 128;
+  EXPECT_EQ(smem.getKGroupSumsBytes(), 2 * floats * 4);
+  WgmmaSmemPlan::Exchange exchange = smem.getExchange(floats);
+  EXPECT_EQ(exchange.aTileBytes, 0);
+  EXPECT_EQ(exchange.start, ring.getDataBytes() - floats * 4);
+  EXPECT_GE(exchange.start, smem.getKGroupSumsBytes());
+  // A staged tile fits between them, or not at all.
+  const int64_t room = exchange.start - smem.getKGroupSumsBytes();
+  EXPECT_EQ(smem.getStagingOffset(room, floats), smem.getKGroupSumsBytes());
+  EXPECT_EQ(smem.getStagingOffset(room + 16, floats), std::nullopt);
+  // The slot's regions, and the barriers the parts use.
+  EXPECT_EQ(smem.getBBytesOffset(), 128 * 128);
+  EXPECT_EQ(WgmmaSmemPlan::kKGroupsBarrier, 1);
+  EXPECT_EQ(WgmmaSmemPlan::getStagedStoreBarrier(1), 3);
+}
+
+} // namespace
