@@ -68,7 +68,8 @@ struct ScaleRows {
               b, arith::MulIOp::create(b, batch64, k.c64(rows)), row),
           k.c64(kBlocks));
     const int64_t chunks = kBlocks / 4;
-    const int64_t batchBytes = llvm::divideCeil(rows, 128) * chunks * 512;
+    const int64_t batchBytes =
+        BlockFormat::getRowAtoms(rows) * chunks * BlockFormat::kAtomBytes;
     Value atomRow = arith::MulIOp::create(
         b, arith::DivUIOp::create(b, row, k.c64(128)), k.c64(chunks * 512));
     Value inner = arith::AddIOp::create(

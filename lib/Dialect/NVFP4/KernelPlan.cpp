@@ -179,7 +179,7 @@ Tcgen05MainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (stages < 2 || stages > 16)
     return emitError() << "expects stages to be in [2, 16], but got " << stages;
   // The accumulator and every slot's scale columns share TMEM's 512.
-  const int64_t blocksA = (tileM + 127) / 128;
+  const int64_t blocksA = BlockFormat::getRowAtoms(tileM);
   const int64_t columns = tmemColumnsUsed(tileM, stages);
   if (columns > 512)
     return emitError() << "expects the accumulator (" << tileM

@@ -602,7 +602,7 @@ LogicalResult GemmTileOp::verify() {
     // The copies address B's rows and the blocked scales' atoms with TMA's
     // signed 32-bit coordinates.
     const int64_t atoms = getSfbLayout() == ScaleLayout::Blocked
-                              ? a->batch * llvm::divideCeil(n, int64_t(128)) *
+                              ? a->batch * BlockFormat::getRowAtoms(n) *
                                     (a->k / WgmmaMainloopAttr::kTileK)
                               : n;
     if (atoms > std::numeric_limits<int32_t>::max())

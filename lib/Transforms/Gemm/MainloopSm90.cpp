@@ -121,7 +121,7 @@ void WgmmaMainloop::fillB(Value chunk, Value slot) {
   // The chunk's atom of the rows' 128-row block: atom (batch x N / 128 +
   // block) x K / 64 + chunk, one row of the map.
   OperandShape bShape = getOperandShape(cta.op.getWeight().getType());
-  const int64_t rowBlocks = llvm::divideCeil(bShape.rows, int64_t(128));
+  const int64_t rowBlocks = BlockFormat::getRowAtoms(bShape.rows);
   Value block = add(mul(cta.batch32, c32(rowBlocks)),
                     b.createOrFold<arith::DivUIOp>(cta.nBase32, c32(128)));
   RingCopyOp::create(

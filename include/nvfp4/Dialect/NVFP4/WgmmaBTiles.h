@@ -47,7 +47,9 @@ inline TensorMapType getWgmmaSfbMapType(MLIRContext *ctx,
                                         int64_t batch, int64_t n, int64_t k) {
   if (layout == ScaleLayout::Blocked)
     return TensorMapType::get(
-        ctx, {batch * ((n + 127) / 128) * (k / WgmmaMainloopAttr::kTileK), 128},
+        ctx,
+        {batch * BlockFormat::getRowAtoms(n) * (k / WgmmaMainloopAttr::kTileK),
+         128},
         IntegerType::get(ctx, 32), {1, 128}, TensorMapSwizzle::None);
   return TensorMapType::get(ctx, {batch, n, format.getScaleColumns(k)},
                             IntegerType::get(ctx, 8), {1, plan.getTileN(), 16},
