@@ -16,6 +16,8 @@ whose splits add in a workspace, or on chip with SPLIT_ON_CHIP (each split
 storing its part of the tile where TILE_M divides into 8-row parts, as the
 planner does); --tcgen05=TILE_M,STAGES[,SPLIT_K[,SPLIT_ON_CHIP]]
 (anywhere) gives it a #nvfp4.tcgen05_mainloop (sm_100a) instead.
+--dual (anywhere) writes the gated dual GEMM C = silu(A * B1^T) * (A * B2^T)
+(nvfp4.scaled_dual_matmul; a given wgmma plan gets weights = 2).
 """
 import sys
 
@@ -41,7 +43,7 @@ def kernel_plan(mma, mainloop, splits, on_chip, tile_m):
 
 
 def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
-         tcgen05=None):
+         tcgen05=None, dual=False):
     pre = f"{l}x" if l else ""
     a = f"memref<{pre}{m}x{k}xf4E2M1FN>"
     sfa = scales(pre, m, k, "a" in blocked)
@@ -56,6 +58,8 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
         mainloop = ", ".join(f"{k} = {f[k]}" for k in fields
                              if k in f and k not in ("split_k",
                                                      "split_on_chip"))
+        if dual:
+            mainloop += ", weights = 2"
         attrs.append(kernel_plan("wgmma", mainloop, f.get("split_k", 1),
                                  f.get("split_on_chip"), int(f["tile_m"])))
     if tcgen05:
@@ -68,6 +72,10 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
         if operand in blocked:
             attrs.append(f"sf{operand}_layout = #nvfp4.scale_layout<blocked>")
     attr = " {" + ", ".join(attrs) + "}" if attrs else ""
+    if dual:
+        return (f"func.func @{name}(%a: {a}, %sfa: {sfa}, %b1: {b}, %sfb1: {sfb}, %b2: {b}, %sfb2: {sfb}, %c: {c}) {{\n"
+                f"  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : {a}, {sfa}, {b}, {sfb}, {b}, {sfb}) outs(%c : {c}){attr}\n"
+                f"  return\n}}\n")
     return (f"func.func @{name}(%a: {a}, %sfa: {sfa}, %b: {b}, %sfb: {sfb}, %c: {c}) {{\n"
             f"  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : {a}, {sfa}, {b}, {sfb}) outs(%c : {c}){attr}\n"
             f"  return\n}}\n")
@@ -76,6 +84,9 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
 if __name__ == "__main__":
     blocked = ""
     tcgen05 = None
+    dual = "--dual" in sys.argv
+    if dual:
+        sys.argv.remove("--dual")
     for arg in list(sys.argv):
         if arg.startswith("--blocked="):
             blocked = arg.split("=", 1)[1]
@@ -87,5 +98,5 @@ if __name__ == "__main__":
     l = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     out = sys.argv[5] if len(sys.argv) > 5 else "f16"
     plan = sys.argv[6:17] if len(sys.argv) > 7 else None
-    print(gemm(m, n, k, l, out, plan, blocked=blocked, tcgen05=tcgen05),
-          end="")
+    print(gemm(m, n, k, l, out, plan, name="dual" if dual else "gemm",
+               blocked=blocked, tcgen05=tcgen05, dual=dual), end="")

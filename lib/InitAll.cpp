@@ -28,6 +28,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -40,8 +41,8 @@ using namespace mlir;
 void mlir::nvfp4::registerAllDialects(DialectRegistry &registry) {
   registry.insert<nvfp4::NVFP4Dialect, arith::ArithDialect,
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
-                  LLVM::LLVMDialect, memref::MemRefDialect, NVVM::NVVMDialect,
-                  scf::SCFDialect, vector::VectorDialect>();
+                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  NVVM::NVVMDialect, scf::SCFDialect, vector::VectorDialect>();
   // convert-gpu-to-nvvm lowers the other dialects inside a gpu.module
   // through their ConvertToLLVMPatternInterface extensions.
   arith::registerConvertArithToLLVMInterface(registry);

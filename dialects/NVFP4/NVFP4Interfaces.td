@@ -69,6 +69,11 @@ def NVFP4_MainloopAttrInterface
     InterfaceMethod<"Rows of B per CTA (the MMA's M).", "int64_t",
                     "getTileN">,
     InterfaceMethod<"Ring slots (0: none).", "int64_t", "getStages">,
+    InterfaceMethod<[{
+        Weights multiplied with the same A, each into its own accumulator
+        tile (1: the GEMM; 2: the gated dual GEMM). The reductions add
+        every accumulator.
+      }], "int64_t", "getWeights">,
     InterfaceMethod<"Threads of one CTA.", "int64_t", "getThreadsPerCta">,
     InterfaceMethod<[{
         K values of one step of the loop, the unit in which split-K divides

@@ -67,6 +67,13 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
       instead of registers (`b_prefetch` must stay 2), and B's loads bypass
       L1. Plain scales need K % 256 == 0 (their tensor map's row stride,
       K / 16 bytes, must be a multiple of 16).
+    - `weights` (default 1; 2 needs `stages`): weights multiplied with the
+      same tile of A, each into its own accumulator (the gated dual GEMM's
+      B1 and B2). Every consumer thread decodes the same rows of each
+      weight, so gate[i] and up[i] sit in the same thread at the same
+      register index; with b_tma a slot holds each weight's chunk and scale
+      codes after A's tile, one weight after the other. The accumulators,
+      the K groups' sums and a split exchange grow by the factor.
 
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
     64.
@@ -79,16 +86,20 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
                         DefaultValuedParameter<"int64_t", "1">:$k_groups,
                         DefaultValuedParameter<"int64_t", "2">:$b_prefetch,
                         NVFP4_BoolParameter<"false">:$producer,
-                        NVFP4_BoolParameter<"false">:$b_tma);
+                        NVFP4_BoolParameter<"false">:$b_tma,
+                        DefaultValuedParameter<"int64_t", "1">:$weights);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Registers per thread the verifier budgets: the tile_m / 2
     /// accumulators, 6 per round of B in flight, about 58 more, and 16 more
-    /// with two `rounds` of ring slots per K group (stages / k_groups).
+    /// with two `rounds` of ring slots per K group (stages / k_groups);
+    /// with more weights, the accumulators and B's rounds per weight, and
+    /// 16 more per further weight for its decoded fragments.
     static int64_t estimateRegisters(int64_t tileM, int64_t bPrefetch,
-                                     int64_t rounds) {
-      return tileM / 2 + 6 * bPrefetch + 58 + (rounds == 2 ? 16 : 0);
+                                     int64_t rounds, int64_t weights = 1) {
+      return weights * (tileM / 2 + 6 * bPrefetch) + 58 + 16 * (weights - 1) +
+             (rounds == 2 ? 16 : 0);
     }
     /// Threads of the CTA's consumer warpgroups (all of its threads but the
     /// producer warpgroup).
@@ -141,21 +152,34 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
     /// b_tma: the room for B's scale codes after them, 16 bytes a row
     /// (plain scales: the aligned window of 4 chunks' codes that holds the
     /// chunk's, what a TMA box of 16 bytes brings), of which blocked scales
-    /// use the first 512 (the chunk's 128 x 4 atom).
+    /// use the first kBlockedSfbBytes (the chunk's 128 x 4 atom).
     int64_t getSfbSlotBytes() const { return getTileN() * 16; }
-    /// Bytes of one ring slot: A's tile, and with b_tma B's chunk and its
-    /// scale codes (multiples of 1024, so every slot keeps the 128B
+    static constexpr int64_t kBlockedSfbBytes = 512;
+    /// Bytes of one ring slot: A's tile, and with b_tma each weight's chunk
+    /// and its scale codes (multiples of 1024, so every slot keeps the 128B
     /// swizzle's alignment).
     int64_t getSlotBytes() const {
-      return slotBytes(getTileM(), getWarpgroups(), getBTma());
+      return slotBytes(getTileM(), getWarpgroups(), getBTma(), getWeights());
     }
-    static int64_t slotBytes(int64_t tileM, int64_t warpgroups, bool bTma) {
-      return tileM * kTileK * 2 + (bTma ? 64 * warpgroups * (kTileK / 2 + 16)
-                                        : 0);
+    static int64_t slotBytes(int64_t tileM, int64_t warpgroups, bool bTma,
+                             int64_t weights = 1) {
+      return tileM * kTileK * 2 +
+             (bTma ? weights * 64 * warpgroups * (kTileK / 2 + 16) : 0);
     }
-    /// b_tma: where B's scale codes start in a slot.
-    int64_t getSfbSlotOffset() const {
-      return getATileBytes() + getBSlotBytes();
+    /// b_tma: where weight w's chunk and its scale codes start in a slot.
+    int64_t getBSlotOffset(int64_t w) const {
+      return getATileBytes() + w * (getBSlotBytes() + getSfbSlotBytes());
+    }
+    int64_t getSfbSlotOffset(int64_t w = 0) const {
+      return getBSlotOffset(w) + getBSlotBytes();
+    }
+    /// b_tma: the bytes the copies of one chunk bring into a slot: all of
+    /// it, but with blocked scales only each weight's atom of its room.
+    int64_t getSlotCopyBytes(bool blockedScales) const {
+      return getSlotBytes() -
+             (blockedScales
+                  ? getWeights() * (getSfbSlotBytes() - kBlockedSfbBytes)
+                  : 0);
     }
     /// Bytes of the pre-pass's decoded tiles of A ([batch x] m x k).
     int64_t getATilesBytes(int64_t batch, int64_t m, int64_t k) const {
@@ -166,7 +190,7 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
     /// bottom (reduce_k_groups); a staged store and a split exchange lie
     /// above them.
     int64_t getKGroupSumsBytes() const {
-      return (getKGroups() - 1) * getTileN() * getTileM() * 4;
+      return (getKGroups() - 1) * getWeights() * getTileN() * getTileM() * 4;
     }
     /// Dynamic shared memory of a ring (stages > 0): the slots, or the
     /// scratch reusing them if larger, 1024 bytes of slack to align them for

@@ -82,7 +82,8 @@ def NVFP4TilePass : Pass<"nvfp4-tile", "ModuleOp"> {
            "chip of an existing gpu.module @nvfp4_kernels, else sm_100a">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
 }
 
 def NVFP4SoftwarePipelinePass : Pass<"nvfp4-software-pipeline"> {
@@ -144,7 +145,8 @@ def NVFP4SoftwarePipelinePass : Pass<"nvfp4-software-pipeline"> {
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
-                           "::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect"];
+                           "::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // NVFP4_PASSES_TD

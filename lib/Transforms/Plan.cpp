@@ -200,16 +200,18 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
       if (!op->hasTrait<OpTrait::nvfp4::KernelLevel>() ||
           op->hasTrait<OpTrait::nvfp4::PlanFree>())
         return WalkResult::advance();
-      auto matmul = dyn_cast<ScaledMatmulOp>(op);
-      if (!matmul) {
+      std::optional<GemmOperands> gemm = GemmOperands::of(op);
+      if (!gemm) {
         op->emitOpError() << "has no " << info.chip
-                          << " kernel yet: nvfp4 lowers the batched GEMV "
-                             "and GEMM (scaled_matmul) to the GPU";
+                          << " kernel yet: nvfp4 lowers the batched GEMV, "
+                             "the GEMM (scaled_matmul) and the gated dual "
+                             "GEMM (scaled_dual_matmul) to the GPU";
         return WalkResult::interrupt();
       }
-      bool gemv = getOperandShape(matmul.getB().getType()).rows == 1;
+      auto matmul = dyn_cast<ScaledMatmulOp>(op);
+      bool gemv = matmul && gemm->getN() == 1;
       if (failed(gemv ? planGemv(matmul, planTarget)
-                      : planGemm(matmul, planTarget)))
+                      : planGemm(*gemm, planTarget)))
         return WalkResult::interrupt();
       return WalkResult::advance();
     });

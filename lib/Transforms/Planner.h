@@ -13,6 +13,8 @@
 #ifndef NVFP4_TRANSFORMS_PLANNER_H
 #define NVFP4_TRANSFORMS_PLANNER_H
 
+#include "Gemm/GemmOperands.h"
+
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Target/Target.h"
 
@@ -31,7 +33,7 @@ constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1, kMaxGridY = 65535;
 /// Plans a block-scaled GEMM (N > 1) for `t`: keeps and checks a plan
 /// written in the IR, or chooses one; reports on `op` and fails when it
 /// cannot.
-LogicalResult planGemm(ScaledMatmulOp op, const PlanTarget &t);
+LogicalResult planGemm(const GemmOperands &g, const PlanTarget &t);
 
 } // namespace mlir::nvfp4
 

@@ -270,19 +270,18 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
         resolveGpuTarget(module, target, "nvfp4-tile", target.hasValue());
     if (failed(gpu))
       return signalPassFailure();
-    SmallVector<ScaledMatmulOp> work;
+    SmallVector<Operation *> work;
     SmallVector<BlockScalesOp> relayouts;
     bool unplanned = false;
     module.walk([&](Operation *op) {
       if (op->getParentOfType<gpu::GPUModuleOp>())
         return;
-      if (auto matmul = dyn_cast<ScaledMatmulOp>(op)) {
-        if (matmul->getAttrOfType<PlanAttrInterface>(
-                NVFP4Dialect::kPlanAttrName))
-          work.push_back(matmul);
+      if (GemmOperands::of(op)) {
+        if (op->getAttrOfType<PlanAttrInterface>(NVFP4Dialect::kPlanAttrName))
+          work.push_back(op);
         else
-          unplanned = true, matmul.emitOpError()
-                                << "has no plan; run nvfp4-plan first";
+          unplanned = true,
+          op->emitOpError() << "has no plan; run nvfp4-plan first";
       } else if (auto relayout = dyn_cast<BlockScalesOp>(op)) {
         relayouts.push_back(relayout); // Needs no plan.
       } else if (op->hasTrait<OpTrait::nvfp4::KernelLevel>()) {
@@ -307,7 +306,7 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
                         /*plan=*/Attribute());
       op.erase();
     }
-    for (ScaledMatmulOp op : work) {
+    for (Operation *op : work) {
       auto next = modules.next();
       if (failed(next))
         return signalPassFailure();
@@ -316,14 +315,16 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
       Attribute plan = op->getAttr(NVFP4Dialect::kPlanAttrName);
       std::string name = modules.kernelName(op);
       LogicalResult tiled = failure();
+      GemmOperands gemm = *GemmOperands::of(op);
       if (auto gemv = dyn_cast<GemvPlanAttr>(plan))
-        tiled = tileGemv(op, gemv, kernels, symbols, name);
+        tiled = tileGemv(cast<ScaledMatmulOp>(op), gemv, kernels, symbols,
+                         name);
       else if (cast<KernelPlanAttr>(plan).getTcgen05())
-        tiled = tileGemmTcgen05(op, cast<KernelPlanAttr>(plan), kernels,
+        tiled = tileGemmTcgen05(gemm, cast<KernelPlanAttr>(plan), kernels,
                                 symbols, name);
       else
         tiled =
-            tileGemm(op, cast<KernelPlanAttr>(plan), kernels, symbols, name);
+            tileGemm(gemm, cast<KernelPlanAttr>(plan), kernels, symbols, name);
       if (failed(tiled))
         return signalPassFailure();
     }

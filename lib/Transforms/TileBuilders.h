@@ -13,6 +13,8 @@
 #ifndef NVFP4_TRANSFORMS_TILEBUILDERS_H
 #define NVFP4_TRANSFORMS_TILEBUILDERS_H
 
+#include "Gemm/GemmOperands.h"
+
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -52,14 +54,14 @@ void launchBlockScales(OpBuilder &hb, OpBuilder &kb, Location loc,
                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
                        StringRef name, Value src, Value dst, Attribute plan);
 
-/// A GEMM (scaled_matmul with a #nvfp4.kernel plan) as its kernels and
-/// launches in `kernels`, in place of `op` (Gemm/TileScheduler.cpp): a
-/// #nvfp4.wgmma_mainloop (tileGemm) or a #nvfp4.tcgen05_mainloop
-/// (tileGemmTcgen05).
-LogicalResult tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
+/// A GEMM-shaped op (a scaled_matmul or scaled_dual_matmul with a
+/// #nvfp4.kernel plan) as its kernels and launches in `kernels`, in place
+/// of the op (Gemm/TileScheduler.cpp): a #nvfp4.wgmma_mainloop (tileGemm)
+/// or a #nvfp4.tcgen05_mainloop (tileGemmTcgen05).
+LogicalResult tileGemm(const GemmOperands &op, KernelPlanAttr plan,
                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
                        StringRef kernelName);
-LogicalResult tileGemmTcgen05(ScaledMatmulOp op, KernelPlanAttr plan,
+LogicalResult tileGemmTcgen05(const GemmOperands &op, KernelPlanAttr plan,
                               gpu::GPUModuleOp kernels, SymbolTable &symbols,
                               StringRef kernelName);
 

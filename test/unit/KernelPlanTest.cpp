@@ -46,11 +46,12 @@ protected:
   /// The plan of these parts, or null (its diagnostics in `diagnostics`).
   KernelPlanAttr wgmma(int64_t warpgroups, int64_t tileM, int64_t stages,
                        int64_t kGroups, int64_t bPrefetch, bool producer,
-                       bool bTma, int64_t splits, SplitKMode mode) {
+                       bool bTma, int64_t splits, SplitKMode mode,
+                       int64_t weights = 1) {
     auto emit = [this] { return report(); };
-    auto mainloop =
-        WgmmaMainloopAttr::getChecked(emit, &ctx, warpgroups, tileM, stages,
-                                      kGroups, bPrefetch, producer, bTma);
+    auto mainloop = WgmmaMainloopAttr::getChecked(
+        emit, &ctx, warpgroups, tileM, stages, kGroups, bPrefetch, producer,
+        bTma, weights);
     if (!mainloop)
       return {};
     SplitKAttr reduction;

@@ -776,12 +776,18 @@ static int run(int argc, char **argv) {
         b.aloneUs, b.singles, b.bufferSets, b.bytes / b.backToBackUs * 1e-3,
         b.floorUs, b.bytes, b.copyTBs, 100.0 * b.floorUs / b.backToBackUs,
         b.hostIssueUs);
-    // Matrix products also get their FLOP rate (2 M N K L per product).
+    // Matrix products also get their FLOP rate (2 M N K L per product;
+    // the gated dual GEMM has two).
     double flops = 0;
     entry->walk([&](ScaledMatmulOp matmul) {
       OperandShape a = getOperandShape(matmul.getA().getType());
       flops += 2.0 * a.batch * a.rows * a.k *
                getOperandShape(matmul.getB().getType()).rows;
+    });
+    entry->walk([&](ScaledDualMatmulOp dual) {
+      OperandShape a = getOperandShape(dual.getA().getType());
+      flops += 2 * 2.0 * a.batch * a.rows * a.k *
+               getOperandShape(dual.getB1().getType()).rows;
     });
     if (flops > 0)
       benchLine += llvm::formatv("; {0:f1} TFLOP/s back to back",

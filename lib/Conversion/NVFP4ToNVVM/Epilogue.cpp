@@ -5,7 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Epilogue.h"
+#include "Lowerings.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -75,4 +78,55 @@ void mlir::nvfp4::storeElement(KernelBuilder &k, const AccumulatorStore &out,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   emitStore();
+}
+
+namespace {
+
+/// ex2.approx.f32: 2^x to about 2 ulp. LLVM 22 has no NVVM dialect op for
+/// it (the missing op: nvvm.ex2.approx), and convert-gpu-to-nvvm turns
+/// llvm.intr.exp2 into a libdevice call, so the NVVM intrinsic is called
+/// by name.
+Value ex2Approx(ImplicitLocOpBuilder &b, Value x) {
+  return LLVM::CallIntrinsicOp::create(b, b.getF32Type(),
+                                       b.getStringAttr("llvm.nvvm.ex2.approx.f32"),
+                                       ValueRange{x})
+      .getResult(0);
+}
+
+/// math.exp2 on f32 or a vector of f32 (an epilogue applied to whole
+/// fragments): ex2.approx.f32 on each element.
+struct Exp2Lowering : OpRewritePattern<math::Exp2Op> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::Exp2Op op,
+                                PatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isF32())
+      return rewriter.notifyMatchFailure(op, "not f32");
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    auto vector = dyn_cast<VectorType>(op.getType());
+    if (!vector) {
+      rewriter.replaceOp(op, ex2Approx(b, op.getOperand()));
+      return success();
+    }
+    Value result = LLVM::PoisonOp::create(b, vector);
+    for (int64_t i = 0; i < vector.getNumElements(); ++i) {
+      Value index = LLVM::ConstantOp::create(b, b.getI32Type(),
+                                             b.getI32IntegerAttr(i));
+      Value x = LLVM::ExtractElementOp::create(b, op.getOperand(), index);
+      result =
+          LLVM::InsertElementOp::create(b, result, ex2Approx(b, x), index);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::nvfp4::populateEpilogueMathPatterns(RewritePatternSet &patterns) {
+  patterns.add<Exp2Lowering>(patterns.getContext());
+}
+
+void mlir::nvfp4::addEpilogueMathIllegalOps(ConversionTarget &target) {
+  target.addIllegalOp<math::Exp2Op>();
 }

@@ -38,6 +38,13 @@ void populateWgmmaPatterns(const TypeConverter &converter,
 void populateReduceSplitsPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 
+/// The math ops a gemm_tile's epilogue may hold, cloned onto accumulator
+/// fragments: math.exp2 -> ex2.approx.f32 per element (the GPU-to-NVVM
+/// conversion would call libdevice, which the binary stage does not link)
+/// (Epilogue.cpp).
+void populateEpilogueMathPatterns(RewritePatternSet &patterns);
+void addEpilogueMathIllegalOps(ConversionTarget &target);
+
 /// The pipeline's nvfp4.ring.* ops, for every target (Ring.cpp).
 void populateRingPatterns(const TypeConverter &converter,
                           RewritePatternSet &patterns);

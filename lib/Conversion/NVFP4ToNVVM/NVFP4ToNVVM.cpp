@@ -107,6 +107,7 @@ struct ConvertNVFP4ToNVVMPass
       ConversionTarget conversionTarget(getContext());
       conversionTarget.markUnknownOpDynamicallyLegal(
           [](Operation *op) { return !isCtaLevelOp(op); });
+      addEpilogueMathIllegalOps(conversionTarget);
       if (failed(applyPartialConversion(module, conversionTarget,
                                         std::move(patterns))))
         failedAny = true;
@@ -138,6 +139,7 @@ void mlir::nvfp4::populateNVFP4ToNVVMConversionPatterns(
   populateSumSplitsPatterns(patterns);
   populateBlockScalesPatterns(patterns);
   populateRingPatterns(converter, patterns);
+  populateEpilogueMathPatterns(patterns);
   // Each chip's MMA: wgmma (sm_90a) or tcgen05 (sm_100a).
   if (getTargetInfo(target).hasWgmma) {
     populateGemmSm90Patterns(patterns);

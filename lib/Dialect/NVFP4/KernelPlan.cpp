@@ -54,7 +54,7 @@ LogicalResult
 WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           int64_t warpgroups, int64_t tileM, int64_t stages,
                           int64_t kGroups, int64_t bPrefetch, bool producer,
-                          bool bTma) {
+                          bool bTma, int64_t weights) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
                           "each), but got "
@@ -98,6 +98,16 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "b_prefetch = 2 (B waits in the ring, not in "
                           "registers), but got producer = "
                        << producer << ", b_prefetch = " << bPrefetch;
+  // A second weight's fragments are decoded by the ring's consumers; the
+  // CTA that decodes A itself has room for one.
+  if (weights != 1 && weights != 2)
+    return emitError() << "expects weights to be 1 or 2 (accumulators of the "
+                          "same A tile), but got "
+                       << weights;
+  if (weights > 1 && stages == 0)
+    return emitError() << "expects weights = " << weights
+                       << " with a ring (stages > 0): the CTA that decodes A "
+                          "itself (stages = 0) multiplies one weight";
   if (producer && 128 * warpgroups * kGroups > 384)
     return emitError() << "expects at most 3 consumer warpgroups (warpgroups "
                           "x k_groups) with a producer warpgroup, but got "
@@ -111,11 +121,15 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   const int64_t rounds = stages ? stages / kGroups : 0;
   // The estimate's terms, for the diagnostics (built only when one fires).
   auto formula = [&] {
-    return std::string("(tile_m / 2 accumulators + 6 x b_prefetch + 58") +
+    std::string perWeight = "tile_m / 2 accumulators + 6 x b_prefetch";
+    return (weights > 1 ? "(" + std::to_string(weights) + " weights x (" +
+                              perWeight + ") + 58 + 16 for the second "
+                                          "weight's fragments"
+                        : "(" + perWeight + " + 58") +
            (rounds == 2 ? " + 16 for two ring rounds per K group)" : ")");
   };
   int64_t threads = 128 * warpgroups * kGroups;
-  int64_t registers = estimateRegisters(tileM, bPrefetch, rounds);
+  int64_t registers = estimateRegisters(tileM, bPrefetch, rounds, weights);
   const int64_t perThread =
       std::min<int64_t>((65536 / threads) & ~int64_t(7), 255);
   if (registers > perThread)
@@ -147,6 +161,7 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 int64_t Tcgen05MainloopAttr::getTileN() const { return kTileN; }
 int64_t Tcgen05MainloopAttr::getThreadsPerCta() const { return kThreads; }
 int64_t Tcgen05MainloopAttr::getKStep() const { return kStageK; }
+int64_t Tcgen05MainloopAttr::getWeights() const { return 1; }
 
 /// The ring (slots, or the scratch that reuses them if larger, 1024 bytes
 /// of alignment slack, a full and an empty mbarrier per slot).
@@ -210,8 +225,9 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 int64_t SplitKAttr::getScratchBytes(const KernelParts &parts) const {
   if (!isOnChip())
     return 0;
-  return exchangeBytes(getSplits(),
-                       parts.mainloop.getTileN() * parts.mainloop.getTileM());
+  return exchangeBytes(getSplits(), parts.mainloop.getWeights() *
+                                        parts.mainloop.getTileN() *
+                                        parts.mainloop.getTileM());
 }
 
 LogicalResult

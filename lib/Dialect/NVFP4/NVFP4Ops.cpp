@@ -547,13 +547,25 @@ LogicalResult GemmTileOp::verify() {
               "into "
               "TMEM as they are; nvfp4-tile writes plain scales blocked with "
               "nvfp4.block_scales_tile)";
-  // The gated dual GEMM's second weight is issue 30: until its mainloops
-  // and epilogue are built, the tile takes one.
-  if (getB().size() != 1 || getSfb().size() != 1)
-    return emitOpError() << "expects one weight and its scales (the GEMM's "
-                            "lowerings take one), but got "
+  // One accumulator per weight: the plan's mainloop is sized for them.
+  const int64_t weights = getPlan().getMainloop().getWeights();
+  if (getB().size() != getSfb().size() ||
+      static_cast<int64_t>(getB().size()) != weights)
+    return emitOpError() << "expects " << weights
+                         << " weight(s) and their scales (the plan's "
+                            "mainloop has that many accumulators), but got "
                          << getB().size() << " weights and "
                          << getSfb().size() << " scale operands";
+  // The weights share the tile's rows, K and scale layout.
+  for (size_t i = 1; i < getB().size(); ++i)
+    if (getB()[i].getType() != getWeight().getType() ||
+        getSfb()[i].getType() != getWeightScales().getType())
+      return emitOpError() << "expects every weight and its scales to have "
+                              "the types of the first ("
+                           << getWeight().getType() << ", "
+                           << getWeightScales().getType() << "), but weight "
+                           << i << " has " << getB()[i].getType() << ", "
+                           << getSfb()[i].getType();
   // sm_100a slots copy scales 256 K values at a time: blocked for K
   // rounded up to 256 (nvfp4.block_scales_tile pads them).
   FailureOr<OperandShape> a = verifyScaledProduct(
@@ -611,15 +623,17 @@ LogicalResult GemmTileOp::verify() {
                               "32-bit), but they have "
                            << atoms;
     TensorMapType bMap = getWgmmaBMapType(ctx, plan, a->batch, n, a->k);
-    if (getWeightBytesMap().getType() != bMap)
-      return emitOpError() << "expects B's bytes as " << bMap << ", but got "
-                           << getWeightBytesMap().getType();
     TensorMapType sfbMap = getWgmmaSfbMapType(
         ctx, plan, BlockFormat::of(getWeightScales().getType()), getSfbLayout(),
         a->batch, n, a->k);
-    if (getWeightScalesMap().getType() != sfbMap)
-      return emitOpError() << "expects B's scales as " << sfbMap << ", but got "
-                           << getWeightScalesMap().getType();
+    for (auto [bytes, scales] : llvm::zip(getBBytes(), getBScales())) {
+      if (bytes.getType() != bMap)
+        return emitOpError() << "expects B's bytes as " << bMap
+                             << ", but got " << bytes.getType();
+      if (scales.getType() != sfbMap)
+        return emitOpError() << "expects B's scales as " << sfbMap
+                             << ", but got " << scales.getType();
+    }
   }
   const int64_t partialsBytes =
       getPlan().getPartialsBytes(a->batch, a->rows, n);
@@ -642,14 +656,17 @@ LogicalResult GemmTileOp::verifyRegions() {
                             "weight, but it has "
                          << body.getNumArguments();
   // Applied to whole fragments of accumulators: each op must be
-  // elementwise on f32 (arith; the conversion lowers arith on vectors).
+  // elementwise on f32 (arith, and math.exp2: the conversion lowers both on
+  // vectors).
   for (Operation &op : body.without_terminator()) {
     Dialect *dialect = op.getDialect();
     StringRef ns = dialect ? dialect->getNamespace() : "";
-    if (ns != "arith" || op.getNumRegions() ||
+    const bool elementwise =
+        ns == "arith" || op.getName().getStringRef() == "math.exp2";
+    if (!elementwise || op.getNumRegions() ||
         !llvm::all_of(op.getResultTypes(), [](Type t) { return t.isF32(); }))
       return op.emitOpError()
-             << "is not an elementwise f32 arith op, which a "
+             << "is not an elementwise f32 arith op or math.exp2, which a "
                 "gemm_tile's epilogue applies to whole accumulator "
                 "fragments";
     // Its operands are the accumulators' elements or values of the

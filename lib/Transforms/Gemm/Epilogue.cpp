@@ -23,16 +23,16 @@ using namespace mlir;
 using namespace mlir::nvfp4;
 using namespace mlir::nvfp4::gemm;
 
-Value WgmmaEpilogue::apply(Value acc) {
+Value WgmmaEpilogue::apply(ValueRange accs) {
   std::optional<unsigned> identity = cta.op.getEpilogueIdentity();
   if (identity)
-    return acc;
+    return accs[*identity];
   // The region's elementwise ops on whole fragments: each op cloned with
   // vector results, its f32 constants splat.
-  auto type = cast<VectorType>(acc.getType());
+  auto type = cast<VectorType>(accs.front().getType());
   Block &body = cta.op.getEpilogue().front();
   IRMapping map;
-  map.map(body.getArgument(0), acc);
+  map.map(body.getArguments(), accs);
   for (Operation &op : body.without_terminator()) {
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       map.map(constant.getResult(),
@@ -48,7 +48,7 @@ Value WgmmaEpilogue::apply(Value acc) {
   return map.lookup(cast<YieldOp>(body.getTerminator()).getValue());
 }
 
-void WgmmaEpilogue::store(Value acc, Value split, Value m) {
+void WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   if (!m)
     m = cta.mBase;
   // C's tile goes through the ring's memory (free after the K loop) where
@@ -56,7 +56,8 @@ void WgmmaEpilogue::store(Value acc, Value split, Value m) {
   // above the K groups' sums, below a split cluster's exchange area.
   Value staging;
   IntegerAttr stagingOffset, stagingWarpgroups;
-  const int64_t accumulators = cast<VectorType>(acc.getType()).getNumElements();
+  const int64_t accumulators =
+      cast<VectorType>(accs.front().getType()).getNumElements();
   MemRefType cType = cta.op.getC().getType();
   // Every consumer warpgroup must be past its K loop before any writes
   // there: with one warpgroup, or after the K groups' barrier or the split
@@ -71,14 +72,15 @@ void WgmmaEpilogue::store(Value acc, Value split, Value m) {
     // Below a split cluster's exchange: the other splits' tiles, or with
     // reduce_scatter_splits (a part of the tile to store) their parts.
     if (std::optional<int64_t> offset = cta.smem->getStagingOffset(
-            bytes, cta.plan.getWarpgroups() * 128 * accumulators)) {
+            bytes, cta.plan.getWarpgroups() * 128 * accumulators *
+                       cta.weights)) {
       staging = cta.ring;
       stagingOffset = b.getI64IntegerAttr(*offset);
       stagingWarpgroups = b.getI64IntegerAttr(cta.plan.getWarpgroups());
     }
   }
   auto emitStore = [&] {
-    WgmmaStoreOp::create(b, apply(acc), cta.op.getC(), cta.op.getPartials(), m,
+    WgmmaStoreOp::create(b, apply(accs), cta.op.getC(), cta.op.getPartials(), m,
                          cta.rowBase, cta.batch, split, staging, stagingOffset,
                          stagingWarpgroups);
   };

@@ -38,6 +38,7 @@ WgmmaCta::WgmmaCta(GemmTileOp op, ImplicitLocOpBuilder &b)
   chunks = totalChunks / kernel.getSplitK();
   kGroups = plan.getKGroups();
   stages = plan.getStages();
+  weights = plan.getWeights();
 }
 
 namespace {
@@ -46,7 +47,7 @@ namespace {
 /// epilogue. `fillFirst`: thread 0 also fills every slot once (no
 /// producer warpgroup).
 void consume(WgmmaCta &cta, WgmmaMainloop &mainloop, bool fillFirst) {
-  Value acc = mainloop.consume(fillFirst);
+  SmallVector<Value> accs = mainloop.consume(fillFirst);
   // With split-K in mode global a third kernel adds the partials: it may
   // be scheduled now (it waits for this grid's completion before reading
   // them).
@@ -54,7 +55,7 @@ void consume(WgmmaCta &cta, WgmmaMainloop &mainloop, bool fillFirst) {
     NVVM::GriddepcontrolOp::create(cta.b,
                                    NVVM::GridDepActionKind::launch_dependents);
   WgmmaEpilogue epilogue(cta);
-  reduceAndStore(cta, acc, epilogue);
+  reduceAndStore(cta, accs, epilogue);
 }
 
 } // namespace

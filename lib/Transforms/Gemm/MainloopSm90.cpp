@@ -51,82 +51,109 @@ Value WgmmaMainloop::decode(Raw raw) {
                                 raw.bytes1, raw.scale0, raw.scale1);
 }
 
+SmallVector<Value> WgmmaMainloop::decode(const Raws &raws) {
+  SmallVector<Value> frags;
+  for (const Raw &raw : raws)
+    frags.push_back(decode(raw));
+  return frags;
+}
+
+void WgmmaMainloop::mma(SmallVector<Value> &accs, ValueRange frags,
+                        Value slot) {
+  for (size_t w = 0; w < accs.size(); ++w)
+    accs[w] = WgmmaMmaOp::create(b, accs[w].getType(), accs[w], frags[w],
+                                 cta.ring, slot);
+}
+
 void WgmmaMainloop::fill(Value chunk, Value slot) {
   RingFillOp::create(b, cta.ring, slot, cta.op.getATiles(),
                      ValueRange{tileRow(chunk), c32(0)});
 }
 
-WgmmaMainloop::Raw WgmmaMainloop::loadB(Value chunk) {
-  auto load = WgmmaLoadBOp::create(
-      b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
-      cta.op.getWeight(), cta.op.getWeightScales(), cta.rowBase,
-      globalChunk(chunk), cta.op.getBatch(), cta.op.getSfbLayoutAttr());
-  return {load.getBytes0(), load.getBytes1(), load.getScale0(),
-          load.getScale1()};
+WgmmaMainloop::Raws WgmmaMainloop::loadB(Value chunk) {
+  Raws raws;
+  for (auto [weight, scales] : llvm::zip(cta.op.getB(), cta.op.getSfb())) {
+    auto load = WgmmaLoadBOp::create(
+        b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
+        weight, scales, cta.rowBase, globalChunk(chunk), cta.op.getBatch(),
+        cta.op.getSfbLayoutAttr());
+    raws.push_back({load.getBytes0(), load.getBytes1(), load.getScale0(),
+                    load.getScale1()});
+  }
+  return raws;
 }
 
-WgmmaMainloop::Raw WgmmaMainloop::readB(Position p, Value r) {
+WgmmaMainloop::Raws WgmmaMainloop::readB(Position p, Value r) {
   Value slot = slotAt(p);
   // Plain scales: the slot holds the 16-byte aligned window of 4 chunks'
   // codes (TMA's boxes start 16-byte aligned), the chunk's in word c % 4.
   Value word = b.createOrFold<arith::AndIOp>(globalChunk(chunkOf(r)), c32(3));
   RingWaitOp::create(b, cta.ring, slot, p.phase);
-  auto read = WgmmaReadBOp::create(
-      b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(), cta.ring,
-      slot, cta.warpgroupRow, cta.atomRow, word, cta.smem->getBBytesOffset(),
-      cta.smem->getBScalesOffset(), cta.op.getSfbLayout());
-  return {read.getBytes0(), read.getBytes1(), read.getScale0(),
-          read.getScale1()};
+  Raws raws;
+  for (int64_t w = 0; w < cta.weights; ++w) {
+    auto read = WgmmaReadBOp::create(
+        b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
+        cta.ring, slot, cta.warpgroupRow, cta.atomRow, word,
+        cta.smem->getBBytesOffset(w), cta.smem->getBScalesOffset(w),
+        cta.op.getSfbLayout());
+    raws.push_back({read.getBytes0(), read.getBytes1(), read.getScale0(),
+                    read.getScale1()});
+  }
+  return raws;
 }
 
-Value WgmmaMainloop::slotFragments(Value valid, Position p, Value r) {
+SmallVector<Value> WgmmaMainloop::slotFragments(Value valid, Position p,
+                                                Value r) {
   if (!valid)
     return decode(readB(p, r));
-  auto ifOp = scf::IfOp::create(b, TypeRange{VectorType::get({16}, i32)}, valid,
-                                /*withElseRegion=*/true);
+  auto fragType = VectorType::get({16}, i32);
+  auto ifOp = scf::IfOp::create(
+      b, SmallVector<Type>(cta.weights, fragType), valid,
+      /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   scf::YieldOp::create(b, decode(readB(p, r)));
   b.setInsertionPointToStart(ifOp.elseBlock());
-  scf::YieldOp::create(b,
-                       ValueRange{arith::ConstantOp::create(
-                           b, DenseElementsAttr::get(VectorType::get({16}, i32),
-                                                     APInt(32, 0)))});
-  return ifOp.getResult(0);
+  Value zeros = arith::ConstantOp::create(
+      b, DenseElementsAttr::get(fragType, APInt(32, 0)));
+  scf::YieldOp::create(b, SmallVector<Value>(cta.weights, zeros));
+  return SmallVector<Value>(ifOp.getResults());
 }
 
 void WgmmaMainloop::fillB(Value chunk, Value slot) {
   const bool blocked = cta.op.getSfbLayout() == ScaleLayout::Blocked;
-  const int64_t sfbOffset = cta.smem->getBScalesOffset();
-  // Blocked scales fill 512 of the slot's bytes for them.
-  RingExpectOp::create(b, cta.ring, slot,
-                       blocked ? b.getI64IntegerAttr(sfbOffset + 512)
-                               : IntegerAttr());
+  // Blocked scales fill kBlockedSfbBytes of each weight's room for them.
+  RingExpectOp::create(
+      b, cta.ring, slot,
+      blocked ? b.getI64IntegerAttr(cta.plan.getSlotCopyBytes(true))
+              : IntegerAttr());
   Value global = globalChunk(chunk);
-  RingCopyOp::create(
-      b, cta.ring, slot, cta.smem->getBBytesOffset(),
-      cta.op.getWeightBytesMap(),
-      ValueRange{cta.batch32, cta.nBase32, mul(global, c32(32))});
-  if (!blocked) {
-    // From the 16-byte aligned window that holds the chunk's 4 codes:
-    // TMA faults on a box that starts inside one (an illegal instruction on
-    // the H100).
-    RingCopyOp::create(
-        b, cta.ring, slot, sfbOffset, cta.op.getWeightScalesMap(),
-        ValueRange{
-            cta.batch32, cta.nBase32,
-            mul(b.createOrFold<arith::ShRUIOp>(global, c32(2)), c32(16))});
-    return;
-  }
-  // The chunk's atom of the rows' 128-row block: atom (batch x N / 128 +
-  // block) x K / 64 + chunk, one row of the map.
   OperandShape bShape = getOperandShape(cta.op.getWeight().getType());
-  const int64_t rowBlocks = BlockFormat::getRowAtoms(bShape.rows);
-  Value block = add(mul(cta.batch32, c32(rowBlocks)),
-                    b.createOrFold<arith::DivUIOp>(cta.nBase32, c32(128)));
-  RingCopyOp::create(
-      b, cta.ring, slot, sfbOffset, cta.op.getWeightScalesMap(),
-      ValueRange{add(mul(block, c32(cta.totalChunks)), global), c32(0)});
+  for (int64_t w = 0; w < cta.weights; ++w) {
+    const int64_t sfbOffset = cta.smem->getBScalesOffset(w);
+    RingCopyOp::create(
+        b, cta.ring, slot, cta.smem->getBBytesOffset(w), cta.op.getBBytes()[w],
+        ValueRange{cta.batch32, cta.nBase32, mul(global, c32(32))});
+    if (!blocked) {
+      // From the 16-byte aligned window that holds the chunk's 4 codes:
+      // TMA faults on a box that starts inside one (an illegal instruction
+      // on the H100).
+      RingCopyOp::create(
+          b, cta.ring, slot, sfbOffset, cta.op.getBScales()[w],
+          ValueRange{
+              cta.batch32, cta.nBase32,
+              mul(b.createOrFold<arith::ShRUIOp>(global, c32(2)), c32(16))});
+      continue;
+    }
+    // The chunk's atom of the rows' 128-row block: atom (batch x N / 128 +
+    // block) x K / 64 + chunk, one row of the map.
+    const int64_t rowBlocks = BlockFormat::getRowAtoms(bShape.rows);
+    Value block = add(mul(cta.batch32, c32(rowBlocks)),
+                      b.createOrFold<arith::DivUIOp>(cta.nBase32, c32(128)));
+    RingCopyOp::create(
+        b, cta.ring, slot, sfbOffset, cta.op.getBScales()[w],
+        ValueRange{add(mul(block, c32(cta.totalChunks)), global), c32(0)});
+  }
 }
 
 void WgmmaMainloop::fillA(Value chunk, Value slot) {
@@ -163,18 +190,20 @@ WgmmaMainloop::Position WgmmaMainloop::step(Position p, int64_t delta) {
 /// chunk stages / k_groups rounds later; decode round r + 1's fragments while
 /// round r's MMAs run.
 void WgmmaMainloop::round(Value r, Value count, bool first, Position &at,
-                          Value &acc, Value &frags, SmallVector<Raw> &pending) {
+                          SmallVector<Value> &accs, SmallVector<Value> &frags,
+                          SmallVector<Raws> &pending) {
   const bool bTma = cta.plan.getBTma();
   const int64_t inFlight = cta.plan.getBPrefetch() - 1;
-  Raw after;
+  Raws after;
   if (!bTma)
     after = loadB(clampChunk(chunkOf(add(r, c32(inFlight + 1)))));
   Value slot = slotAt(at);
   // b_tma: round r - 1 waited for this slot to read its chunk of B.
   if (!bTma)
     RingWaitOp::create(b, cta.ring, slot, at.phase);
-  acc = WgmmaMmaOp::create(b, acc.getType(), acc, frags, cta.ring, slot);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(1));
+  // One MMA group per weight: wait until only this round's are in flight.
+  mma(accs, frags, slot);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(cta.weights));
   // b_tma: every thread read the slot's B with ld.shared, so each warp
   // releases it once its lanes' reads are ordered before lane 0's arrival
   // (bar.warp.sync orders memory among a warp's threads); one thread of
@@ -278,9 +307,11 @@ void WgmmaMainloop::produce(Value isProducer) {
   fill(c, slot);
 }
 
-Value WgmmaMainloop::kLoop(Value count, Position &at, bool advance,
-                           function_ref<void()> beforeLoop) {
+SmallVector<Value> WgmmaMainloop::kLoop(Value count, Position &at,
+                                        bool advance,
+                                        function_ref<void()> beforeLoop) {
   const int64_t accCount = cta.plan.getTileM() / 2;
+  const int64_t weights = cta.weights;
   // b_tma: B waits in the ring, no loads are carried.
   const int64_t inFlight = cta.plan.getBTma() ? 0 : cta.plan.getBPrefetch() - 1;
   // Prologue: round 0's fragments and the loads of rounds 1 .. inFlight in
@@ -288,8 +319,8 @@ Value WgmmaMainloop::kLoop(Value count, Position &at, bool advance,
   Value acc = arith::ConstantOp::create(
       b, DenseElementsAttr::get(VectorType::get({accCount}, b.getF32Type()),
                                 0.0f));
-  Value frags;
-  SmallVector<Raw> pending;
+  SmallVector<Value> frags;
+  SmallVector<Raws> pending;
   if (cta.plan.getBTma()) {
     beforeLoop();
     // Round 0's chunk of B from its slot, unless the K group has no rounds
@@ -303,11 +334,13 @@ Value WgmmaMainloop::kLoop(Value count, Position &at, bool advance,
     beforeLoop();
   }
 
-  // The loop over pairs of rounds, carrying the accumulator, the next
+  // The loop over pairs of rounds, carrying the accumulators, the next
   // round's fragments, the raw chunks in flight and the ring position.
-  SmallVector<Value> init = {acc, frags};
-  for (Raw raw : pending)
-    init.append({raw.bytes0, raw.bytes1, raw.scale0, raw.scale1});
+  SmallVector<Value> init(weights, acc);
+  llvm::append_range(init, frags);
+  for (const Raws &raws : pending)
+    for (const Raw &raw : raws)
+      init.append({raw.bytes0, raw.bytes1, raw.scale0, raw.scale1});
   init.push_back(at.ring);
   init.push_back(at.phase);
   Value pairs = arith::DivUIOp::create(b, count, c32(2));
@@ -317,18 +350,27 @@ Value WgmmaMainloop::kLoop(Value count, Position &at, bool advance,
     b.setInsertionPointToStart(loop.getBody());
     Value r = loop.getInductionVar();
     auto args = loop.getRegionIterArgs();
-    Value loopAcc = args[0], loopFrags = args[1];
-    SmallVector<Raw> loopPending;
-    for (int64_t i = 0; i < inFlight; ++i)
-      loopPending.push_back(
-          {args[2 + 4 * i], args[3 + 4 * i], args[4 + 4 * i], args[5 + 4 * i]});
+    SmallVector<Value> loopAccs(args.take_front(weights));
+    SmallVector<Value> loopFrags(args.slice(weights, weights));
+    SmallVector<Raws> loopPending;
+    for (int64_t i = 0; i < inFlight; ++i) {
+      Raws raws;
+      for (int64_t w = 0; w < weights; ++w) {
+        const int64_t base = 2 * weights + 4 * (i * weights + w);
+        raws.push_back(
+            {args[base], args[base + 1], args[base + 2], args[base + 3]});
+      }
+      loopPending.push_back(raws);
+    }
     Position loopAt{args[args.size() - 2], args.back()};
-    round(r, count, /*first=*/true, loopAt, loopAcc, loopFrags, loopPending);
-    round(add(r, c32(1)), count, /*first=*/false, loopAt, loopAcc, loopFrags,
+    round(r, count, /*first=*/true, loopAt, loopAccs, loopFrags, loopPending);
+    round(add(r, c32(1)), count, /*first=*/false, loopAt, loopAccs, loopFrags,
           loopPending);
-    SmallVector<Value> yield = {loopAcc, loopFrags};
-    for (Raw raw : loopPending)
-      yield.append({raw.bytes0, raw.bytes1, raw.scale0, raw.scale1});
+    SmallVector<Value> yield(loopAccs);
+    llvm::append_range(yield, loopFrags);
+    for (const Raws &raws : loopPending)
+      for (const Raw &raw : raws)
+        yield.append({raw.bytes0, raw.bytes1, raw.scale0, raw.scale1});
     yield.push_back(loopAt.ring);
     yield.push_back(loopAt.phase);
     scf::YieldOp::create(b, yield);
@@ -339,20 +381,20 @@ Value WgmmaMainloop::kLoop(Value count, Position &at, bool advance,
   auto results = loop.getResults();
   Value odd = cmp(arith::CmpIPredicate::ne,
                   arith::AndIOp::create(b, count, c32(1)), c32(0));
-  auto tail = scf::IfOp::create(b, TypeRange{acc.getType()}, odd,
-                                /*withElseRegion=*/true);
+  auto tail = scf::IfOp::create(b, SmallVector<Type>(weights, acc.getType()),
+                                odd, /*withElseRegion=*/true);
   at = {results[results.size() - 2], results.back()};
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(tail.thenBlock());
     Value slot = slotAt(at);
     RingWaitOp::create(b, cta.ring, slot, at.phase);
-    Value last = WgmmaMmaOp::create(b, acc.getType(), results[0], results[1],
-                                    cta.ring, slot);
+    SmallVector<Value> last(results.take_front(weights));
+    mma(last, results.slice(weights, weights), slot);
     NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
     scf::YieldOp::create(b, last);
     b.setInsertionPointToStart(tail.elseBlock());
-    scf::YieldOp::create(b, results[0]);
+    scf::YieldOp::create(b, results.take_front(weights));
   }
   if (advance) {
     // Past the odd round, if there was one.
@@ -360,14 +402,14 @@ Value WgmmaMainloop::kLoop(Value count, Position &at, bool advance,
     at = {arith::SelectOp::create(b, odd, past.ring, at.ring),
           arith::SelectOp::create(b, odd, past.phase, at.phase)};
   }
-  return tail.getResult(0);
+  return SmallVector<Value>(tail.getResults());
 }
 
 /// After the prologue's loads the consumers wait for the pre-pass that
 /// wrote the tiles (a no-op unless launched as a programmatic dependent
 /// launch, which lets the loads overlap the pre-pass) and, without a
 /// producer, thread 0 fills every slot once.
-Value WgmmaMainloop::consume(bool fillFirst) {
+SmallVector<Value> WgmmaMainloop::consume(bool fillFirst) {
   Value isThread0 = cmp(arith::CmpIPredicate::eq, cta.tid, c32(0));
 
   // The K group's rounds (0 when K has fewer chunks than groups).
@@ -377,7 +419,7 @@ Value WgmmaMainloop::consume(bool fillFirst) {
       c32(cta.kGroups));
 
   Position at{c32(0), c32(0)};
-  Value acc = kLoop(count, at, /*advance=*/false, [&] {
+  return kLoop(count, at, /*advance=*/false, [&] {
     if (!fillFirst)
       return;
     NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
@@ -387,5 +429,4 @@ Value WgmmaMainloop::consume(bool fillFirst) {
     for (int64_t s = 0; s < std::min(cta.stages, cta.chunks); ++s)
       fill(c32(s), c32(s));
   });
-  return acc;
 }

@@ -14,10 +14,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Planner.h"
+#include "GemmOperands.h"
 
 #include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
 
 #include "llvm/Support/Debug.h"
+
+#include <algorithm>
 
 #define DEBUG_TYPE "nvfp4-plan"
 
@@ -116,6 +119,7 @@ struct GemmShape {
 struct GemmPlanFields {
   int64_t warpgroups, tileM, stages, kGroups, bPrefetch, splitK;
   bool producer, splitOnChip, bTma;
+  int64_t weights = 1;
 };
 
 /// The plan of `f`: a wgmma mainloop, and split-K's reduction when it
@@ -125,7 +129,7 @@ struct GemmPlanFields {
 KernelPlanAttr getGemmPlan(MLIRContext *ctx, const GemmPlanFields &f) {
   auto mainloop =
       WgmmaMainloopAttr::get(ctx, f.warpgroups, f.tileM, f.stages, f.kGroups,
-                             f.bPrefetch, f.producer, f.bTma);
+                             f.bPrefetch, f.producer, f.bTma, f.weights);
   SplitKAttr reduction;
   if (f.splitK > 1) {
     SplitKMode mode = !f.splitOnChip                  ? SplitKMode::Global
@@ -218,6 +222,39 @@ KernelPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
   llvm_unreachable("the last candidate applies to every shape");
 }
 
+/// The sm_90a gated dual GEMM plan (weights = 2): every consumer thread
+/// keeps both accumulators of the same tile of A, so the ring's consumers
+/// (never the CTA that decodes A itself) decode the same rows of B1 and B2.
+/// Two consumer warpgroups share each tile of A (128 rows of B; one where
+/// N <= 64) and a producer fills as deep a ring as shared memory holds,
+/// with B's chunks where they fit (b_tma); two CTAs split K on chip where
+/// the grid would leave more than half the SMs idle, adding their tiles
+/// before the gate (performance.md, dual v1).
+KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t,
+                              int64_t m, int64_t n, int64_t k, int64_t batch,
+                              bool bTmaFits) {
+  GemmShape shape{m, n, k / WgmmaMainloopAttr::kTileK, batch, t.smCount,
+                  bTmaFits};
+  GemmPlanFields f{};
+  f.weights = 2;
+  f.warpgroups = n > 64 ? 2 : 1;
+  f.tileM = shape.tileM();
+  f.kGroups = 1;
+  f.bPrefetch = 2;
+  f.producer = true;
+  f.bTma = bTmaFits;
+  const int64_t ctas = llvm::divideCeil(n, 64 * f.warpgroups) *
+                       llvm::divideCeil(m, f.tileM) * batch;
+  f.splitK = 2 * ctas <= t.smCount && shape.evenChunks() ? 2 : 1;
+  f.splitOnChip = true;
+  // As many slots as fit, at least 3 (two ring rounds cost registers).
+  const int64_t slot = WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups,
+                                                    f.bTma, f.weights);
+  f.stages = std::clamp<int64_t>((t.info.maxSharedBytes - 1024) / (slot + 16), 3,
+                                 8);
+  return getGemmPlan(ctx, f);
+}
+
 /// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128
 /// in one of 32, 64 or 128; when the grid would leave more than half the
 /// SMs idle, tiles of 64 rows of A (a 128-row tile of A becomes two CTAs:
@@ -258,14 +295,14 @@ KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
 
 /// The shape limits every GEMM plan shares: K in steps of `kStep` (`why`
 /// names the target's reason) and M, N and K indexed in 32 bits.
-LogicalResult checkGemmShape(ScaledMatmulOp op, const OperandShape &a,
+LogicalResult checkGemmShape(Operation *op, const OperandShape &a,
                              int64_t n, int64_t kStep, StringRef why) {
   if (a.k % kStep != 0)
-    return op.emitOpError()
+    return op->emitOpError()
            << "cannot be planned as a GEMM: " << why << ", so K % " << kStep
            << " == 0 is needed, but K = " << a.k;
   if (a.k > kMaxGridX || a.rows > kMaxGridX || n > kMaxGridX)
-    return op.emitOpError()
+    return op->emitOpError()
            << "cannot be planned as a GEMM: the kernels index rows and K in "
               "32 bits, so M, N and K must be below 2^31, but M = "
            << a.rows << ", N = " << n << " and K = " << a.k;
@@ -275,12 +312,12 @@ LogicalResult checkGemmShape(ScaledMatmulOp op, const OperandShape &a,
 /// The plan given in the IR if it is a #nvfp4.kernel whose mainloop is a
 /// `MainloopT`, else null; another plan is an error.
 template <typename MainloopT>
-FailureOr<KernelPlanAttr> givenPlan(ScaledMatmulOp op, const PlanTarget &t,
+FailureOr<KernelPlanAttr> givenPlan(Operation *op, const PlanTarget &t,
                                     int64_t n, StringRef kindName) {
   Attribute given = op->getAttr(NVFP4Dialect::kPlanAttrName);
   auto plan = dyn_cast_or_null<KernelPlanAttr>(given);
   if (given && (!plan || !isa<MainloopT>(plan.getMainloop())))
-    return op.emitOpError() << "is a GEMM (N = " << n << ") for " << t.info.chip
+    return op->emitOpError() << "is a GEMM (N = " << n << ") for " << t.info.chip
                             << " and expects '" << NVFP4Dialect::kPlanAttrName
                             << "' to be a #nvfp4.kernel with a " << kindName
                             << ", but got " << given;
@@ -290,19 +327,19 @@ FailureOr<KernelPlanAttr> givenPlan(ScaledMatmulOp op, const PlanTarget &t,
 /// The launch limits every GEMM plan shares: the grid's y (tiles of A's
 /// rows) and z (batches x split_k), and split_k dividing the K steps
 /// (`steps` `stepNoun` of `stepK` values).
-LogicalResult checkGemmGrid(ScaledMatmulOp op, const OperandShape &a,
+LogicalResult checkGemmGrid(Operation *op, const OperandShape &a,
                             int64_t tileM, int64_t splitK, int64_t steps,
                             StringRef stepNoun, int64_t stepK) {
   int64_t gridY = llvm::divideCeil(a.rows, tileM);
   int64_t gridZ = a.batch * splitK;
   if (gridY > kMaxGridY || gridZ > kMaxGridY)
-    return op.emitOpError()
+    return op->emitOpError()
            << "cannot be launched as one GEMM: its grid needs " << gridY
            << " tiles of A's rows in y and " << gridZ
            << " (batches x split_k) in z, and CUDA limits both to "
            << kMaxGridY;
   if (steps % splitK != 0)
-    return op.emitOpError()
+    return op->emitOpError()
            << "has a plan with split_k = " << splitK
            << ", which must divide the " << steps << " K " << stepNoun << " of "
            << stepK << " values (K = " << a.k << ")";
@@ -312,9 +349,16 @@ LogicalResult checkGemmGrid(ScaledMatmulOp op, const OperandShape &a,
 /// Plans a GEMM for sm_100a (tcgen05); reports on `op` and fails when it
 /// cannot. Any scale layout: the tile pass blocks plain scales (and pads
 /// K to whole slots) with a pre-pass.
-LogicalResult planGemmTcgen05(ScaledMatmulOp op, const PlanTarget &t) {
-  OperandShape a = getOperandShape(op.getA().getType());
-  int64_t n = getOperandShape(op.getB().getType()).rows;
+LogicalResult planGemmTcgen05(const GemmOperands &g, const PlanTarget &t) {
+  Operation *op = g.op;
+  // Its mainloop keeps one TMEM accumulator.
+  if (g.getWeights() != 1)
+    return op->emitOpError()
+           << "has no " << t.info.chip << " kernel yet: the " << g.getKind()
+           << "'s tcgen05 mainloop (two TMEM accumulators) is not built; "
+              "its sm_90a kernel runs (--target=sm_90a)";
+  OperandShape a = g.getAShape();
+  int64_t n = g.getN();
   if (failed(checkGemmShape(op, a, n, Tcgen05MainloopAttr::kMmaK,
                             "the tcgen05 MMA's K is 64 fp4 values")))
     return failure();
@@ -329,7 +373,7 @@ LogicalResult planGemmTcgen05(ScaledMatmulOp op, const PlanTarget &t) {
                            Tcgen05MainloopAttr::kStageK)))
     return failure();
   if (plan->getSharedBytes() > t.info.maxSharedBytes)
-    return op.emitOpError()
+    return op->emitOpError()
            << "has a plan that needs " << plan->getSharedBytes()
            << " bytes of shared memory (" << plan->getStages() << " slots of "
            << plan->getTcgen05().getSlotBytes() << "), more than the "
@@ -342,17 +386,18 @@ LogicalResult planGemmTcgen05(ScaledMatmulOp op, const PlanTarget &t) {
 
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
 /// cannot.
-LogicalResult mlir::nvfp4::planGemm(ScaledMatmulOp op, const PlanTarget &t) {
+LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
+                                    const PlanTarget &t) {
+  Operation *op = g.op;
   // sm_100a: tcgen05; sm_90a: wgmma.
   if (t.info.hasTcgen05)
-    return planGemmTcgen05(op, t);
+    return planGemmTcgen05(g, t);
   if (!t.info.hasWgmma)
-    return op.emitOpError()
-           << "has no " << t.info.chip
-           << " kernel: the GEMM (scaled_matmul with N > 1) is lowered with "
-              "wgmma (sm_90a) or tcgen05 (sm_100a)";
-  OperandShape a = getOperandShape(op.getA().getType());
-  int64_t n = getOperandShape(op.getB().getType()).rows;
+    return op->emitOpError()
+           << "has no " << t.info.chip << " kernel: the " << g.getKind()
+           << " is lowered with wgmma (sm_90a) or tcgen05 (sm_100a)";
+  OperandShape a = g.getAShape();
+  int64_t n = g.getN();
   if (failed(checkGemmShape(op, a, n, WgmmaMainloopAttr::kTileK,
                             "the GEMM kernels step K by 64 (4 MMAs of K = "
                             "16)")))
@@ -362,23 +407,31 @@ LogicalResult mlir::nvfp4::planGemm(ScaledMatmulOp op, const PlanTarget &t) {
   if (failed(plan))
     return failure();
   if (!*plan)
-    plan = chooseGemmPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
-                          bTmaScalesFit(op.getSfbLayout(), a.k));
+    plan = g.getWeights() == 1
+               ? chooseGemmPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
+                                bTmaScalesFit(g.sfbLayout, a.k))
+               : chooseDualPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
+                                bTmaScalesFit(g.sfbLayout, a.k));
+  if (plan->getMainloop().getWeights() != g.getWeights())
+    return op->emitOpError()
+           << "is a " << g.getKind() << " of " << g.getWeights()
+           << " weight(s) and expects a plan of as many accumulators, but "
+           << *plan << " has " << plan->getMainloop().getWeights();
   if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
                            a.k / WgmmaMainloopAttr::kTileK, "chunks",
                            WgmmaMainloopAttr::kTileK)))
     return failure();
   // b_tma copies plain scales with a tensor map, whose row stride (K / 16
   // bytes) TMA needs in multiples of 16.
-  if (plan->getWgmma().getBTma() && !bTmaScalesFit(op.getSfbLayout(), a.k))
-    return op.emitOpError()
+  if (plan->getWgmma().getBTma() && !bTmaScalesFit(g.sfbLayout, a.k))
+    return op->emitOpError()
            << "has a plan with b_tma, which copies B's plain scales with a "
               "tensor map and needs K to be a multiple of 256 (a row of "
               "scales a multiple of 16 bytes), but K = "
            << a.k << "; use blocked scales or b_tma = false";
   if (plan->getStages() == 0 &&
       plan->getSharedBytes() > t.info.staticSharedBytes)
-    return op.emitOpError()
+    return op->emitOpError()
            << "has a plan that needs " << plan->getSharedBytes()
            << " bytes of shared memory, more than the "
            << t.info.staticSharedBytes << " a CTA can have statically";

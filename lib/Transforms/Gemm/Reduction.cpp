@@ -16,19 +16,69 @@
 // - in mode global each split stores its partial tile to its copy in
 //   `partials` and a third kernel adds them (nvfp4.sum_splits).
 //
+// Every reduction adds whole tiles element by element, before the
+// epilogue (the gated dual GEMM's gate is not linear: its splits must meet
+// before it). Several weights' accumulators go through them as one vector,
+// interleaved by groups of 4 values (one 8-column group of the fragment),
+// so that a split's part of the tile holds every weight's values of the
+// same rows of A.
+//
 //===----------------------------------------------------------------------===//
 
 #include "WgmmaCta.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
 using namespace mlir::nvfp4::gemm;
 
-void mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, Value acc,
+namespace {
+
+/// Values per group of the D fragment: 2 rows x 2 columns of 8 columns.
+constexpr int64_t kGroup = 4;
+
+/// The weights' accumulators as one vector, group g of weight w at group
+/// g x weights + w.
+Value joinAccumulators(ImplicitLocOpBuilder &b, ValueRange accs) {
+  if (accs.size() == 1)
+    return accs.front();
+  assert(accs.size() == 2 && "vector.shuffle joins two vectors");
+  const int64_t n = cast<VectorType>(accs[0].getType()).getNumElements();
+  SmallVector<int64_t> mask;
+  for (int64_t g = 0; g < n / kGroup; ++g)
+    for (int64_t w = 0; w < 2; ++w)
+      for (int64_t e = 0; e < kGroup; ++e)
+        mask.push_back(w * n + g * kGroup + e);
+  return vector::ShuffleOp::create(b, accs[0], accs[1], mask);
+}
+
+/// The inverse of joinAccumulators: each weight's values of `joined`.
+SmallVector<Value> splitAccumulators(ImplicitLocOpBuilder &b, Value joined,
+                                     int64_t weights) {
+  if (weights == 1)
+    return {joined};
+  const int64_t n =
+      cast<VectorType>(joined.getType()).getNumElements() / weights;
+  SmallVector<Value> accs;
+  for (int64_t w = 0; w < weights; ++w) {
+    SmallVector<int64_t> mask;
+    for (int64_t g = 0; g < n / kGroup; ++g)
+      for (int64_t e = 0; e < kGroup; ++e)
+        mask.push_back((g * weights + w) * kGroup + e);
+    accs.push_back(vector::ShuffleOp::create(b, joined, joined, mask));
+  }
+  return accs;
+}
+
+} // namespace
+
+void mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, ValueRange accs,
                                        WgmmaEpilogue &epilogue) {
   ImplicitLocOpBuilder &b = cta.b;
+  const int64_t weights = cta.weights;
+  Value acc = joinAccumulators(b, accs);
   auto c32 = [&](int64_t v) { return cta.c32(v); };
   auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
     return cta.cmp(p, x, y);
@@ -38,7 +88,9 @@ void mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, Value acc,
   // The K groups' partial sums meet in group 0, which stores.
   // The store's split: which copy of C in `partials` (without them, C).
   Value split = cta.op.getPartials() ? cta.op.getSplit() : Value();
-  auto store = [&] { epilogue.store(acc, split); };
+  auto store = [&] {
+    epilogue.store(splitAccumulators(b, acc, weights), split);
+  };
   // On chip (cluster or scatter) the holders of the tile's sum (K group 0) of
   // the cluster's CTAs add their tiles into the first one's, which alone
   // stores.
@@ -67,11 +119,14 @@ void mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, Value acc,
       // (performance.md, GEMM v32).
       auto scattered = WgmmaReduceScatterSplitsOp::create(
           b, b.getI32Type(),
-          VectorType::get({tileM / splitK / 2}, b.getF32Type()), acc, cta.ring,
-          b.getI64IntegerAttr(splitK), b.getI64IntegerAttr(warpgroups),
-          releaseReads, aTiles);
-      epilogue.store(scattered.getPart(), Value(),
-                     add(cta.mBase, scattered.getRowOffset()));
+          VectorType::get({weights * tileM / splitK / 2}, b.getF32Type()), acc,
+          cta.ring, b.getI64IntegerAttr(splitK),
+          b.getI64IntegerAttr(warpgroups), releaseReads, aTiles);
+      // The op counts rows by the joined tile's values: weights x as many.
+      Value rowOffset = b.createOrFold<arith::DivUIOp>(
+          scattered.getRowOffset(), c32(weights));
+      epilogue.store(splitAccumulators(b, scattered.getPart(), weights),
+                     Value(), add(cta.mBase, rowOffset));
       return;
     }
     auto reduced = WgmmaReduceSplitsOp::create(

@@ -152,21 +152,23 @@ Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
 /// workspace takes the splits' fp32 partial outputs and a third kernel,
 /// `<name>_sum_splits`, adds them into C; on chip (cluster) the splits of
 /// a tile are a cluster (1 x 1 x split_k) that adds them on chip instead.
-LogicalResult mlir::nvfp4::tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
+LogicalResult mlir::nvfp4::tileGemm(const GemmOperands &g,
+                                    KernelPlanAttr plan,
                                     gpu::GPUModuleOp kernels,
                                     SymbolTable &symbols,
                                     StringRef kernelName) {
-  Location loc = op.getLoc();
-  OperandShape a = getOperandShape(op.getA().getType());
-  int64_t n = getOperandShape(op.getB().getType()).rows;
+  Location loc = g.op->getLoc();
+  OperandShape a = g.getAShape();
+  int64_t n = g.getN();
   WgmmaMainloopAttr mainloop = plan.getWgmma();
   int64_t mTiles = llvm::divideCeil(a.rows, plan.getTileM());
   const bool prepass = plan.getStages() > 0;
-  OpBuilder hb(op);
+  OpBuilder hb(g.op);
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
-  SmallVector<Value> operands(op->getOperands());
+  SmallVector<Value> operands = g.getKernelOperands();
+  const size_t opOperands = operands.size();
   OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
 
   Value tiles;
@@ -175,8 +177,7 @@ LogicalResult mlir::nvfp4::tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
         {mainloop.getATilesBytes(a.batch, a.rows, a.k)}, hb.getI8Type());
     tiles = allocWorkspace(hb, loc, tilesType);
     // The pre-pass: block x -> K chunk, y -> tile of A's rows, z -> batch.
-    SmallVector<Type> types = {op.getA().getType(), op.getSfa().getType(),
-                               tilesType};
+    SmallVector<Type> types = {g.a.getType(), g.sfa.getType(), tilesType};
     std::string name = (kernelName + "_decode_a").str();
     auto decode = createKernel(kb, loc, name, types,
                                mainloop.getDecodeThreads(), symbols);
@@ -194,8 +195,7 @@ LogicalResult mlir::nvfp4::tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
         kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
         scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
         scaledBlockId(kb, loc, gpu::Dimension::x, 1),
-        scaledBlockId(kb, loc, gpu::Dimension::z, 1), mainloop,
-        op.getSfaLayout());
+        scaledBlockId(kb, loc, gpu::Dimension::z, 1), mainloop, g.sfaLayout);
     gpu::ReturnOp::create(kb, loc);
     kb.setInsertionPointToEnd(kernels.getBody());
     auto decodeLaunch = launchWithPlan(
@@ -203,8 +203,7 @@ LogicalResult mlir::nvfp4::tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
         gpu::KernelDim3{idx(a.k / WgmmaMainloopAttr::kTileK), idx(mTiles),
                         idx(a.batch)},
         gpu::KernelDim3{idx(mainloop.getDecodeThreads()), idx(1), idx(1)},
-        /*dynamicShared=*/Value(), ValueRange{op.getA(), op.getSfa(), tiles},
-        plan);
+        /*dynamicShared=*/Value(), ValueRange{g.a, g.sfa, tiles}, plan);
     // Since it waits for its predecessor before it touches memory, it may
     // be launched as the predecessor's CTAs exit (back to back: the
     // previous call's GEMM) instead of after its completion (performance.md,
@@ -216,18 +215,19 @@ LogicalResult mlir::nvfp4::tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
     operands.push_back(TensorMapOp::create(
         hb, loc, getATilesMapType(mainloop, a.batch, a.rows, a.k), tiles));
     // b_tma: the producer copies B's chunks and scale codes into the ring
-    // too, through maps of B's own buffers.
+    // too, through maps of B's own buffers: each weight's bytes, then each
+    // one's scale codes.
     if (mainloop.getBTma()) {
-      MLIRContext *ctx = op.getContext();
-      operands.push_back(TensorMapOp::create(
-          hb, loc, getWgmmaBMapType(ctx, mainloop, a.batch, n, a.k),
-          op.getB()));
-      operands.push_back(TensorMapOp::create(
-          hb, loc,
-          getWgmmaSfbMapType(ctx, mainloop,
-                             BlockFormat::of(op.getSfb().getType()),
-                             op.getSfbLayout(), a.batch, n, a.k),
-          op.getSfb()));
+      MLIRContext *ctx = g.op->getContext();
+      for (Value b : g.b)
+        operands.push_back(TensorMapOp::create(
+            hb, loc, getWgmmaBMapType(ctx, mainloop, a.batch, n, a.k), b));
+      for (Value sfb : g.sfb)
+        operands.push_back(TensorMapOp::create(
+            hb, loc,
+            getWgmmaSfbMapType(ctx, mainloop, BlockFormat::of(sfb.getType()),
+                               g.sfbLayout, a.batch, n, a.k),
+            sfb));
     }
   }
 
@@ -244,24 +244,34 @@ LogicalResult mlir::nvfp4::tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
   auto kernel = createKernel(kb, loc, kernelName, argTypes,
                              plan.getThreadsPerCta(), symbols);
   Block &body = kernel.getBody().front();
-  // The tensor maps after the five operands: A's tiles, then b_tma's.
+  // The tensor maps after the op's operands: A's tiles, then b_tma's.
   const size_t mapCount =
-      llvm::count_if(ValueRange(operands).drop_front(5),
+      llvm::count_if(ValueRange(operands).drop_front(opOperands),
                      [](Value v) { return isa<TensorMapType>(v.getType()); });
   Value nBase = scaledBlockId(kb, loc, gpu::Dimension::x, plan.getTileN());
   Value mBase = scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM());
   auto [batch, split] = batchAndSplit(kb, loc, splitK);
   // The maps by role: A's tiles, then b_tma's B bytes and scale codes.
-  ValueRange maps = body.getArguments().slice(5, mapCount);
+  const int64_t weights = g.getWeights();
+  ValueRange maps = body.getArguments().slice(opOperands, mapCount);
   Value aTiles = maps.empty() ? Value() : maps[0];
-  ValueRange bBytes = maps.size() > 1 ? maps.slice(1, 1) : ValueRange();
-  ValueRange bScales = maps.size() > 2 ? maps.slice(2, 1) : ValueRange();
-  GemmTileOp::create(kb, loc, body.getArgument(0), body.getArgument(1),
-                     body.getArgument(2), body.getArgument(3),
-                     body.getArgument(4), mBase, nBase, batch, aTiles,
-                     /*aBytes=*/Value(), bBytes, bScales, split,
-                     sumKernel ? body.getArguments().back() : Value(), plan,
-                     op.getSfaLayout(), op.getSfbLayout());
+  ValueRange bBytes =
+      maps.size() > 1 ? maps.slice(1, weights) : ValueRange();
+  ValueRange bScales =
+      maps.size() > 1 ? maps.slice(1 + weights, weights) : ValueRange();
+  SmallVector<Value> b, sfb;
+  for (int64_t w = 0; w < weights; ++w) {
+    b.push_back(body.getArgument(2 + 2 * w));
+    sfb.push_back(body.getArgument(3 + 2 * w));
+  }
+  auto tile = GemmTileOp::create(
+      kb, loc, body.getArgument(0), body.getArgument(1), b, sfb,
+      body.getArgument(opOperands - 1), mBase, nBase, batch, aTiles,
+      /*aBytes=*/Value(), bBytes, bScales, split,
+      sumKernel ? body.getArguments().back() : Value(), plan, g.sfaLayout,
+      g.sfbLayout);
+  g.buildEpilogue(kb, loc, tile.getEpilogue());
+  kb.setInsertionPointAfter(tile);
   gpu::ReturnOp::create(kb, loc);
 
   gpu::KernelDim3 grid = gemmGrid(hb, loc, plan, a, n);
@@ -288,11 +298,11 @@ LogicalResult mlir::nvfp4::tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
   if (prepass)
     launch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
   if (sumKernel)
-    launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials,
-                    op.getC(), splitK, plan);
+    launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials, g.c,
+                    splitK, plan);
   if (prepass)
     freeWorkspace(hb, loc, tiles);
-  op.erase();
+  g.op->erase();
   return success();
 }
 
@@ -301,36 +311,36 @@ LogicalResult mlir::nvfp4::tileGemm(ScaledMatmulOp op, KernelPlanAttr plan,
 /// of A's rows, z -> batch (times split_k + the split), reading A and B
 /// through tensor maps of their packed bytes (Tcgen05Tiles.h), created
 /// next to the launch; split-K's sum kernel, or its cluster, as for sm_90a.
-LogicalResult mlir::nvfp4::tileGemmTcgen05(ScaledMatmulOp op,
+LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
                                            KernelPlanAttr plan,
                                            gpu::GPUModuleOp kernels,
                                            SymbolTable &symbols,
                                            StringRef kernelName) {
-  Location loc = op.getLoc();
-  MLIRContext *ctx = op.getContext();
-  OperandShape a = getOperandShape(op.getA().getType());
-  int64_t n = getOperandShape(op.getB().getType()).rows;
-  OpBuilder hb(op);
+  Location loc = g.op->getLoc();
+  MLIRContext *ctx = g.op->getContext();
+  OperandShape a = g.getAShape();
+  int64_t n = g.getN();
+  OpBuilder hb(g.op);
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
   OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
-  SmallVector<Value> operands(op->getOperands()), workspaces;
+  SmallVector<Value> operands = g.getKernelOperands(), workspaces;
   operands[1] = slotBlockedScales(
-      hb, kb, loc, kernels, symbols, (kernelName + "_block_sfa").str(),
-      op.getSfa(), op.getSfaLayout(), a, a.rows, plan, workspaces);
+      hb, kb, loc, kernels, symbols, (kernelName + "_block_sfa").str(), g.sfa,
+      g.sfaLayout, a, a.rows, plan, workspaces);
   operands[3] = slotBlockedScales(
       hb, kb, loc, kernels, symbols, (kernelName + "_block_sfb").str(),
-      op.getSfb(), op.getSfbLayout(), a, n, plan, workspaces);
+      g.sfb.front(), g.sfbLayout, a, n, plan, workspaces);
   operands.push_back(TensorMapOp::create(
       hb, loc,
       getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
-      op.getA()));
+      g.a));
   operands.push_back(
       TensorMapOp::create(hb, loc,
                           getPackedOperandMapType(ctx, a.batch, n, a.k,
                                                   Tcgen05MainloopAttr::kTileN),
-                          op.getB()));
+                          g.b.front()));
   const int64_t splitK = plan.getSplitK();
   const bool sumKernel = plan.needsSumKernel();
   Value partials = allocPartials(
@@ -363,10 +373,10 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(ScaledMatmulOp op,
                                    plan.getSharedBytes()),
       operands, plan, cluster);
   if (sumKernel)
-    launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials,
-                    op.getC(), splitK, plan);
+    launchSumSplits(hb, kb, loc, kernels, symbols, kernelName, partials, g.c,
+                    splitK, plan);
   for (Value workspace : workspaces)
     freeWorkspace(hb, loc, workspace);
-  op.erase();
+  g.op->erase();
   return success();
 }

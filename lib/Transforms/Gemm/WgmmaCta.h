@@ -40,8 +40,8 @@ struct WgmmaCta : FoldingBuilder {
   KernelPlanAttr kernel;
   WgmmaMainloopAttr plan;
   /// Tiles of A's rows, K chunks of A, this CTA's chunks (a split's
-  /// share), K groups, ring slots.
-  int64_t mTiles, totalChunks, chunks, kGroups, stages;
+  /// share), K groups, ring slots, weights (accumulators).
+  int64_t mTiles, totalChunks, chunks, kGroups, stages, weights;
   /// Set by the template: the ring and its memory's plan.
   Value ring;
   std::optional<WgmmaSmemPlan> smem;
@@ -69,15 +69,18 @@ public:
   /// the pre-pass's tiles, then fills the CTA's chunks in order.
   void produce(Value isProducer);
   /// The consumers' K loop over this K group's chunks; returns its
-  /// accumulators. `fillFirst`: thread 0 also fills every slot once (no
-  /// producer warpgroup).
-  Value consume(bool fillFirst);
+  /// accumulators, one per weight. `fillFirst`: thread 0 also fills every
+  /// slot once (no producer warpgroup).
+  SmallVector<Value> consume(bool fillFirst);
 
 private:
-  /// A round's raw chunk of B: bytes and scale code of each fragment row.
+  /// A round's raw chunk of one weight: bytes and scale code of each
+  /// fragment row.
   struct Raw {
     Value bytes0, bytes1, scale0, scale1;
   };
+  /// A round's raw chunks, one per weight.
+  using Raws = SmallVector<Raw, 2>;
   /// The ring position of a round: its slot is ring * k_groups + kGroup,
   /// its use of the slot has phase parity `phase`; `ring` counts modulo
   /// stages / k_groups (carried through the loop, never divided).
@@ -87,10 +90,13 @@ private:
   /// The K loop of `count` rounds from ring position `at`: returns the
   /// accumulators, with `at` moved past the last round when `advance`.
   /// `beforeLoop` runs between the prologue's loads and the loop.
-  Value kLoop(Value count, Position &at, bool advance,
-              function_ref<void()> beforeLoop);
-  void round(Value r, Value count, bool first, Position &at, Value &acc,
-             Value &frags, SmallVector<Raw> &pending);
+  SmallVector<Value> kLoop(Value count, Position &at, bool advance,
+                           function_ref<void()> beforeLoop);
+  void round(Value r, Value count, bool first, Position &at,
+             SmallVector<Value> &accs, SmallVector<Value> &frags,
+             SmallVector<Raws> &pending);
+  /// Each weight's MMAs of a round on the tile of A in `slot`.
+  void mma(SmallVector<Value> &accs, ValueRange frags, Value slot);
 
   /// The K group's round r -> its chunk in this CTA's share of K.
   Value chunkOf(Value round) {
@@ -103,16 +109,18 @@ private:
   Value globalChunk(Value c) {
     return cta.chunkBase ? add(c, cta.chunkBase) : c;
   }
-  Raw loadB(Value chunk);
-  /// b_tma: round `r`'s raw chunk of B, from its ring slot at `p` (once
+  /// Every weight's raw chunk `chunk` of the warpgroup's rows.
+  Raws loadB(Value chunk);
+  /// b_tma: round `r`'s raw chunks of B, from its ring slot at `p` (once
   /// full).
-  Raw readB(Position p, Value r);
-  /// b_tma: the producer's copies of chunk `chunk` of B's rows (bytes and
-  /// scale codes) into `slot`, after arming its full barrier, and of A's
-  /// tile.
+  Raws readB(Position p, Value r);
+  /// b_tma: the producer's copies of chunk `chunk` of B's rows (each
+  /// weight's bytes and scale codes) into `slot`, after arming its full
+  /// barrier, and of A's tile.
   void fillB(Value chunk, Value slot);
   void fillA(Value chunk, Value slot);
   Value decode(Raw raw);
+  SmallVector<Value> decode(const Raws &raws);
   /// First workspace row (i32) of decoded tile `chunk` of this CTA's rows
   /// of A (ATileWorkspace.h).
   Value tileRow(Value chunk);
@@ -121,10 +129,11 @@ private:
     return add(mul(p.ring, c32(cta.kGroups)), cta.kGroup);
   }
   Position step(Position p, int64_t delta);
-  /// b_tma: round `r`'s fragments, decoded from its slot at `p` once full;
-  /// with `valid` (may be null: always), zeros when it is false, so that no
-  /// thread waits for a slot nobody fills or reads one it released.
-  Value slotFragments(Value valid, Position p, Value r);
+  /// b_tma: round `r`'s fragments (one per weight), decoded from its slot
+  /// at `p` once full; with `valid` (may be null: always), zeros when it is
+  /// false, so that no thread waits for a slot nobody fills or reads one it
+  /// released.
+  SmallVector<Value> slotFragments(Value valid, Position p, Value r);
 
   WgmmaCta &cta;
 };
@@ -134,15 +143,16 @@ class WgmmaEpilogue : FoldingBuilder {
 public:
   explicit WgmmaEpilogue(WgmmaCta &cta) : FoldingBuilder(cta.b), cta(cta) {}
 
-  /// Stores `acc` (the D fragment of a tile of 2 x len(acc) rows of A from
-  /// `m`, by default the CTA's mBase) to C, or with `split` to its partials
-  /// copy `split`; a warpgroup whose rows all lie past N, or a part of the
-  /// tile whose rows all lie past M, stores nothing.
-  void store(Value acc, Value split, Value m = Value());
+  /// Stores the tile's epilogue of `accs` (one D fragment per weight, of a
+  /// tile of 2 x len(acc) rows of A from `m`, by default the CTA's mBase)
+  /// to C, or with `split` to its partials copy `split`; a warpgroup whose
+  /// rows all lie past N, or a part of the tile whose rows all lie past M,
+  /// stores nothing.
+  void store(ValueRange accs, Value split, Value m = Value());
 
 private:
-  /// The tile's epilogue region applied to the fragment `acc`.
-  Value apply(Value acc);
+  /// The tile's epilogue region applied to the fragments `accs`.
+  Value apply(ValueRange accs);
 
   WgmmaCta &cta;
 };
@@ -150,8 +160,9 @@ private:
 /// The reductions after the K loop (Reduction.cpp): the K groups' sums meet
 /// in group 0; then split-K's tiles meet on chip (cluster: in the first
 /// CTA, which stores; scatter: each split adds and stores its part), or go
-/// to the partials (global); `epilogue` stores.
-void reduceAndStore(WgmmaCta &cta, Value acc, WgmmaEpilogue &epilogue);
+/// to the partials (global); `epilogue` stores. `accs`: one accumulator per
+/// weight.
+void reduceAndStore(WgmmaCta &cta, ValueRange accs, WgmmaEpilogue &epilogue);
 
 } // namespace mlir::nvfp4::gemm
 

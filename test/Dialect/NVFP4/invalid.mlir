@@ -1093,7 +1093,7 @@ func.func private @plan_bool() attributes {plan = #nvfp4.gemv_plan<warps_per_cta
 func.func @epilogue_not_elementwise(%s: memref<4xf32>, %a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
   nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>> epilogue {
   ^bb0(%acc: f32):
-    // expected-error @+1 {{is not an elementwise f32 arith op, which a gemm_tile's epilogue applies to whole accumulator fragments}}
+    // expected-error @+1 {{is not an elementwise f32 arith op or math.exp2, which a gemm_tile's epilogue applies to whole accumulator fragments}}
     %x = memref.load %s[%i] : memref<4xf32>
     nvfp4.yield %x : f32
   }
@@ -1139,9 +1139,9 @@ func.func @epilogue_global_split(%p: memref<131072xi8>, %a: memref<128x256xf4E2M
 
 // -----
 
-// The dual GEMM's second weight comes with its lowerings (issue 30).
+// Two weights need a plan of two accumulators.
 func.func @two_weights(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
-  // expected-error @+1 {{expects one weight and its scales (the GEMM's lowerings take one), but got 2 weights and 2 scale operands}}
+  // expected-error @+1 {{expects 1 weight(s) and their scales (the plan's mainloop has that many accumulators), but got 2 weights and 2 scale operands}}
   nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>> epilogue {
   ^bb0(%x: f32, %y: f32):
     nvfp4.yield %x : f32
@@ -1167,6 +1167,36 @@ func.func @epilogue_terminator(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16
   nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4>> epilogue {
   ^bb0(%acc: f32):
     llvm.unreachable
+  }
+  return
+}
+
+// -----
+
+// The gated dual GEMM's second accumulator: only the ring's consumers
+// decode a second weight.
+// expected-error @+1 {{expects weights = 2 with a ring (stages > 0): the CTA that decodes A itself (stages = 0) multiplies one weight}}
+func.func private @dual_no_ring() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, weights = 2>>}
+
+// -----
+
+// expected-error @+1 {{expects weights to be 1 or 2 (accumulators of the same A tile), but got 3}}
+func.func private @three_weights() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, weights = 3>>}
+
+// -----
+
+// Two accumulators of 96 floats each do not fit a thread's registers.
+// expected-error @+1 {{expects the CTA's 256 threads x about 290 registers (2 weights x (tile_m / 2 accumulators + 6 x b_prefetch) + 58 + 16 for the second weight's fragments) to fit 65536 registers, 255 per thread in ptxas's units of 8; use fewer warpgroups, a smaller k_groups, tile_m or b_prefetch}}
+func.func private @dual_registers() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 192, stages = 4, producer = true, b_tma = true, weights = 2>>}
+
+// -----
+
+// The weights of a gemm_tile share their type.
+func.func @weights_differ(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %b2: memref<64x256xf4E2M1FN>, %sfb2: memref<64x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
+  // expected-error @+1 {{expects every weight and its scales to have the types of the first ('memref<128x256xf4E2M1FN>', 'memref<128x16xf8E4M3FN>'), but weight 1 has 'memref<64x256xf4E2M1FN>', 'memref<64x16xf8E4M3FN>'}}
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b2, %sfb2 : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4, weights = 2>> epilogue {
+  ^bb0(%x: f32, %y: f32):
+    nvfp4.yield %x : f32
   }
   return
 }

@@ -40,8 +40,13 @@ public:
 
   /// A slot's regions (bytes from the slot's start).
   static constexpr int64_t kATileOffset = 0;
-  int64_t getBBytesOffset() const { return mainloop.getATileBytes(); }
-  int64_t getBScalesOffset() const { return mainloop.getSfbSlotOffset(); }
+  /// b_tma: weight w's packed chunk and its scale codes.
+  int64_t getBBytesOffset(int64_t w = 0) const {
+    return mainloop.getBSlotOffset(w);
+  }
+  int64_t getBScalesOffset(int64_t w = 0) const {
+    return mainloop.getSfbSlotOffset(w);
+  }
 
   /// The K groups' sums: the later groups' accumulators from byte 0.
   int64_t getKGroupSumsBytes() const { return mainloop.getKGroupSumsBytes(); }

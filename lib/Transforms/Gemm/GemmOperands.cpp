@@ -1,0 +1,72 @@
+//===- GemmOperands.cpp - a GEMM-shaped kernel op's operands --------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmOperands.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+std::optional<GemmOperands> GemmOperands::of(Operation *op) {
+  if (auto gemm = dyn_cast<ScaledMatmulOp>(op))
+    return GemmOperands{op,
+                        gemm.getA(),
+                        gemm.getSfa(),
+                        {gemm.getB()},
+                        {gemm.getSfb()},
+                        gemm.getC(),
+                        gemm.getSfaLayout(),
+                        gemm.getSfbLayout(),
+                        Epilogue::Identity};
+  if (auto dual = dyn_cast<ScaledDualMatmulOp>(op))
+    return GemmOperands{op,
+                        dual.getA(),
+                        dual.getSfa(),
+                        {dual.getB1(), dual.getB2()},
+                        {dual.getSfb1(), dual.getSfb2()},
+                        dual.getC(),
+                        dual.getSfaLayout(),
+                        dual.getSfbLayout(),
+                        Epilogue::SiluGate};
+  return std::nullopt;
+}
+
+SmallVector<Value> GemmOperands::getKernelOperands() const {
+  SmallVector<Value> operands = {a, sfa};
+  for (auto [bi, sfbi] : llvm::zip(b, sfb))
+    operands.append({bi, sfbi});
+  operands.push_back(c);
+  return operands;
+}
+
+void GemmOperands::buildEpilogue(OpBuilder &builder, Location loc,
+                                 Region &region) const {
+  OpBuilder::InsertionGuard guard(builder);
+  SmallVector<Type> types(b.size(), builder.getF32Type());
+  SmallVector<Location> locs(b.size(), loc);
+  Block *body = builder.createBlock(&region, {}, types, locs);
+  if (epilogue == Epilogue::Identity) {
+    YieldOp::create(builder, loc, body->getArgument(0));
+    return;
+  }
+  // silu(x1) * x2 = x1 / (1 + 2^(-x1 log2 e)) * x2: e^-x as exp2, which
+  // the conversion lowers to the GPU's ex2 (no libdevice call).
+  auto f32 = [&](double v) {
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getF32FloatAttr(v));
+  };
+  Value x1 = body->getArgument(0), x2 = body->getArgument(1);
+  Value scaled = arith::MulFOp::create(builder, loc, x1, f32(-M_LOG2E));
+  Value e = math::Exp2Op::create(builder, loc, scaled);
+  Value silu = arith::DivFOp::create(
+      builder, loc, x1, arith::AddFOp::create(builder, loc, e, f32(1.0)));
+  YieldOp::create(builder, loc,
+                  arith::MulFOp::create(builder, loc, silu, x2).getResult());
+}
