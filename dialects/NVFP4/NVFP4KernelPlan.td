@@ -94,12 +94,16 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
     /// Registers per thread the verifier budgets: the tile_m / 2
     /// accumulators, 6 per round of B in flight, about 58 more, and 16 more
     /// with two `rounds` of ring slots per K group (stages / k_groups);
-    /// with more weights, the accumulators and B's rounds per weight, and
-    /// 16 more per further weight for its decoded fragments.
+    /// with more weights, the accumulators and B's rounds per weight, 16
+    /// more per further weight for its decoded fragments, and 48 more per
+    /// further weight when B comes through registers (`bTma` false: a
+    /// ptxas sweep of two-weight plans spilled 168-208 bytes at tile_m =
+    /// 128 without b_tma and none with it, performance.md dual v1).
     static int64_t estimateRegisters(int64_t tileM, int64_t bPrefetch,
-                                     int64_t rounds, int64_t weights = 1) {
-      return weights * (tileM / 2 + 6 * bPrefetch) + 58 + 16 * (weights - 1) +
-             (rounds == 2 ? 16 : 0);
+                                     int64_t rounds, int64_t weights = 1,
+                                     bool bTma = false) {
+      return weights * (tileM / 2 + 6 * bPrefetch) + 58 +
+             (weights - 1) * (bTma ? 16 : 64) + (rounds == 2 ? 16 : 0);
     }
     /// Threads of the CTA's consumer warpgroups (all of its threads but the
     /// producer warpgroup).

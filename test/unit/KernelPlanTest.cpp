@@ -197,4 +197,47 @@ TEST_F(KernelPlanTest, SmemPlanPlacesTheAreasSideBySide) {
   EXPECT_EQ(WgmmaSmemPlan::getStagedStoreBarrier(1), 3);
 }
 
+// A second weight (the gated dual GEMM) doubles what is kept per weight: a
+// b_tma slot's chunk and scale codes (placed one weight after the other
+// behind A's tile), the K groups' sums and a split exchange; A's tile and
+// the bytes the copies of a chunk bring with blocked scales follow.
+TEST_F(KernelPlanTest, SecondWeightDoublesWhatIsKeptPerWeight) {
+  for (int64_t warpgroups : {1, 2}) {
+    for (int64_t tileM : {8, 64, 128}) {
+      KernelPlanAttr one = wgmma(warpgroups, tileM, 8, 1, 2, true, true, 2,
+                                 SplitKMode::Cluster, 1);
+      KernelPlanAttr two = wgmma(warpgroups, tileM, 8, 1, 2, true, true, 2,
+                                 SplitKMode::Cluster, 2);
+      ASSERT_TRUE(one && two) << diagnostics;
+      WgmmaMainloopAttr m1 = one.getWgmma(), m2 = two.getWgmma();
+      const int64_t perWeight = m1.getSlotBytes() - m1.getATileBytes();
+      EXPECT_EQ(m2.getSlotBytes(), m1.getSlotBytes() + perWeight);
+      EXPECT_EQ(m2.getBSlotOffset(0), m1.getATileBytes());
+      EXPECT_EQ(m2.getBSlotOffset(1), m1.getATileBytes() + perWeight);
+      EXPECT_EQ(m2.getSfbSlotOffset(1), m2.getBSlotOffset(1) +
+                                            m2.getBSlotBytes());
+      EXPECT_EQ(m2.getSfbSlotOffset(1) + m2.getSfbSlotBytes(),
+                m2.getSlotBytes());
+      EXPECT_EQ(m2.getSlotCopyBytes(false), m2.getSlotBytes());
+      EXPECT_EQ(m2.getSlotBytes() - m2.getSlotCopyBytes(true),
+                2 * (m1.getSlotBytes() - m1.getSlotCopyBytes(true)));
+      // The split exchange: the other split's two tiles.
+      EXPECT_EQ(two.getScratchBytes(), 2 * one.getScratchBytes());
+    }
+  }
+  // Two K groups' sums.
+  KernelPlanAttr one =
+      wgmma(1, 32, 8, 2, 2, true, true, 1, SplitKMode::Global, 1);
+  KernelPlanAttr two =
+      wgmma(1, 32, 8, 2, 2, true, true, 1, SplitKMode::Global, 2);
+  ASSERT_TRUE(one && two) << diagnostics;
+  EXPECT_EQ(two.getWgmma().getKGroupSumsBytes(),
+            2 * one.getWgmma().getKGroupSumsBytes());
+  // The CTA that decodes A itself multiplies one weight.
+  EXPECT_FALSE(wgmma(1, 64, 0, 1, 2, false, false, 1, SplitKMode::Global, 2));
+  EXPECT_NE(diagnostics.find("expects weights = 2 with a ring"),
+            std::string::npos)
+      << diagnostics;
+}
+
 } // namespace

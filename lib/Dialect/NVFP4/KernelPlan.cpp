@@ -122,14 +122,17 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // The estimate's terms, for the diagnostics (built only when one fires).
   auto formula = [&] {
     std::string perWeight = "tile_m / 2 accumulators + 6 x b_prefetch";
-    return (weights > 1 ? "(" + std::to_string(weights) + " weights x (" +
-                              perWeight + ") + 58 + 16 for the second "
-                                          "weight's fragments"
-                        : "(" + perWeight + " + 58") +
+    return (weights > 1
+                ? "(" + std::to_string(weights) + " weights x (" + perWeight +
+                      ") + 58 + " + (bTma ? "16" : "64") +
+                      " for the second weight's fragments" +
+                      (bTma ? "" : " and loads")
+                : "(" + perWeight + " + 58") +
            (rounds == 2 ? " + 16 for two ring rounds per K group)" : ")");
   };
   int64_t threads = 128 * warpgroups * kGroups;
-  int64_t registers = estimateRegisters(tileM, bPrefetch, rounds, weights);
+  int64_t registers =
+      estimateRegisters(tileM, bPrefetch, rounds, weights, bTma);
   const int64_t perThread =
       std::min<int64_t>((65536 / threads) & ~int64_t(7), 255);
   if (registers > perThread)

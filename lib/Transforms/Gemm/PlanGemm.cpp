@@ -227,7 +227,8 @@ KernelPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
 /// (never the CTA that decodes A itself) decode the same rows of B1 and B2.
 /// Two consumer warpgroups share each tile of A (128 rows of B; one where
 /// N <= 64) and a producer fills as deep a ring as shared memory holds,
-/// with B's chunks where they fit (b_tma); two CTAs split K on chip where
+/// with B's chunks where they fit (b_tma; else tiles of at most 64 rows of
+/// A, whose registers hold B's loads too); two CTAs split K on chip where
 /// the grid would leave more than half the SMs idle, adding their tiles
 /// before the gate (performance.md, dual v1).
 KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t,
@@ -238,7 +239,9 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t,
   GemmPlanFields f{};
   f.weights = 2;
   f.warpgroups = n > 64 ? 2 : 1;
-  f.tileM = shape.tileM();
+  // B through registers costs the second weight's loads too: 64 rows of A
+  // keep both accumulators within the registers (dual v1).
+  f.tileM = bTmaFits ? shape.tileM() : std::min<int64_t>(shape.tileM(), 64);
   f.kGroups = 1;
   f.bPrefetch = 2;
   f.producer = true;

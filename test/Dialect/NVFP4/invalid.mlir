@@ -1194,7 +1194,7 @@ func.func private @dual_registers() attributes {plan = #nvfp4.kernel<mainloop = 
 // The weights of a gemm_tile share their type.
 func.func @weights_differ(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<128x256xf4E2M1FN>, %sfb: memref<128x16xf8E4M3FN>, %b2: memref<64x256xf4E2M1FN>, %sfb2: memref<64x16xf8E4M3FN>, %c: memref<128x128xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>, %i: index) {
   // expected-error @+1 {{expects every weight and its scales to have the types of the first ('memref<128x256xf4E2M1FN>', 'memref<128x16xf8E4M3FN>'), but weight 1 has 'memref<64x256xf4E2M1FN>', 'memref<64x16xf8E4M3FN>'}}
-  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b2, %sfb2 : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 4, weights = 2>> epilogue {
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>) weight(%b2, %sfb2 : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<512x64xf16, box = [128, 64], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, weights = 2>> epilogue {
   ^bb0(%x: f32, %y: f32):
     nvfp4.yield %x : f32
   }
