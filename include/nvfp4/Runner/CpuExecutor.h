@@ -40,8 +40,10 @@ LogicalResult executeOnCpu(func::FuncOp entry,
 /// differ only through the order of accumulation: 2 * (K/16) * 2^-24 *
 /// sum |a_k b_k| (within a 16-value block the sums are exact; the bound is
 /// the textbook (n-1)u sum|x| for each of the two evaluations). The sum of
-/// magnitudes is the reference product of |A| and |B|. Returns one empty
-/// vector per output for entries with other ops.
+/// magnitudes is the reference product of |A| and |B|. A gated dual GEMM
+/// (alone in its entry) propagates its two products' bounds through
+/// silu(x1) x2. Returns one empty vector per output for entries with other
+/// ops.
 FailureOr<SmallVector<std::vector<float>>>
 accumulationBounds(func::FuncOp entry, ArrayRef<HostBuffer> args,
                    const EntrySignature &signature);

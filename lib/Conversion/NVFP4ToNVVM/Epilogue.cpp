@@ -87,9 +87,9 @@ namespace {
 /// llvm.intr.exp2 into a libdevice call, so the NVVM intrinsic is called
 /// by name.
 Value ex2Approx(ImplicitLocOpBuilder &b, Value x) {
-  return LLVM::CallIntrinsicOp::create(b, b.getF32Type(),
-                                       b.getStringAttr("llvm.nvvm.ex2.approx.f32"),
-                                       ValueRange{x})
+  return LLVM::CallIntrinsicOp::create(
+             b, b.getF32Type(), b.getStringAttr("llvm.nvvm.ex2.approx.f32"),
+             ValueRange{x})
       .getResult(0);
 }
 

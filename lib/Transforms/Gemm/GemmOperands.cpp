@@ -59,8 +59,7 @@ void GemmOperands::buildEpilogue(OpBuilder &builder, Location loc,
   // silu(x1) * x2 = x1 / (1 + 2^(-x1 log2 e)) * x2: e^-x as exp2, which
   // the conversion lowers to the GPU's ex2 (no libdevice call).
   auto f32 = [&](double v) {
-    return arith::ConstantOp::create(builder, loc,
-                                     builder.getF32FloatAttr(v));
+    return arith::ConstantOp::create(builder, loc, builder.getF32FloatAttr(v));
   };
   Value x1 = body->getArgument(0), x2 = body->getArgument(1);
   Value scaled = arith::MulFOp::create(builder, loc, x1, f32(-M_LOG2E));

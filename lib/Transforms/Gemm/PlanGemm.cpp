@@ -251,10 +251,10 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t,
   f.splitK = 2 * ctas <= t.smCount && shape.evenChunks() ? 2 : 1;
   f.splitOnChip = true;
   // As many slots as fit, at least 3 (two ring rounds cost registers).
-  const int64_t slot = WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups,
-                                                    f.bTma, f.weights);
-  f.stages = std::clamp<int64_t>((t.info.maxSharedBytes - 1024) / (slot + 16), 3,
-                                 8);
+  const int64_t slot =
+      WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups, f.bTma, f.weights);
+  f.stages =
+      std::clamp<int64_t>((t.info.maxSharedBytes - 1024) / (slot + 16), 3, 8);
   return getGemmPlan(ctx, f);
 }
 
@@ -320,10 +320,11 @@ FailureOr<KernelPlanAttr> givenPlan(Operation *op, const PlanTarget &t,
   Attribute given = op->getAttr(NVFP4Dialect::kPlanAttrName);
   auto plan = dyn_cast_or_null<KernelPlanAttr>(given);
   if (given && (!plan || !isa<MainloopT>(plan.getMainloop())))
-    return op->emitOpError() << "is a GEMM (N = " << n << ") for " << t.info.chip
-                            << " and expects '" << NVFP4Dialect::kPlanAttrName
-                            << "' to be a #nvfp4.kernel with a " << kindName
-                            << ", but got " << given;
+    return op->emitOpError()
+           << "is a GEMM (N = " << n << ") for " << t.info.chip
+           << " and expects '" << NVFP4Dialect::kPlanAttrName
+           << "' to be a #nvfp4.kernel with a " << kindName << ", but got "
+           << given;
   return plan;
 }
 
