@@ -20,7 +20,7 @@ import sys
 import torch
 import torch.nn.functional as F
 
-from peers import buffer_sets, median_us
+from peers import buffer_sets, median_us, print_dense_fp16
 
 SHAPES = [(256, 4096, 7168), (512, 4096, 7168), (256, 3072, 4096),
           (512, 3072, 7168)]
@@ -72,10 +72,7 @@ def report(name, key, f, sets, flops):
 def main():
     dev = torch.device("cuda")
     l2 = torch.cuda.get_device_properties(dev).L2_cache_size
-    x = torch.randn(8192, 8192, device=dev, dtype=torch.float16)
-    dense_us = median_us(lambda p, q: torch.mm(p, q), [(x, x)], iters=20)
-    print(f"dense_fp16: {2 * 8192 ** 3 / (dense_us * 1e-6) / 1e12:.1f} TFLOP/s")
-    del x
+    print_dense_fp16(dev)
     one = torch.tensor(1.0, device=dev)
     for m, n, k in SHAPES:
         key = f"M={m} N={n} K={k}"

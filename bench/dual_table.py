@@ -11,6 +11,8 @@ import math
 import re
 import sys
 
+from peers import read_dense_fp16
+
 PEERS = ("cublas_fp16_stacked", "cublas_fp16_two", "cublaslt_fp8_stacked",
          "cublaslt_fp8_two", "silu_mul")
 
@@ -18,8 +20,7 @@ PEERS = ("cublas_fp16_stacked", "cublas_fp16_two", "cublaslt_fp8_stacked",
 def main():
     peers = open(sys.argv[1]).read()
     ours = open(sys.argv[2]).read()
-    dense = re.search(r"dense_fp16: ([\d.]+) TFLOP/s", peers)
-    dense = float(dense.group(1)) if dense else float("nan")
+    dense = read_dense_fp16(peers)
     peer = {}
     for m in re.finditer(r"(\w+) M=(\d+) N=(\d+) K=(\d+): ([\d.]+) us back to "
                          r"back, ([\d.]+) us graph", peers):

@@ -18,7 +18,7 @@ import sys
 
 import torch
 
-from peers import buffer_sets, median_us
+from peers import buffer_sets, median_us, print_dense_fp16
 
 SHAPES = [(128, 7168, 16384), (128, 4096, 7168), (128, 7168, 2048)]
 REPEATS = 3
@@ -64,10 +64,7 @@ def triton_peer():
 def main():
     dev = torch.device("cuda")
     l2 = torch.cuda.get_device_properties(dev).L2_cache_size
-    x = torch.randn(8192, 8192, device=dev, dtype=torch.float16)
-    dense_us = median_us(lambda p, q: torch.mm(p, q), [(x, x)], iters=20)
-    print(f"dense_fp16: {2 * 8192 ** 3 / (dense_us * 1e-6) / 1e12:.1f} TFLOP/s")
-    del x
+    print_dense_fp16(dev)
     try:
         triton_run = triton_peer()
     except Exception as e:  # reported, not hidden

@@ -6,12 +6,13 @@
 import re
 import sys
 
+from peers import read_dense_fp16
+
 
 def main():
     peers = open(sys.argv[1]).read()
     ours = open(sys.argv[2]).read()
-    dense = re.search(r"dense_fp16: ([\d.]+) TFLOP/s", peers)
-    dense = float(dense.group(1)) if dense else float("nan")
+    dense = read_dense_fp16(peers)
     peer = {}
     for m in re.finditer(r"(\w+) M=(\d+) N=(\d+) K=(\d+): ([\d.]+) us back to back, "
                          r"([\d.]+) us launched alone", peers):

@@ -38,6 +38,22 @@ def median_us(fn, sets, iters=100, batch=1):
     return times[len(times) // 2]
 
 
+def print_dense_fp16(dev):
+    """Measures and prints the dense fp16 tensor rate (torch.mm on 8192^3,
+    the practical ceiling), as the GEMM tables read it."""
+    x = torch.randn(8192, 8192, device=dev, dtype=torch.float16)
+    dense_us = median_us(lambda p, q: torch.mm(p, q), [(x, x)], iters=20)
+    print(f"dense_fp16: {2 * 8192 ** 3 / (dense_us * 1e-6) / 1e12:.1f} TFLOP/s")
+
+
+def read_dense_fp16(text):
+    """The dense fp16 rate print_dense_fp16 printed into `text` (NaN if
+    absent)."""
+    import re
+    m = re.search(r"dense_fp16: ([\d.]+) TFLOP/s", text)
+    return float(m.group(1)) if m else float("nan")
+
+
 def buffer_sets(nbytes, l2):
     """Rotating buffer sets of `nbytes` each that together exceed L2 3x."""
     return max(2, min(16, (3 * l2) // nbytes + 1))

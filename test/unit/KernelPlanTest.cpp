@@ -69,16 +69,20 @@ protected:
   std::string diagnostics;
 };
 
-/// d56c47f's GemmPlanAttr::getSharedBytes for a plan of those fields.
+/// d56c47f's GemmPlanAttr::getSharedBytes for a plan of those fields, but
+/// for a scatter split's exchange, which holds only the other splits' parts
+/// of this split's part of the tile (d56c47f reserved whole tiles; dual v1
+/// needed the room for four splits).
 int64_t flatWgmmaSharedBytes(int64_t warpgroups, int64_t tileM, int64_t stages,
                              int64_t kSplit, int64_t splitK, bool splitCluster,
-                             bool bTma) {
+                             bool bTma, bool scatter) {
   if (stages == 0)
     return 2 * tileM * 64 * 2;
   const int64_t slot = tileM * 128 + (bTma ? 64 * warpgroups * 48 : 0);
   const int64_t floats = warpgroups * 128 * (tileM / 2);
+  const int64_t exchanged = scatter ? floats / splitK : floats;
   const int64_t scratch = (kSplit - 1) * floats * 4 +
-                          (splitCluster ? (splitK - 1) * floats * 4 : 0);
+                          (splitCluster ? (splitK - 1) * exchanged * 4 : 0);
   return std::max(stages * slot, scratch) + 1024 + 16 * stages;
 }
 
@@ -103,7 +107,8 @@ TEST_F(KernelPlanTest, WgmmaResourcesAreTheFlatPlans) {
                   const bool onChip = mode != SplitKMode::Global && splits > 1;
                   ASSERT_EQ(plan.getSharedBytes(),
                             flatWgmmaSharedBytes(wg, tileM, stages, kGroups,
-                                                 splits, onChip, bTma))
+                                                 splits, onChip, bTma,
+                                                 mode == SplitKMode::Scatter))
                       << llvm::formatv("{0}", Attribute(plan)).str();
                   EXPECT_EQ(plan.getSplitK(), splits);
                   EXPECT_EQ(plan.getSplitCluster(), onChip);

@@ -224,13 +224,16 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 /// An on-chip reduction's exchange: the other splits' whole tiles in the
-/// first CTA's ring.
+/// first CTA's ring (cluster), or their parts of this split's part of the
+/// tile in every CTA's (scatter).
 int64_t SplitKAttr::getScratchBytes(const KernelParts &parts) const {
   if (!isOnChip())
     return 0;
-  return exchangeBytes(getSplits(), parts.mainloop.getWeights() *
-                                        parts.mainloop.getTileN() *
-                                        parts.mainloop.getTileM());
+  const int64_t tile = parts.mainloop.getWeights() *
+                       parts.mainloop.getTileN() * parts.mainloop.getTileM();
+  return exchangeBytes(getSplits(), getMode() == SplitKMode::Scatter
+                                        ? tile / getSplits()
+                                        : tile);
 }
 
 LogicalResult
