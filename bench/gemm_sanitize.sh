@@ -4,7 +4,9 @@
 # an odd number of rounds; ragged M and N; split-K across CTAs; a producer
 # warpgroup; split-K added on chip by a cluster of the
 # splits, with one or two warpgroups per tile; B copied into the
-# ring (b_tma) with plain and blocked scales, alone and in a split cluster):
+# ring (b_tma) with plain and blocked scales, alone and in a split cluster;
+# the gated dual GEMM's two weights through the ring, through registers,
+# and in a split cluster):
 #   [ONLY="case ..."] bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
 # Exits non-zero when a tool reports an error or a check fails.
 set -uo pipefail
@@ -29,6 +31,9 @@ cases=(
   "b_tma_split_cluster: 130 300 1024 0 f16 2 128 6 1 2 2 true true true"
   "b_tma_split_cluster_wg1: 128 512 2048 0 f16 1 128 6 1 2 2 true true true"
   "b_tma_blocked: 70 200 512 2 f32 1 64 6 3 2 1 true false true --blocked=b"
+  "dual_b_tma_scatter: 130 300 1024 0 f16 2 128 6 1 2 2 true true true --dual"
+  "dual_b_registers: 70 200 448 2 bf16 1 64 6 1 2 1 true false false --dual"
+  "dual_blocked_cluster: 77 300 512 0 f32 2 40 6 1 2 2 true true true --dual --blocked=ab"
 )
 # ONLY="name ..." runs just those cases.
 if [ -n "${ONLY:-}" ]; then
