@@ -17,7 +17,7 @@ storing its part of the tile where TILE_M divides into 8-row parts, as the
 planner does); --tcgen05=TILE_M,STAGES[,SPLIT_K[,SPLIT_ON_CHIP]]
 (anywhere) gives it a #nvfp4.tcgen05_mainloop (sm_100a) instead.
 --dual (anywhere) writes the gated dual GEMM C = silu(A * B1^T) * (A * B2^T)
-(nvfp4.scaled_dual_matmul; a given wgmma plan gets weights = 2).
+(nvfp4.scaled_dual_matmul; a given plan's mainloop gets weights = 2).
 """
 import sys
 
@@ -66,6 +66,8 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
         f = dict(zip(("tile_m", "stages", "split_k", "split_on_chip"),
                      tcgen05))
         mainloop = f"tile_m = {f['tile_m']}, stages = {f['stages']}"
+        if dual:
+            mainloop += ", weights = 2"
         attrs.append(kernel_plan("tcgen05", mainloop, f.get("split_k", 1),
                                  f.get("split_on_chip"), None))
     for operand in "ab":

@@ -217,6 +217,10 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
     of M = 128) by `tile_m` rows of A (the activations, the MMA's N),
     accumulated in tensor memory (TMEM), with e2m1 operands and e4m3
     block16 scales read by the MMA itself (`kind::mxf4nvf4.block_scale`).
+    With `weights = 2` (the gated dual GEMM) the slot holds both weights'
+    tiles and scales, TMEM both accumulators (columns [0, tile_m) and
+    [tile_m, 2 tile_m)) and both weights' scale columns, and each K step
+    issues one MMA per weight on the same tile of A and its scales.
     The CTA is 4 warps: thread 0 copies the tiles (TMA) and the scales
     (bulk copies) into the ring, thread 32 issues the scale copies into TMEM
     (`tcgen05.cp`) and the MMAs, and all 4 warps read the accumulator out of
@@ -242,7 +246,8 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
 
     Example: `#nvfp4.tcgen05_mainloop<tile_m = 128, stages = 6>`.
   }];
-  let parameters = (ins "int64_t":$tile_m, "int64_t":$stages);
+  let parameters = (ins "int64_t":$tile_m, "int64_t":$stages,
+                        DefaultValuedParameter<"int64_t", "1">:$weights);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -270,35 +275,42 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
     }
     /// Blocks of 128 rows of A's scales a tile needs.
     int64_t getScaleBlocksA() const { return (getTileM() + 127) / 128; }
-    /// Byte offsets inside a slot: B's tile, A's tile, B's scales, A's
-    /// scales; and the slot's size (1024-byte multiples keep every slot
-    /// aligned for the swizzle).
+    /// Byte offsets inside a slot: each weight's tile of B, A's tile, each
+    /// weight's scales of B, A's scales; and the slot's size (1024-byte
+    /// multiples keep every slot aligned for the swizzle).
     static constexpr int64_t kBOffset = 0;
-    int64_t getAOffset() const { return kTileN * kStageRowBytes; }
-    int64_t getSfbOffset() const {
-      return getAOffset() + getTileM() * kStageRowBytes;
+    static int64_t getBOffset(int64_t w) {
+      return kBOffset + w * kTileN * kStageRowBytes;
     }
-    int64_t getSfaOffset() const { return getSfbOffset() + kScaleBlockBytes; }
+    int64_t getAOffset() const { return getBOffset(getWeights()); }
+    int64_t getSfbOffset(int64_t w = 0) const {
+      return getAOffset() + getTileM() * kStageRowBytes +
+             w * kScaleBlockBytes;
+    }
+    int64_t getSfaOffset() const { return getSfbOffset(getWeights()); }
     int64_t getSlotBytes() const {
       int64_t end = getSfaOffset() + getScaleBlocksA() * kScaleBlockBytes;
       return (end + 1023) / 1024 * 1024;
     }
-    /// TMEM columns: the fp32 accumulator (one column per row of A) from
-    /// column 0, then per slot B's scales (4 columns per MMA) and A's
-    /// (4 per MMA and block of 128 rows).
+    /// TMEM columns: each weight's fp32 accumulator (one column per row
+    /// of A) from column w x tile_m, then per slot each weight's B scales
+    /// (4 columns per MMA) and A's (4 per MMA and block of 128 rows).
+    int64_t getAccumulatorColumn(int64_t w) const { return w * getTileM(); }
     int64_t getSfbColumnsPerMma() const { return 4; }
     int64_t getSfaColumnsPerMma() const { return 4 * getScaleBlocksA(); }
     int64_t getScaleColumnsPerSlot() const {
       return (kStageK / kMmaK) *
-             (getSfbColumnsPerMma() + getSfaColumnsPerMma());
+             (getWeights() * getSfbColumnsPerMma() + getSfaColumnsPerMma());
     }
-    int64_t getScaleColumnBase() const { return getTileM(); }
+    int64_t getScaleColumnBase() const { return getWeights() * getTileM(); }
     int64_t getTmemColumnsUsed() const {
-      return tmemColumnsUsed(getTileM(), getStages());
+      return tmemColumnsUsed(getTileM(), getStages(), getWeights());
     }
-    static int64_t tmemColumnsUsed(int64_t tileM, int64_t stages) {
-      return tileM +
-             stages * (kStageK / kMmaK) * (4 + 4 * ((tileM + 127) / 128));
+    static int64_t tmemColumnsUsed(int64_t tileM, int64_t stages,
+                                   int64_t weights = 1) {
+      return weights * tileM +
+             stages * (kStageK / kMmaK) *
+                 (4 * weights + 4 * ((tileM + 127) / 128));
     }
     /// The allocation: a power of two >= 32 (tcgen05.alloc), or 0 when the
     /// columns exceed TMEM's 512.

@@ -219,6 +219,13 @@ def NVFP4_Tcgen05StoreOp : NVFP4_Tcgen05Op<"tcgen05.store",
     C[batch][m + j][row + t] in C's element type; elements past M or N are
     not stored. With `partials`, the fp32 values go to split `split`'s
     copy of C in it (split-major [split][batch][m][n]) instead.
+
+    With an `epilogue` region (the gemm_tile's: one f32 argument per
+    accumulator, `nvfp4.yield` of C's element), the tile holds one
+    accumulator per argument, accumulator w from TMEM column w x
+    `columns`, and the stored value is the region applied to the
+    accumulators' elements (the gated dual GEMM's silu(x1) x2); without
+    one, the single accumulator is stored as it is.
     Example:
     ```mlir
     nvfp4.tcgen05.store %tmem columns 128 outs(%c : memref<128x7168xf16>)
@@ -231,13 +238,20 @@ def NVFP4_Tcgen05StoreOp : NVFP4_Tcgen05Op<"tcgen05.store",
     Arg<Optional<MemRefRankOf<[I8], [1]>>, "fp32 partial tiles",
         [MemWrite]>:$partials,
     I32:$m, I32:$row, Index:$batch, Optional<Index>:$split);
+  let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
     $tmem `columns` $columns `outs` `(` $c `:` type($c) `)`
     (`partials` `(` $partials^ `:` type($partials) `)`)?
     `at` `m` $m `row` $row `batch` $batch (`split` $split^)? attr-dict `:`
-    qualified(type($tmem))
+    qualified(type($tmem)) (`epilogue` $epilogue^)?
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Accumulators of the tile: the epilogue's arguments, or 1.
+    int64_t getAccumulators() {
+      return getEpilogue().empty() ? 1 : getEpilogue().getNumArguments();
+    }
+  }];
 }
 
 #endif // NVFP4_TCGEN05_OPS_TD

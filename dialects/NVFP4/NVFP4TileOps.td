@@ -180,7 +180,7 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
 }
 
 def NVFP4_YieldOp : NVFP4_Op<"yield", [Pure, Terminator,
-    HasParent<"GemmTileOp">]> {
+    ParentOneOf<["GemmTileOp", "Tcgen05StoreOp"]>]> {
   let summary = "The value of C's element in a gemm_tile's epilogue";
   let arguments = (ins F32:$value);
   let assemblyFormat = "$value `:` type($value) attr-dict";

@@ -20,20 +20,46 @@ using namespace mlir::nvfp4;
 namespace {
 
 /// The contest's best results (PROBLEMS.md: the GEMM's three shapes).
+/// The contest's best B200 time of a GEMM (one weight) or gated dual GEMM
+/// (two) of this shape (PROBLEMS.md), if it is a contest shape.
 std::optional<double> contestBest(int64_t m, int64_t n, int64_t k,
-                                  int64_t batch) {
+                                  int64_t batch, int64_t weights) {
   struct Best {
-    int64_t m, n, k;
+    int64_t weights, m, n, k;
     double us;
   };
-  static const Best kBest[] = {{128, 7168, 16384, 18.3},
-                               {128, 4096, 7168, 8.29},
-                               {128, 7168, 2048, 6.54}};
+  static const Best kBest[] = {
+      {1, 128, 7168, 16384, 18.3}, {1, 128, 4096, 7168, 8.29},
+      {1, 128, 7168, 2048, 6.54},  {2, 256, 4096, 7168, 12.4},
+      {2, 512, 4096, 7168, 16.4},  {2, 256, 3072, 4096, 9.43},
+      {2, 512, 3072, 7168, 16.3}};
   if (batch != 1)
     return std::nullopt;
   for (const Best &b : kBest)
-    if (b.m == m && b.n == n && b.k == k)
+    if (b.weights == weights && b.m == m && b.n == n && b.k == k)
       return b.us * 1e-6;
+  return std::nullopt;
+}
+
+/// A GEMM-shaped op's operands as the model reads them: A's and the first
+/// weight's types and scale layouts, C's type, the weights.
+struct Problem {
+  MemRefType a, sfa, b, c;
+  ScaleLayout sfaLayout, sfbLayout;
+  int64_t weights;
+};
+
+std::optional<Problem> problemOf(Operation *op) {
+  if (auto gemm = dyn_cast<ScaledMatmulOp>(op))
+    return Problem{gemm.getA().getType(),  gemm.getSfa().getType(),
+                   gemm.getB().getType(),  gemm.getC().getType(),
+                   gemm.getSfaLayout(),    gemm.getSfbLayout(),
+                   1};
+  if (auto dual = dyn_cast<ScaledDualMatmulOp>(op))
+    return Problem{dual.getA().getType(),  dual.getSfa().getType(),
+                   dual.getB1().getType(), dual.getC().getType(),
+                   dual.getSfaLayout(),    dual.getSfbLayout(),
+                   2};
   return std::nullopt;
 }
 
@@ -50,31 +76,34 @@ double scaleBytes(BlockFormat format, ScaleLayout layout, int64_t rows,
 } // namespace
 
 std::optional<GemmPrediction>
-mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
+mlir::nvfp4::predictB200Gemm(Operation *op, const B200Model &model) {
   auto plan = op->getAttrOfType<KernelPlanAttr>(NVFP4Dialect::kPlanAttrName);
-  if (!plan || !plan.getTcgen05())
+  std::optional<Problem> problem = problemOf(op);
+  if (!plan || !plan.getTcgen05() || !problem)
     return std::nullopt;
-  OperandShape a = getOperandShape(op.getA().getType());
-  const BlockFormat format = BlockFormat::of(op.getSfa().getType());
+  OperandShape a = getOperandShape(problem->a);
+  const BlockFormat format = BlockFormat::of(problem->sfa);
   GemmPrediction p;
   p.model = model;
   p.m = a.rows;
   p.k = a.k;
   p.batch = a.batch;
-  p.n = getOperandShape(op.getB().getType()).rows;
+  p.n = getOperandShape(problem->b).rows;
+  p.weights = problem->weights;
   llvm::raw_string_ostream os(p.plan);
   os << plan;
   const double l = static_cast<double>(a.batch);
-  const double outBytes = op.getC().getType().getElementTypeBitWidth() / 8.0;
+  const double w = static_cast<double>(p.weights);
+  const double outBytes = problem->c.getElementTypeBitWidth() / 8.0;
   const double bw = model.bytesPerSecond;
 
-  // The problem: its operands as given, and C.
-  const double values = l * (p.m + p.n) * (p.k / 2.0);
+  // The problem: its operands as given (every weight), and C.
+  const double values = l * (p.m + w * p.n) * (p.k / 2.0);
   const double givenScales =
-      l * (scaleBytes(format, op.getSfaLayout(), p.m, p.k) +
-           scaleBytes(format, op.getSfbLayout(), p.n, p.k));
+      l * (scaleBytes(format, problem->sfaLayout, p.m, p.k) +
+           w * scaleBytes(format, problem->sfbLayout, p.n, p.k));
   const double c = l * p.m * p.n * outBytes;
-  const double flops = 2.0 * l * p.m * p.n * p.k;
+  const double flops = w * 2.0 * l * p.m * p.n * p.k;
   p.speedOfLightSeconds = std::max((values + givenScales + c) / bw,
                                    flops / model.fp4FlopsPerSecond);
 
@@ -82,7 +111,7 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
   const int64_t slotK = Tcgen05MainloopAttr::getSlotK(p.k);
   const double slotScales =
       l * (scaleBytes(format, ScaleLayout::Blocked, p.m, slotK) +
-           scaleBytes(format, ScaleLayout::Blocked, p.n, slotK));
+           w * scaleBytes(format, ScaleLayout::Blocked, p.n, slotK));
   const int64_t splitK = plan.getSplitK();
   const double partials =
       static_cast<double>(plan.getPartialsBytes(a.batch, p.m, p.n));
@@ -98,8 +127,8 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
     return l * (scaleBytes(format, layout, rows, p.k) +
                 scaleBytes(format, ScaleLayout::Blocked, rows, slotK));
   };
-  p.prePassBytes =
-      prePass(op.getSfaLayout(), p.m) + prePass(op.getSfbLayout(), p.n);
+  p.prePassBytes = prePass(problem->sfaLayout, p.m) +
+                   w * prePass(problem->sfbLayout, p.n);
   p.sumBytes = sumKernel ? partials + c : 0.0;
 
   const int64_t gx = llvm::divideCeil(p.n, Tcgen05MainloopAttr::kTileN);
@@ -107,8 +136,9 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
   p.ctas = gx * gy * a.batch * splitK;
   p.waves = llvm::divideCeil(p.ctas, model.smCount);
   const int64_t ctaSlices = Tcgen05MainloopAttr::getSlices(p.k) / splitK;
-  const double ctaFlops = 2.0 * Tcgen05MainloopAttr::kTileN * plan.getTileM() *
-                          ctaSlices * Tcgen05MainloopAttr::kStageK;
+  const double ctaFlops = w * 2.0 * Tcgen05MainloopAttr::kTileN *
+                          plan.getTileM() * ctaSlices *
+                          Tcgen05MainloopAttr::kStageK;
   p.mmaPadding = 1.0 - flops / (ctaFlops * p.ctas);
 
   p.memorySeconds = p.gemmBytes / bw;
@@ -118,7 +148,7 @@ mlir::nvfp4::predictB200Gemm(ScaledMatmulOp op, const B200Model &model) {
   p.sumSeconds = p.sumBytes / bw;
   p.seconds =
       std::max(p.memorySeconds, p.mmaSeconds) + p.prePassSeconds + p.sumSeconds;
-  p.contestBestSeconds = contestBest(p.m, p.n, p.k, a.batch);
+  p.contestBestSeconds = contestBest(p.m, p.n, p.k, a.batch, p.weights);
   return p;
 }
 
@@ -139,7 +169,7 @@ std::vector<GemmPrediction> mlir::nvfp4::predictB200Entry(ModuleOp module,
   auto fn = planned->lookupSymbol<func::FuncOp>(entry);
   if (!fn)
     return out;
-  fn.walk([&](ScaledMatmulOp op) {
+  fn.walk([&](Operation *op) {
     if (std::optional<GemmPrediction> p = predictB200Gemm(op))
       out.push_back(*p);
   });
@@ -154,7 +184,8 @@ std::string mlir::nvfp4::formatPrediction(const GemmPrediction &p,
       "{6:f2} us: {7:f1} MB at {8:f2} TB/s, MMA {9:f2} us: {10} CTAs in {11} "
       "wave(s) of {12} SMs, {13:f1}% padding, at {14:f1} PFLOP/s)",
       entry, p.m, p.n, p.k,
-      p.batch > 1 ? llvm::formatv(" L{0}", p.batch).str() : std::string(),
+      (p.batch > 1 ? llvm::formatv(" L{0}", p.batch).str() : std::string()) +
+          (p.weights > 1 ? " (gated dual: two products)" : ""),
       us(p.seconds), us(p.memorySeconds), p.gemmBytes * 1e-6,
       p.model.bytesPerSecond * 1e-12, us(p.mmaSeconds), p.ctas, p.waves,
       p.model.smCount, 100.0 * p.mmaPadding,

@@ -5,7 +5,7 @@
 // wgmma group per weight and round (the loop waits for all but one round's
 // two), and the gate applied once per stored element after the splits
 // meet: 32 values a thread (128 rows of A / 2 splits / 2), each one
-// ex2.approx and one exact division. ptxas assembles it without spills.
+// ex2.approx and one div.approx. ptxas assembles it without spills.
 // RUN: nvfp4-opt %s --nvfp4-pipeline="target=sm_90a format=isa" | FileCheck %s
 // RUN: %if ptxas %{ nvfp4-opt %s --nvfp4-pipeline="target=sm_90a format=isa" | %python %nvfp4_src_root/bench/ptx_of.py > %t.ptx && %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
@@ -17,6 +17,7 @@
 // CHECK-NOT: wgmma.wait_group.sync.aligned \091;
 // CHECK-COUNT-32: ex2.approx.f32
 // CHECK-NOT: ex2.approx
+// CHECK-NOT: div.rn.f32
 // PTXAS: Compiling entry function 'dual_kernel'
 // PTXAS: Function properties for dual_kernel
 // PTXAS-NEXT: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

@@ -2,15 +2,18 @@
 // ring (weights = 2); two consumer warpgroups share each tile of A (one
 // where N <= 64); B's chunks through the ring where they fit (K % 256 == 0
 // or blocked scales); two CTAs split K on chip where the grid would leave
-// more than half the SMs idle. On sm_100a it has no kernel yet (its
-// tcgen05 mainloop keeps one TMEM accumulator): a clear error.
+// more than half the SMs idle. On sm_100a: a two-accumulator tcgen05
+// mainloop (weights = 2: both TMEM accumulators and both weights' tiles
+// and scales per slot, so at most 4 slots), the GEMM's tiles, and a split
+// that adds on chip (mode cluster: the gate applies after the sum).
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_90a | FileCheck %s
-// RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a 2>&1 >/dev/null | FileCheck %s --check-prefix=SM100
+// RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a | FileCheck %s --check-prefix=SM100
 
 // The first contest shape: 64 CTAs of 128 x 128 on 132 SMs, so two split K.
 // CHECK-LABEL: func.func @contest
 // CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 8, producer = true, b_tma = true, weights = 2>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>
-// SM100: error: 'nvfp4.scaled_dual_matmul' op has no sm_100a kernel yet: the gated dual GEMM's tcgen05 mainloop (two TMEM accumulators) is not built; its sm_90a kernel runs (--target=sm_90a)
+// SM100-LABEL: func.func @contest
+// SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 4, weights = 2>>}
 func.func @contest(%a: memref<256x7168xf4E2M1FN>, %sfa: memref<256x448xf8E4M3FN>, %b1: memref<4096x7168xf4E2M1FN>, %sfb1: memref<4096x448xf8E4M3FN>, %b2: memref<4096x7168xf4E2M1FN>, %sfb2: memref<4096x448xf8E4M3FN>, %c: memref<256x4096xf16>) {
   nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<256x7168xf4E2M1FN>, memref<256x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<256x4096xf16>)
   return
@@ -21,6 +24,8 @@ func.func @contest(%a: memref<256x7168xf4E2M1FN>, %sfa: memref<256x448xf8E4M3FN>
 // A full grid (128 CTAs): no split.
 // CHECK-LABEL: func.func @full_grid
 // CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 8, producer = true, b_tma = true, weights = 2>>}
+// SM100-LABEL: func.func @full_grid
+// SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, stages = 4, weights = 2>>}
 func.func @full_grid(%a: memref<512x7168xf4E2M1FN>, %sfa: memref<512x448xf8E4M3FN>, %b1: memref<4096x7168xf4E2M1FN>, %sfb1: memref<4096x448xf8E4M3FN>, %b2: memref<4096x7168xf4E2M1FN>, %sfb2: memref<4096x448xf8E4M3FN>, %c: memref<512x4096xf16>) {
   nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<512x7168xf4E2M1FN>, memref<512x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<512x4096xf16>)
   return
@@ -33,6 +38,8 @@ func.func @full_grid(%a: memref<512x7168xf4E2M1FN>, %sfa: memref<512x448xf8E4M3F
 // of 24; K / 64 = 7 chunks: no split.
 // CHECK-LABEL: func.func @small
 // CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 24, stages = 8, producer = true, weights = 2>>}
+// SM100-LABEL: func.func @small
+// SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 32, stages = 2, weights = 2>, reduction = #nvfp4.split_k<splits = 2, mode = cluster>>}
 func.func @small(%a: memref<20x448xf4E2M1FN>, %sfa: memref<20x28xf8E4M3FN>, %b1: memref<40x448xf4E2M1FN>, %sfb1: memref<40x28xf8E4M3FN>, %b2: memref<40x448xf4E2M1FN>, %sfb2: memref<40x28xf8E4M3FN>, %c: memref<20x40xbf16>) {
   nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<20x448xf4E2M1FN>, memref<20x28xf8E4M3FN>, memref<40x448xf4E2M1FN>, memref<40x28xf8E4M3FN>, memref<40x448xf4E2M1FN>, memref<40x28xf8E4M3FN>) outs(%c : memref<20x40xbf16>)
   return

@@ -115,20 +115,21 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // Split-K on chip: the splits of a tile are a cluster (1 x 1 x 2) that adds
 // them on chip. The ring's scratch holds the K groups' sums and, above
-// them, the other split's tile (128 threads x 32 floats each, side by side:
-// group 0 may still be loading its sums when the other split writes); after
+// them, the other split's part of the tile (128 threads x 16 floats; side
+// by side: group 0 may still be loading its sums when the other split
+// writes); after
 // the K groups'
 // reduction group 0 of each split adds its part of the splits' tiles and
 // stores it, to C: no partials and no sum kernel to let in early.
 // CHECK-LABEL: gpu.func @split_cluster
-// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, scratch_bytes = 32768>
+// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, scratch_bytes = 24576>
 // CHECK: scf.for
 // CHECK-NOT: griddepcontrol launch_dependents
 // CHECK: %[[GROUPS:.*]] = nvfp4.wgmma.reduce_k_groups %{{.*}} in %[[RING]] groups 2 warpgroups 1
 // CHECK: scf.if
 // Each split adds and stores 32 of the tile's 64 rows of A, from row
 // offset rank x 32.
-// CHECK-NEXT: %[[OFF:.*]], %[[PART:.*]] = nvfp4.wgmma.reduce_scatter_splits %[[GROUPS]] in %[[RING]] splits 2 warpgroups 1 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, scratch_bytes = 32768>, vector<32xf32> -> vector<16xf32>
+// CHECK-NEXT: %[[OFF:.*]], %[[PART:.*]] = nvfp4.wgmma.reduce_scatter_splits %[[GROUPS]] in %[[RING]] splits 2 warpgroups 1 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1, scratch_bytes = 24576>, vector<32xf32> -> vector<16xf32>
 // The part is staged above the K groups' sums (16384 bytes) and below the
 // exchange area (the other split's part, 8192 bytes at the ring's top).
 // CHECK-NEXT: nvfp4.wgmma.store %[[PART]] outs(%arg4 : memref<64x128xbf16>) at m %[[OFF]] row %{{.*}} batch %{{[^ ]+}} staged in %[[RING]] at 16384 warpgroups 1 : vector<16xf32>

@@ -12,7 +12,7 @@
 // (128 threads x 32 floats, 16384 bytes) fills the last slot's A tile, from
 // 5 x 19456 = 97280; the part is staged from 0.
 // CHECK-LABEL: gpu.func @last_slot_kernel(
-// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4, scratch_bytes = 32768>
+// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4, scratch_bytes = 16384>
 // CHECK: %{{.*}}, %[[PART:.*]] = nvfp4.wgmma.reduce_scatter_splits %{{.*}} in %[[RING]] splits 2 warpgroups 1 a_tiles 16384 :
 // CHECK: nvfp4.wgmma.store %[[PART]] {{.*}} staged in %[[RING]] at 0 warpgroups 1
 func.func @last_slot(%a: memref<128x1024xf4E2M1FN>, %sfa: memref<128x64xf8E4M3FN>, %b: memref<1024x1024xf4E2M1FN>, %sfb: memref<1024x64xf8E4M3FN>, %c: memref<128x1024xf16>) {
@@ -26,7 +26,7 @@ func.func @last_slot(%a: memref<128x1024xf4E2M1FN>, %sfa: memref<128x64xf8E4M3FN
 // in the last slot's A tile starts at 3 x 19456 = 58368, above them, and the
 // part is staged between the two, from 32768.
 // CHECK-LABEL: gpu.func @above_k_groups_kernel(
-// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 19456, consumers = 4, scratch_bytes = 65536>
+// CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 19456, consumers = 4, scratch_bytes = 49152>
 // CHECK: nvfp4.wgmma.reduce_k_groups
 // CHECK: %{{.*}}, %[[PART:.*]] = nvfp4.wgmma.reduce_scatter_splits %{{.*}} in %[[RING]] splits 2 warpgroups 1 a_tiles 16384 :
 // CHECK: nvfp4.wgmma.store %[[PART]] {{.*}} staged in %[[RING]] at 32768 warpgroups 1
@@ -37,13 +37,14 @@ func.func @above_k_groups(%a: memref<128x1024xf4E2M1FN>, %sfa: memref<128x64xf8E
 
 // -----
 
-// Two warpgroups and 2 slots: the exchange (32768 bytes, two A tiles) would
-// take both slots, but the ring's scratch (65536 bytes) exceeds them, so the
-// exchange stays at the ring's top and its first arrive releases.
+// Two warpgroups and 2 slots, the splits meeting in the first CTA (mode
+// cluster): the exchange (the other split's whole tile, 65536 bytes) is
+// larger than the two slots' A tiles (32768 bytes), so it stays at the
+// ring's top and its first arrive releases.
 // CHECK-LABEL: gpu.func @released_kernel(
-// CHECK: nvfp4.wgmma.reduce_scatter_splits %{{.*}} in %{{.*}} splits 2 warpgroups 2 release_reads :
+// CHECK: nvfp4.wgmma.reduce_splits %{{.*}} in %{{.*}} splits 2 warpgroups 2 release_reads :
 // CHECK-NOT: a_tiles
 func.func @released(%a: memref<128x1024xf4E2M1FN>, %sfa: memref<128x64xf8E4M3FN>, %b: memref<1024x1024xf4E2M1FN>, %sfb: memref<1024x64xf8E4M3FN>, %c: memref<128x1024xf16>) {
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x1024xf4E2M1FN>, memref<128x64xf8E4M3FN>, memref<1024x1024xf4E2M1FN>, memref<1024x64xf8E4M3FN>) outs(%c : memref<128x1024xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 2, k_groups = 1, b_prefetch = 2, producer = true, b_tma = true>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x1024xf4E2M1FN>, memref<128x64xf8E4M3FN>, memref<1024x1024xf4E2M1FN>, memref<1024x64xf8E4M3FN>) outs(%c : memref<128x1024xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 2, k_groups = 1, b_prefetch = 2, producer = true, b_tma = true>, reduction = #nvfp4.split_k<splits = 2, mode = cluster>>}
   return
 }

@@ -17,11 +17,11 @@
 // TILE-NEXT: %[[E:.*]] = math.exp2 %[[S]] : f32
 // TILE-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // TILE-NEXT: %[[D:.*]] = arith.addf %[[E]], %[[ONE]] : f32
-// TILE-NEXT: %[[SILU:.*]] = arith.divf %[[X1]], %[[D]] : f32
+// TILE-NEXT: %[[SILU:.*]] = arith.divf %[[X1]], %[[D]] fastmath<afn> : f32
 // TILE-NEXT: %[[Y:.*]] = arith.mulf %[[SILU]], %[[X2]] : f32
 // TILE-NEXT: nvfp4.yield %[[Y]] : f32
 
-// PIPE: nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 28672, consumers = 8, scratch_bytes = 131072>
+// PIPE: nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 28672, consumers = 8, scratch_bytes = 65536>
 // PIPE: nvfp4.ring.expect %[[R:.*]][%[[S0:.*]]] :
 // PIPE: nvfp4.ring.copy %[[R]][%[[S0]]] at 16384 from %arg8
 // PIPE: nvfp4.ring.copy %[[R]][%[[S0]]] at 20480 from %arg10

@@ -18,9 +18,9 @@
 
 // Several functions and no --entry; then an unknown entry.
 // RUN: not nvfp4-run %s 2>&1 | FileCheck %s --check-prefix=AMBIGUOUS
-// AMBIGUOUS: nvfp4-run: error: '{{.*}}bad-input.mlir' defines several functions (@gemv, @k96, @gemm, @dual, @not_nvfp4); pick one with --entry
+// AMBIGUOUS: nvfp4-run: error: '{{.*}}bad-input.mlir' defines several functions (@gemv, @k96, @gemm, @grouped, @not_nvfp4); pick one with --entry
 // RUN: not nvfp4-run %s --entry nope 2>&1 | FileCheck %s --check-prefix=ENTRY
-// ENTRY: nvfp4-run: error: no function @nope in '{{.*}}bad-input.mlir' (functions: @gemv, @k96, @gemm, @dual, @not_nvfp4)
+// ENTRY: nvfp4-run: error: no function @nope in '{{.*}}bad-input.mlir' (functions: @gemv, @k96, @gemm, @grouped, @not_nvfp4)
 
 // An entry that is not made of nvfp4 ops.
 // RUN: not nvfp4-run %s --entry not_nvfp4 2>&1 | FileCheck %s --check-prefix=NOTNVFP4
@@ -60,10 +60,10 @@
 // PLAN: error: 'nvfp4.scaled_matmul' op cannot be planned as a GEMV: the GEMV kernels need K % 64 == 0 (whole 64-value chunks per load), but K = 96
 // PLAN: nvfp4-run: error: cannot compile @k96 for sm_90a (diagnostics above)
 
-// An op the target has no kernel for (the gated dual GEMM is not lowered
+// An op the target has no kernel for (the grouped GEMM is not lowered
 // yet) is an error on the GPU path, not a fallback to the CPU reference.
-// RUN: not nvfp4-run %s --entry dual --target sm_100a 2>&1 | FileCheck %s --check-prefix=NOKERNEL
-// NOKERNEL: error: 'nvfp4.scaled_dual_matmul' op has no sm_100a kernel yet
+// RUN: not nvfp4-run %s --entry grouped --target sm_100a 2>&1 | FileCheck %s --check-prefix=NOKERNEL
+// NOKERNEL: error: 'nvfp4.grouped_matmul' op has no sm_100a kernel yet
 
 // An unknown --emit stage.
 // RUN: not nvfp4-run %s --entry gemv --emit=sass 2>&1 | FileCheck %s --check-prefix=EMIT
@@ -94,11 +94,10 @@ func.func @gemm(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>,
   return
 }
 
-func.func @dual(%a: memref<8x32xf4E2M1FN>, %sfa: memref<8x2xf8E4M3FN>,
-                %b1: memref<4x32xf4E2M1FN>, %sfb1: memref<4x2xf8E4M3FN>,
-                %b2: memref<4x32xf4E2M1FN>, %sfb2: memref<4x2xf8E4M3FN>,
-                %c: memref<8x4xf16>) {
-  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<8x32xf4E2M1FN>, memref<8x2xf8E4M3FN>, memref<4x32xf4E2M1FN>, memref<4x2xf8E4M3FN>, memref<4x32xf4E2M1FN>, memref<4x2xf8E4M3FN>) outs(%c : memref<8x4xf16>)
+func.func @grouped(%a: memref<8x32xf4E2M1FN>, %sfa: memref<8x2xf8E4M3FN>,
+                   %b: memref<2x4x32xf4E2M1FN>, %sfb: memref<2x4x2xf8E4M3FN>,
+                   %c: memref<8x4xf16>) {
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<8x32xf4E2M1FN>, memref<8x2xf8E4M3FN>, memref<2x4x32xf4E2M1FN>, memref<2x4x2xf8E4M3FN>) outs(%c : memref<8x4xf16>) {group_sizes = array<i64: 3, 5>}
   return
 }
 

@@ -15,8 +15,8 @@
 // NOGPU-NOT: {{.}}
 
 // An op with no kernel yet: why it was not compiled is in the last line.
-// RUN: %if no-gpu %{ nvfp4-run %s --entry dual 2>/dev/null | FileCheck %s --check-prefix=NOKERNEL %}
-// NOKERNEL: nvfp4-run: @dual: not compiled for sm_100a ('nvfp4.scaled_dual_matmul' op has no sm_100a kernel yet{{.*}}), ran on the CPU reference only (no GPU: {{.*}}): not checked
+// RUN: %if no-gpu %{ nvfp4-run %s --entry grouped 2>/dev/null | FileCheck %s --check-prefix=NOKERNEL %}
+// NOKERNEL: nvfp4-run: @grouped: not compiled for sm_100a ('nvfp4.grouped_matmul' op has no sm_100a kernel yet{{.*}}), ran on the CPU reference only (no GPU: {{.*}}): not checked
 
 // --emit says what it wrote, on stderr (the data may be on stdout).
 // RUN: nvfp4-run %s --entry gemv --target sm_90a --emit=ptx -o %t/k.ptx 2>&1 | FileCheck %s --check-prefix=EMIT
@@ -66,10 +66,9 @@ func.func @gemv(%a: memref<256x64xf4E2M1FN>, %sfa: memref<256x4xf8E4M3FN>,
   return
 }
 
-func.func @dual(%a: memref<64x64xf4E2M1FN>, %sfa: memref<64x4xf8E4M3FN>,
-                %b1: memref<32x64xf4E2M1FN>, %sfb1: memref<32x4xf8E4M3FN>,
-                %b2: memref<32x64xf4E2M1FN>, %sfb2: memref<32x4xf8E4M3FN>,
-                %c: memref<64x32xf32>) {
-  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<64x64xf4E2M1FN>, memref<64x4xf8E4M3FN>, memref<32x64xf4E2M1FN>, memref<32x4xf8E4M3FN>, memref<32x64xf4E2M1FN>, memref<32x4xf8E4M3FN>) outs(%c : memref<64x32xf32>)
+func.func @grouped(%a: memref<64x64xf4E2M1FN>, %sfa: memref<64x4xf8E4M3FN>,
+                   %b: memref<2x32x64xf4E2M1FN>, %sfb: memref<2x32x4xf8E4M3FN>,
+                   %c: memref<64x32xf32>) {
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<64x64xf4E2M1FN>, memref<64x4xf8E4M3FN>, memref<2x32x64xf4E2M1FN>, memref<2x32x4xf8E4M3FN>) outs(%c : memref<64x32xf32>) {group_sizes = array<i64: 24, 40>}
   return
 }

@@ -135,7 +135,8 @@ TEST_F(KernelPlanTest, Tcgen05ResourcesAreTheFlatPlans) {
           if (splits == 1 && cluster)
             continue;
           auto mainloop =
-              Tcgen05MainloopAttr::getChecked(emit, &ctx, tileM, stages);
+              Tcgen05MainloopAttr::getChecked(emit, &ctx, tileM, stages,
+                                              int64_t{1});
           if (!mainloop)
             continue;
           SplitKAttr reduction;

@@ -56,7 +56,8 @@ struct B200Model {
 
 /// The prediction for one GEMM with a #nvfp4.tcgen05_mainloop.
 struct GemmPrediction {
-  int64_t m = 0, n = 0, k = 0, batch = 1;
+  /// The shape; `weights` = 2 for the gated dual GEMM (two products).
+  int64_t m = 0, n = 0, k = 0, batch = 1, weights = 1;
   std::string plan;
   /// The problem's speed of light: max(its bytes / bandwidth, 2 M N K L /
   /// FP4 rate), bytes = A, B, their scales (as given) and C.
@@ -74,9 +75,9 @@ struct GemmPrediction {
   B200Model model;
 };
 
-/// Predicts `op`, a scaled_matmul with N > 1 planned with a
-/// #nvfp4.tcgen05_mainloop; std::nullopt for any other op.
-std::optional<GemmPrediction> predictB200Gemm(ScaledMatmulOp op,
+/// Predicts `op`, a scaled_matmul with N > 1 or a scaled_dual_matmul
+/// planned with a #nvfp4.tcgen05_mainloop; std::nullopt for any other op.
+std::optional<GemmPrediction> predictB200Gemm(Operation *op,
                                               const B200Model &model = {});
 
 /// Plans a copy of `module` for sm_100a (nvfp4-plan, the chip's SM count)

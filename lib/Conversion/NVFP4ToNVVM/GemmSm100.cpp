@@ -37,6 +37,7 @@
 #include "nvfp4/Target/Tcgen05Descriptors.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -437,6 +438,17 @@ struct Tcgen05ReduceSplitsLowering
   }
 };
 
+/// The epilogue region's ops on one element of each accumulator (cloned;
+/// its math ops are legalized with them).
+Value applyEpilogue(ImplicitLocOpBuilder &b, Block &epilogue,
+                    ValueRange elements) {
+  IRMapping map;
+  map.map(epilogue.getArguments(), elements);
+  for (Operation &op : epilogue.without_terminator())
+    b.clone(op, map);
+  return map.lookup(cast<YieldOp>(epilogue.getTerminator()).getValue());
+}
+
 struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -456,12 +468,25 @@ struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
     // The .sync.aligned loads need the whole warp: its MMA or producer
     // lane may only now arrive from its loop.
     NVVM::SyncWarpOp::create(b, k.c32(-1));
+    // Accumulator w from column w x columns; with an epilogue, C's element
+    // is the region applied to the accumulators' elements.
+    const int64_t accumulators = op.getAccumulators();
+    Block *epilogue =
+        op.getEpilogue().empty() ? nullptr : &op.getEpilogue().front();
     for (int64_t first = 0; first < columns; first += kLoadColumns) {
       int64_t width = std::min(kLoadColumns, columns - first);
-      Value loaded =
-          tc.load32x32b(warpLanesColumn(k, adaptor.getTmem(), first), width);
+      SmallVector<Value> loaded;
+      for (int64_t w = 0; w < accumulators; ++w)
+        loaded.push_back(tc.load32x32b(
+            warpLanesColumn(k, adaptor.getTmem(), w * columns + first),
+            width));
       for (int64_t j = 0; j < width; ++j) {
-        Value value = arith::BitcastOp::create(b, k.f32, k.extract(loaded, j));
+        SmallVector<Value> elements;
+        for (Value l : loaded)
+          elements.push_back(
+              arith::BitcastOp::create(b, k.f32, k.extract(l, j)));
+        Value value = epilogue ? applyEpilogue(b, *epilogue, elements)
+                               : elements.front();
         Value mIdx = arith::AddIOp::create(b, adaptor.getM(), k.c32(first + j));
         storeElement(k, out, value, mIdx, nIdx);
       }

@@ -164,7 +164,6 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 int64_t Tcgen05MainloopAttr::getTileN() const { return kTileN; }
 int64_t Tcgen05MainloopAttr::getThreadsPerCta() const { return kThreads; }
 int64_t Tcgen05MainloopAttr::getKStep() const { return kStageK; }
-int64_t Tcgen05MainloopAttr::getWeights() const { return 1; }
 
 /// The ring (slots, or the scratch that reuses them if larger, 1024 bytes
 /// of alignment slack, a full and an empty mbarrier per slot).
@@ -184,7 +183,11 @@ Tcgen05MainloopAttr::verifyWith(function_ref<InFlightDiagnostic()>,
 
 LogicalResult
 Tcgen05MainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                            int64_t tileM, int64_t stages) {
+                            int64_t tileM, int64_t stages, int64_t weights) {
+  if (weights != 1 && weights != 2)
+    return emitError() << "expects weights to be 1 or 2 (TMEM accumulators "
+                          "of the same A tile), but got "
+                       << weights;
   // tcgen05.mma with M = 128 takes N in [8, 256]; A's scales come in
   // 128-row blocks whose 32-row quarters are TMEM columns, so a tile starts
   // on a quarter: 32 and 64 rows (part of a block), 128 or 256 (whole
@@ -198,11 +201,14 @@ Tcgen05MainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects stages to be in [2, 16], but got " << stages;
   // The accumulator and every slot's scale columns share TMEM's 512.
   const int64_t blocksA = BlockFormat::getRowAtoms(tileM);
-  const int64_t columns = tmemColumnsUsed(tileM, stages);
+  const int64_t columns = tmemColumnsUsed(tileM, stages, weights);
   if (columns > 512)
-    return emitError() << "expects the accumulator (" << tileM
-                       << " columns) and the scales of " << stages << " slots ("
-                       << (kStageK / kMmaK) * (4 + 4 * blocksA)
+    return emitError() << "expects the accumulator"
+                       << (weights > 1 ? "s (" + std::to_string(weights) + " x "
+                                       : std::string(" ("))
+                       << tileM << " columns) and the scales of " << stages
+                       << " slots ("
+                       << (kStageK / kMmaK) * (4 * weights + 4 * blocksA)
                        << " columns each) to fit TMEM's 512 columns, but "
                           "they need "
                        << columns << "; use fewer stages";

@@ -524,11 +524,13 @@ static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
       getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
       getPackedOperandMapType(ctx, a.batch, n, a.k,
                               Tcgen05MainloopAttr::kTileN)};
+  auto wrongB = [&](Value map) { return map.getType() != want[1]; };
   if (op.getATiles() || !op.getBScales().empty() || !op.getABytes() ||
-      op.getBBytes().size() != 1 || op.getABytes().getType() != want[0] ||
-      op.getBBytes()[0].getType() != want[1])
-    return op.emitOpError() << "expects the tensor maps of A's and B's packed "
-                               "bytes, a_bytes "
+      op.getBBytes().size() != op.getB().size() ||
+      op.getABytes().getType() != want[0] ||
+      llvm::any_of(op.getBBytes(), wrongB))
+    return op.emitOpError() << "expects the tensor maps of A's and each "
+                               "weight's packed bytes, a_bytes "
                             << want[0] << " and b_bytes " << want[1]
                             << " (no others), with a "
                                "#nvfp4.tcgen05_mainloop";
@@ -1251,10 +1253,21 @@ LogicalResult Tcgen05ReduceSplitsOp::verify() {
 }
 
 LogicalResult Tcgen05StoreOp::verify() {
-  if (static_cast<int64_t>(getColumns()) > getTmem().getType().getColumns())
-    return emitOpError() << "expects at most the allocation's "
-                         << getTmem().getType().getColumns() << " columns, got "
-                         << getColumns();
+  const int64_t accumulators = getAccumulators();
+  if (accumulators * static_cast<int64_t>(getColumns()) >
+      getTmem().getType().getColumns())
+    return emitOpError() << "expects " << accumulators
+                         << " accumulator(s) of " << getColumns()
+                         << " columns within the allocation's "
+                         << getTmem().getType().getColumns();
+  if (!getEpilogue().empty()) {
+    Block &body = getEpilogue().front();
+    if (!isa<YieldOp>(body.getTerminator()) ||
+        llvm::any_of(body.getArgumentTypes(),
+                     [](Type t) { return !t.isF32(); }))
+      return emitOpError() << "expects an epilogue of f32 arguments (one "
+                              "per accumulator) ending in nvfp4.yield";
+  }
   if (static_cast<bool>(getPartials()) != static_cast<bool>(getSplit()))
     return emitOpError() << "expects `partials` and `split` together";
   return success();

@@ -42,6 +42,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -118,20 +119,24 @@ void Tcgen05PipelineBuilder::produce() {
   acquireForReuse(b, ring, slot, use);
   Value global = add(i, sliceBase);
   Value kByte = mul(global, c32(Tcgen05MainloopAttr::kStageRowBytes));
-  Value aMap = op.getABytes(), bMap = op.getWeightBytesMap();
+  Value aMap = op.getABytes();
+  const int64_t weights = plan.getWeights();
   RingExpectOp::create(b, ring, slot, /*bytes=*/IntegerAttr());
-  RingCopyOp::create(b, ring, slot, Tcgen05MainloopAttr::kBOffset, bMap,
-                     ValueRange{batch32, nBase, kByte});
+  for (int64_t w = 0; w < weights; ++w)
+    RingCopyOp::create(b, ring, slot, Tcgen05MainloopAttr::getBOffset(w),
+                       op.getBBytes()[w], ValueRange{batch32, nBase, kByte});
   // Every CTA of a column of the grid reads this tile of A (the
   // activations) while the weights stream through L2 once: A's lines are
   // kept longer, as on sm_90a (performance.md GEMM v17).
   RingCopyOp::create(b, ring, slot, plan.getAOffset(), aMap,
                      ValueRange{batch32, mBase, kByte},
                      /*keep_in_l2=*/true);
-  RingCopyBytesOp::create(
-      b, ring, slot, plan.getSfbOffset(), op.getWeightScales(),
-      scaleOffset(n, b.createOrFold<arith::DivUIOp>(nBase, c32(128)), global),
-      Tcgen05MainloopAttr::kScaleBlockBytes);
+  for (int64_t w = 0; w < weights; ++w)
+    RingCopyBytesOp::create(
+        b, ring, slot, plan.getSfbOffset(w), op.getSfb()[w],
+        scaleOffset(n, b.createOrFold<arith::DivUIOp>(nBase, c32(128)),
+                    global),
+        Tcgen05MainloopAttr::kScaleBlockBytes);
   // A's blocks: past M's last block (a 256-row tile over fewer rows) the
   // last one again; its rows of A are zero (TMA's bounds) and unstored.
   const int64_t lastBlock = BlockFormat::getRowAtoms(m) - 1;
@@ -154,9 +159,14 @@ void Tcgen05PipelineBuilder::issue() {
   const int64_t steps =
       Tcgen05MainloopAttr::kStageK / Tcgen05MainloopAttr::kMmaK;
   const int64_t blocksA = plan.getScaleBlocksA();
+  const int64_t weights = plan.getWeights();
   const int64_t step = plan.getScaleColumnsPerSlot();
+  // Per slot: each weight's B scales (4 columns per MMA), then A's.
   const int64_t sfbBase = plan.getScaleColumnBase();
-  const int64_t sfaBase = sfbBase + steps * plan.getSfbColumnsPerMma();
+  auto sfbColumn = [&](int64_t w, int64_t t) {
+    return sfbBase + (w * steps + t) * plan.getSfbColumnsPerMma();
+  };
+  const int64_t sfaBase = sfbColumn(weights, 0);
   tcgen05::Mxf4InstrDescriptor instr;
   instr.m = Tcgen05MainloopAttr::kTileN;
   instr.n = plan.getTileM();
@@ -176,11 +186,14 @@ void Tcgen05PipelineBuilder::issue() {
     Value i = loop.getInductionVar();
     auto [slot, use] = slotOf(i);
     RingWaitOp::create(b, ring, slot, arith::AndIOp::create(b, use, c32(1)));
-    // MMA step t reads B's scales from sfbBase + 4t and A's from sfaBase +
-    // 4 blocksA t (+ 4 j for A's block j), each copied from its atom.
-    for (int64_t t = 0; t < steps; ++t)
-      Tcgen05CopyScalesOp::create(b, ring, slot, plan.getSfbOffset() + 512 * t,
-                                  tmem, sfbBase + 4 * t, step);
+    // MMA step t of weight w reads its B scales from sfbColumn(w, t) and
+    // A's from sfaBase + 4 blocksA t (+ 4 j for A's block j), each copied
+    // from its atom.
+    for (int64_t w = 0; w < weights; ++w)
+      for (int64_t t = 0; t < steps; ++t)
+        Tcgen05CopyScalesOp::create(b, ring, slot,
+                                    plan.getSfbOffset(w) + 512 * t, tmem,
+                                    sfbColumn(w, t), step);
     for (int64_t j = 0; j < blocksA; ++j)
       for (int64_t t = 0; t < steps; ++t)
         Tcgen05CopyScalesOp::create(
@@ -190,17 +203,21 @@ void Tcgen05PipelineBuilder::issue() {
             tmem, sfaBase + 4 * blocksA * t + 4 * j, step);
     Value notFirst = cmp(arith::CmpIPredicate::ugt, i, c32(0));
     Value yes = arith::ConstantIntOp::create(b, b.getI1Type(), 1);
+    // Each weight's MMA on the same tile of A and its scales, into its
+    // own accumulator.
     for (int64_t t = 0; t < steps; ++t)
-      Tcgen05MmaOp::create(
-          b, tmem, ring, slot, t == 0 ? notFirst : yes, sfbShift,
-          b.getI64IntegerAttr(static_cast<int64_t>(
-              operandDescriptor(Tcgen05MainloopAttr::kBOffset, t))),
-          b.getI64IntegerAttr(
-              static_cast<int64_t>(operandDescriptor(plan.getAOffset(), t))),
-          IntegerAttr::get(IntegerType::get(ctx, 32), idesc),
-          b.getI64IntegerAttr(0), b.getI64IntegerAttr(sfbBase + 4 * t),
-          b.getI64IntegerAttr(sfaBase + 4 * blocksA * t),
-          b.getI64IntegerAttr(step));
+      for (int64_t w = 0; w < weights; ++w)
+        Tcgen05MmaOp::create(
+            b, tmem, ring, slot, t == 0 ? notFirst : yes, sfbShift,
+            b.getI64IntegerAttr(static_cast<int64_t>(
+                operandDescriptor(Tcgen05MainloopAttr::getBOffset(w), t))),
+            b.getI64IntegerAttr(
+                static_cast<int64_t>(operandDescriptor(plan.getAOffset(), t))),
+            IntegerAttr::get(IntegerType::get(ctx, 32), idesc),
+            b.getI64IntegerAttr(plan.getAccumulatorColumn(w)),
+            b.getI64IntegerAttr(sfbColumn(w, t)),
+            b.getI64IntegerAttr(sfaBase + 4 * blocksA * t),
+            b.getI64IntegerAttr(step));
     Tcgen05ReleaseOp::create(b, ring, slot);
   }
   Tcgen05CommitOp::create(b, tmem);
@@ -223,10 +240,13 @@ LogicalResult Tcgen05PipelineBuilder::build() {
   auto ringType = RingType::get(ctx, plan.getStages(), plan.getSlotBytes(),
                                 /*consumers=*/1, kernel.getScratchBytes());
   // Every slot's copies must deliver exactly what ring.expect waits for.
+  const int64_t weights = plan.getWeights();
   const int64_t copied =
-      Tcgen05MainloopAttr::kTileN * Tcgen05MainloopAttr::kStageRowBytes +
+      weights * Tcgen05MainloopAttr::kTileN *
+          Tcgen05MainloopAttr::kStageRowBytes +
       plan.getTileM() * Tcgen05MainloopAttr::kStageRowBytes +
-      (1 + plan.getScaleBlocksA()) * Tcgen05MainloopAttr::kScaleBlockBytes;
+      (weights + plan.getScaleBlocksA()) *
+          Tcgen05MainloopAttr::kScaleBlockBytes;
   if (copied != ringType.getSlotBytes() ||
       ringType.getSharedBytes() != kernel.getSharedBytes())
     return op.emitOpError() << "has a slot of " << ringType.getSlotBytes()
@@ -264,21 +284,30 @@ LogicalResult Tcgen05PipelineBuilder::build() {
     issue();
   }
   Tcgen05WaitOp::create(b, tmem);
+  // The store applies the tile's epilogue to its accumulators (none: the
+  // GEMM's identity, its one accumulator as it is).
+  auto store = [&](Value partials, Value split) {
+    auto storeOp =
+        Tcgen05StoreOp::create(b, tmem, plan.getTileM(), op.getC(), partials,
+                               mBase, nBase, op.getBatch(), split);
+    if (!op.getEpilogueIdentity()) {
+      IRMapping map;
+      op.getEpilogue().cloneInto(&storeOp.getEpilogue(),
+                                 storeOp.getEpilogue().end(), map);
+    }
+  };
   if (!kernel.getSplitCluster()) {
-    Tcgen05StoreOp::create(b, tmem, plan.getTileM(), op.getC(),
-                           op.getPartials(), mBase, nBase, op.getBatch(),
-                           op.getSplit());
+    store(op.getPartials(), op.getSplit());
   } else {
-    // The cluster's splits add their accumulators into the first one's,
-    // which alone stores C.
+    // The cluster's splits add their accumulators (every weight's: they
+    // are adjacent columns) into the first one's, which alone stores C.
     Value isFirst = Tcgen05ReduceSplitsOp::create(
-        b, b.getI1Type(), tmem, plan.getTileM(), ring, kernel.getSplitK());
+        b, b.getI1Type(), tmem, weights * plan.getTileM(), ring,
+        kernel.getSplitK());
     auto first = scf::IfOp::create(b, isFirst, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(first.thenBlock());
-    Tcgen05StoreOp::create(b, tmem, plan.getTileM(), op.getC(),
-                           /*partials=*/Value(), mBase, nBase, op.getBatch(),
-                           /*split=*/Value());
+    store(/*partials=*/Value(), /*split=*/Value());
   }
   TmemDeallocOp::create(b, tmem);
   return success();
@@ -288,11 +317,5 @@ LogicalResult Tcgen05PipelineBuilder::build() {
 
 LogicalResult mlir::nvfp4::buildTcgen05Pipeline(GemmTileOp op,
                                                 ImplicitLocOpBuilder &b) {
-  // The TMEM store converts the accumulator as it reads it: an epilogue
-  // between the two comes with the dual GEMM's (issue 30).
-  if (!op.getEpilogueIdentity())
-    return op.emitOpError() << "has an epilogue other than the identity, "
-                               "which the tcgen05 mainloop does not apply "
-                               "yet (the sm_90a ring does)";
   return Tcgen05PipelineBuilder(op, b).build();
 }

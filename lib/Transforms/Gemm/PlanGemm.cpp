@@ -265,8 +265,8 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t,
 /// two while the grid still fits in one wave; as many ring slots as the
 /// shared memory (and TMEM) hold.
 KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
-                                 int64_t m, int64_t n, int64_t k,
-                                 int64_t batch) {
+                                 int64_t m, int64_t n, int64_t k, int64_t batch,
+                                 int64_t weights) {
   int64_t tileM = m <= 32 ? 32 : m <= 64 ? 64 : 128;
   const int64_t nTiles = llvm::divideCeil(n, Tcgen05MainloopAttr::kTileN);
   auto ctas = [&](int64_t tile) -> int64_t {
@@ -279,16 +279,20 @@ KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
   while (splitK < 8 && 2 * splitK * ctas(tileM) <= t.smCount &&
          slices % (2 * splitK) == 0)
     splitK *= 2;
+  // Several weights' gate applies after the splits meet: on chip.
   SplitKAttr reduction;
   if (splitK > 1)
-    reduction = SplitKAttr::get(ctx, splitK, SplitKMode::Global);
+    reduction = SplitKAttr::get(
+        ctx, splitK, weights > 1 ? SplitKMode::Cluster : SplitKMode::Global);
   auto plan = [&](int64_t stages) {
     return KernelPlanAttr::get(
-        ctx, Tcgen05MainloopAttr::get(ctx, tileM, stages), reduction);
+        ctx, Tcgen05MainloopAttr::get(ctx, tileM, stages, weights),
+        reduction);
   };
   int64_t stages = 2;
   while (stages < 16 && stages < slices / splitK) {
-    if (Tcgen05MainloopAttr::tmemColumnsUsed(tileM, stages + 1) > 512 ||
+    if (Tcgen05MainloopAttr::tmemColumnsUsed(tileM, stages + 1, weights) >
+            512 ||
         plan(stages + 1).getSharedBytes() > t.info.maxSharedBytes)
       break;
     ++stages;
@@ -310,6 +314,16 @@ LogicalResult checkGemmShape(Operation *op, const OperandShape &a,
               "32 bits, so M, N and K must be below 2^31, but M = "
            << a.rows << ", N = " << n << " and K = " << a.k;
   return success();
+}
+
+/// A plan of one accumulator per weight of `g`.
+LogicalResult checkPlanWeights(const GemmOperands &g, KernelPlanAttr plan) {
+  if (plan.getMainloop().getWeights() == g.getWeights())
+    return success();
+  return g.op->emitOpError()
+         << "is a " << g.getKind() << " of " << g.getWeights()
+         << " weight(s) and expects a plan of as many accumulators, but "
+         << plan << " has " << plan.getMainloop().getWeights();
 }
 
 /// The plan given in the IR if it is a #nvfp4.kernel whose mainloop is a
@@ -355,12 +369,6 @@ LogicalResult checkGemmGrid(Operation *op, const OperandShape &a,
 /// K to whole slots) with a pre-pass.
 LogicalResult planGemmTcgen05(const GemmOperands &g, const PlanTarget &t) {
   Operation *op = g.op;
-  // Its mainloop keeps one TMEM accumulator.
-  if (g.getWeights() != 1)
-    return op->emitOpError()
-           << "has no " << t.info.chip << " kernel yet: the " << g.getKind()
-           << "'s tcgen05 mainloop (two TMEM accumulators) is not built; "
-              "its sm_90a kernel runs (--target=sm_90a)";
   OperandShape a = g.getAShape();
   int64_t n = g.getN();
   if (failed(checkGemmShape(op, a, n, Tcgen05MainloopAttr::kMmaK,
@@ -371,7 +379,10 @@ LogicalResult planGemmTcgen05(const GemmOperands &g, const PlanTarget &t) {
   if (failed(plan))
     return failure();
   if (!*plan)
-    plan = chooseTcgen05Plan(op->getContext(), t, a.rows, n, a.k, a.batch);
+    plan = chooseTcgen05Plan(op->getContext(), t, a.rows, n, a.k, a.batch,
+                             g.getWeights());
+  if (failed(checkPlanWeights(g, *plan)))
+    return failure();
   if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
                            Tcgen05MainloopAttr::getSlices(a.k), "slices",
                            Tcgen05MainloopAttr::kStageK)))
@@ -416,11 +427,8 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
                                 bTmaScalesFit(g.sfbLayout, a.k))
                : chooseDualPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
                                 bTmaScalesFit(g.sfbLayout, a.k));
-  if (plan->getMainloop().getWeights() != g.getWeights())
-    return op->emitOpError()
-           << "is a " << g.getKind() << " of " << g.getWeights()
-           << " weight(s) and expects a plan of as many accumulators, but "
-           << *plan << " has " << plan->getMainloop().getWeights();
+  if (failed(checkPlanWeights(g, *plan)))
+    return failure();
   if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
                            a.k / WgmmaMainloopAttr::kTileK, "chunks",
                            WgmmaMainloopAttr::kTileK)))

@@ -326,21 +326,26 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
   };
   OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
   SmallVector<Value> operands = g.getKernelOperands(), workspaces;
+  const size_t opOperands = operands.size();
+  const int64_t weights = g.getWeights();
   operands[1] = slotBlockedScales(
       hb, kb, loc, kernels, symbols, (kernelName + "_block_sfa").str(), g.sfa,
       g.sfaLayout, a, a.rows, plan, workspaces);
-  operands[3] = slotBlockedScales(
-      hb, kb, loc, kernels, symbols, (kernelName + "_block_sfb").str(),
-      g.sfb.front(), g.sfbLayout, a, n, plan, workspaces);
+  for (int64_t w = 0; w < weights; ++w)
+    operands[3 + 2 * w] = slotBlockedScales(
+        hb, kb, loc, kernels, symbols,
+        (kernelName + "_block_sfb" + (w ? std::to_string(w + 1) : "")).str(),
+        g.sfb[w], g.sfbLayout, a, n, plan, workspaces);
   operands.push_back(TensorMapOp::create(
       hb, loc,
       getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
       g.a));
-  operands.push_back(
-      TensorMapOp::create(hb, loc,
-                          getPackedOperandMapType(ctx, a.batch, n, a.k,
-                                                  Tcgen05MainloopAttr::kTileN),
-                          g.b.front()));
+  for (Value b : g.b)
+    operands.push_back(TensorMapOp::create(
+        hb, loc,
+        getPackedOperandMapType(ctx, a.batch, n, a.k,
+                                Tcgen05MainloopAttr::kTileN),
+        b));
   const int64_t splitK = plan.getSplitK();
   const bool sumKernel = plan.needsSumKernel();
   Value partials = allocPartials(
@@ -352,15 +357,23 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
                              Tcgen05MainloopAttr::kThreads, symbols);
   Block &body = kernel.getBody().front();
   auto [batch, split] = batchAndSplit(kb, loc, splitK);
-  GemmTileOp::create(
-      kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
-      body.getArgument(3), body.getArgument(4),
+  SmallVector<Value> b, sfb;
+  for (int64_t w = 0; w < weights; ++w) {
+    b.push_back(body.getArgument(2 + 2 * w));
+    sfb.push_back(body.getArgument(3 + 2 * w));
+  }
+  auto tile = GemmTileOp::create(
+      kb, loc, body.getArgument(0), body.getArgument(1), b, sfb,
+      body.getArgument(opOperands - 1),
       scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
       scaledBlockId(kb, loc, gpu::Dimension::x, Tcgen05MainloopAttr::kTileN),
-      batch, /*aTiles=*/Value(), /*aBytes=*/body.getArgument(5),
-      /*bBytes=*/body.getArguments().slice(6, 1), /*bScales=*/ValueRange(),
-      split, sumKernel ? body.getArguments().back() : Value(), plan,
+      batch, /*aTiles=*/Value(), /*aBytes=*/body.getArgument(opOperands),
+      /*bBytes=*/body.getArguments().slice(opOperands + 1, weights),
+      /*bScales=*/ValueRange(), split,
+      sumKernel ? body.getArguments().back() : Value(), plan,
       ScaleLayout::Blocked, ScaleLayout::Blocked);
+  g.buildEpilogue(kb, loc, tile.getEpilogue());
+  kb.setInsertionPointAfter(tile);
   gpu::ReturnOp::create(kb, loc);
   // An on-chip split-K's splits of a tile (along z) add their accumulators.
   std::optional<gpu::KernelDim3> cluster =

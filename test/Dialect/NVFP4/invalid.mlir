@@ -514,9 +514,10 @@ func.func @gemm_tile_split_cluster_partials(%a: memref<128x256xf4E2M1FN>, %sfa: 
 
 // -----
 
-// Eight splits' tiles of 128 x 192 floats do not fit one CTA's shared memory.
+// Eight splits' whole tiles of 128 x 192 floats (a cluster split's
+// exchange) do not fit one CTA's shared memory.
 // expected-error @+1 {{expects the ring of #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 192, stages = 2> (or the areas the parts reuse it for after the K loop: 688128 bytes), with alignment, to fit 227 KiB of shared memory, but it needs 689184 bytes}}
-func.func private @split_cluster_shared() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 192, stages = 2>, reduction = #nvfp4.split_k<splits = 8, mode = scatter>>}
+func.func private @split_cluster_shared() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 192, stages = 2>, reduction = #nvfp4.split_k<splits = 8, mode = cluster>>}
 
 // -----
 
