@@ -38,6 +38,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <deque>
 #include <fstream>
 #include <functional>
@@ -55,6 +56,8 @@ struct Shape {
   int64_t m, n, k, batch;
   /// Both scale operands plain (else blocked).
   bool plain = false;
+  /// The gated dual GEMM (two weights) instead of the GEMM.
+  bool dual = false;
 };
 
 /// A GEMM entry with plain or blocked scales, optionally with a plan.
@@ -80,6 +83,15 @@ std::string gemmSource(Shape s, const std::string &plan) {
                       ">, sfb_layout = #nvfp4.scale_layout<" + layout + ">";
   if (!plan.empty())
     attrs += ", nvfp4.plan = " + plan;
+  // The dual GEMM's entry is named @gemm too (its kernel gemm_kernel).
+  if (s.dual)
+    return "func.func @gemm(%a: " + values(s.m) + ", %sfa: " + scales(s.m) +
+           ", %b1: " + values(s.n) + ", %sfb1: " + scales(s.n) +
+           ", %b2: " + values(s.n) + ", %sfb2: " + scales(s.n) + ", %c: " + c +
+           ") {\n  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, "
+           "%sfb2 : " +
+           types + ", " + values(s.n) + ", " + scales(s.n) + ") outs(%c : " +
+           c + ") {" + attrs + "}\n  return\n}\n";
   return "func.func @gemm(%a: " + values(s.m) + ", %sfa: " + scales(s.m) +
          ", %b: " + values(s.n) + ", %sfb: " + scales(s.n) + ", %c: " + c +
          ") {\n  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : " + types +
@@ -92,6 +104,8 @@ struct Host {
   Shape shape;
   std::vector<uint8_t> a, b, sfa, sfb;
   std::vector<uint8_t> aCodes, bCodes, sfaPlain, sfbPlain;
+  /// The dual GEMM's second weight.
+  std::vector<uint8_t> b2, sfb2, b2Codes, sfb2Plain;
   /// Distinct per randomHost call (the pre-passes' results are cached by
   /// it).
   int64_t generation = 0;
@@ -100,7 +114,8 @@ struct Host {
 Host randomHost(Shape s, unsigned seed) {
   std::mt19937 rng(seed);
   static int64_t generations = 0;
-  Host h{s, {}, {}, {}, {}, {}, {}, {}, {}, generations++};
+  Host h{s, {}, {}, {}, {}, {}, {}, {}, {},
+         {}, {}, {}, {}, generations++};
   auto fill = [&](int64_t rows, std::vector<uint8_t> &codes,
                   std::vector<uint8_t> &packed, std::vector<uint8_t> &plain,
                   std::vector<uint8_t> &passed) {
@@ -134,19 +149,25 @@ Host randomHost(Shape s, unsigned seed) {
   };
   fill(s.m, h.aCodes, h.a, h.sfaPlain, h.sfa);
   fill(s.n, h.bCodes, h.b, h.sfbPlain, h.sfb);
+  if (s.dual)
+    fill(s.n, h.b2Codes, h.b2, h.sfb2Plain, h.sfb2);
   return h;
 }
 
-float reference(const Host &h, int64_t l, int64_t m, int64_t n) {
+/// The product with weight `w` (0: B, the GEMM's; 1: the dual's B2).
+float reference(const Host &h, int64_t l, int64_t m, int64_t n,
+                int64_t w = 0) {
   const Shape &s = h.shape;
+  const std::vector<uint8_t> &codes = w ? h.b2Codes : h.bCodes;
+  const std::vector<uint8_t> &scales = w ? h.sfb2Plain : h.sfbPlain;
   double sum = 0;
   for (int64_t k = 0; k < s.k; ++k) {
     double a = ::nvfp4::ref::decodeE2M1(h.aCodes[(l * s.m + m) * s.k + k]) *
                ::nvfp4::ref::decodeE4M3(
                    h.sfaPlain[(l * s.m + m) * (s.k / 16) + k / 16]);
-    double b = ::nvfp4::ref::decodeE2M1(h.bCodes[(l * s.n + n) * s.k + k]) *
+    double b = ::nvfp4::ref::decodeE2M1(codes[(l * s.n + n) * s.k + k]) *
                ::nvfp4::ref::decodeE4M3(
-                   h.sfbPlain[(l * s.n + n) * (s.k / 16) + k / 16]);
+                   scales[(l * s.n + n) * (s.k / 16) + k / 16]);
     sum += a * b;
   }
   return static_cast<float>(sum);
@@ -212,6 +233,10 @@ enum class Plant {
   StrideOffset,
   SfbRows,
   OddTileColumn,
+  // The dual GEMM: the second weight's MMAs into the first accumulator,
+  // and the two weights' scale columns swapped.
+  DualAccumulatorColumn,
+  DualSwappedScales,
   // Synchronization errors: a wrong parity in the producer's acquire or
   // the MMA thread's wait, no release of a slot, an expect that announces
   // 16 bytes too few.
@@ -303,7 +328,8 @@ public:
       static const std::vector<uint8_t> none;
       return none;
     }
-    const std::vector<uint8_t> *buffers[] = {&h.a, &h.sfa, &h.b, &h.sfb};
+    const std::vector<uint8_t> *buffers[] = {&h.a,  &h.sfa, &h.b,
+                                             &h.sfb, &h.b2, &h.sfb2};
     return *buffers[cast<BlockArgument>(operand).getArgNumber()];
   }
 
@@ -579,6 +605,17 @@ public:
         SmemDescriptor b = *SmemDescriptor::decode(mma.getBDesc());
         int64_t shift = eval(mma.getSfbShift());
         int64_t sfb = mma.getSfbColumn();
+        int64_t sfa = mma.getSfaColumn();
+        int64_t d = mma.getDColumn();
+        // The dual's second weight: its accumulator from column tile_m,
+        // its scales 4 x steps columns after the first weight's.
+        const bool second = d != 0;
+        const int64_t weightScales =
+            4 * (Tcgen05MainloopAttr::kStageK / Tcgen05MainloopAttr::kMmaK);
+        if (plant == Plant::DualAccumulatorColumn && second)
+          d = 0;
+        if (plant == Plant::DualSwappedScales && shape.dual)
+          sfa += second ? -weightScales : weightScales;
         if (plant == Plant::Swizzle)
           a.swizzle = Swizzle::Swizzle64B;
         if (plant == Plant::StrideOffset)
@@ -591,10 +628,9 @@ public:
         run.aDescriptor = a.encode() + start;
         run.bDescriptor = b.encode() + start;
         run.instrDescriptor = static_cast<uint32_t>(mma.getIdesc());
-        run.d = tmemAddress(0, static_cast<uint32_t>(mma.getDColumn()));
-        run.scaleA =
-            tmemAddress(0, static_cast<uint32_t>(mma.getSfaColumn() +
-                                                 slot * mma.getColumnStep()));
+        run.d = tmemAddress(0, static_cast<uint32_t>(d));
+        run.scaleA = tmemAddress(
+            0, static_cast<uint32_t>(sfa + slot * mma.getColumnStep()));
         run.scaleB = tmemAddress(
             0, static_cast<uint32_t>(sfb + slot * mma.getColumnStep() + shift));
         run.accumulate = eval(mma.getAccumulate()) != 0;
@@ -670,20 +706,26 @@ public:
     // All warps wait for the accumulator's commit (nvfp4.tcgen05.wait).
     if (!passes(accumulator, 0))
       note("the epilogue would wait forever for the accumulator");
-    // The epilogue: thread t of warp t / 32 reads its lane's columns.
+    // The epilogue: thread t of warp t / 32 reads its lane's columns, of
+    // each accumulator w from column w x columns (the dual's: `out` holds
+    // each accumulator's tile, weight w's from w x L x M x N; its gate is
+    // checked on its own, dualEpilogue below).
     const int64_t m0 = eval(store.getM()), n0 = eval(store.getRow());
     const int64_t l = eval(store.getBatch());
-    for (int64_t t = 0; t < 128; ++t)
-      for (int64_t j = 0; j < static_cast<int64_t>(store.getColumns()); ++j) {
-        int64_t m = m0 + j, n = n0 + t;
-        if (m >= shape.m || n >= shape.n)
-          continue;
-        float v =
-            load32x32b(tmem, static_cast<int>(t / 32), static_cast<int>(t % 32),
-                       tmemAddress(static_cast<uint32_t>(32 * (t / 32)), 0),
-                       static_cast<int>(j));
-        out[(l * shape.m + m) * shape.n + n] += v;
-      }
+    const int64_t columns = static_cast<int64_t>(store.getColumns());
+    const int64_t tile = shape.batch * shape.m * shape.n;
+    for (int64_t w = 0; w < store.getAccumulators(); ++w)
+      for (int64_t t = 0; t < 128; ++t)
+        for (int64_t j = 0; j < columns; ++j) {
+          int64_t m = m0 + j, n = n0 + t;
+          if (m >= shape.m || n >= shape.n)
+            continue;
+          float v = load32x32b(
+              tmem, static_cast<int>(t / 32), static_cast<int>(t % 32),
+              tmemAddress(static_cast<uint32_t>(32 * (t / 32)), 0),
+              static_cast<int>(w * columns + j));
+          out[w * tile + (l * shape.m + m) * shape.n + n] += v;
+        }
   }
 
   /// The first operand the model refused ("" when it took them all).
@@ -696,7 +738,9 @@ public:
   /// Runs every CTA of the grid.
   std::vector<float> runAll(const Host &h, Plant plant = Plant::None,
                             int64_t schedule = 0) {
-    std::vector<float> out(shape.batch * shape.m * shape.n, 0.0f);
+    std::vector<float> out((shape.dual ? 2 : 1) * shape.batch * shape.m *
+                               shape.n,
+                           0.0f);
     int64_t gx = grid(0), gy = grid(1), gz = grid(2);
     for (int64_t z = 0; z < gz; ++z)
       for (int64_t y = 0; y < gy; ++y)
@@ -728,15 +772,46 @@ public:
   bool ok = false;
 };
 
-/// Elements of `out` that differ from the reference (bit for bit).
+/// Elements of `out` that differ from the reference (bit for bit): every
+/// accumulator's.
 int64_t mismatches(const Host &h, const std::vector<float> &out) {
   const Shape &s = h.shape;
+  const int64_t tile = s.batch * s.m * s.n;
   int64_t bad = 0;
-  for (int64_t l = 0; l < s.batch; ++l)
-    for (int64_t m = 0; m < s.m; ++m)
-      for (int64_t n = 0; n < s.n; ++n)
-        bad += out[(l * s.m + m) * s.n + n] != reference(h, l, m, n);
+  for (int64_t w = 0; w < (s.dual ? 2 : 1); ++w)
+    for (int64_t l = 0; l < s.batch; ++l)
+      for (int64_t m = 0; m < s.m; ++m)
+        for (int64_t n = 0; n < s.n; ++n)
+          bad += out[w * tile + (l * s.m + m) * s.n + n] !=
+                 reference(h, l, m, n, w);
   return bad;
+}
+
+/// The store's epilogue region evaluated on host floats (the arith and
+/// math ops a gemm_tile's epilogue may hold).
+float evalEpilogue(Tcgen05StoreOp store, ArrayRef<float> accumulators) {
+  Block &body = store.getEpilogue().front();
+  DenseMap<Value, float> v;
+  for (auto [arg, x] : llvm::zip(body.getArguments(), accumulators))
+    v[arg] = x;
+  for (Operation &op : body.without_terminator()) {
+    auto x = [&](unsigned i) { return v.lookup(op.getOperand(i)); };
+    float r = 0;
+    if (auto c = dyn_cast<arith::ConstantOp>(op))
+      r = cast<FloatAttr>(c.getValue()).getValue().convertToFloat();
+    else if (isa<arith::MulFOp>(op))
+      r = x(0) * x(1);
+    else if (isa<arith::AddFOp>(op))
+      r = x(0) + x(1);
+    else if (isa<arith::DivFOp>(op))
+      r = x(0) / x(1);
+    else if (op.getName().getStringRef() == "math.exp2")
+      r = std::exp2(x(0));
+    else
+      ADD_FAILURE() << "cannot evaluate " << op.getName().getStringRef().str();
+    v[op.getResult(0)] = r;
+  }
+  return v.lookup(cast<YieldOp>(body.getTerminator()).getValue());
 }
 
 struct Case {
@@ -849,6 +924,53 @@ TEST(Tcgen05PipelinePlanted, SynchronizationErrorsAreCaught) {
       EXPECT_TRUE(bad > 0 || !gemm.modelError.empty())
           << "planted error " << static_cast<int>(plant)
           << " went unnoticed in schedule " << schedule;
+    }
+  }
+}
+
+/// The gated dual GEMM: both weights' accumulators bit for bit on plans of
+/// every kind (tiles of 64 and 128 rows, ragged M and N with a batch, plain
+/// scales through the pre-passes, slots reused, a cluster split adding both
+/// accumulators), the store's epilogue the gate silu(x1) x2, and the planted
+/// errors of the two-accumulator layout caught.
+TEST(Tcgen05PipelineDual, BothAccumulatorsAndTheGate) {
+  const std::string dual = "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<";
+  for (auto [shape, plan] : std::initializer_list<std::pair<Shape, std::string>>{
+           {Shape{128, 256, 512, 1, false, true}, ""},
+           {Shape{100, 200, 512, 2, false, true},
+            dual + "tile_m = 128, stages = 2, weights = 2>>"},
+           {Shape{64, 130, 640, 1, true, true},
+            dual + "tile_m = 32, stages = 2, weights = 2>>"},
+           {Shape{100, 200, 1024, 2, false, true},
+            dual + "tile_m = 64, stages = 2, weights = 2>, reduction = "
+                   "#nvfp4.split_k<splits = 2, mode = cluster>>"}}) {
+    CompiledGemm gemm(shape, plan);
+    ASSERT_TRUE(gemm.ok);
+    Host h = randomHost(shape, 17);
+    for (int64_t schedule = 0; schedule < 3; ++schedule) {
+      gemm.modelError.clear();
+      EXPECT_EQ(mismatches(h, gemm.runAll(h, Plant::None, schedule)), 0)
+          << plan << " schedule " << schedule;
+      EXPECT_EQ(gemm.modelError, "");
+    }
+    // The store applies the gate to the two accumulators' elements.
+    ASSERT_EQ(gemm.store.getAccumulators(), 2);
+    for (auto [x1, x2] : {std::pair<float, float>{0.0f, 3.0f},
+                          {1.5f, -2.0f},
+                          {-4.0f, 0.5f},
+                          {20.0f, 1.0f},
+                          {-30.0f, 7.0f}}) {
+      const double silu = x1 / (1.0 + std::exp(-static_cast<double>(x1)));
+      EXPECT_NEAR(evalEpilogue(gemm.store, {x1, x2}), silu * x2,
+                  1e-6 * (1.0 + std::abs(silu * x2)));
+    }
+    for (Plant plant :
+         {Plant::DualAccumulatorColumn, Plant::DualSwappedScales}) {
+      gemm.modelError.clear();
+      int64_t bad = mismatches(h, gemm.runAll(h, plant));
+      EXPECT_TRUE(bad > 0 || !gemm.modelError.empty())
+          << "planted error " << static_cast<int>(plant)
+          << " went unnoticed on " << plan;
     }
   }
 }
