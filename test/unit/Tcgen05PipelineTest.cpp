@@ -935,7 +935,8 @@ TEST(Tcgen05PipelinePlanted, SynchronizationErrorsAreCaught) {
 /// errors of the two-accumulator layout caught.
 TEST(Tcgen05PipelineDual, BothAccumulatorsAndTheGate) {
   const std::string dual = "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<";
-  for (auto [shape, plan] : std::initializer_list<std::pair<Shape, std::string>>{
+  using Plan = std::pair<Shape, std::string>;
+  for (auto [shape, plan] : std::initializer_list<Plan>{
            {Shape{128, 256, 512, 1, false, true}, ""},
            {Shape{100, 200, 512, 2, false, true},
             dual + "tile_m = 128, stages = 2, weights = 2>>"},

@@ -141,6 +141,28 @@ Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
   return blocked;
 }
 
+/// The CTA's gemm_tile in the GEMM kernel `body`, whose parameters start
+/// with the op's operands (A, its scales, each weight and its scales, C),
+/// with the op's epilogue; the builder is left after it.
+void createGemmTile(OpBuilder &kb, Location loc, const GemmOperands &g,
+                    Block &body, Value mBase, Value nBase, Value batch,
+                    Value aTiles, Value aBytes, ValueRange bBytes,
+                    ValueRange bScales, Value split, Value partials,
+                    KernelPlanAttr plan, ScaleLayout sfaLayout,
+                    ScaleLayout sfbLayout) {
+  SmallVector<Value> b, sfb;
+  for (int64_t w = 0; w < g.getWeights(); ++w) {
+    b.push_back(body.getArgument(2 + 2 * w));
+    sfb.push_back(body.getArgument(3 + 2 * w));
+  }
+  auto tile = GemmTileOp::create(
+      kb, loc, body.getArgument(0), body.getArgument(1), b, sfb,
+      body.getArgument(2 + 2 * g.getWeights()), mBase, nBase, batch, aTiles,
+      aBytes, bBytes, bScales, split, partials, plan, sfaLayout, sfbLayout);
+  g.buildEpilogue(kb, loc, tile.getEpilogue());
+  kb.setInsertionPointAfter(tile);
+}
+
 } // namespace
 
 /// A GEMM: with stages > 0, a workspace (gpu.alloc) for A's decoded tiles,
@@ -259,19 +281,10 @@ LogicalResult mlir::nvfp4::tileGemm(const GemmOperands &g,
       maps.size() > 1 ? maps.slice(1, weights) : ValueRange();
   ValueRange bScales =
       maps.size() > 1 ? maps.slice(1 + weights, weights) : ValueRange();
-  SmallVector<Value> b, sfb;
-  for (int64_t w = 0; w < weights; ++w) {
-    b.push_back(body.getArgument(2 + 2 * w));
-    sfb.push_back(body.getArgument(3 + 2 * w));
-  }
-  auto tile = GemmTileOp::create(
-      kb, loc, body.getArgument(0), body.getArgument(1), b, sfb,
-      body.getArgument(opOperands - 1), mBase, nBase, batch, aTiles,
-      /*aBytes=*/Value(), bBytes, bScales, split,
-      sumKernel ? body.getArguments().back() : Value(), plan, g.sfaLayout,
-      g.sfbLayout);
-  g.buildEpilogue(kb, loc, tile.getEpilogue());
-  kb.setInsertionPointAfter(tile);
+  createGemmTile(kb, loc, g, body, mBase, nBase, batch, aTiles,
+                 /*aBytes=*/Value(), bBytes, bScales, split,
+                 sumKernel ? body.getArguments().back() : Value(), plan,
+                 g.sfaLayout, g.sfbLayout);
   gpu::ReturnOp::create(kb, loc);
 
   gpu::KernelDim3 grid = gemmGrid(hb, loc, plan, a, n);
@@ -357,14 +370,8 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
                              Tcgen05MainloopAttr::kThreads, symbols);
   Block &body = kernel.getBody().front();
   auto [batch, split] = batchAndSplit(kb, loc, splitK);
-  SmallVector<Value> b, sfb;
-  for (int64_t w = 0; w < weights; ++w) {
-    b.push_back(body.getArgument(2 + 2 * w));
-    sfb.push_back(body.getArgument(3 + 2 * w));
-  }
-  auto tile = GemmTileOp::create(
-      kb, loc, body.getArgument(0), body.getArgument(1), b, sfb,
-      body.getArgument(opOperands - 1),
+  createGemmTile(
+      kb, loc, g, body,
       scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
       scaledBlockId(kb, loc, gpu::Dimension::x, Tcgen05MainloopAttr::kTileN),
       batch, /*aTiles=*/Value(), /*aBytes=*/body.getArgument(opOperands),
@@ -372,8 +379,6 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
       /*bScales=*/ValueRange(), split,
       sumKernel ? body.getArguments().back() : Value(), plan,
       ScaleLayout::Blocked, ScaleLayout::Blocked);
-  g.buildEpilogue(kb, loc, tile.getEpilogue());
-  kb.setInsertionPointAfter(tile);
   gpu::ReturnOp::create(kb, loc);
   // An on-chip split-K's splits of a tile (along z) add their accumulators.
   std::optional<gpu::KernelDim3> cluster =
