@@ -246,6 +246,7 @@ def NVFP4_Tcgen05StoreOp : NVFP4_Tcgen05Op<"tcgen05.store",
     qualified(type($tmem)) (`epilogue` $epilogue^)?
   }];
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     /// Accumulators of the tile: the epilogue's arguments, or 1.
     int64_t getAccumulators() {

@@ -69,8 +69,9 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
     `batch` and `split` come from the block ids.
 
     - `weight` clauses: the weights B_i (N x K) with their scales, each
-      multiplied with the same A into its own fp32 accumulator. The GEMM
-      has one; the list is where the gated dual GEMM's second weight goes.
+      multiplied with the same A into its own fp32 accumulator: the GEMM
+      has one, the gated dual GEMM two (as many as the plan's mainloop
+      has accumulators, `weights`).
     - The tensor maps the tiles are copied through, each named by its role:
       `a_tiles`, A decoded by `nvfp4.decode_a_tile` (a
       `#nvfp4.wgmma_mainloop` with stages > 0); `b_bytes` and `b_scales`,
@@ -80,10 +81,11 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
     - `epilogue`: what C's element is, as a function of the accumulators'
       elements (one f32 block argument per weight, `nvfp4.yield` of one
       f32), applied after every reduction and before the store; the GEMM's
-      is the identity. Its ops must be elementwise f32 arith ops on its
-      own values: the pipeline applies them to whole accumulator
-      fragments. The sm_90a ring applies it; the tcgen05 mainloop and the
-      CTA that decodes A itself take the identity only, for now.
+      is the identity. Its ops must be elementwise f32 arith ops or
+      `math.exp2` on its own values: the pipeline applies them to whole
+      accumulator fragments (sm_90a's ring) or to the elements read from
+      TMEM (`nvfp4.tcgen05.store`). The CTA that decodes A itself takes the
+      identity only.
 
     `nvfp4-software-pipeline` turns a plan with a ring into its K loop;
     `convert-nvfp4-to-nvvm` lowers the rest.

@@ -256,20 +256,21 @@ mlir::nvfp4::accumulationBounds(func::FuncOp entry, ArrayRef<HostBuffer> args,
   SmallVector<std::vector<float>> bounds(signature.outputs.size());
   int64_t k = 0;
   ScaledDualMatmulOp dual;
-  int64_t ops = 0;
+  int64_t ops = 0, duals = 0;
   for (Operation &op : entry.getBody().front()) {
     if (isa<func::ReturnOp>(op))
       continue;
     ++ops;
-    dual = dyn_cast<ScaledDualMatmulOp>(op);
-    auto matmul = dyn_cast<ScaledMatmulOp>(op);
-    if (!matmul && !dual)
+    if (auto d = dyn_cast<ScaledDualMatmulOp>(op))
+      dual = d, ++duals;
+    else if (!isa<ScaledMatmulOp>(op))
       return bounds;
     auto a = cast<MemRefType>(op.getOperand(0).getType());
     k = std::max(k, getOperandShape(a).k);
   }
-  // A gated dual GEMM alone: bounded through its two products below.
-  if (dual && ops != 1)
+  // A gated dual GEMM alone: bounded through its two products below (with
+  // other ops: no widening).
+  if (duals && ops != 1)
     return bounds;
   // |A| and |B|: clear the sign bits of every e2m1 nibble and e4m3 scale;
   // outputs in f32 so the magnitudes cannot overflow.

@@ -19,7 +19,6 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-/// The contest's best results (PROBLEMS.md: the GEMM's three shapes).
 /// The contest's best B200 time of a GEMM (one weight) or gated dual GEMM
 /// (two) of this shape (PROBLEMS.md), if it is a contest shape.
 std::optional<double> contestBest(int64_t m, int64_t n, int64_t k,

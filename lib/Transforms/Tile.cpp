@@ -316,9 +316,14 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
       std::string name = modules.kernelName(op);
       LogicalResult tiled = failure();
       GemmOperands gemm = *GemmOperands::of(op);
+      auto matmul = dyn_cast<ScaledMatmulOp>(op);
+      if (isa<GemvPlanAttr>(plan) && !matmul) {
+        op->emitOpError() << "has a GEMV plan, but only a scaled_matmul "
+                             "with N = 1 is a GEMV";
+        return signalPassFailure();
+      }
       if (auto gemv = dyn_cast<GemvPlanAttr>(plan))
-        tiled = tileGemv(cast<ScaledMatmulOp>(op), gemv, kernels, symbols,
-                         name);
+        tiled = tileGemv(matmul, gemv, kernels, symbols, name);
       else if (cast<KernelPlanAttr>(plan).getTcgen05())
         tiled = tileGemmTcgen05(gemm, cast<KernelPlanAttr>(plan), kernels,
                                 symbols, name);

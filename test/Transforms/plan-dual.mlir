@@ -44,3 +44,16 @@ func.func @small(%a: memref<20x448xf4E2M1FN>, %sfa: memref<20x28xf8E4M3FN>, %b1:
   nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<20x448xf4E2M1FN>, memref<20x28xf8E4M3FN>, memref<40x448xf4E2M1FN>, memref<40x28xf8E4M3FN>, memref<40x448xf4E2M1FN>, memref<40x28xf8E4M3FN>) outs(%c : memref<20x40xbf16>)
   return
 }
+
+// -----
+
+// sm_100a: a short grid splits K on chip only as far as the first CTA's
+// ring holds the other splits' two accumulators (4 of the 8 splits the
+// slices allow).
+// SM100-LABEL: func.func @narrow
+// SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 4, weights = 2>, reduction = #nvfp4.split_k<splits = 4, mode = cluster>>}
+// CHECK-LABEL: func.func @narrow
+func.func @narrow(%a: memref<64x4096xf4E2M1FN>, %sfa: memref<64x256xf8E4M3FN>, %b1: memref<512x4096xf4E2M1FN>, %sfb1: memref<512x256xf8E4M3FN>, %b2: memref<512x4096xf4E2M1FN>, %sfb2: memref<512x256xf8E4M3FN>, %c: memref<64x512xf16>) {
+  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<64x4096xf4E2M1FN>, memref<64x256xf8E4M3FN>, memref<512x4096xf4E2M1FN>, memref<512x256xf8E4M3FN>, memref<512x4096xf4E2M1FN>, memref<512x256xf8E4M3FN>) outs(%c : memref<64x512xf16>)
+  return
+}

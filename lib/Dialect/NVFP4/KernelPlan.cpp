@@ -104,6 +104,14 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects weights to be 1 or 2 (accumulators of the "
                           "same A tile), but got "
                        << weights;
+  // The K groups' reduction adds the weights' accumulators as one
+  // vector: at most 128 floats (wgmma's N of 256).
+  if (weights > 1 && kGroups > 1 && weights * tileM / 2 > 128)
+    return emitError() << "expects weights x tile_m / 2 <= 128 with k_groups "
+                          "> 1 (the K groups add the accumulators of every "
+                          "weight as one fragment of at most 128 floats), "
+                          "but got "
+                       << weights << " x " << tileM << " / 2";
   if (weights > 1 && stages == 0)
     return emitError() << "expects weights = " << weights
                        << " with a ring (stages > 0): the CTA that decodes A "
@@ -251,6 +259,14 @@ SplitKAttr::verifyWith(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << *this
                        << " needs the pre-pass's decoded tiles of A, but "
                        << wgmma << " decodes A in each CTA (stages = 0)";
+  // On chip the splits add every weight's accumulators as one fragment.
+  if (wgmma && isOnChip() &&
+      wgmma.getWeights() * wgmma.getTileM() / 2 > 128)
+    return emitError() << *this << " adds the accumulators of every weight "
+                       << "as one fragment of at most 128 floats, but "
+                       << wgmma << " has " << wgmma.getWeights()
+                       << " x tile_m / 2 = "
+                       << wgmma.getWeights() * wgmma.getTileM() / 2;
   if (getMode() != SplitKMode::Scatter)
     return success();
   if (!wgmma)

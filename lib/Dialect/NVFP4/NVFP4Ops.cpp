@@ -1260,16 +1260,37 @@ LogicalResult Tcgen05StoreOp::verify() {
                          << " accumulator(s) of " << getColumns()
                          << " columns within the allocation's "
                          << getTmem().getType().getColumns();
-  if (!getEpilogue().empty()) {
-    Block &body = getEpilogue().front();
-    if (!isa<YieldOp>(body.getTerminator()) ||
-        llvm::any_of(body.getArgumentTypes(),
-                     [](Type t) { return !t.isF32(); }))
-      return emitOpError() << "expects an epilogue of f32 arguments (one "
-                              "per accumulator) ending in nvfp4.yield";
-  }
+  // The epilogue makes C's element: the partials of a global split-K are
+  // raw sums a later kernel adds.
+  if (!getEpilogue().empty() && getPartials())
+    return emitOpError() << "expects no epilogue with `partials` (a global "
+                            "split-K's raw sums, added by nvfp4.sum_splits)";
   if (static_cast<bool>(getPartials()) != static_cast<bool>(getSplit()))
     return emitOpError() << "expects `partials` and `split` together";
+  return success();
+}
+
+LogicalResult Tcgen05StoreOp::verifyRegions() {
+  if (getEpilogue().empty())
+    return success();
+  Block &body = getEpilogue().front();
+  if (body.getNumArguments() == 0 ||
+      llvm::any_of(body.getArgumentTypes(), [](Type t) { return !t.isF32(); }))
+    return emitOpError() << "expects an epilogue of f32 arguments, one per "
+                            "accumulator";
+  if (!body.mightHaveTerminator() || !isa<YieldOp>(body.getTerminator()))
+    return emitOpError() << "expects its epilogue to end with nvfp4.yield";
+  // The same elementwise ops as a gemm_tile's epilogue, on its own values.
+  for (Operation &op : body.without_terminator()) {
+    StringRef ns = op.getDialect() ? op.getDialect()->getNamespace() : "";
+    if ((ns != "arith" && op.getName().getStringRef() != "math.exp2") ||
+        op.getNumRegions() ||
+        !llvm::all_of(op.getResultTypes(), [](Type t) { return t.isF32(); }) ||
+        llvm::any_of(op.getOperands(),
+                     [&](Value v) { return v.getParentBlock() != &body; }))
+      return op.emitOpError() << "is not an elementwise f32 arith op or "
+                                 "math.exp2 on the epilogue's own values";
+  }
   return success();
 }
 

@@ -290,7 +290,9 @@ LogicalResult Tcgen05PipelineBuilder::build() {
     auto storeOp =
         Tcgen05StoreOp::create(b, tmem, plan.getTileM(), op.getC(), partials,
                                mBase, nBase, op.getBatch(), split);
-    if (!op.getEpilogueIdentity()) {
+    // (The identity of the first accumulator needs no region; any other
+    // epilogue, the identity of a later one included, is carried.)
+    if (op.getEpilogueIdentity() != std::optional<unsigned>(0)) {
       IRMapping map;
       op.getEpilogue().cloneInto(&storeOp.getEpilogue(),
                                  storeOp.getEpilogue().end(), map);

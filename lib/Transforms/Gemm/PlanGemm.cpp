@@ -275,11 +275,20 @@ KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
   if (tileM == 128 && 2 * ctas(128) <= t.smCount)
     tileM = 64;
   const int64_t slices = Tcgen05MainloopAttr::getSlices(k);
+  // Several weights' gate applies after the splits meet: on chip, where
+  // the first CTA's ring must hold the other splits' accumulators.
+  auto exchangeFits = [&](int64_t splits) {
+    return weights == 1 ||
+           SplitKAttr::exchangeBytes(splits, weights *
+                                                 Tcgen05MainloopAttr::kTileN *
+                                                 tileM) +
+                   1024 + 16 * 2 <=
+               t.info.maxSharedBytes;
+  };
   int64_t splitK = 1;
   while (splitK < 8 && 2 * splitK * ctas(tileM) <= t.smCount &&
-         slices % (2 * splitK) == 0)
+         slices % (2 * splitK) == 0 && exchangeFits(2 * splitK))
     splitK *= 2;
-  // Several weights' gate applies after the splits meet: on chip.
   SplitKAttr reduction;
   if (splitK > 1)
     reduction = SplitKAttr::get(

@@ -1201,3 +1201,36 @@ func.func @weights_differ(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4
   }
   return
 }
+
+// -----
+
+// A split cluster adds both weights' accumulators as one fragment: at most
+// 128 floats.
+// expected-error @+1 {{#nvfp4.split_k<splits = 2, mode = cluster> adds the accumulators of every weight as one fragment of at most 128 floats, but #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 144, stages = 4, producer = true, b_tma = true, weights = 2> has 2 x tile_m / 2 = 144}}
+func.func private @dual_joined_too_wide() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 144, stages = 4, producer = true, b_tma = true, weights = 2>, reduction = #nvfp4.split_k<splits = 2, mode = cluster>>}
+
+// -----
+
+// The store's epilogue makes C's element; a global split's partials are raw
+// sums.
+func.func @store_epilogue_partials(%t: !nvfp4.tmem<columns = 256>, %c: memref<128x128xf16>, %p: memref<131072xi8>, %i: i32, %l: index) {
+  // expected-error @+1 {{expects no epilogue with `partials` (a global split-K's raw sums, added by nvfp4.sum_splits)}}
+  nvfp4.tcgen05.store %t columns 64 outs(%c : memref<128x128xf16>) partials(%p : memref<131072xi8>) at m %i row %i batch %l split %l : !nvfp4.tmem<columns = 256> epilogue {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.mulf %x, %y : f32
+    nvfp4.yield %z : f32
+  }
+  return
+}
+
+// -----
+
+func.func @store_epilogue_op(%t: !nvfp4.tmem<columns = 256>, %c: memref<128x128xf16>, %i: i32, %l: index) {
+  nvfp4.tcgen05.store %t columns 64 outs(%c : memref<128x128xf16>) at m %i row %i batch %l : !nvfp4.tmem<columns = 256> epilogue {
+  ^bb0(%x: f32, %y: f32):
+    // expected-error @+1 {{is not an elementwise f32 arith op or math.exp2 on the epilogue's own values}}
+    %z = math.exp %x : f32
+    nvfp4.yield %z : f32
+  }
+  return
+}
