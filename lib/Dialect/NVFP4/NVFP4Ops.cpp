@@ -644,6 +644,17 @@ LogicalResult GemmTileOp::verify() {
                       "the K chunks the splits share", partialsBytes);
 }
 
+/// Whether `op` may stand in an epilogue region (gemm_tile's, and the
+/// tcgen05.store's clone of it): an elementwise f32 arith op or math.exp2,
+/// which the pipeline applies to whole fragments and the conversions lower.
+static bool isElementwiseEpilogueOp(Operation &op) {
+  Dialect *dialect = op.getDialect();
+  StringRef ns = dialect ? dialect->getNamespace() : "";
+  return (ns == "arith" || op.getName().getStringRef() == "math.exp2") &&
+         op.getNumRegions() == 0 &&
+         llvm::all_of(op.getResultTypes(), [](Type t) { return t.isF32(); });
+}
+
 LogicalResult GemmTileOp::verifyRegions() {
   Block &body = getEpilogue().front();
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
@@ -661,12 +672,7 @@ LogicalResult GemmTileOp::verifyRegions() {
   // elementwise on f32 (arith, and math.exp2: the conversion lowers both on
   // vectors).
   for (Operation &op : body.without_terminator()) {
-    Dialect *dialect = op.getDialect();
-    StringRef ns = dialect ? dialect->getNamespace() : "";
-    const bool elementwise =
-        ns == "arith" || op.getName().getStringRef() == "math.exp2";
-    if (!elementwise || op.getNumRegions() ||
-        !llvm::all_of(op.getResultTypes(), [](Type t) { return t.isF32(); }))
+    if (!isElementwiseEpilogueOp(op))
       return op.emitOpError()
              << "is not an elementwise f32 arith op or math.exp2, which a "
                 "gemm_tile's epilogue applies to whole accumulator "
@@ -1282,10 +1288,7 @@ LogicalResult Tcgen05StoreOp::verifyRegions() {
     return emitOpError() << "expects its epilogue to end with nvfp4.yield";
   // The same elementwise ops as a gemm_tile's epilogue, on its own values.
   for (Operation &op : body.without_terminator()) {
-    StringRef ns = op.getDialect() ? op.getDialect()->getNamespace() : "";
-    if ((ns != "arith" && op.getName().getStringRef() != "math.exp2") ||
-        op.getNumRegions() ||
-        !llvm::all_of(op.getResultTypes(), [](Type t) { return t.isF32(); }) ||
+    if (!isElementwiseEpilogueOp(op) ||
         llvm::any_of(op.getOperands(),
                      [&](Value v) { return v.getParentBlock() != &body; }))
       return op.emitOpError() << "is not an elementwise f32 arith op or "
