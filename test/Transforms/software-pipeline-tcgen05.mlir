@@ -1,10 +1,12 @@
 // nvfp4-software-pipeline on a #nvfp4.tcgen05_mainloop (sm_100a): the K loop of
-// the 128-thread CTA written per thread. Thread 0 fills slot i % stages
+// the 128-thread CTA written per thread. Warp 0 fills slot i % stages
 // with K slice i (acquiring it after its first use): expect, TMA copies of
-// B's and A's tiles, bulk copies of their scale atoms; thread 32 waits for
+// B's and A's tiles, bulk copies of their scale atoms; warp 1 waits for
 // the slot, copies the atoms to the slot's TMEM columns, issues 4 MMAs
 // (the first overwrites the accumulator) and releases the slot by a
 // commit; all threads wait for the accumulator, store it and free TMEM.
+// Both warps run their loops whole and wait together; the lane each
+// elects once before its loop issues.
 // The instruction descriptor is 0x08100480 (M = 128, N = 64, e2m1 x e2m1,
 // e4m3 block16 scales: Tcgen05DescriptorsTest pins it). Here a 64-row tile of A (split-K 2): A's scale columns shift by
 // (m % 128) / 32, and the slices start at split x 4.
@@ -13,23 +15,31 @@
 // CHECK-LABEL: gpu.func @gemm_kernel
 // CHECK: %[[RING:.*]] = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1>
 // CHECK: %[[TMEM:.*]] = nvfp4.tmem.alloc : !nvfp4.tmem<columns = 128>
-// CHECK: scf.if
-// CHECK: scf.for %[[I:.*]] = %c0_i32 to %c4_i32
+// CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32_i32
+// CHECK: %[[PRODUCER:.*]] = arith.cmpi eq, %[[WARP]], %c0_i32
+// CHECK: scf.if %[[PRODUCER]]
+// CHECK-NEXT: %[[LEAD0:.*]] = nvvm.elect.sync -> i1
+// CHECK-NEXT: scf.for %[[I:.*]] = %c0_i32 to %c4_i32
 // CHECK: nvfp4.ring.acquire %[[RING]]
+// CHECK: scf.if %[[LEAD0]]
 // CHECK: nvfp4.ring.expect %[[RING]][%[[S:.*]]]
 // CHECK-NEXT: nvfp4.ring.copy %[[RING]][%[[S]]] at 0 from %arg6[{{[^]]*}}] :
 // CHECK-NEXT: nvfp4.ring.copy %[[RING]][%[[S]]] at 16384 from %arg5[{{[^]]*}}] keep_in_l2 :
 // CHECK: nvfp4.ring.copy_bytes %[[RING]][%[[S]]] at 24576 from %arg3[{{.*}}] bytes 2048
 // CHECK: nvfp4.ring.copy_bytes %[[RING]][%[[S]]] at 26624 from %arg1[{{.*}}] bytes 2048
-// CHECK: scf.if
+// CHECK: %[[ISSUER:.*]] = arith.cmpi eq, %[[WARP]], %c1_i32
+// CHECK: scf.if %[[ISSUER]]
+// CHECK-NEXT: %[[LEAD1:.*]] = nvvm.elect.sync -> i1
 // CHECK: %[[SHIFT:.*]] = arith.divui {{.*}}, %c32_i32
 // CHECK: scf.for
 // CHECK: nvfp4.ring.wait %[[RING]][%[[T:.*]]] phase
+// CHECK-NEXT: scf.if %[[LEAD1]]
 // CHECK-COUNT-8: nvfp4.tcgen05.cp %[[RING]][%[[T]]] at {{[0-9]+}} to %[[TMEM]] column {{[0-9]+}} step 32
 // CHECK: nvfp4.tcgen05.mma %[[TMEM]], %[[RING]][%[[T]]] accumulate %{{.*}} sfb_shift %[[SHIFT]] {a_desc = {{[0-9]+}} : i64, b_desc = {{[0-9]+}} : i64, column_step = 32 : i64, d_column = 0 : i64, idesc = 135267456 : i32, sfa_column = 64 : i64, sfb_column = 80 : i64}
 // CHECK-COUNT-3: nvfp4.tcgen05.mma %[[TMEM]], %[[RING]][%[[T]]] accumulate %true
 // CHECK: nvfp4.tcgen05.release %[[RING]][%[[T]]]
-// CHECK: nvfp4.tcgen05.commit %[[TMEM]]
+// CHECK: scf.if %[[LEAD1]]
+// CHECK-NEXT: nvfp4.tcgen05.commit %[[TMEM]]
 // CHECK: nvfp4.tcgen05.wait %[[TMEM]]
 // CHECK-NEXT: nvfp4.tcgen05.store %[[TMEM]] columns 64 outs(%arg4 : memref<128x256xf16>) partials(%arg7 : memref<262144xi8>)
 // CHECK-NEXT: nvfp4.tmem.dealloc %[[TMEM]]

@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -177,6 +178,9 @@ float reference(const Host &h, int64_t l, int64_t m, int64_t n,
 class Evaluator {
 public:
   std::function<int64_t(gpu::Dimension)> blockId;
+  /// threadIdx.x; the model runs the issuing lane of a warp, for which
+  /// nvvm.elect.sync is true.
+  int64_t threadId = 0;
   DenseMap<Value, int64_t> bound;
 
   int64_t operator()(Value v) {
@@ -191,6 +195,10 @@ public:
       return cast<IntegerAttr>(c.getValue()).getInt();
     if (auto id = dyn_cast<gpu::BlockIdOp>(op))
       return blockId(id.getDimension());
+    if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
+      return id.getDimension() == gpu::Dimension::x ? threadId : 0;
+    if (isa<NVVM::ElectSyncOp>(op))
+      return 1;
     auto x = [&](unsigned i) { return (*this)(op->getOperand(i)); };
     if (isa<arith::IndexCastUIOp, arith::IndexCastOp, arith::ExtUIOp>(op))
       return x(0);
@@ -288,9 +296,14 @@ public:
       return;
     }
     kernel.walk([&](scf::ForOp loop) {
-      if (!loop.getOps<RingCopyOp>().empty())
+      auto holds = [&](auto tag) {
+        return loop
+            ->walk([](decltype(tag) op) { return WalkResult::interrupt(); })
+            .wasInterrupted();
+      };
+      if (holds(RingCopyOp()))
         producer = loop;
-      if (!loop.getOps<Tcgen05MmaOp>().empty())
+      if (holds(Tcgen05MmaOp()))
         issuer = loop;
     });
     kernel.walk([&](RingAllocOp a) { ring = a.getType(); });
@@ -501,8 +514,7 @@ public:
     // The accumulator's commit after the MMA thread's loop.
     Tcgen05CommitOp commitOp;
     for (Operation *op = issuer->getNextNode(); op; op = op->getNextNode())
-      if (auto c = dyn_cast<Tcgen05CommitOp>(op))
-        commitOp = c;
+      op->walk([&](Tcgen05CommitOp c) { commitOp = c; });
     ASSERT_TRUE(commitOp) << "no tcgen05.commit after the MMA loop";
     bool committed = false;
 
@@ -749,6 +761,67 @@ public:
     return out;
   }
 
+  /// Why the producer and MMA loops do not run as whole warps whose
+  /// elected lane issues, or "": each loop runs in exactly the 32 threads
+  /// of one warp, a different one each (their enclosing conditions
+  /// evaluated for every thread of the CTA), and every op that issues (an
+  /// expect, a copy, a scale copy, an MMA, a release, the commit) sits
+  /// under a condition that nvvm.elect.sync gives, elected in the loop's
+  /// warp before the loop (the lane that issues the MMAs must be the one
+  /// whose commits track them).
+  std::string warpRoleError() {
+    Evaluator eval;
+    eval.blockId = [](gpu::Dimension) { return int64_t(0); };
+    // The warp whose threads alone run `loop`, or -1.
+    auto warpOf = [&](scf::ForOp loop) -> int64_t {
+      std::set<int64_t> threads;
+      for (int64_t t = 0; t < Tcgen05MainloopAttr::kThreads; ++t) {
+        eval.threadId = t;
+        bool runs = true;
+        for (Operation *at = loop; at->getParentOp() != kernel.getOperation();
+             at = at->getParentOp())
+          if (auto branch = dyn_cast<scf::IfOp>(at->getParentOp()))
+            runs &= (eval(branch.getCondition()) != 0) ==
+                    (at->getParentRegion() == &branch.getThenRegion());
+        if (runs)
+          threads.insert(t);
+      }
+      if (threads.size() != 32 || *threads.begin() % 32 != 0 ||
+          *threads.rbegin() != *threads.begin() + 31)
+        return -1;
+      return *threads.begin() / 32;
+    };
+    const int64_t producerWarp = warpOf(producer), issuerWarp = warpOf(issuer);
+    if (producerWarp < 0 || issuerWarp < 0 || producerWarp == issuerWarp)
+      return "the producer's loop (warp " + std::to_string(producerWarp) +
+             ") and the MMA loop (warp " + std::to_string(issuerWarp) +
+             ") do not each run in one whole warp of their own";
+    std::string error;
+    auto checkElected = [&](scf::ForOp loop, Operation *op) {
+      for (Operation *at = op; at != kernel.getOperation();
+           at = at->getParentOp())
+        if (auto branch = dyn_cast<scf::IfOp>(at->getParentOp()))
+          if (at->getParentRegion() == &branch.getThenRegion())
+            if (auto elect =
+                    branch.getCondition().getDefiningOp<NVVM::ElectSyncOp>())
+              if (!loop->isAncestor(elect) &&
+                  loop->getParentOp()->isAncestor(elect))
+                return;
+      error += op->getName().getStringRef().str() +
+               " is not issued by a lane elected before its loop; ";
+    };
+    for (scf::ForOp loop : {producer, issuer}) {
+      loop.walk([&](Operation *op) {
+        if (isa<RingExpectOp, RingCopyOp, RingCopyBytesOp, Tcgen05CopyScalesOp,
+                Tcgen05MmaOp, Tcgen05ReleaseOp>(op))
+          checkElected(loop, op);
+      });
+    }
+    for (Operation *op = issuer->getNextNode(); op; op = op->getNextNode())
+      op->walk([&](Tcgen05CommitOp c) { checkElected(issuer, c); });
+    return error;
+  }
+
   int64_t grid(int dim) {
     Value sizes[] = {launch.getGridSizeX(), launch.getGridSizeY(),
                      launch.getGridSizeZ()};
@@ -897,6 +970,43 @@ TEST(Tcgen05PipelinePlanted, ErrorsAreCaught) {
     int64_t bad = mismatches(h, gemm.runAll(h, plant));
     EXPECT_TRUE(bad > 0 || !gemm.modelError.empty())
         << "planted error " << static_cast<int>(plant) << " went unnoticed";
+  }
+}
+
+/// The producer and MMA loops run in whole warps with one elected lane
+/// issuing (the check fails on the lone-lane loops of before and on
+/// loops where every lane issues).
+TEST(Tcgen05PipelinePlanted, WholeWarpsInTheLoops) {
+  for (bool dual : {false, true}) {
+    Shape shape{128, 256, 512, 1};
+    shape.dual = dual;
+    CompiledGemm gemm(shape, "");
+    ASSERT_TRUE(gemm.ok);
+    EXPECT_EQ(gemm.warpRoleError(), "");
+  }
+  {
+    // A lone lane: the producer's warp condition made thread 0's.
+    CompiledGemm gemm({128, 256, 512, 1}, "");
+    ASSERT_TRUE(gemm.ok);
+    auto role = cast<scf::IfOp>(gemm.producer->getParentOp());
+    auto isWarp = role.getCondition().getDefiningOp<arith::CmpIOp>();
+    ASSERT_TRUE(isWarp);
+    auto warp = isWarp.getLhs().getDefiningOp<arith::DivUIOp>();
+    ASSERT_TRUE(warp);
+    isWarp->setOperand(0, warp.getLhs());
+    EXPECT_NE(gemm.warpRoleError(), "");
+  }
+  {
+    // Every lane of the MMA warp issues.
+    CompiledGemm gemm({128, 256, 512, 1}, "");
+    ASSERT_TRUE(gemm.ok);
+    NVVM::ElectSyncOp elect;
+    gemm.issuer->getParentOp()->walk([&](NVVM::ElectSyncOp e) { elect = e; });
+    ASSERT_TRUE(elect);
+    OpBuilder b(elect);
+    elect.getResult().replaceAllUsesWith(
+        arith::ConstantIntOp::create(b, elect.getLoc(), b.getI1Type(), 1));
+    EXPECT_NE(gemm.warpRoleError(), "");
   }
 }
 

@@ -465,8 +465,9 @@ struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
     out.maskN = out.n % 128 != 0;
     Value tid = k.threadIdX();
     Value nIdx = arith::AddIOp::create(b, adaptor.getRow(), tid);
-    // The .sync.aligned loads need the whole warp: its MMA or producer
-    // lane may only now arrive from its loop.
+    // The .sync.aligned loads need the whole warp converged: the elected
+    // lane of the producer or MMA warp may arrive from its loop after its
+    // siblings.
     NVVM::SyncWarpOp::create(b, k.c32(-1));
     // Accumulator w from column w x columns; with an epilogue, C's element
     // is the region applied to the accumulators' elements.

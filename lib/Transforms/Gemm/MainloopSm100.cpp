@@ -8,19 +8,25 @@
 // thread for nvfp4-software-pipeline. The CTA is 4 warps around a ring of
 // `stages` slots of 256 K values:
 //
-// - thread 0 (the producer) fills slot s = i % stages with the CTA's K
+// - warp 0 (the producer) fills slot s = i % stages with the CTA's K
 //   slice i: `nvfp4.ring.expect`, then TMA copies of the tiles of B (128
 //   rows, the MMA's A) and A (tile_m rows, the MMA's B), 128B-swizzled
 //   (values past K read as zero), and 1-D bulk copies of their scales (the
 //   blocked layout's 128 x 4 atoms of the slice: 2 KiB per 128 rows,
 //   contiguous in global memory; zero past K, nvfp4.block_scales_tile);
 //   before reusing a slot it acquires it (`nvfp4.ring.acquire`);
-// - thread 32 (the MMA thread) waits for the slot (`nvfp4.ring.wait`),
+// - warp 1 (the MMA warp) waits for the slot (`nvfp4.ring.wait`),
 //   copies its scale atoms to the slot's TMEM columns (`nvfp4.tcgen05.cp`),
 //   issues the slice's 4 MMAs of K = 64 (`nvfp4.tcgen05.mma`) and releases
 //   the slot when they complete (`nvfp4.tcgen05.release`: tcgen05.commit on
 //   its empty barrier); after the last slice it commits the accumulator
 //   (`nvfp4.tcgen05.commit`);
+// - the producer and MMA warps run their loops whole: all 32 lanes wait on
+//   the barriers, one lane elected once before the loop (`nvvm.elect.sync`)
+//   issues the copies, MMAs and commits. A lone lane whose 31 siblings
+//   spin elsewhere hands a slot over about 3.6x slower (170 against 47 ns,
+//   measured on an H200: docs/design.md), and the same lane must issue
+//   every MMA its commits track;
 // - all 4 warps wait for the accumulator (`nvfp4.tcgen05.wait`) and store
 //   their lane quadrant of it (`nvfp4.tcgen05.store`), then free TMEM; with
 //   an on-chip split-K the splits' CTAs first add their accumulators into the
@@ -41,6 +47,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -99,8 +106,8 @@ private:
         add(mul(batch64, c64(batchBytes)), mul(ext(block), c64(chunks * 512))),
         mul(ext(global), c64(Tcgen05MainloopAttr::kScaleBlockBytes)));
   }
-  void produce();
-  void issue();
+  void produce(Value leader);
+  void issue(Value leader);
 
   GemmTileOp op;
   KernelPlanAttr kernel;
@@ -109,14 +116,17 @@ private:
   Value ring, tmem, mBase, nBase, batch32, sliceBase;
 };
 
-/// Thread 0: every K slice into its slot, in order.
-void Tcgen05PipelineBuilder::produce() {
+/// Warp 0: every K slice into its slot, in order; the whole warp acquires
+/// the slot, its `leader` lane issues the copies.
+void Tcgen05PipelineBuilder::produce(Value leader) {
   auto loop = scf::ForOp::create(b, c32(0), c32(slices), c32(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value i = loop.getInductionVar();
   auto [slot, use] = slotOf(i);
   acquireForReuse(b, ring, slot, use);
+  b.setInsertionPointToStart(
+      scf::IfOp::create(b, leader, /*withElseRegion=*/false).thenBlock());
   Value global = add(i, sliceBase);
   Value kByte = mul(global, c32(Tcgen05MainloopAttr::kStageRowBytes));
   Value aMap = op.getABytes();
@@ -152,9 +162,10 @@ void Tcgen05PipelineBuilder::produce() {
   }
 }
 
-/// Thread 32: each slice's scales to TMEM, its 4 MMAs, the slot's release;
-/// then the accumulator's commit.
-void Tcgen05PipelineBuilder::issue() {
+/// Warp 1: each slice's scales to TMEM, its 4 MMAs, the slot's release;
+/// then the accumulator's commit. The whole warp waits for the slot, its
+/// `leader` lane issues.
+void Tcgen05PipelineBuilder::issue(Value leader) {
   MLIRContext *ctx = b.getContext();
   const int64_t steps =
       Tcgen05MainloopAttr::kStageK / Tcgen05MainloopAttr::kMmaK;
@@ -186,6 +197,8 @@ void Tcgen05PipelineBuilder::issue() {
     Value i = loop.getInductionVar();
     auto [slot, use] = slotOf(i);
     RingWaitOp::create(b, ring, slot, arith::AndIOp::create(b, use, c32(1)));
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, leader, /*withElseRegion=*/false).thenBlock());
     // MMA step t of weight w reads its B scales from sfbColumn(w, t) and
     // A's from sfaBase + 4 blocksA t (+ 4 j for A's block j), each copied
     // from its atom.
@@ -220,6 +233,9 @@ void Tcgen05PipelineBuilder::issue() {
             b.getI64IntegerAttr(step));
     Tcgen05ReleaseOp::create(b, ring, slot);
   }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(
+      scf::IfOp::create(b, leader, /*withElseRegion=*/false).thenBlock());
   Tcgen05CommitOp::create(b, tmem);
 }
 
@@ -267,21 +283,17 @@ LogicalResult Tcgen05PipelineBuilder::build() {
                   ? mul(arith::IndexCastUIOp::create(b, i32, op.getSplit()),
                         c32(slices))
                   : c32(0);
-  {
-    auto producer =
-        scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, tid, c32(0)),
+  // Warp 0 produces, warp 1 issues the MMAs; each elects its issuing lane
+  // once, where the warp is converged.
+  Value warp = b.createOrFold<arith::DivUIOp>(tid, c32(32));
+  for (int64_t role = 0; role < 2; ++role) {
+    auto roleIf =
+        scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, warp, c32(role)),
                           /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(producer.thenBlock());
-    produce();
-  }
-  {
-    auto issuer =
-        scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, tid, c32(32)),
-                          /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(issuer.thenBlock());
-    issue();
+    b.setInsertionPointToStart(roleIf.thenBlock());
+    Value leader = NVVM::ElectSyncOp::create(b, b.getI1Type(), Value());
+    role == 0 ? produce(leader) : issue(leader);
   }
   Tcgen05WaitOp::create(b, tmem);
   // The store applies the tile's epilogue to its accumulators (none: the
