@@ -75,3 +75,16 @@ func.func @split_cluster(%a: memref<128x512xf4E2M1FN>, %sfa: memref<1x8x32x4x4xf
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x512xf4E2M1FN>, memref<1x8x32x4x4xf8E4M3FN>, memref<256x512xf4E2M1FN>, memref<2x8x32x4x4xf8E4M3FN>) outs(%c : memref<128x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>, reduction = #nvfp4.split_k<splits = 2, mode = cluster>>}
   return
 }
+
+// -----
+
+// A CTA of 512 TMEM columns (a 256-row accumulator and 2 slots' scales)
+// alone on its SM: a second one would wait in tcgen05.alloc. Its 111648-byte ring launches with 116736 bytes, more
+// than half an SM's 228 KiB with 1 KiB reserved per CTA.
+// CHECK-LABEL: func.func @tmem_alone
+// CHECK: %[[SMEM:.*]] = arith.constant 116736 : i32
+// CHECK: gpu.launch_func @nvfp4_kernels::@tmem_alone_kernel blocks in {{.*}} dynamic_shared_memory_size %[[SMEM]]
+func.func @tmem_alone(%a: memref<256x1024xf4E2M1FN>, %sfa: memref<2x16x32x4x4xf8E4M3FN>, %b: memref<256x1024xf4E2M1FN>, %sfb: memref<2x16x32x4x4xf8E4M3FN>, %c: memref<256x256xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<256x1024xf4E2M1FN>, memref<2x16x32x4x4xf8E4M3FN>, memref<256x1024xf4E2M1FN>, memref<2x16x32x4x4xf8E4M3FN>) outs(%c : memref<256x256xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 256, stages = 2>>}
+  return
+}

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+#include "nvfp4/Dialect/NVFP4/TmemOccupancy.h"
 #include "nvfp4/Dialect/NVFP4/SmemPlan.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -127,7 +128,7 @@ TEST_F(KernelPlanTest, WgmmaResourcesAreTheFlatPlans) {
 
 TEST_F(KernelPlanTest, Tcgen05ResourcesAreTheFlatPlans) {
   auto emit = [this] { return report(); };
-  int64_t accepted = 0;
+  int64_t accepted = 0, padded = 0;
   for (int64_t tileM : {32, 64, 128, 256})
     for (int64_t stages = 2; stages <= 16; ++stages)
       for (int64_t splits : {1, 2, 3, 8})
@@ -149,14 +150,24 @@ TEST_F(KernelPlanTest, Tcgen05ResourcesAreTheFlatPlans) {
           if (!plan)
             continue;
           ++accepted;
-          // d56c47f's Tcgen05PlanAttr::getSharedBytes.
+          // d56c47f's Tcgen05PlanAttr::getSharedBytes, padded (since
+          // issue 30) so that no more CTAs share an SM than its 512 TMEM
+          // columns hold.
           const int64_t exchange = cluster ? (splits - 1) * 128 * tileM * 4 : 0;
+          const int64_t ring =
+              std::max(stages * mainloop.getSlotBytes(), exchange) + 1024 +
+              16 * stages;
+          const int64_t columns = mainloop.getTmemColumns();
           EXPECT_EQ(plan.getSharedBytes(),
-                    std::max(stages * mainloop.getSlotBytes(), exchange) +
-                        1024 + 16 * stages);
+                    std::max(ring, tmem::minSharedBytesFor(columns)));
+          EXPECT_LE(tmem::ctasPerSmByShared(plan.getSharedBytes()) * columns,
+                    512);
+          padded += plan.getSharedBytes() > ring;
           EXPECT_EQ(plan.getThreadsPerCta(), 128);
         }
   EXPECT_GT(accepted, 100);
+  // Some plans' rings alone would let too many CTAs share an SM.
+  EXPECT_GT(padded, 0);
 }
 
 TEST_F(KernelPlanTest, PartsRefuseEachOtherByName) {

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+#include "nvfp4/Dialect/NVFP4/TmemOccupancy.h"
 
 #include "mlir/IR/DialectImplementation.h"
 
@@ -174,9 +175,14 @@ int64_t Tcgen05MainloopAttr::getThreadsPerCta() const { return kThreads; }
 int64_t Tcgen05MainloopAttr::getKStep() const { return kStageK; }
 
 /// The ring (slots, or the scratch that reuses them if larger, 1024 bytes
-/// of alignment slack, a full and an empty mbarrier per slot).
+/// of alignment slack, a full and an empty mbarrier per slot), padded so
+/// that no more CTAs share an SM than its TMEM columns hold
+/// (TmemOccupancy.h).
 int64_t Tcgen05MainloopAttr::getSharedBytes(int64_t scratch) const {
-  return WgmmaMainloopAttr::ringBytes(getStages(), getSlotBytes(), scratch);
+  const int64_t ring =
+      WgmmaMainloopAttr::ringBytes(getStages(), getSlotBytes(), scratch);
+  const int64_t columns = getTmemColumns();
+  return columns ? std::max(ring, tmem::minSharedBytesFor(columns)) : ring;
 }
 
 int64_t Tcgen05MainloopAttr::getScratchBytes(const KernelParts &) const {

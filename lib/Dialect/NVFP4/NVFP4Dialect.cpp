@@ -5,6 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+#include "nvfp4/Dialect/NVFP4/TmemOccupancy.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Matchers.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -115,6 +119,41 @@ LogicalResult GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 int64_t GemvPlanAttr::getThreadsPerCta() const { return getWarpsPerCta() * 32; }
 StringRef GemvPlanAttr::getKernelKind() const { return "gemv"; }
 
+/// A launch of a tcgen05 kernel (one with dynamic shared memory; its
+/// pre-passes carry the same plan without) gives it at least its plan's
+/// shared memory, and so much that no more of its CTAs share an SM than
+/// TMEM's 512 columns hold (TmemOccupancy.h).
+static LogicalResult verifyTcgen05Launch(Operation *op, Attribute plan) {
+  auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
+  auto kernel = dyn_cast<KernelPlanAttr>(plan);
+  if (!launch || !kernel || !kernel.getTcgen05() ||
+      !launch.getDynamicSharedMemorySize())
+    return success();
+  const int64_t columns = kernel.getTcgen05().getTmemColumns();
+  IntegerAttr bytes;
+  if (!matchPattern(launch.getDynamicSharedMemorySize(), m_Constant(&bytes)))
+    return op->emitError() << "launches a tcgen05 kernel with dynamic shared "
+                              "memory that is not a constant; it must be "
+                              "known to keep CTAs of "
+                           << columns << " TMEM columns within TMEM";
+  const int64_t shared = bytes.getInt();
+  if (columns && tmem::ctasPerSmByShared(shared) * columns > tmem::kColumns)
+    return op->emitError()
+           << "launches CTAs that allocate " << columns
+           << " TMEM columns each with " << shared
+           << " bytes of dynamic shared memory, which lets "
+           << tmem::ctasPerSmByShared(shared)
+           << " share an SM's 512 columns (a CTA would wait in "
+              "tcgen05.alloc; in a cluster it can deadlock); launch with at "
+              "least "
+           << tmem::minSharedBytesFor(columns) << " bytes";
+  if (shared < kernel.getSharedBytes())
+    return op->emitError() << "launches a kernel whose plan needs "
+                           << kernel.getSharedBytes()
+                           << " bytes of dynamic shared memory with " << shared;
+  return success();
+}
+
 LogicalResult NVFP4Dialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
   if (attr.getName() == kDependentLaunchAttrName) {
@@ -152,7 +191,7 @@ LogicalResult NVFP4Dialect::verifyOperationAttribute(Operation *op,
                            << "' to be a plan (#nvfp4.gemv_plan or "
                               "#nvfp4.kernel), but got "
                            << attr.getValue();
-  return success();
+  return verifyTcgen05Launch(op, attr.getValue());
 }
 
 LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -1234,3 +1234,34 @@ func.func @store_epilogue_op(%t: !nvfp4.tmem<columns = 256>, %c: memref<128x128x
   }
   return
 }
+
+// -----
+
+// CTAs of 512 TMEM columns alone on their SM: the launch's shared memory
+// must keep a second one out (the plan pads its ring of 111648 bytes to
+// 116736).
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @gemm_kernel() kernel { gpu.return }
+  }
+  func.func @tmem_shared_by_two(%n: index) {
+    %smem = arith.constant 111648 : i32
+    // expected-error @+1 {{launches CTAs that allocate 512 TMEM columns each with 111648 bytes of dynamic shared memory, which lets 2 share an SM's 512 columns (a CTA would wait in tcgen05.alloc; in a cluster it can deadlock); launch with at least 116736 bytes}}
+    gpu.launch_func @kernels::@gemm_kernel blocks in (%n, %n, %n) threads in (%n, %n, %n) dynamic_shared_memory_size %smem {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 256, stages = 2>>}
+    return
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @gemm_kernel() kernel { gpu.return }
+  }
+  func.func @tcgen05_launch_too_small(%n: index) {
+    %smem = arith.constant 50000 : i32
+    // expected-error @+1 {{launches a kernel whose plan needs 58400 bytes of dynamic shared memory with 50000}}
+    gpu.launch_func @kernels::@gemm_kernel blocks in (%n, %n, %n) threads in (%n, %n, %n) dynamic_shared_memory_size %smem {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>>}
+    return
+  }
+}
