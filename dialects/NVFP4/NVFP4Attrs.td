@@ -57,6 +57,36 @@ def NVFP4_ScaleLayoutAttr : EnumAttr<NVFP4_Dialect, NVFP4_ScaleLayout,
 // Plans
 //===----------------------------------------------------------------------===//
 
+def NVFP4_QuantizePlanAttr : AttrDef<NVFP4_Dialect, "QuantizePlan",
+    [DeclareAttrInterfaceMethods<NVFP4_PlanAttrInterface>]> {
+  let mnemonic = "quantize_plan";
+  let summary = "How nvfp4.quantize is mapped to the GPU";
+  let description = [{
+    Quantizing is bandwidth-bound: each thread reads whole blocks of 16
+    values with 16-byte loads and writes their packed bytes and scales.
+
+    - `warps_per_cta`: warps of a CTA (1 to 32).
+    - `blocks_per_thread`: consecutive blocks of 16 values of a row one
+      thread quantizes (1, 2 or 4), so that it loads 32 to 256 bytes at
+      once and stores 8 x blocks_per_thread bytes of values; the row's
+      blocks must be a multiple of it.
+
+    `nvfp4-plan` chooses 64 bytes of input per thread (one block of f32,
+    two of f16 or bf16) where the rows allow it; a user may write another.
+
+    Example: `#nvfp4.quantize_plan<warps_per_cta = 8, blocks_per_thread = 2>`.
+  }];
+  let parameters = (ins "int64_t":$warps_per_cta, "int64_t":$blocks_per_thread);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Blocks of 16 values one CTA quantizes.
+    int64_t getBlocksPerCta() const {
+      return getWarpsPerCta() * 32 * getBlocksPerThread();
+    }
+  }];
+}
+
 def NVFP4_GemvPlanAttr : AttrDef<NVFP4_Dialect, "GemvPlan",
     [DeclareAttrInterfaceMethods<NVFP4_PlanAttrInterface>]> {
   let mnemonic = "gemv_plan";

@@ -16,6 +16,7 @@ def NVFP4_FP4Memref : MemRefOf<[F4E2M1FN]>;
 def NVFP4_ScaleMemref : MemRefOf<[F8E4M3FN]>;
 def NVFP4_OutMemref : MemRefOf<[F16, BF16, F32]>;
 def NVFP4_QuantInMemref : MemRefOf<[F32, F16, BF16]>;
+def NVFP4_GlobalScaleMemref : MemRefRankOf<[F32], [1]>;
 
 //===----------------------------------------------------------------------===//
 // scaled_matmul
@@ -170,20 +171,37 @@ def NVFP4_GroupedMatmulOp : NVFP4_KernelOp<"grouped_matmul"> {
 def NVFP4_QuantizeOp : NVFP4_KernelOp<"quantize"> {
   let summary = "Quantize f32/f16/bf16 to packed e2m1 values with e4m3 block scales";
   let description = [{
-    For every row and every block of 16 consecutive values along K:
-    `amax = max |x|`, the scale is `sf = e4m3(amax / 6)` and each value is
-    `q = e2m1(x / decode(sf))` (fp32 division; `q = 0` when the decoded scale
-    is zero). Both conversions round to nearest, ties to even, and saturate
-    to the largest finite value (448 and 6), as PTX `cvt.rn.satfinite` does.
-    The scale layout is given by `sf_layout`. The batch dimension is optional.
+    NVFP4's two-level scaling as inference uses it: a per-tensor fp32 scale
+    `g` (the `global_scale` operand, a `memref<1xf32>`; 1 without one) and
+    an e4m3 scale per block of 16 consecutive values along K. For every
+    row and block:
+    - `amax = max |x|` over the block (NaN elements skipped);
+    - the scale code `sf = e4m3((amax / 6) / g)` (two fp32 divisions), or
+      0 when `amax` is 0;
+    - `s = decode(sf) * g` (an fp32 product), and each value
+      `q = e2m1(x / s)` (an fp32 division), or 0 when `s` is 0.
 
-    Shapes (`S = K / 16`): x `[L x] R x K` (f32, f16 or bf16), q `[L x] R x K`
-    (f4E2M1FN), sf plain `[L x] R x S`, blocked
-    `[L x] ceil(R/128) x ceil(S/4) x 32 x 4 x 4` (f8E4M3FN).
+    Both conversions round to nearest, ties to even, and saturate to the
+    largest finite value (448 and 6), as PTX `cvt.rn.satfinite` does; so
+    a dequantized value is `decode(q) * decode(sf) * g`. Without a
+    `global_scale` the formulas are those with `g = 1` (x / s then divides
+    by the decoded scale itself). Special values, exactly as the formulas
+    give them: an infinite element makes its block's scale 448 and
+    encodes as +-6; a NaN element encodes as +6 (0x7, e2m1 has no NaN); a
+    `g` that is 0 gives zero scales (`(amax / 6) / 0` saturates to 448,
+    `s = 448 * 0 = 0`) and zero values; a NaN `g` gives NaN scales (0x7F)
+    and values 0x7. The scale layout is given by `sf_layout` (blocked:
+    padding rows and columns zero). The batch dimension is optional; one
+    `g` covers the whole tensor.
+
+    Shapes (`S = K / 16`): x `[L x] R x K` (f32, f16 or bf16), q `[L x] R x
+    K` (f4E2M1FN), sf plain `[L x] R x S`, blocked `[L x] ceil(R/128) x
+    ceil(S/4) x 32 x 4 x 4` (f8E4M3FN), global_scale `1` (f32).
 
     Example:
     ```mlir
-    nvfp4.quantize ins(%x : memref<128x256xf32>)
+    nvfp4.quantize ins(%x : memref<128x256xbf16>)
+        global_scale(%g : memref<1xf32>)
         outs(%q, %sf : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>)
     ```
 
@@ -191,11 +209,14 @@ def NVFP4_QuantizeOp : NVFP4_KernelOp<"quantize"> {
   }];
   let arguments = (ins
     Arg<NVFP4_QuantInMemref, "input", [MemRead]>:$x,
+    Arg<Optional<NVFP4_GlobalScaleMemref>, "per-tensor scale",
+        [MemRead]>:$global_scale,
     Arg<NVFP4_FP4Memref, "packed e2m1 values", [MemWrite]>:$q,
     Arg<NVFP4_ScaleMemref, "e4m3 block scales", [MemWrite]>:$sf,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sf_layout);
   let assemblyFormat = [{
     `ins` `(` $x `:` type($x) `)`
+    (`global_scale` `(` $global_scale^ `:` type($global_scale) `)`)?
     `outs` `(` $q `,` $sf `:` type($q) `,` type($sf) `)` attr-dict
   }];
   let hasVerifier = 1;

@@ -226,6 +226,44 @@ def NVFP4_DecodeATileOp : NVFP4_WgmmaOp<"decode_a_tile"> {
   let hasVerifier = 1;
 }
 
+def NVFP4_QuantizeTileOp : NVFP4_CtaOp<"quantize_tile"> {
+  let summary = "Quantize the blocks of 16 values of one CTA";
+  let description = [{
+    The CTA-level form of `nvfp4.quantize` (same operands and semantics),
+    created by `nvfp4-tile`: the CTA of `plan`'s threads quantizes the
+    blocks of 16 values `[base, base + threads x blocks_per_thread)` of
+    `x` in row-major order over `[L x] R x K / 16` (clipped to the last),
+    each thread `blocks_per_thread` consecutive blocks of a row. The
+    lowering is the same on every target except the e2m1 conversion:
+    `cvt.rn.satfinite.e2m1x2.f32` on sm_100a, a ties-to-even comparison
+    chain on sm_90a, which has no e2m1 conversion.
+
+    Example:
+    ```mlir
+    nvfp4.quantize_tile ins(%x : memref<128x256xbf16>)
+        outs(%q, %sf : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>)
+        at %base plan #nvfp4.quantize_plan<warps_per_cta = 8,
+                                           blocks_per_thread = 2>
+    ```
+  }];
+  let arguments = (ins
+    Arg<NVFP4_QuantInMemref, "input", [MemRead]>:$x,
+    Arg<Optional<NVFP4_GlobalScaleMemref>, "per-tensor scale",
+        [MemRead]>:$global_scale,
+    Arg<NVFP4_FP4Memref, "packed e2m1 values", [MemWrite]>:$q,
+    Arg<NVFP4_ScaleMemref, "e4m3 block scales", [MemWrite]>:$sf,
+    Index:$base,
+    NVFP4_QuantizePlanAttr:$plan,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sf_layout);
+  let assemblyFormat = [{
+    `ins` `(` $x `:` type($x) `)`
+    (`global_scale` `(` $global_scale^ `:` type($global_scale) `)`)?
+    `outs` `(` $q `,` $sf `:` type($q) `,` type($sf) `)`
+    `at` $base `plan` $plan attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def NVFP4_BlockScalesTileOp : NVFP4_CtaOp<"block_scales_tile"> {
   let summary = "Write scales in the blocked layout, K padded to whole slots";
   let description = [{

@@ -220,7 +220,7 @@ void groupedScaledMatmul(const std::vector<int64_t> &groupM, int64_t n,
 }
 
 void quantize(const float *x, int64_t rows, int64_t k, ScaleLayout layout,
-              uint8_t *q, uint8_t *scales) {
+              uint8_t *q, uint8_t *scales, float global) {
   assert(k % kBlockSize == 0 && "K must be a multiple of 16");
   const int64_t kb = k / kBlockSize;
   if (layout == ScaleLayout::Blocked && rows > 0 && kb > 0)
@@ -234,8 +234,9 @@ void quantize(const float *x, int64_t rows, int64_t k, ScaleLayout layout,
         if (mag > amax) // False for NaN: NaN elements are skipped.
           amax = mag;
       }
-      const uint8_t code = encodeE4M3(amax / 6.0f);
-      const float s = decodeE4M3(code);
+      const uint8_t code =
+          amax == 0.0f ? 0 : encodeE4M3((amax / 6.0f) / global);
+      const float s = decodeE4M3(code) * global;
       scales[scaleOffset(layout, r, j, rows, kb)] = code;
       uint8_t *out = q + r * (k / 2) + j * (kBlockSize / 2);
       for (int i = 0; i < kBlockSize / 2; ++i) {

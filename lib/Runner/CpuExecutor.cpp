@@ -107,10 +107,12 @@ LogicalResult run(QuantizeOp op, const Operands &get) {
   ::nvfp4::ref::ScaleLayout layout = toRef(op.getSfLayout());
   int64_t scaleStride = ::nvfp4::ref::scaleBytes(
       layout, x.rows, BlockFormat::of(sf.type).getScaleColumns(x.k));
+  const float global =
+      op.getGlobalScale() ? get(op.getGlobalScale()).toFloats().front() : 1.0f;
   for (int64_t l = 0; l < x.batch; ++l)
-    ::nvfp4::ref::quantize(values.data() + l * x.rows * x.k, x.rows, x.k, layout,
-                  q.bytes.data() + l * x.rows * x.k / 2,
-                  sf.bytes.data() + l * scaleStride);
+    ::nvfp4::ref::quantize(values.data() + l * x.rows * x.k, x.rows, x.k,
+                           layout, q.bytes.data() + l * x.rows * x.k / 2,
+                           sf.bytes.data() + l * scaleStride, global);
   return success();
 }
 

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 using namespace mlir;
@@ -92,6 +93,43 @@ SmallVector<int64_t> HostBuffer::npyShape(MemRefType type) {
 HostBuffer::HostBuffer(MemRefType type)
     : type(type), bytes(static_cast<size_t>(storageBytes(type)), 0) {}
 
+/// Element `i` of an adversarial block of 16 of kind `kind`, with the
+/// block's `magnitude` m, a normal draw and random bits:
+/// 0: every e2m1 rounding boundary of the block's scale (amax 6m makes
+///    the scale m without a global scale, so t x m is an exact tie) and
+///    its neighbours one f32 ulp away, signs mixed;
+/// 1: all zeros; 2: one infinity; 3: one NaN (both at element bits % 16);
+/// 4: a subnormal e4m3 scale (amax / 6 below 2^-6);
+/// 5: a scale that saturates at 448 (amax above 2688).
+static float adversarialValue(int kind, int i, float m, float draw,
+                              uint64_t bits) {
+  static const float ties[] = {0.25f, 0.75f, 1.25f, 1.75f,
+                               2.5f,  3.5f,  5.0f};
+  const float sign = bits & 0x100 ? -1.0f : 1.0f;
+  switch (kind) {
+  case 0: {
+    if (i == 0)
+      return 6.0f * m;
+    float tie = ties[(i - 1) % 7] * m;
+    if (i >= 8 && i < 15)
+      tie = std::nextafter(tie, i % 2 ? 0.0f : 16.0f * m);
+    return sign * tie;
+  }
+  case 1:
+    return 0.0f;
+  case 2:
+  case 3:
+    if (static_cast<int>(bits % 16) == i)
+      return kind == 2 ? sign * std::numeric_limits<float>::infinity()
+                       : std::numeric_limits<float>::quiet_NaN();
+    return m * draw;
+  case 4:
+    return std::ldexp(draw, -13);
+  default:
+    return std::ldexp(draw, 12);
+  }
+}
+
 void HostBuffer::fillRandom(const RandomOptions &options, uint64_t streamId) {
   std::mt19937_64 rng(options.seed * 0x9E3779B97F4A7C15ull + streamId + 1);
   Type e = type.getElementType();
@@ -107,14 +145,23 @@ void HostBuffer::fillRandom(const RandomOptions &options, uint64_t streamId) {
     return;
   }
   // Floating-point inputs (quantize): a normal draw times a per-16-block
-  // magnitude over 2^-8 .. 2^8, with exact zeros and ties sprinkled in.
+  // magnitude over 2^-8 .. 2^8, with exact zeros and ties sprinkled in;
+  // and one block in 8 adversarial (adversarialBlock).
   std::normal_distribution<float> normal(0.0f, 1.0f);
   std::uniform_int_distribution<int> binade(-8, 8);
   std::vector<float> values(static_cast<size_t>(type.getNumElements()));
   float magnitude = 1.0f;
+  int kind = -1;
   for (size_t i = 0; i < values.size(); ++i) {
-    if (i % 16 == 0)
+    if (i % 16 == 0) {
       magnitude = std::ldexp(1.0f, binade(rng));
+      kind = rng() % 8 == 0 ? static_cast<int>(rng() % 6) : -1;
+    }
+    if (kind >= 0 && values.size() % 16 == 0) {
+      values[i] = adversarialValue(kind, static_cast<int>(i % 16), magnitude,
+                                   normal(rng), rng());
+      continue;
+    }
     uint64_t pick = rng() % 64;
     if (pick == 0)
       values[i] = 0.0f;

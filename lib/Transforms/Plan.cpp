@@ -200,12 +200,17 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
       if (!op->hasTrait<OpTrait::nvfp4::KernelLevel>() ||
           op->hasTrait<OpTrait::nvfp4::PlanFree>())
         return WalkResult::advance();
+      if (auto quantize = dyn_cast<QuantizeOp>(op))
+        return failed(planQuantize(quantize, planTarget))
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
       std::optional<GemmOperands> gemm = GemmOperands::of(op);
       if (!gemm) {
         op->emitOpError() << "has no " << info.chip
                           << " kernel yet: nvfp4 lowers the batched GEMV, "
-                             "the GEMM (scaled_matmul) and the gated dual "
-                             "GEMM (scaled_dual_matmul) to the GPU";
+                             "the GEMM (scaled_matmul), the gated dual "
+                             "GEMM (scaled_dual_matmul) and quantize to the "
+                             "GPU";
         return WalkResult::interrupt();
       }
       auto matmul = dyn_cast<ScaledMatmulOp>(op);

@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // The target as nvfp4-plan's planners see it and the limits they share;
-// the pass (Plan.cpp) plans GEMVs itself and GEMMs with planGemm
-// (Gemm/PlanGemm.cpp). Private to lib/Transforms.
+// the pass (Plan.cpp) plans GEMVs itself, GEMMs with planGemm
+// (Gemm/PlanGemm.cpp) and quantizes with planQuantize
+// (Quantize/PlanQuantize.cpp). Private to lib/Transforms.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,10 @@ constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1, kMaxGridY = 65535;
 /// written in the IR, or chooses one; reports on `op` and fails when it
 /// cannot.
 LogicalResult planGemm(const GemmOperands &g, const PlanTarget &t);
+
+/// Plans nvfp4.quantize (Quantize/PlanQuantize.cpp): keeps and checks a
+/// #nvfp4.quantize_plan written in the IR, or chooses one.
+LogicalResult planQuantize(QuantizeOp op, const PlanTarget &t);
 
 } // namespace mlir::nvfp4
 

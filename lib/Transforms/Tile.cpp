@@ -276,7 +276,7 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
     module.walk([&](Operation *op) {
       if (op->getParentOfType<gpu::GPUModuleOp>())
         return;
-      if (GemmOperands::of(op)) {
+      if (GemmOperands::of(op) || isa<QuantizeOp>(op)) {
         if (op->getAttrOfType<PlanAttrInterface>(NVFP4Dialect::kPlanAttrName))
           work.push_back(op);
         else
@@ -315,6 +315,18 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
       Attribute plan = op->getAttr(NVFP4Dialect::kPlanAttrName);
       std::string name = modules.kernelName(op);
       LogicalResult tiled = failure();
+      if (auto quantize = dyn_cast<QuantizeOp>(op)) {
+        auto quantizePlan = dyn_cast<QuantizePlanAttr>(plan);
+        if (!quantizePlan) {
+          op->emitOpError() << "expects a #nvfp4.quantize_plan, but got "
+                            << plan;
+          return signalPassFailure();
+        }
+        if (failed(tileQuantize(quantize, quantizePlan, kernels, symbols,
+                                name)))
+          return signalPassFailure();
+        continue;
+      }
       GemmOperands gemm = *GemmOperands::of(op);
       auto matmul = dyn_cast<ScaledMatmulOp>(op);
       if (isa<GemvPlanAttr>(plan) && !matmul) {

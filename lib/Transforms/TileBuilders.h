@@ -54,6 +54,12 @@ void launchBlockScales(OpBuilder &hb, OpBuilder &kb, Location loc,
                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
                        StringRef name, Value src, Value dst, Attribute plan);
 
+/// nvfp4.quantize as one kernel of nvfp4.quantize_tile CTAs in
+/// `kernels` and its launch, in place of the op (Quantize/TileQuantize.cpp).
+LogicalResult tileQuantize(QuantizeOp op, QuantizePlanAttr plan,
+                           gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                           StringRef kernelName);
+
 /// A GEMM-shaped op (a scaled_matmul or scaled_dual_matmul with a
 /// #nvfp4.kernel plan) as its kernels and launches in `kernels`, in place
 /// of the op (Gemm/TileScheduler.cpp): a #nvfp4.wgmma_mainloop (tileGemm)

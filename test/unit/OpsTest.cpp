@@ -809,3 +809,42 @@ TEST(Compare, ExtraToleranceWidensPerElement) {
   EXPECT_EQ(widened.widened, 1);
   EXPECT_NEAR(widened.firstAllowed, 1e-3 + 7.5e-3 + 0.25, 1e-9);
 }
+
+// NVFP4's two-level scaling: the block scale is e4m3((amax / 6) / g) and
+// the values e2m1(x / (decode(scale) * g)); g = 1 is the single-level
+// quantize bit for bit; a zero g gives zero values under saturated scales,
+// a NaN g NaN scales and values 0x7 (as the formulas give them).
+TEST(Quantize, GlobalScale) {
+  std::vector<float> x(16, 0.0f);
+  x[0] = 3.0f;   // amax: (3 / 6) / 0.125 = 4, scale code 0x48
+  x[1] = 0.75f;  // 0.75 / (4 x 0.125) = 1.5 -> 0x3
+  x[2] = -0.25f; // -0.5 -> 0x9
+  x[3] = 0.125f; // 0.25: a tie, to the even 0
+  std::vector<uint8_t> q(8), s(1);
+  quantize(x.data(), 1, 16, ScaleLayout::Plain, q.data(), s.data(), 0.125f);
+  EXPECT_EQ(s[0], encodeE4M3(4.0f));
+  EXPECT_EQ(q[0], 0x7 | (0x3 << 4));
+  EXPECT_EQ(q[1], 0x9 | (0x0 << 4));
+
+  std::mt19937 rng(5);
+  std::normal_distribution<float> normal(0.0f, 3.0f);
+  std::vector<float> y(4 * 64);
+  for (float &v : y)
+    v = normal(rng);
+  std::vector<uint8_t> q1(y.size() / 2), s1(y.size() / 16), q2(q1), s2(s1);
+  quantize(y.data(), 4, 64, ScaleLayout::Plain, q1.data(), s1.data());
+  quantize(y.data(), 4, 64, ScaleLayout::Plain, q2.data(), s2.data(), 1.0f);
+  EXPECT_EQ(q1, q2);
+  EXPECT_EQ(s1, s2);
+
+  quantize(y.data(), 4, 64, ScaleLayout::Plain, q2.data(), s2.data(), 0.0f);
+  for (uint8_t b : q2)
+    EXPECT_EQ(b, 0);
+  for (uint8_t b : s2)
+    EXPECT_EQ(b, 0x7E);
+  quantize(y.data(), 4, 64, ScaleLayout::Plain, q2.data(), s2.data(), NAN);
+  for (uint8_t b : q2)
+    EXPECT_EQ(b, 0x77);
+  for (uint8_t b : s2)
+    EXPECT_EQ(b, 0x7F);
+}

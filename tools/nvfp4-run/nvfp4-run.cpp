@@ -654,6 +654,22 @@ static int run(int argc, char **argv) {
       return fail("input #" + Twine(i) + " (argument #" + Twine(argIndex) +
                   "): " + error);
   }
+  // A random per-tensor scale of a quantize is what a user gives it: the
+  // amax of the tensor's finite values / (448 x 6), so the block scales
+  // use e4m3's range.
+  if (inputFiles.empty())
+    entry->walk([&](QuantizeOp op) {
+      auto x = dyn_cast<BlockArgument>(op.getX());
+      auto global = dyn_cast_or_null<BlockArgument>(op.getGlobalScale());
+      if (!x || !global || x.getOwner() != &entry->getBody().front() ||
+          global.getOwner() != x.getOwner())
+        return;
+      float amax = 0.0f;
+      for (float v : args[x.getArgNumber()].toFloats())
+        if (std::isfinite(v))
+          amax = std::fmax(amax, std::fabs(v));
+      args[global.getArgNumber()].fromFloats({amax / (448.0f * 6.0f)});
+    });
   if (!saveInputs.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(saveInputs))
       return fail("cannot create '" + saveInputs + "': " + ec.message());

@@ -111,20 +111,25 @@ void groupedScaledMatmul(const std::vector<int64_t> &groupM, int64_t n,
 /// Quantizes the row-major fp32 matrix x (rows, k), k a multiple of 16, to
 /// packed E2M1 data `q` (rows * k / 2 bytes) and E4M3 scales `scales`
 /// (scaleBytes(layout, rows, k / 16) bytes; in the Blocked layout padding
-/// bytes are written as zero). For every row and 16-element block:
-///   amax = max |x_i| over the block (fp32),
-///   code = encodeE4M3(amax / 6.0f)     (fp32 division, RNE, satfinite),
-///   s    = decodeE4M3(code),
-///   q_i  = s == 0 ? 0 (code 0x0, +0) : encodeE2M1(x_i / s)   (fp32 division).
+/// bytes are written as zero), with the per-tensor scale `global` (NVFP4's
+/// two-level scaling; 1 gives the single-level formulas). For every row
+/// and 16-element block, in fp32:
+///   amax = max |x_i| over the block,
+///   code = amax == 0 ? 0 : encodeE4M3((amax / 6.0f) / global)   (RNE,
+///          satfinite),
+///   s    = decodeE4M3(code) * global,
+///   q_i  = s == 0 ? 0 (code 0x0, +0) : encodeE2M1(x_i / s).
 /// The scale is rounded to nearest, so it can be slightly below amax / 6;
 /// elements whose x_i / s then exceeds 6 saturate to +-6.
 /// Special values: NaN elements are skipped when taking amax (like fmaxf,
 /// so a block of only NaN and zeros gets scale 0 and all-zero data) and,
 /// when s != 0, encode as encodeE2M1(NaN) = 0x7 (+6). An infinite element
 /// makes amax infinite, the scale saturates to 448 and the infinite element
-/// encodes as +-6, the finite ones as encodeE2M1(x_i / 448).
+/// encodes as +-6, the finite ones as encodeE2M1(x_i / (448 * global)).
+/// A global of 0 gives scale 448 and s = 0 (all-zero data); a NaN global
+/// NaN scales (0x7F) and data 0x7.
 void quantize(const float *x, int64_t rows, int64_t k, ScaleLayout layout,
-              uint8_t *q, uint8_t *scales);
+              uint8_t *q, uint8_t *scales, float global = 1.0f);
 
 } // namespace ref
 } // namespace nvfp4

@@ -73,6 +73,10 @@ void populateSumSplitsPatterns(RewritePatternSet &patterns);
 /// (BlockScales.cpp).
 void populateBlockScalesPatterns(RewritePatternSet &patterns);
 
+/// nvfp4.quantize_tile (Quantize.cpp): e2m1 by cvt on sm_100a, by a
+/// ties-to-even comparison chain on sm_90a.
+void populateQuantizePatterns(RewritePatternSet &patterns, GpuTarget target);
+
 } // namespace mlir::nvfp4
 
 #endif // NVFP4_CONVERSION_NVFP4TONVVM_LOWERINGS_H

@@ -138,6 +138,7 @@ void mlir::nvfp4::populateNVFP4ToNVVMConversionPatterns(
   populateGemvPatterns(patterns, target);
   populateSumSplitsPatterns(patterns);
   populateBlockScalesPatterns(patterns);
+  populateQuantizePatterns(patterns, target);
   populateRingPatterns(converter, patterns);
   populateEpilogueMathPatterns(patterns);
   // Each chip's MMA: wgmma (sm_90a) or tcgen05 (sm_100a).

@@ -116,6 +116,23 @@ LogicalResult GemvPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+QuantizePlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         int64_t warpsPerCta, int64_t blocksPerThread) {
+  if (warpsPerCta < 1 || warpsPerCta > 32)
+    return emitError() << "expects warps_per_cta to be in [1, 32], but got "
+                       << warpsPerCta;
+  if (blocksPerThread != 1 && blocksPerThread != 2 && blocksPerThread != 4)
+    return emitError() << "expects blocks_per_thread to be 1, 2 or 4, but got "
+                       << blocksPerThread;
+  return success();
+}
+
+int64_t QuantizePlanAttr::getThreadsPerCta() const {
+  return getWarpsPerCta() * 32;
+}
+StringRef QuantizePlanAttr::getKernelKind() const { return "quantize"; }
+
 int64_t GemvPlanAttr::getThreadsPerCta() const { return getWarpsPerCta() * 32; }
 StringRef GemvPlanAttr::getKernelKind() const { return "gemv"; }
 

@@ -415,22 +415,51 @@ LogicalResult GroupedMatmulOp::verify() {
 // QuantizeOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult QuantizeOp::verify() {
-  Operation *op = getOperation();
+/// The operands of nvfp4.quantize and quantize_tile: q of x's shape, the
+/// scales of x's rows and K in `layout`, a global scale of one float.
+static LogicalResult verifyQuantize(Operation *op, MemRefType xType,
+                                    MemRefType qType, MemRefType sfType,
+                                    ScaleLayout layout, Value global) {
   if (failed(verifyDenseOperands(op, {"x", "q", "sf"})))
     return failure();
-  MemRefType xType = getX().getType();
   if (failed(verifyRank2or3(op, "x", xType, "R")))
     return failure();
   OperandShape x = getOperandShape(xType);
   if (failed(verifyK(op, x.k)))
     return failure();
-  if (getQ().getType().getShape() != xType.getShape())
-    return emitOpError() << "expects 'q' to have the shape of 'x' "
-                         << formatShape(xType.getShape()) << ", but got "
-                         << formatShape(getQ().getType().getShape());
-  return verifyScales(op, "sf", getSf().getType(), getSfLayout(), x.rows, "R",
-                      x.k, x.batched, x.batch);
+  if (qType.getShape() != xType.getShape())
+    return op->emitOpError()
+           << "expects 'q' to have the shape of 'x' "
+           << formatShape(xType.getShape()) << ", but got "
+           << formatShape(qType.getShape());
+  if (global && (failed(verifyDense(op, global, "global_scale")) ||
+                 cast<MemRefType>(global.getType()).getShape() !=
+                     ArrayRef<int64_t>{1}))
+    return op->emitOpError()
+           << "expects 'global_scale' to hold one f32 (memref<1xf32>), but "
+              "got "
+           << global.getType();
+  return verifyScales(op, "sf", sfType, layout, x.rows, "R", x.k, x.batched,
+                      x.batch);
+}
+
+LogicalResult QuantizeOp::verify() {
+  return verifyQuantize(getOperation(), getX().getType(), getQ().getType(),
+                        getSf().getType(), getSfLayout(), getGlobalScale());
+}
+
+LogicalResult QuantizeTileOp::verify() {
+  if (failed(verifyQuantize(getOperation(), getX().getType(),
+                            getQ().getType(), getSf().getType(), getSfLayout(),
+                            getGlobalScale())))
+    return failure();
+  const int64_t blocks = getOperandShape(getX().getType()).k / 16;
+  if (blocks % getPlan().getBlocksPerThread() != 0)
+    return emitOpError() << "expects the rows' " << blocks
+                         << " blocks of 16 values to be a multiple of the "
+                            "plan's blocks_per_thread ("
+                         << getPlan().getBlocksPerThread() << ")";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

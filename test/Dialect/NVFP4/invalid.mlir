@@ -260,6 +260,40 @@ func.func @quantize_in_type(%x: memref<4x32xi8>, %q: memref<4x32xf4E2M1FN>, %sf:
 
 // -----
 
+func.func @quantize_global_shape(%x: memref<4x32xf32>, %g: memref<2xf32>, %q: memref<4x32xf4E2M1FN>, %sf: memref<4x2xf8E4M3FN>) {
+  // expected-error @+1 {{expects 'global_scale' to hold one f32 (memref<1xf32>), but got 'memref<2xf32>'}}
+  nvfp4.quantize ins(%x : memref<4x32xf32>) global_scale(%g : memref<2xf32>) outs(%q, %sf : memref<4x32xf4E2M1FN>, memref<4x2xf8E4M3FN>)
+  return
+}
+
+// -----
+
+func.func @quantize_global_type(%x: memref<4x32xf32>, %g: memref<1xf16>, %q: memref<4x32xf4E2M1FN>, %sf: memref<4x2xf8E4M3FN>) {
+  // expected-error @+1 {{operand #1 must be}}
+  nvfp4.quantize ins(%x : memref<4x32xf32>) global_scale(%g : memref<1xf16>) outs(%q, %sf : memref<4x32xf4E2M1FN>, memref<4x2xf8E4M3FN>)
+  return
+}
+
+// -----
+
+func.func @quantize_tile_blocks(%x: memref<4x48xf32>, %q: memref<4x48xf4E2M1FN>, %sf: memref<4x3xf8E4M3FN>, %i: index) {
+  // expected-error @+1 {{expects the rows' 3 blocks of 16 values to be a multiple of the plan's blocks_per_thread (2)}}
+  nvfp4.quantize_tile ins(%x : memref<4x48xf32>) outs(%q, %sf : memref<4x48xf4E2M1FN>, memref<4x3xf8E4M3FN>) at %i plan <warps_per_cta = 8, blocks_per_thread = 2>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expects blocks_per_thread to be 1, 2 or 4, but got 3}}
+func.func private @quantize_plan_blocks() attributes {plan = #nvfp4.quantize_plan<warps_per_cta = 8, blocks_per_thread = 3>}
+
+// -----
+
+// expected-error @+1 {{expects warps_per_cta to be in [1, 32], but got 0}}
+func.func private @quantize_plan_warps() attributes {plan = #nvfp4.quantize_plan<warps_per_cta = 0, blocks_per_thread = 1>}
+
+// -----
+
 // expected-error @+1 {{expects bytes_per_thread to be 16 or 32 (whole 16-byte vector loads of whole 16-value blocks), but got 8}}
 func.func private @plan_bytes() attributes {plan = #nvfp4.gemv_plan<warps_per_cta = 4, rows_per_warp = 1, bytes_per_thread = 8, unroll = 2>}
 

@@ -54,6 +54,9 @@ config.substitutions.append(
 config.substitutions.append(
     ("%gengemm", sys.executable + " " + os.path.join(repo, "bench", "gen_gemm.py")))
 config.substitutions.append(
+    ("%genquant",
+     sys.executable + " " + os.path.join(repo, "bench", "gen_quantize.py")))
+config.substitutions.append(
     ("%gen", sys.executable + " " + os.path.join(repo, "bench", "gen_gemv.py")))
 
 import subprocess

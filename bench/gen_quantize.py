@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Writes an nvfp4.quantize entry function.
+
+  gen_quantize.py R K [L [in_type [LAYOUT [GLOBAL]]]] > quantize.mlir
+
+R rows of K values (K a multiple of 16), L = 0 (the default) unbatched;
+in_type f32, f16 or bf16 (default bf16); LAYOUT plain or blocked (default
+plain) for the e4m3 scales; GLOBAL `global` gives the op a per-tensor scale
+operand (nvfp4-run fills it with the input's amax / (448 x 6)).
+--plan=WARPS,BLOCKS (anywhere) gives it that #nvfp4.quantize_plan.
+"""
+import sys
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    plan = next((a.split("=", 1)[1] for a in sys.argv[1:]
+                 if a.startswith("--plan=")), None)
+    if len(args) < 2:
+        sys.exit(__doc__)
+    r, k = int(args[0]), int(args[1])
+    batch = int(args[2]) if len(args) > 2 else 0
+    in_type = args[3] if len(args) > 3 else "bf16"
+    layout = args[4] if len(args) > 4 else "plain"
+    global_scale = len(args) > 5 and args[5] == "global"
+    pre = f"{batch}x" if batch else ""
+    x = f"memref<{pre}{r}x{k}x{in_type}>"
+    q = f"memref<{pre}{r}x{k}xf4E2M1FN>"
+    if layout == "blocked":
+        sf = f"memref<{pre}{-(-r // 128)}x{-(-k // 64)}x32x4x4xf8E4M3FN>"
+    else:
+        sf = f"memref<{pre}{r}x{k // 16}xf8E4M3FN>"
+    attrs = []
+    if layout == "blocked":
+        attrs.append("sf_layout = #nvfp4.scale_layout<blocked>")
+    if plan:
+        warps, blocks = plan.split(",")
+        attrs.append(f"nvfp4.plan = #nvfp4.quantize_plan<warps_per_cta = "
+                     f"{warps}, blocks_per_thread = {blocks}>")
+    attr = " {" + ", ".join(attrs) + "}" if attrs else ""
+    g_arg = ", %g: memref<1xf32>" if global_scale else ""
+    g_use = " global_scale(%g : memref<1xf32>)" if global_scale else ""
+    print(f"func.func @quantize(%x: {x}{g_arg}, %q: {q}, %sf: {sf}) {{")
+    print(f"  nvfp4.quantize ins(%x : {x}){g_use} outs(%q, %sf : {q}, {sf})"
+          f"{attr}")
+    print("  return")
+    print("}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The quantize benchmark and GPU check on an H100/H200, in one call:
+#   bench/quantize_gpu.sh NVFP4_RUN [OUTDIR]
+# (a) correctness (--require-gpu, bit for bit against the CPU reference) on
+#     both benchmark shapes, bf16 with a per-tensor scale, plain and
+#     blocked scales (test/Integration/GPU/quantize-random.test has 36
+#     more); (b) ours with --bench (its floor: the kernel's bytes at the
+#     copy rate nvfp4-run measures); (c) peers (bench/quantize_peers.py):
+#     a same-size device copy, torch eager and a Triton kernel, back to
+#     back; prints a table last.
+set -uo pipefail
+run="$1"; out="${2:-/tmp/nvfp4-quantize-bench}"; mkdir -p "$out"
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/run_limit.sh"
+shapes=("16384 7168" "128 7168")
+fails=0
+: > "$out/ours.txt"
+for s in "${shapes[@]}"; do
+  set -- $s
+  for layout in plain blocked; do
+    f="$out/q_$1_$2_$layout.mlir"
+    python3 "$here/gen_quantize.py" "$1" "$2" 0 bf16 "$layout" global |
+      sed -e "s/@quantize(/@quantize_$1_$2_$layout(/" > "$f"
+    if ! run_limited "$run" "$f" --require-gpu --seed 1 > "$out/r.txt" 2>&1; then
+      fails=$((fails + 1)); echo "FAIL quantize R=$1 K=$2 $layout"
+      cat "$out/r.txt"
+    else
+      echo "ok quantize R=$1 K=$2 $layout :: $(grep -o 'check OK.*' "$out/r.txt")"
+    fi
+    run_limited "$run" "$f" --require-gpu --bench --iters 200 |
+      tee -a "$out/ours.txt"
+  done
+done
+echo "correctness failures: $fails"
+(cd "$here" && python3 quantize_peers.py) 2>&1 | tee "$out/peers.txt"
+python3 - "$out/peers.txt" "$out/ours.txt" <<'PY'
+import re, sys
+peers = open(sys.argv[1]).read()
+ours = open(sys.argv[2]).read()
+print("| shape | layout | ours us | % of nvfp4-run floor | same-size copy us | "
+      "ours / copy | torch eager us | triton us | vs eager | vs triton |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+for m in re.finditer(r"bench @quantize_(\d+)_(\d+)_(\w+) .*?: ([\d.]+) us per "
+                     r"launch back to back.*?= ([\d.]+)% of floor", ours):
+    r, k, layout, us, floor = m.groups()
+    p = re.search(rf"quantize_peers R={r} K={k}: \d+ bytes; copy ([\d.]+) us, "
+                  r"torch_eager ([\d.]+) us, triton ([\d.]+) us", peers)
+    if not p:
+        continue
+    copy, eager, trit = map(float, p.groups())
+    us = float(us)
+    print(f"| {r}x{k} bf16 | {layout} | {us:.2f} | {floor}% | {copy:.2f} | "
+          f"{copy / us:.2f} | {eager:.2f} | {trit:.2f} | {eager / us:.2f}x | "
+          f"{trit / us:.2f}x |")
+PY

@@ -1,0 +1,425 @@
+//===- Quantize.cpp - nvfp4.quantize_tile: f32/f16/bf16 to NVFP4
+//------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// Thread t of the CTA quantizes blocks base + t x B .. + B - 1 (B =
+// blocks_per_thread; a row's blocks are a multiple of B, so they are one
+// row's): it loads their 16 B values with 16-byte loads (consecutive
+// threads, consecutive addresses), and per block computes, in fp32 and in
+// the order nvfp4.quantize defines (bit for bit the CPU reference's):
+//
+//   amax = max |x| (max.f32: NaN skipped), code = amax == 0 ? 0 :
+//   cvt.rn.satfinite.e4m3x2((amax / 6) / g), s = decode(code) * g,
+//   q = s == 0 ? 0 : e2m1(x / s)   (x / s rounded to nearest, as
+//   div.rn.f32: from s's reciprocal and two fma corrections, exact
+//   where nothing overflows or underflows; divideMagnitude says why).
+//
+// e2m1 is `cvt.rn.satfinite.e2m1x2.f32` on sm_100a. sm_90a has no e2m1
+// conversion: the magnitude's code is the count of the ties-to-even
+// thresholds it passes (> 0.25, >= 0.75, > 1.25, >= 1.75, > 2.5, >= 3.5,
+// > 5: a tie goes to the even code), its sign bit the sign's, NaN 0x7.
+//
+// The packed values are one 8-byte store per block; the scales B bytes at
+// once in the plain layout (row-major, so block i's scale is byte i), one
+// byte each in the blocked one, whose padding (columns past K / 16 in the
+// row's last chunk, rows past R in the last 128-row atom) the threads of
+// the row's last block and of the first rows write as zero.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Fp4Decode.h"
+#include "KernelBuilder.h"
+#include "Lowerings.h"
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+/// |x| by clearing the sign bit (llvm.fabs would become a libdevice call:
+/// convert-gpu-to-nvvm marks it illegal).
+Value absF32(KernelBuilder &k, Value x) {
+  ImplicitLocOpBuilder &b = k.b;
+  return arith::BitcastOp::create(
+      b, k.f32,
+      arith::AndIOp::create(b, arith::BitcastOp::create(b, k.i32, x),
+                            k.c32(0x7FFFFFFF)));
+}
+
+/// The e2m1 code (low 4 bits of an i32) of the quotient `y` of the input
+/// `x` on sm_90a: round to nearest, ties to even, saturating to 6, sign
+/// kept, 0x7 for a NaN x (what cvt.rn.satfinite.e2m1x2.f32 gives, and
+/// the reference's encodeE2M1); a NaN y of a number x (an infinite x on
+/// the reciprocal path) saturates with its sign.
+/// Below 1 the codes are 2|y| rounded to an integer (the subnormal 0.5
+/// and 1.0 share the quantum 0.5): added to 2^23, whose ulp is 1, it
+/// rounds to even in the f32 add. From 1 on, e2m1 keeps one mantissa bit:
+/// the f32 bits rounded to even at bit 22 (add 0x1FFFFF plus bit 22) and
+/// shifted hold exponent and bit, 254 (1.0) being code 2; past 6 (and
+/// inf, NaN) the code saturates to 7.
+Value encodeE2M1Software(KernelBuilder &k, Value y, Value x) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value bits = arith::BitcastOp::create(b, k.i32, y);
+  Value magnitude = arith::AndIOp::create(b, bits, k.c32(0x7FFFFFFF));
+  Value a = arith::BitcastOp::create(b, k.f32, magnitude);
+  Value small = arith::SubIOp::create(
+      b,
+      arith::BitcastOp::create(
+          b, k.i32,
+          LLVM::FMAOp::create(b, a, k.cf32(2.0f), k.cf32(8388608.0f))),
+      k.c32(0x4B000000));
+  Value odd = arith::AndIOp::create(
+      b, arith::ShRUIOp::create(b, magnitude, k.c32(22)), k.c32(1));
+  Value rounded = arith::AddIOp::create(
+      b, magnitude, arith::AddIOp::create(b, odd, k.c32(0x1FFFFF)));
+  Value large = arith::MinUIOp::create(
+      b,
+      arith::SubIOp::create(b, arith::ShRUIOp::create(b, rounded, k.c32(22)),
+                            k.c32(252)),
+      k.c32(7));
+  Value code = arith::SelectOp::create(
+      b, arith::CmpFOp::create(b, arith::CmpFPredicate::OLT, a, k.cf32(1.0f)),
+      small, large);
+  Value sign = arith::AndIOp::create(
+      b, arith::ShRUIOp::create(b, bits, k.c32(28)), k.c32(0x8));
+  Value isNan = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, x, x);
+  return arith::SelectOp::create(b, isNan, k.c32(0x7),
+                                 arith::OrIOp::create(b, sign, code));
+}
+
+/// a / s rounded to nearest f32 (what div.rn.f32 gives), for a = |x| and
+/// s > 0, from `r` = RN(1 / s): y0 = a r, then two corrections by the
+/// exact residual a - s y (an fma): the first makes y faithful, the
+/// second, by Markstein's theorem, rounds it correctly. Valid where no
+/// step underflows near the e2m1 thresholds: s in [2^-64, 2^64] (the
+/// caller checks it per block). Where a r overflows (a infinite, or a / s
+/// far above 6) the result is NaN, which saturates like the quotient;
+/// NaN stays NaN, 0 stays +0.
+Value divideMagnitude(KernelBuilder &k, Value a, Value s, Value r) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value y = arith::MulFOp::create(b, a, r);
+  Value negS = arith::NegFOp::create(b, s);
+  for (int step = 0; step < 2; ++step) {
+    Value residual = LLVM::FMAOp::create(b, y, negS, a);
+    y = LLVM::FMAOp::create(b, residual, r, y);
+  }
+  return y;
+}
+
+/// max(a, b) as max.f32, which returns the other operand where one is NaN
+/// (arith.maxnumf and llvm.maxnum become libdevice calls in
+/// convert-gpu-to-nvvm; LLVM 22 has no NVVM op for it, hence the
+/// intrinsic by name).
+Value maxF32(KernelBuilder &k, Value a, Value b) {
+  return LLVM::CallIntrinsicOp::create(k.b, k.f32,
+                                       k.b.getStringAttr("llvm.nvvm.fmax.f"),
+                                       ValueRange{a, b})
+      .getResult(0);
+}
+
+/// The byte of two e2m1 values: `lo` in bits 0-3, `hi` in bits 4-7 (an
+/// i32), quotients of the inputs `xLo` and `xHi`.
+Value encodeE2M1Pair(KernelBuilder &k, Value lo, Value hi, Value xLo, Value xHi,
+                     bool hardware) {
+  ImplicitLocOpBuilder &b = k.b;
+  if (hardware) {
+    // A NaN quotient of a number (an infinite x on the reciprocal path)
+    // is that x's infinity: cvt would make a NaN +6.
+    auto fix = [&](Value y, Value x) -> Value {
+      Value nanOfNumber = arith::AndIOp::create(
+          b, arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, y, y),
+          arith::CmpFOp::create(b, arith::CmpFPredicate::ORD, x, x));
+      return arith::SelectOp::create(b, nanOfNumber, x, y);
+    };
+    lo = fix(lo, xLo);
+    hi = fix(hi, xHi);
+    // cvt.rn.satfinite.e2m1x2.f32 puts its first operand in the high
+    // nibble.
+    Value byte = NVVM::ConvertF32x2ToF4x2Op::create(
+        b, k.i8, hi, lo, /*relu=*/false, b.getType<Float4E2M1FNType>());
+    return arith::ExtUIOp::create(b, k.i32, byte);
+  }
+  return arith::OrIOp::create(
+      b, encodeE2M1Software(k, lo, xLo),
+      arith::ShLIOp::create(b, encodeE2M1Software(k, hi, xHi), k.c32(4)));
+}
+
+/// The 16 x `count` values of `words` (16-byte vectors of the input) as
+/// f32: f32 as they are, f16 and bf16 widened exactly.
+SmallVector<Value> widen(KernelBuilder &k, ArrayRef<Value> words,
+                         Type element) {
+  ImplicitLocOpBuilder &b = k.b;
+  SmallVector<Value> values;
+  for (Value vec : words)
+    for (Value word : k.unpack(vec)) {
+      if (element.isF32()) {
+        values.push_back(arith::BitcastOp::create(b, k.f32, word));
+      } else if (element.isBF16()) {
+        // A bf16 is the high half of the f32 of the same value.
+        values.push_back(arith::BitcastOp::create(
+            b, k.f32, arith::ShLIOp::create(b, word, k.c32(16))));
+        values.push_back(arith::BitcastOp::create(
+            b, k.f32, arith::AndIOp::create(b, word, k.c32(0xFFFF0000))));
+      } else {
+        Value pair = LLVM::BitcastOp::create(b, k.v2f16, word);
+        for (int64_t e = 0; e < 2; ++e)
+          values.push_back(arith::ExtFOp::create(b, k.f32, k.extract(pair, e)));
+      }
+    }
+  return values;
+}
+
+struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
+  QuantizeTileLowering(MLIRContext *ctx, GpuTarget target)
+      : OpRewritePattern(ctx), hardware(getTargetInfo(target).hasTcgen05) {}
+
+  LogicalResult matchAndRewrite(QuantizeTileOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    MemRefType xType = op.getX().getType();
+    Type element = xType.getElementType();
+    OperandShape x = getOperandShape(xType);
+    const int64_t rowBlocks = x.k / 16;
+    const int64_t total = x.batch * x.rows * rowBlocks;
+    const int64_t perThread = op.getPlan().getBlocksPerThread();
+    const int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+    const bool blocked = op.getSfLayout() == ScaleLayout::Blocked;
+
+    Value tid = arith::ExtUIOp::create(b, k.i64, k.threadIdX());
+    Value first = arith::AddIOp::create(
+        b, arith::IndexCastUIOp::create(b, k.i64, op.getBase()),
+        arith::MulIOp::create(b, tid, k.c64(perThread)));
+    auto inRange =
+        scf::IfOp::create(b,
+                          arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                                first, k.c64(total)),
+                          /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(inRange.thenBlock());
+
+    // The blocks' values, all loads first.
+    Value xPtr =
+        k.offset(k.pointer(op.getX()),
+                 arith::MulIOp::create(b, first, k.c64(16 * elementBytes)));
+    SmallVector<Value> words;
+    for (int64_t v = 0; v < perThread * elementBytes; ++v)
+      words.push_back(k.load(k.v4i32, k.offset(xPtr, k.c64(16 * v)), 16));
+    Value global = op.getGlobalScale()
+                       ? k.load(k.f32, k.pointer(op.getGlobalScale()), 4)
+                       : Value();
+    SmallVector<Value> values = widen(k, words, element);
+
+    SmallVector<Value> codes, packed;
+    for (int64_t blk = 0; blk < perThread; ++blk) {
+      ArrayRef<Value> block = ArrayRef<Value>(values).slice(16 * blk, 16);
+      // amax: max.f32 skips NaN, as the reference does.
+      SmallVector<Value> mags;
+      Value amax = k.cf32(0.0f);
+      for (Value v : block) {
+        mags.push_back(absF32(k, v));
+        amax = maxF32(k, amax, mags.back());
+      }
+      Value scaled = arith::DivFOp::create(b, amax, k.cf32(6.0f));
+      if (global)
+        scaled = arith::DivFOp::create(b, scaled, global);
+      // cvt.rn.satfinite.e4m3x2.f32 (sm_89 and later), its low byte.
+      Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
+          b, k.i16, scaled, scaled, NVVM::FPRoundingMode::RN,
+          NVVM::SaturationMode::SATFINITE, /*relu=*/false,
+          b.getType<Float8E4M3FNType>());
+      Value code = arith::AndIOp::create(
+          b, arith::ExtUIOp::create(b, k.i32, pair), k.c32(0xFF));
+      code = arith::SelectOp::create(
+          b,
+          arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, amax,
+                                k.cf32(0.0f)),
+          k.c32(0), code);
+      codes.push_back(code);
+      Value s =
+          arith::ExtFOp::create(b, k.f32, k.extract(scaleSplat(k, code), 0));
+      if (global)
+        s = arith::MulFOp::create(b, s, global);
+      Value zero =
+          arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, s, k.cf32(0.0f));
+      // The quotients x / s (a zero s stores zeros: divide by 1 instead).
+      // From s's reciprocal where s is in [2^-64, 2^64] (every block but
+      // for extreme global scales), else divided one by one.
+      Value divisor = arith::SelectOp::create(b, zero, k.cf32(1.0f), s);
+      Value r = arith::DivFOp::create(b, k.cf32(1.0f), divisor);
+      auto within = [&](arith::CmpFPredicate p, Value v, float bound) {
+        return arith::CmpFOp::create(b, p, v, k.cf32(bound));
+      };
+      Value safe = arith::AndIOp::create(
+          b, within(arith::CmpFPredicate::OGE, divisor, 0x1p-64f),
+          within(arith::CmpFPredicate::OLE, divisor, 0x1p64f));
+      auto quotients = scf::IfOp::create(b, SmallVector<Type>(16, k.f32), safe,
+                                         /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(quotients.thenBlock());
+        SmallVector<Value> y;
+        for (auto [v, mag] : llvm::zip(block, mags)) {
+          // The magnitude's quotient with x's sign (s > 0 here).
+          Value q = divideMagnitude(k, mag, divisor, r);
+          Value sign =
+              arith::AndIOp::create(b, arith::BitcastOp::create(b, k.i32, v),
+                                    k.c32(static_cast<int32_t>(0x80000000u)));
+          y.push_back(arith::BitcastOp::create(
+              b, k.f32,
+              arith::OrIOp::create(b, arith::BitcastOp::create(b, k.i32, q),
+                                   sign)));
+        }
+        scf::YieldOp::create(b, y);
+        b.setInsertionPointToStart(quotients.elseBlock());
+        y.clear();
+        for (Value v : block)
+          y.push_back(arith::DivFOp::create(b, v, divisor));
+        scf::YieldOp::create(b, y);
+      }
+      // 8 bytes: two 32-bit words of 4 bytes each.
+      for (int64_t w = 0; w < 2; ++w) {
+        Value word = k.c32(0);
+        for (int64_t i = 0; i < 4; ++i) {
+          int64_t e = 8 * w + 2 * i;
+          Value byte = encodeE2M1Pair(k, quotients.getResult(e),
+                                      quotients.getResult(e + 1), block[e],
+                                      block[e + 1], hardware);
+          word = arith::OrIOp::create(
+              b, word, arith::ShLIOp::create(b, byte, k.c32(8 * i)));
+        }
+        packed.push_back(arith::SelectOp::create(b, zero, k.c32(0), word));
+      }
+    }
+
+    // The values: 8 bytes a block.
+    Value qPtr = k.offset(k.pointer(op.getQ()),
+                          arith::MulIOp::create(b, first, k.c64(8)));
+    for (int64_t v = 0; v < perThread; v += 2) {
+      if (perThread == 1) {
+        auto v2i32 = VectorType::get({2}, k.i32);
+        LLVM::StoreOp::create(b, k.pack(v2i32, packed), qPtr, 8);
+        break;
+      }
+      LLVM::StoreOp::create(b,
+                            k.pack(cast<VectorType>(k.v4i32),
+                                   ArrayRef<Value>(packed).slice(2 * v, 4)),
+                            k.offset(qPtr, k.c64(8 * v)), 16);
+    }
+
+    Value sfPtr = k.pointer(op.getSf());
+    if (!blocked) {
+      // Row-major [L x] R x K/16: block i's scale is byte i.
+      Value bytes = codes[0];
+      for (int64_t blk = 1; blk < perThread; ++blk)
+        bytes = arith::OrIOp::create(
+            b, bytes, arith::ShLIOp::create(b, codes[blk], k.c32(8 * blk)));
+      Type type = b.getIntegerType(8 * perThread);
+      if (perThread < 4)
+        bytes = arith::TruncIOp::create(b, type, bytes);
+      LLVM::StoreOp::create(b, bytes, k.offset(sfPtr, first), perThread);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    storeBlocked(k, sfPtr, first, codes, x.rows, rowBlocks);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// The blocked layout's bytes of the thread's blocks, and the padding
+  /// its blocks are responsible for.
+  static void storeBlocked(KernelBuilder &k, Value sfPtr, Value first,
+                           ArrayRef<Value> codes, int64_t r,
+                           int64_t rowBlocks) {
+    ImplicitLocOpBuilder &b = k.b;
+    const int64_t chunks = llvm::divideCeil(rowBlocks, 4);
+    const int64_t rowAtoms = llvm::divideCeil(r, 128);
+    const int64_t batchBytes = rowAtoms * chunks * 512;
+    auto div = [&](Value v, int64_t d) -> Value {
+      return arith::DivUIOp::create(b, v, k.c64(d));
+    };
+    auto rem = [&](Value v, int64_t d) -> Value {
+      return arith::RemUIOp::create(b, v, k.c64(d));
+    };
+    auto mul = [&](Value v, int64_t d) -> Value {
+      return arith::MulIOp::create(b, v, k.c64(d));
+    };
+    auto add = [&](Value x, Value y) -> Value {
+      return arith::AddIOp::create(b, x, y);
+    };
+    Value row = div(first, rowBlocks);
+    Value j0 = rem(first, rowBlocks);
+    Value batch = div(row, r);
+    Value rowInBatch = rem(row, r);
+    // Byte (row, column) of the batch's atoms (lib/Reference/Layout.h):
+    // atom (row / 128, column / 4) at 512 x (atom row x chunks + chunk),
+    // in it (row % 32) x 16 + (row % 128 / 32) x 4 + column % 4.
+    Value batchBase = mul(batch, batchBytes);
+    auto address = [&](Value rowIdx, Value column) {
+      Value atom = add(mul(div(rowIdx, 128), chunks), div(column, 4));
+      Value inAtom =
+          add(add(mul(rem(rowIdx, 32), 16), mul(div(rem(rowIdx, 128), 32), 4)),
+              rem(column, 4));
+      return k.offset(sfPtr, add(batchBase, add(mul(atom, 512), inAtom)));
+    };
+    auto storeByte = [&](Value byte, Value rowIdx, Value column) {
+      LLVM::StoreOp::create(b, arith::TruncIOp::create(b, k.i8, byte),
+                            address(rowIdx, column), 1);
+    };
+    for (auto [blk, code] : llvm::enumerate(codes))
+      storeByte(code, rowInBatch, add(j0, k.c64(blk)));
+    // The columns after the row's last block, up to its chunk's end.
+    const int64_t padColumns = chunks * 4 - rowBlocks;
+    const int64_t padRows = rowAtoms * 128 - r;
+    const int64_t last = rowBlocks - static_cast<int64_t>(codes.size());
+    auto zeroRowTail = [&](Value rowIdx) {
+      for (int64_t c = 0; c < padColumns; ++c)
+        storeByte(k.c32(0), rowIdx, k.c64(rowBlocks + c));
+    };
+    if (padColumns) {
+      auto isLast = scf::IfOp::create(
+          b,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::eq, j0, k.c64(last)),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(isLast.thenBlock());
+      zeroRowTail(rowInBatch);
+    }
+    if (padRows) {
+      // Padding row r + i (i < padRows) is written by the threads of row
+      // i % r: rows i, i + r, i + 2r, ... of the padding, over the same
+      // columns.
+      auto loop = scf::ForOp::create(b, add(rowInBatch, k.c64(r)),
+                                     k.c64(r + padRows), k.c64(r));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value padRow = loop.getInductionVar();
+      for (int64_t blk = 0; blk < static_cast<int64_t>(codes.size()); ++blk)
+        storeByte(k.c32(0), padRow, add(j0, k.c64(blk)));
+      if (padColumns) {
+        auto isLast = scf::IfOp::create(
+            b,
+            arith::CmpIOp::create(b, arith::CmpIPredicate::eq, j0, k.c64(last)),
+            /*withElseRegion=*/false);
+        b.setInsertionPointToStart(isLast.thenBlock());
+        zeroRowTail(padRow);
+      }
+    }
+  }
+
+  bool hardware;
+};
+
+} // namespace
+
+void mlir::nvfp4::populateQuantizePatterns(RewritePatternSet &patterns,
+                                           GpuTarget target) {
+  patterns.add<QuantizeTileLowering>(patterns.getContext(), target);
+}
