@@ -15,7 +15,7 @@
 //   cvt.rn.satfinite.e4m3x2((amax / 6) / g), s = decode(code) * g,
 //   q = s == 0 ? 0 : e2m1(x / s)   (x / s rounded to nearest, as
 //   div.rn.f32: from s's reciprocal and two fma corrections, exact
-//   where nothing overflows or underflows; divideMagnitude says why).
+//   where nothing overflows or underflows; divideByScale says why).
 //
 // e2m1 is `cvt.rn.satfinite.e2m1x2.f32` on sm_100a. sm_90a has no e2m1
 // conversion: the magnitude's code is the count of the ties-to-even
@@ -53,18 +53,18 @@ Value absF32(KernelBuilder &k, Value x) {
                             k.c32(0x7FFFFFFF)));
 }
 
-/// The e2m1 code (low 4 bits of an i32) of the quotient `y` of the input
-/// `x` on sm_90a: round to nearest, ties to even, saturating to 6, sign
-/// kept, 0x7 for a NaN x (what cvt.rn.satfinite.e2m1x2.f32 gives, and
-/// the reference's encodeE2M1); a NaN y of a number x (an infinite x on
-/// the reciprocal path) saturates with its sign.
+/// The e2m1 code (low 4 bits of an i32) of `y` on sm_90a: round to
+/// nearest, ties to even, saturating to 6, sign kept (what
+/// cvt.rn.satfinite.e2m1x2.f32 gives, and the reference's encodeE2M1); a
+/// NaN `y` must be positive (the GPU's canonical NaN), which saturates
+/// to 0x7 as the reference's NaN does.
 /// Below 1 the codes are 2|y| rounded to an integer (the subnormal 0.5
 /// and 1.0 share the quantum 0.5): added to 2^23, whose ulp is 1, it
 /// rounds to even in the f32 add. From 1 on, e2m1 keeps one mantissa bit:
 /// the f32 bits rounded to even at bit 22 (add 0x1FFFFF plus bit 22) and
 /// shifted hold exponent and bit, 254 (1.0) being code 2; past 6 (and
 /// inf, NaN) the code saturates to 7.
-Value encodeE2M1Software(KernelBuilder &k, Value y, Value x) {
+Value encodeE2M1Software(KernelBuilder &k, Value y) {
   ImplicitLocOpBuilder &b = k.b;
   Value bits = arith::BitcastOp::create(b, k.i32, y);
   Value magnitude = arith::AndIOp::create(b, bits, k.c32(0x7FFFFFFF));
@@ -89,26 +89,25 @@ Value encodeE2M1Software(KernelBuilder &k, Value y, Value x) {
       small, large);
   Value sign = arith::AndIOp::create(
       b, arith::ShRUIOp::create(b, bits, k.c32(28)), k.c32(0x8));
-  Value isNan = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, x, x);
-  return arith::SelectOp::create(b, isNan, k.c32(0x7),
-                                 arith::OrIOp::create(b, sign, code));
+  return arith::OrIOp::create(b, sign, code);
 }
 
-/// a / s rounded to nearest f32 (what div.rn.f32 gives), for a = |x| and
-/// s > 0, from `r` = RN(1 / s): y0 = a r, then two corrections by the
-/// exact residual a - s y (an fma): the first makes y faithful, the
-/// second, by Markstein's theorem, rounds it correctly. Valid where no
-/// step underflows near the e2m1 thresholds: s in [2^-64, 2^64] (the
-/// caller checks it per block). Where a r overflows (a infinite, or a / s
-/// far above 6) the result is NaN, which saturates like the quotient;
-/// NaN stays NaN, 0 stays +0.
-Value divideMagnitude(KernelBuilder &k, Value a, Value s, Value r) {
+/// x / s rounded to nearest f32 (what div.rn.f32 gives), for s > 0, from
+/// `r` = RN(1 / s): y0 = x r, then two corrections by the exact residual
+/// y s - x (an fma): the first makes y faithful, the second, by
+/// Markstein's theorem, rounds it correctly. Valid where nothing
+/// overflows or underflows near the e2m1 thresholds: s in [2^-64, 2^64]
+/// and |x| r below 2^100, so x finite (the caller checks both per block).
+/// The residual's sign (y s - x, subtracted) keeps the sign of a zero x;
+/// a NaN x gives the GPU's canonical, positive NaN.
+Value divideByScale(KernelBuilder &k, Value x, Value s, Value r) {
   ImplicitLocOpBuilder &b = k.b;
-  Value y = arith::MulFOp::create(b, a, r);
-  Value negS = arith::NegFOp::create(b, s);
+  Value y = arith::MulFOp::create(b, x, r);
+  Value negX = arith::NegFOp::create(b, x);
+  Value negR = arith::NegFOp::create(b, r);
   for (int step = 0; step < 2; ++step) {
-    Value residual = LLVM::FMAOp::create(b, y, negS, a);
-    y = LLVM::FMAOp::create(b, residual, r, y);
+    Value residual = LLVM::FMAOp::create(b, y, s, negX);
+    y = LLVM::FMAOp::create(b, residual, negR, y);
   }
   return y;
 }
@@ -125,21 +124,10 @@ Value maxF32(KernelBuilder &k, Value a, Value b) {
 }
 
 /// The byte of two e2m1 values: `lo` in bits 0-3, `hi` in bits 4-7 (an
-/// i32), quotients of the inputs `xLo` and `xHi`.
-Value encodeE2M1Pair(KernelBuilder &k, Value lo, Value hi, Value xLo, Value xHi,
-                     bool hardware) {
+/// i32).
+Value encodeE2M1Pair(KernelBuilder &k, Value lo, Value hi, bool hardware) {
   ImplicitLocOpBuilder &b = k.b;
   if (hardware) {
-    // A NaN quotient of a number (an infinite x on the reciprocal path)
-    // is that x's infinity: cvt would make a NaN +6.
-    auto fix = [&](Value y, Value x) -> Value {
-      Value nanOfNumber = arith::AndIOp::create(
-          b, arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, y, y),
-          arith::CmpFOp::create(b, arith::CmpFPredicate::ORD, x, x));
-      return arith::SelectOp::create(b, nanOfNumber, x, y);
-    };
-    lo = fix(lo, xLo);
-    hi = fix(hi, xHi);
     // cvt.rn.satfinite.e2m1x2.f32 puts its first operand in the high
     // nibble.
     Value byte = NVVM::ConvertF32x2ToF4x2Op::create(
@@ -147,8 +135,8 @@ Value encodeE2M1Pair(KernelBuilder &k, Value lo, Value hi, Value xLo, Value xHi,
     return arith::ExtUIOp::create(b, k.i32, byte);
   }
   return arith::OrIOp::create(
-      b, encodeE2M1Software(k, lo, xLo),
-      arith::ShLIOp::create(b, encodeE2M1Software(k, hi, xHi), k.c32(4)));
+      b, encodeE2M1Software(k, lo),
+      arith::ShLIOp::create(b, encodeE2M1Software(k, hi), k.c32(4)));
 }
 
 /// The 16 x `count` values of `words` (16-byte vectors of the input) as
@@ -221,12 +209,9 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
     for (int64_t blk = 0; blk < perThread; ++blk) {
       ArrayRef<Value> block = ArrayRef<Value>(values).slice(16 * blk, 16);
       // amax: max.f32 skips NaN, as the reference does.
-      SmallVector<Value> mags;
       Value amax = k.cf32(0.0f);
-      for (Value v : block) {
-        mags.push_back(absF32(k, v));
-        amax = maxF32(k, amax, mags.back());
-      }
+      for (Value v : block)
+        amax = maxF32(k, amax, absF32(k, v));
       Value scaled = arith::DivFOp::create(b, amax, k.cf32(6.0f));
       if (global)
         scaled = arith::DivFOp::create(b, scaled, global);
@@ -250,38 +235,37 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
       Value zero =
           arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, s, k.cf32(0.0f));
       // The quotients x / s (a zero s stores zeros: divide by 1 instead).
-      // From s's reciprocal where s is in [2^-64, 2^64] (every block but
-      // for extreme global scales), else divided one by one.
+      // From s's reciprocal where nothing overflows or underflows (every
+      // block but for extreme global scales or an infinite value), else
+      // divided one by one.
       Value divisor = arith::SelectOp::create(b, zero, k.cf32(1.0f), s);
       Value r = arith::DivFOp::create(b, k.cf32(1.0f), divisor);
       auto within = [&](arith::CmpFPredicate p, Value v, float bound) {
         return arith::CmpFOp::create(b, p, v, k.cf32(bound));
       };
       Value safe = arith::AndIOp::create(
-          b, within(arith::CmpFPredicate::OGE, divisor, 0x1p-64f),
-          within(arith::CmpFPredicate::OLE, divisor, 0x1p64f));
+          b,
+          arith::AndIOp::create(
+              b, within(arith::CmpFPredicate::OGE, divisor, 0x1p-64f),
+              within(arith::CmpFPredicate::OLE, divisor, 0x1p64f)),
+          within(arith::CmpFPredicate::OLT, arith::MulFOp::create(b, amax, r),
+                 0x1p100f));
       auto quotients = scf::IfOp::create(b, SmallVector<Type>(16, k.f32), safe,
                                          /*withElseRegion=*/true);
       {
         OpBuilder::InsertionGuard inner(b);
         b.setInsertionPointToStart(quotients.thenBlock());
         SmallVector<Value> y;
-        for (auto [v, mag] : llvm::zip(block, mags)) {
-          // The magnitude's quotient with x's sign (s > 0 here).
-          Value q = divideMagnitude(k, mag, divisor, r);
-          Value sign =
-              arith::AndIOp::create(b, arith::BitcastOp::create(b, k.i32, v),
-                                    k.c32(static_cast<int32_t>(0x80000000u)));
-          y.push_back(arith::BitcastOp::create(
-              b, k.f32,
-              arith::OrIOp::create(b, arith::BitcastOp::create(b, k.i32, q),
-                                   sign)));
-        }
+        for (Value v : block)
+          y.push_back(divideByScale(k, v, divisor, r));
         scf::YieldOp::create(b, y);
         b.setInsertionPointToStart(quotients.elseBlock());
         y.clear();
+        // (NaN made positive for the encoder.)
         for (Value v : block)
-          y.push_back(arith::DivFOp::create(b, v, divisor));
+          y.push_back(arith::SelectOp::create(
+              b, arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, v, v),
+              k.cf32(NAN), arith::DivFOp::create(b, v, divisor)));
         scf::YieldOp::create(b, y);
       }
       // 8 bytes: two 32-bit words of 4 bytes each.
@@ -290,8 +274,7 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
         for (int64_t i = 0; i < 4; ++i) {
           int64_t e = 8 * w + 2 * i;
           Value byte = encodeE2M1Pair(k, quotients.getResult(e),
-                                      quotients.getResult(e + 1), block[e],
-                                      block[e + 1], hardware);
+                                      quotients.getResult(e + 1), hardware);
           word = arith::OrIOp::create(
               b, word, arith::ShLIOp::create(b, byte, k.c32(8 * i)));
         }

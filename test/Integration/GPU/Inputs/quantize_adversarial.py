@@ -31,6 +31,10 @@ def rows():
     out.append([np.inf] + [1.0] * 15)
     out.append([-np.inf, np.nan] + [-2.0] * 14)
     out.append([np.nan] * 16)
+    # NaN with the sign bit set: still 0x7 (e2m1 has no NaN; the sign
+    # is not kept).
+    neg_nan = np.array([0xFFC00000], dtype=np.uint32).view(np.float32)[0]
+    out.append([neg_nan, -3.0, neg_nan, 0.5] * 4)
     out.append([1e-30 * (i - 7.5) for i in range(16)])
     out.append([3e38 * (1 if i % 2 else -1) for i in range(16)])
     out.append([1e-44 * i for i in range(16)])  # f32 subnormals
