@@ -235,8 +235,8 @@ def NVFP4_QuantizeTileOp : NVFP4_CtaOp<"quantize_tile"> {
     `x` in row-major order over `[L x] R x K / 16` (clipped to the last),
     each thread `blocks_per_thread` consecutive blocks of a row. The
     lowering is the same on every target except the e2m1 conversion:
-    `cvt.rn.satfinite.e2m1x2.f32` on sm_100a, a ties-to-even comparison
-    chain on sm_90a, which has no e2m1 conversion.
+    `cvt.rn.satfinite.e2m1x2.f32` on sm_100a, integer rounding of the f32
+    bits on sm_90a, which has no e2m1 conversion.
 
     Example:
     ```mlir

@@ -98,10 +98,11 @@ HostBuffer::HostBuffer(MemRefType type)
 /// 0: every e2m1 rounding boundary of the block's scale (amax 6m makes
 ///    the scale m without a global scale, so t x m is an exact tie) and
 ///    its neighbours one f32 ulp away, signs mixed;
-/// 1: all zeros; 2: one infinity; 3: one NaN (both at element bits % 16);
-/// 4: a subnormal e4m3 scale (amax / 6 below 2^-6);
+/// 1: all zeros; 2: one infinity; 3: one NaN (both at element `at`);
+/// 4: a subnormal e4m3 scale without a global scale (amax / 6 in
+///    [2^-9, 2^-6));
 /// 5: a scale that saturates at 448 (amax above 2688).
-static float adversarialValue(int kind, int i, float m, float draw,
+static float adversarialValue(int kind, int i, int at, float m, float draw,
                               uint64_t bits) {
   static const float ties[] = {0.25f, 0.75f, 1.25f, 1.75f,
                                2.5f,  3.5f,  5.0f};
@@ -119,12 +120,12 @@ static float adversarialValue(int kind, int i, float m, float draw,
     return 0.0f;
   case 2:
   case 3:
-    if (static_cast<int>(bits % 16) == i)
+    if (at == i)
       return kind == 2 ? sign * std::numeric_limits<float>::infinity()
                        : std::numeric_limits<float>::quiet_NaN();
     return m * draw;
   case 4:
-    return std::ldexp(draw, -13);
+    return std::ldexp(draw, -7);
   default:
     return std::ldexp(draw, 12);
   }
@@ -151,15 +152,16 @@ void HostBuffer::fillRandom(const RandomOptions &options, uint64_t streamId) {
   std::uniform_int_distribution<int> binade(-8, 8);
   std::vector<float> values(static_cast<size_t>(type.getNumElements()));
   float magnitude = 1.0f;
-  int kind = -1;
+  int kind = -1, at = 0;
   for (size_t i = 0; i < values.size(); ++i) {
     if (i % 16 == 0) {
       magnitude = std::ldexp(1.0f, binade(rng));
       kind = rng() % 8 == 0 ? static_cast<int>(rng() % 6) : -1;
+      at = static_cast<int>(rng() % 16);
     }
     if (kind >= 0 && values.size() % 16 == 0) {
-      values[i] = adversarialValue(kind, static_cast<int>(i % 16), magnitude,
-                                   normal(rng), rng());
+      values[i] = adversarialValue(kind, static_cast<int>(i % 16), at,
+                                   magnitude, normal(rng), rng());
       continue;
     }
     uint64_t pick = rng() % 64;

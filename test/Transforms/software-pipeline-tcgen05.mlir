@@ -5,8 +5,8 @@
 // the slot, copies the atoms to the slot's TMEM columns, issues 4 MMAs
 // (the first overwrites the accumulator) and releases the slot by a
 // commit; all threads wait for the accumulator, store it and free TMEM.
-// Both warps run their loops whole and wait together; the lane each
-// elects once before its loop issues.
+// Both warps run their loops whole and wait together, meeting after each
+// wait; the lane each elects once before its loop issues.
 // The instruction descriptor is 0x08100480 (M = 128, N = 64, e2m1 x e2m1,
 // e4m3 block16 scales: Tcgen05DescriptorsTest pins it). Here a 64-row tile of A (split-K 2): A's scale columns shift by
 // (m % 128) / 32, and the slices start at split x 4.
@@ -21,7 +21,8 @@
 // CHECK-NEXT: %[[LEAD0:.*]] = nvvm.elect.sync -> i1
 // CHECK-NEXT: scf.for %[[I:.*]] = %c0_i32 to %c4_i32
 // CHECK: nvfp4.ring.acquire %[[RING]]
-// CHECK: scf.if %[[LEAD0]]
+// CHECK: nvvm.bar.warp.sync
+// CHECK-NEXT: scf.if %[[LEAD0]]
 // CHECK: nvfp4.ring.expect %[[RING]][%[[S:.*]]]
 // CHECK-NEXT: nvfp4.ring.copy %[[RING]][%[[S]]] at 0 from %arg6[{{[^]]*}}] :
 // CHECK-NEXT: nvfp4.ring.copy %[[RING]][%[[S]]] at 16384 from %arg5[{{[^]]*}}] keep_in_l2 :
@@ -33,6 +34,7 @@
 // CHECK: %[[SHIFT:.*]] = arith.divui {{.*}}, %c32_i32
 // CHECK: scf.for
 // CHECK: nvfp4.ring.wait %[[RING]][%[[T:.*]]] phase
+// CHECK-NEXT: nvvm.bar.warp.sync
 // CHECK-NEXT: scf.if %[[LEAD1]]
 // CHECK-COUNT-8: nvfp4.tcgen05.cp %[[RING]][%[[T]]] at {{[0-9]+}} to %[[TMEM]] column {{[0-9]+}} step 32
 // CHECK: nvfp4.tcgen05.mma %[[TMEM]], %[[RING]][%[[T]]] accumulate %{{.*}} sfb_shift %[[SHIFT]] {a_desc = {{[0-9]+}} : i64, b_desc = {{[0-9]+}} : i64, column_step = 32 : i64, d_column = 0 : i64, idesc = 135267456 : i32, sfa_column = 64 : i64, sfb_column = 80 : i64}

@@ -656,13 +656,17 @@ static int run(int argc, char **argv) {
   }
   // A random per-tensor scale of a quantize is what a user gives it: the
   // amax of the tensor's finite values / (448 x 6), so the block scales
-  // use e4m3's range.
+  // use e4m3's range. Only where both are the entry's random inputs (an x
+  // an earlier op writes is not known yet).
   if (inputFiles.empty())
     entry->walk([&](QuantizeOp op) {
       auto x = dyn_cast<BlockArgument>(op.getX());
       auto global = dyn_cast_or_null<BlockArgument>(op.getGlobalScale());
-      if (!x || !global || x.getOwner() != &entry->getBody().front() ||
-          global.getOwner() != x.getOwner())
+      auto isInput = [&](BlockArgument arg) {
+        return arg && arg.getOwner() == &entry->getBody().front() &&
+               llvm::is_contained(sig->inputs, arg.getArgNumber());
+      };
+      if (!isInput(x) || !isInput(global))
         return;
       float amax = 0.0f;
       for (float v : args[x.getArgNumber()].toFloats())

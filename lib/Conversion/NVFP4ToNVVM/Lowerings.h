@@ -73,8 +73,8 @@ void populateSumSplitsPatterns(RewritePatternSet &patterns);
 /// (BlockScales.cpp).
 void populateBlockScalesPatterns(RewritePatternSet &patterns);
 
-/// nvfp4.quantize_tile (Quantize.cpp): e2m1 by cvt on sm_100a, by a
-/// ties-to-even comparison chain on sm_90a.
+/// nvfp4.quantize_tile (Quantize.cpp): e2m1 by cvt on sm_100a, by
+/// rounding the f32 bits on sm_90a.
 void populateQuantizePatterns(RewritePatternSet &patterns, GpuTarget target);
 
 } // namespace mlir::nvfp4

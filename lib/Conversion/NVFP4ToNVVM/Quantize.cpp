@@ -18,9 +18,8 @@
 //   where nothing overflows or underflows; divideByScale says why).
 //
 // e2m1 is `cvt.rn.satfinite.e2m1x2.f32` on sm_100a. sm_90a has no e2m1
-// conversion: the magnitude's code is the count of the ties-to-even
-// thresholds it passes (> 0.25, >= 0.75, > 1.25, >= 1.75, > 2.5, >= 3.5,
-// > 5: a tie goes to the even code), its sign bit the sign's, NaN 0x7.
+// conversion: below 1, 2|y| added to 2^23 rounds to the code; from 1 on,
+// the f32 bits rounded to even at bit 22 (encodeE2M1Software).
 //
 // The packed values are one 8-byte store per block; the scales B bytes at
 // once in the plain layout (row-major, so block i's scale is byte i), one

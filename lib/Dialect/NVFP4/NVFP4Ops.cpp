@@ -417,41 +417,45 @@ LogicalResult GroupedMatmulOp::verify() {
 
 /// The operands of nvfp4.quantize and quantize_tile: q of x's shape, the
 /// scales of x's rows and K in `layout`, a global scale of one float.
-static LogicalResult verifyQuantize(Operation *op, MemRefType xType,
-                                    MemRefType qType, MemRefType sfType,
+static LogicalResult verifyQuantize(Operation *op, Value x, Value q, Value sf,
                                     ScaleLayout layout, Value global) {
-  if (failed(verifyDenseOperands(op, {"x", "q", "sf"})))
+  // By name: the optional global scale shifts the operands' positions.
+  if (failed(verifyDense(op, x, "x")) || failed(verifyDense(op, q, "q")) ||
+      failed(verifyDense(op, sf, "sf")))
     return failure();
+  auto xType = cast<MemRefType>(x.getType());
   if (failed(verifyRank2or3(op, "x", xType, "R")))
     return failure();
-  OperandShape x = getOperandShape(xType);
-  if (failed(verifyK(op, x.k)))
+  OperandShape shape = getOperandShape(xType);
+  if (failed(verifyK(op, shape.k)))
     return failure();
+  auto qType = cast<MemRefType>(q.getType());
   if (qType.getShape() != xType.getShape())
     return op->emitOpError()
            << "expects 'q' to have the shape of 'x' "
            << formatShape(xType.getShape()) << ", but got "
            << formatShape(qType.getShape());
-  if (global && (failed(verifyDense(op, global, "global_scale")) ||
-                 cast<MemRefType>(global.getType()).getShape() !=
-                     ArrayRef<int64_t>{1}))
-    return op->emitOpError()
-           << "expects 'global_scale' to hold one f32 (memref<1xf32>), but "
-              "got "
-           << global.getType();
-  return verifyScales(op, "sf", sfType, layout, x.rows, "R", x.k, x.batched,
-                      x.batch);
+  if (global) {
+    if (failed(verifyDense(op, global, "global_scale")))
+      return failure();
+    if (cast<MemRefType>(global.getType()).getShape() != ArrayRef<int64_t>{1})
+      return op->emitOpError()
+             << "expects 'global_scale' to hold one f32 (memref<1xf32>), "
+                "but got "
+             << global.getType();
+  }
+  return verifyScales(op, "sf", cast<MemRefType>(sf.getType()), layout,
+                      shape.rows, "R", shape.k, shape.batched, shape.batch);
 }
 
 LogicalResult QuantizeOp::verify() {
-  return verifyQuantize(getOperation(), getX().getType(), getQ().getType(),
-                        getSf().getType(), getSfLayout(), getGlobalScale());
+  return verifyQuantize(getOperation(), getX(), getQ(), getSf(), getSfLayout(),
+                        getGlobalScale());
 }
 
 LogicalResult QuantizeTileOp::verify() {
-  if (failed(verifyQuantize(getOperation(), getX().getType(),
-                            getQ().getType(), getSf().getType(), getSfLayout(),
-                            getGlobalScale())))
+  if (failed(verifyQuantize(getOperation(), getX(), getQ(), getSf(),
+                            getSfLayout(), getGlobalScale())))
     return failure();
   const int64_t blocks = getOperandShape(getX().getType()).k / 16;
   if (blocks % getPlan().getBlocksPerThread() != 0)

@@ -23,7 +23,9 @@
 //   (`nvfp4.tcgen05.commit`);
 // - the producer and MMA warps run their loops whole: all 32 lanes wait on
 //   the barriers, one lane elected once before the loop (`nvvm.elect.sync`)
-//   issues the copies, MMAs and commits. A lone lane whose 31 siblings
+//   issues the copies, MMAs and commits; the warp meets after each trip's
+//   wait (bar.warp.sync), so no lane falls a barrier phase behind, where
+//   its parity wait would never pass. A lone lane whose 31 siblings
 //   spin elsewhere hands a slot over about 3.6x slower (170 against 47 ns,
 //   measured on an H200: docs/design.md), and the same lane must issue
 //   every MMA its commits track;
@@ -125,6 +127,9 @@ void Tcgen05PipelineBuilder::produce(Value leader) {
   Value i = loop.getInductionVar();
   auto [slot, use] = slotOf(i);
   acquireForReuse(b, ring, slot, use);
+  // The warp meets after every trip's wait (an elect.sync made once does
+  // not make it): no lane lags a phase of a slot's barrier behind.
+  NVVM::SyncWarpOp::create(b, c32(-1));
   b.setInsertionPointToStart(
       scf::IfOp::create(b, leader, /*withElseRegion=*/false).thenBlock());
   Value global = add(i, sliceBase);
@@ -197,6 +202,7 @@ void Tcgen05PipelineBuilder::issue(Value leader) {
     Value i = loop.getInductionVar();
     auto [slot, use] = slotOf(i);
     RingWaitOp::create(b, ring, slot, arith::AndIOp::create(b, use, c32(1)));
+    NVVM::SyncWarpOp::create(b, c32(-1));
     b.setInsertionPointToStart(
         scf::IfOp::create(b, leader, /*withElseRegion=*/false).thenBlock());
     // MMA step t of weight w reads its B scales from sfbColumn(w, t) and

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Planner.h"
 #include "../TileBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,6 +26,11 @@ LogicalResult mlir::nvfp4::tileQuantize(QuantizeOp op, QuantizePlanAttr plan,
   Location loc = op.getLoc();
   OperandShape x = getOperandShape(op.getX().getType());
   const int64_t blocks = x.batch * x.rows * (x.k / 16);
+  // (A plan written by hand reaches here without nvfp4-plan's check.)
+  if (llvm::divideCeil(blocks, plan.getBlocksPerCta()) > kMaxGridX)
+    return op.emitOpError() << "needs "
+                            << llvm::divideCeil(blocks, plan.getBlocksPerCta())
+                            << " CTAs, more than a grid's " << kMaxGridX;
 
   OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
   auto kernel =

@@ -268,6 +268,14 @@ func.func @quantize_global_shape(%x: memref<4x32xf32>, %g: memref<2xf32>, %q: me
 
 // -----
 
+func.func @quantize_global_strided_sf(%x: memref<4x32xf32>, %g: memref<1xf32>, %q: memref<4x32xf4E2M1FN>, %sf: memref<4x2xf8E4M3FN, strided<[4, 1]>>) {
+  // expected-error @+1 {{expects 'sf' to have an identity layout (dense, row-major), but got 'memref<4x2xf8E4M3FN, strided<[4, 1]>>'}}
+  nvfp4.quantize ins(%x : memref<4x32xf32>) global_scale(%g : memref<1xf32>) outs(%q, %sf : memref<4x32xf4E2M1FN>, memref<4x2xf8E4M3FN, strided<[4, 1]>>)
+  return
+}
+
+// -----
+
 func.func @quantize_global_type(%x: memref<4x32xf32>, %g: memref<1xf16>, %q: memref<4x32xf4E2M1FN>, %sf: memref<4x2xf8E4M3FN>) {
   // expected-error @+1 {{operand #1 must be}}
   nvfp4.quantize ins(%x : memref<4x32xf32>) global_scale(%g : memref<1xf16>) outs(%q, %sf : memref<4x32xf4E2M1FN>, memref<4x2xf8E4M3FN>)
