@@ -7,7 +7,7 @@
 #     more); (b) ours with --bench (its floor: the kernel's bytes at the
 #     copy rate nvfp4-run measures); (c) peers (bench/quantize_peers.py):
 #     a same-size device copy, torch eager and a Triton kernel, back to
-#     back; prints a table last.
+#     back; prints a table last. SANITIZE=1 adds compute-sanitizer runs.
 set -uo pipefail
 run="$1"; out="${2:-/tmp/nvfp4-quantize-bench}"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -31,6 +31,24 @@ for s in "${shapes[@]}"; do
       tee -a "$out/ours.txt"
   done
 done
+# SANITIZE=1: compute-sanitizer memcheck, racecheck and synccheck on three
+# plans (blocked scales with padding rows and columns and a global scale;
+# plain f32 of one block per row; four blocks per thread over a batch).
+if [ "${SANITIZE:-0}" = 1 ]; then
+  for c in "100 208 0 f16 blocked global" "1 16 0 f32 plain" \
+           "300 512 2 bf16 blocked global --plan=4,4"; do
+    python3 "$here/gen_quantize.py" $c > "$out/san.mlir"
+    for tool in memcheck racecheck synccheck; do
+      if compute-sanitizer --tool "$tool" --error-exitcode 9 "$run" \
+          "$out/san.mlir" --require-gpu > "$out/san.txt" 2>&1; then
+        echo "sanitize ok: $tool quantize $c ($(grep -o 'ERROR SUMMARY.*' "$out/san.txt"))"
+      else
+        fails=$((fails + 1)); echo "sanitize FAIL: $tool quantize $c"
+        tail -20 "$out/san.txt"
+      fi
+    done
+  done
+fi
 echo "correctness failures: $fails"
 # The peers' data: randn bf16 and its amax / 2688 (nvfp4-run's random input
 # mixes in adversarial blocks, infinities among them, which take their
