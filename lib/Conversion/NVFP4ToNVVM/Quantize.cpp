@@ -21,11 +21,12 @@
 // conversion: below 1, 2|y| added to 2^23 rounds to the code; from 1 on,
 // the f32 bits rounded to even at bit 22 (encodeE2M1Software).
 //
-// The packed values are one 8-byte store per block; the scales B bytes at
-// once in the plain layout (row-major, so block i's scale is byte i), one
-// byte each in the blocked one, whose padding (columns past K / 16 in the
-// row's last chunk, rows past R in the last 128-row atom) the threads of
-// the row's last block and of the first rows write as zero.
+// The packed values are one 8-byte store per block; the scales one store of
+// B bytes in either layout (a row's 4 consecutive blocks are 4 consecutive
+// bytes of the blocked atoms too). The blocked layout's padding (columns
+// past K / 16 in the row's last chunk, rows past R in the last 128-row
+// atom) the threads of the row's last block and of the first rows write as
+// zero.
 //
 //===----------------------------------------------------------------------===//
 
@@ -296,29 +297,34 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
                             k.offset(qPtr, k.c64(8 * v)), 16);
     }
 
+    // The thread's scales are one store of B bytes in either layout: in
+    // the plain one (row-major [L x] R x K/16) block i's is byte i; in the
+    // blocked one a row's 4 consecutive blocks 4c .. 4c + 3 are 4
+    // consecutive bytes, and the thread's B (1, 2 or 4) blocks start at a
+    // multiple of B.
+    Value bytes = codes[0];
+    for (int64_t blk = 1; blk < perThread; ++blk)
+      bytes = arith::OrIOp::create(
+          b, bytes, arith::ShLIOp::create(b, codes[blk], k.c32(8 * blk)));
+    Type type = b.getIntegerType(8 * perThread);
+    if (perThread < 4)
+      bytes = arith::TruncIOp::create(b, type, bytes);
     Value sfPtr = k.pointer(op.getSf());
     if (!blocked) {
-      // Row-major [L x] R x K/16: block i's scale is byte i.
-      Value bytes = codes[0];
-      for (int64_t blk = 1; blk < perThread; ++blk)
-        bytes = arith::OrIOp::create(
-            b, bytes, arith::ShLIOp::create(b, codes[blk], k.c32(8 * blk)));
-      Type type = b.getIntegerType(8 * perThread);
-      if (perThread < 4)
-        bytes = arith::TruncIOp::create(b, type, bytes);
       LLVM::StoreOp::create(b, bytes, k.offset(sfPtr, first), perThread);
       rewriter.eraseOp(op);
       return success();
     }
-    storeBlocked(k, sfPtr, first, codes, x.rows, rowBlocks);
+    storeBlocked(k, sfPtr, first, bytes, perThread, x.rows, rowBlocks);
     rewriter.eraseOp(op);
     return success();
   }
 
-  /// The blocked layout's bytes of the thread's blocks, and the padding
-  /// its blocks are responsible for.
+  /// The blocked layout's bytes of the thread's `count` blocks (`bytes`,
+  /// an integer of count bytes), and the padding its blocks are
+  /// responsible for.
   static void storeBlocked(KernelBuilder &k, Value sfPtr, Value first,
-                           ArrayRef<Value> codes, int64_t r,
+                           Value bytes, int64_t count, int64_t r,
                            int64_t rowBlocks) {
     ImplicitLocOpBuilder &b = k.b;
     const int64_t chunks = llvm::divideCeil(rowBlocks, 4);
@@ -355,12 +361,13 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
       LLVM::StoreOp::create(b, arith::TruncIOp::create(b, k.i8, byte),
                             address(rowIdx, column), 1);
     };
-    for (auto [blk, code] : llvm::enumerate(codes))
-      storeByte(code, rowInBatch, add(j0, k.c64(blk)));
+    // The blocks' bytes, and zeros of their width for padding rows.
+    LLVM::StoreOp::create(b, bytes, address(rowInBatch, j0), count);
+    Value zeros = arith::ConstantIntOp::create(b, bytes.getType(), 0);
     // The columns after the row's last block, up to its chunk's end.
     const int64_t padColumns = chunks * 4 - rowBlocks;
     const int64_t padRows = rowAtoms * 128 - r;
-    const int64_t last = rowBlocks - static_cast<int64_t>(codes.size());
+    const int64_t last = rowBlocks - count;
     auto zeroRowTail = [&](Value rowIdx) {
       for (int64_t c = 0; c < padColumns; ++c)
         storeByte(k.c32(0), rowIdx, k.c64(rowBlocks + c));
@@ -383,8 +390,7 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value padRow = loop.getInductionVar();
-      for (int64_t blk = 0; blk < static_cast<int64_t>(codes.size()); ++blk)
-        storeByte(k.c32(0), padRow, add(j0, k.c64(blk)));
+      LLVM::StoreOp::create(b, zeros, address(padRow, j0), count);
       if (padColumns) {
         auto isLast = scf::IfOp::create(
             b,
