@@ -25,12 +25,12 @@ LogicalResult mlir::nvfp4::tileQuantize(QuantizeOp op, QuantizePlanAttr plan,
                                         StringRef kernelName) {
   Location loc = op.getLoc();
   OperandShape x = getOperandShape(op.getX().getType());
-  const int64_t blocks = x.batch * x.rows * (x.k / 16);
+  const int64_t ctas =
+      llvm::divideCeil(x.batch * x.rows * (x.k / 16), plan.getBlocksPerCta());
   // (A plan written by hand reaches here without nvfp4-plan's check.)
-  if (llvm::divideCeil(blocks, plan.getBlocksPerCta()) > kMaxGridX)
-    return op.emitOpError() << "needs "
-                            << llvm::divideCeil(blocks, plan.getBlocksPerCta())
-                            << " CTAs, more than a grid's " << kMaxGridX;
+  if (ctas > kMaxGridX)
+    return op.emitOpError()
+           << "needs " << ctas << " CTAs, more than a grid's " << kMaxGridX;
 
   OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
   auto kernel =
@@ -50,12 +50,9 @@ LogicalResult mlir::nvfp4::tileQuantize(QuantizeOp op, QuantizePlanAttr plan,
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
-  launchWithPlan(
-      hb, loc, kernel,
-      gpu::KernelDim3{idx(llvm::divideCeil(blocks, plan.getBlocksPerCta())),
-                      idx(1), idx(1)},
-      gpu::KernelDim3{idx(plan.getThreadsPerCta()), idx(1), idx(1)},
-      /*dynamicShared=*/Value(), op->getOperands(), plan);
+  launchWithPlan(hb, loc, kernel, gpu::KernelDim3{idx(ctas), idx(1), idx(1)},
+                 gpu::KernelDim3{idx(plan.getThreadsPerCta()), idx(1), idx(1)},
+                 /*dynamicShared=*/Value(), op->getOperands(), plan);
   op.erase();
   return success();
 }
