@@ -17,6 +17,7 @@ def NVFP4_ScaleMemref : MemRefOf<[F8E4M3FN]>;
 def NVFP4_OutMemref : MemRefOf<[F16, BF16, F32]>;
 def NVFP4_QuantInMemref : MemRefOf<[F32, F16, BF16]>;
 def NVFP4_GlobalScaleMemref : MemRefRankOf<[F32], [1]>;
+def NVFP4_OffsetsMemref : MemRefRankOf<[I32], [1]>;
 
 //===----------------------------------------------------------------------===//
 // scaled_matmul
@@ -124,27 +125,39 @@ def NVFP4_ScaledDualMatmulOp : NVFP4_KernelOp<"scaled_dual_matmul"> {
 //===----------------------------------------------------------------------===//
 
 def NVFP4_GroupedMatmulOp : NVFP4_KernelOp<"grouped_matmul"> {
-  let summary = "G independent block-scaled products with per-group M";
+  let summary = "G block-scaled products with row counts known at run time";
   let description = [{
-    G problems `C_g = A_g * B_g^T` sharing N and K, with per-group row counts
-    `group_sizes = [M_0, ..., M_(G-1)]` (static, each >= 1). The A_g are
-    stacked along rows in group order (`a` is `sum(M_g) x K`), as are the C_g
-    (`c` is `sum(M_g) x N`); `b` is `G x N x K`. Arithmetic as in
-    `nvfp4.scaled_matmul`.
+    The expert layer of a mixture-of-experts model: G problems
+    `C_g = A_g * B_g^T` sharing N and K, whose rows are decided at run time
+    (by a router kernel, say). `a` stacks the groups' rows in group order
+    and `c` their outputs, both with a static upper bound `Mmax` on the
+    total rows (`a` is `Mmax x K`, `c` is `Mmax x N`); `b` is `G x N x K`.
+    `offsets` is a device buffer of G + 1 i32 prefix sums, like torch's
+    `offs`: group g owns rows `[offsets[g], offsets[g + 1])`. Nothing about
+    them is needed on the host: the kernels read them on the device.
+    Arithmetic as in `nvfp4.scaled_matmul`.
 
-    Scales: plain `sfa` is `sum(M_g) x K/16` and plain `sfb` is
-    `G x N x K/16`. Blocked `sfa` gives each group its own atoms (a group's
-    rows are padded to 128 on their own), stacked in group order:
-    `sum(ceil(M_g/128)) x ceil(K/64) x 32 x 4 x 4`; blocked `sfb` is
-    `G x ceil(N/128) x ceil(K/64) x 32 x 4 x 4`.
+    Offsets that are not a valid partition are clamped, never followed out
+    of bounds: with `o[i] = min(max(offsets[i], 0), Mmax)` and
+    `e[0] = o[0]`, `e[i] = max(e[i - 1], o[i])` (a running maximum), group
+    g owns rows `[e[g], e[g + 1])`, so groups never overlap and never leave
+    `[0, Mmax)`. Empty groups are legal. Rows of `c` outside every group
+    (before `e[0]`, from `e[G]` on) are left untouched.
+
+    Scales: `sfa` is plain, `Mmax x K/16` (a row's scales travel with the
+    row, wherever its group starts); `sfb` is `G x N x K/16` plain or
+    `G x ceil(N/128) x ceil(K/64) x 32 x 4 x 4` blocked.
+
+    `size_hint`, optional, gives typical group sizes (G entries summing to
+    at most Mmax) for the planner; correctness never depends on it.
 
     Example:
     ```mlir
     nvfp4.grouped_matmul
-        ins(%a, %sfa, %b, %sfb : memref<512x4096xf4E2M1FN>,
+        ins(%a, %sfa, %b, %sfb, %offsets : memref<512x4096xf4E2M1FN>,
             memref<512x256xf8E4M3FN>, memref<2x3072x4096xf4E2M1FN>,
-            memref<2x3072x256xf8E4M3FN>)
-        outs(%c : memref<512x3072xf16>) {group_sizes = array<i64: 192, 320>}
+            memref<2x3072x256xf8E4M3FN>, memref<3xi32>)
+        outs(%c : memref<512x3072xf16>) {size_hint = array<i64: 192, 320>}
     ```
   }];
   let arguments = (ins
@@ -152,16 +165,22 @@ def NVFP4_GroupedMatmulOp : NVFP4_KernelOp<"grouped_matmul"> {
     Arg<NVFP4_ScaleMemref, "stacked A scales", [MemRead]>:$sfa,
     Arg<NVFP4_FP4Memref, "per-group B values", [MemRead]>:$b,
     Arg<NVFP4_ScaleMemref, "per-group B scales", [MemRead]>:$sfb,
+    Arg<NVFP4_OffsetsMemref, "the groups' row offsets (G + 1)",
+        [MemRead]>:$offsets,
     Arg<NVFP4_OutMemref, "stacked C", [MemWrite]>:$c,
-    DenseI64ArrayAttr:$group_sizes,
+    OptionalAttr<DenseI64ArrayAttr>:$size_hint,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
   let assemblyFormat = [{
-    `ins` `(` $a `,` $sfa `,` $b `,` $sfb `:` type($a) `,` type($sfa) `,`
-              type($b) `,` type($sfb) `)`
+    `ins` `(` $a `,` $sfa `,` $b `,` $sfb `,` $offsets `:` type($a) `,`
+              type($sfa) `,` type($b) `,` type($sfb) `,` type($offsets) `)`
     `outs` `(` $c `:` type($c) `)` attr-dict
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// G, the number of groups (B's leading dimension).
+    int64_t getGroups() { return getB().getType().getDimSize(0); }
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -68,6 +68,13 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
     of to C. Operands are the whole kernel operands; `m_base`, `n_base`,
     `batch` and `split` come from the block ids.
 
+    With `group %g rows %begin to %end`, a tile of a grouped GEMM
+    (`nvfp4.grouped_matmul`, from `nvfp4.group_tile`): the weights are
+    group g's (B is `G x N x K`; A and C are not batched and `batch` is
+    0), A's decoded tile is the pre-pass's tile at `m_base` as usual, and
+    its rows are C's rows `[begin, end)` (at most `tile_m`): C's tile
+    starts at row `begin` and is masked at `end`.
+
     - `weight` clauses: the weights B_i (N x K) with their scales, each
       multiplied with the same A into its own fp32 accumulator: the GEMM
       has one, the gated dual GEMM two (as many as the plan's mainloop
@@ -124,6 +131,8 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
     Arg<Optional<MemRefRankOf<[I8], [1]>>,
         "fp32 partial tiles (a #nvfp4.split_k in mode global)",
         [MemWrite]>:$partials,
+    Optional<Index>:$group, Optional<Index>:$row_begin,
+    Optional<Index>:$row_end,
     NVFP4_KernelPlanAttr:$plan,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
@@ -138,6 +147,7 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
     `outs` `(` $c `:` type($c) `)`
     (`partials` `(` $partials^ `:` type($partials) `)`)?
     `at` `m` $m_base `n` $n_base `batch` $batch (`split` $split^)?
+    (`group` $group^ `rows` $row_begin `to` $row_end)?
     `plan` qualified($plan) `epilogue` $epilogue attr-dict
   }];
   let hasVerifier = 1;
@@ -188,7 +198,48 @@ def NVFP4_YieldOp : NVFP4_Op<"yield", [Pure, Terminator,
   let assemblyFormat = "$value `:` type($value) attr-dict";
 }
 
-def NVFP4_DecodeATileOp : NVFP4_WgmmaOp<"decode_a_tile"> {
+def NVFP4_GroupTileOp : NVFP4_CtaOp<"group_tile"> {
+  let summary = "Which group and rows a grouped GEMM's tile covers";
+  let description = [{
+    The grouped GEMM's scheduler on the device: the run-time offsets of
+    `nvfp4.grouped_matmul` (G + 1 i32 prefix sums, clamped to `[0, rows]`
+    and made monotonic as that op defines) cut each group's rows into
+    tiles of `tile_m`, numbered in group order; tile `tile` is
+    `group`'s rows `[row_begin, row_end)`. A tile past the last one is
+    empty (`row_begin == row_end`) and its CTA has nothing to do. Every
+    thread of a CTA gets the same results; whole warps compute them
+    together (one offset per lane and shuffles), so the op must be
+    reached by whole, converged warps.
+
+    Example:
+    ```mlir
+    %g, %begin, %end = nvfp4.group_tile %offsets[%t] tile_m 128 rows 1024
+        : memref<9xi32>
+    ```
+  }];
+  let arguments = (ins
+    Arg<NVFP4_OffsetsMemref, "the groups' row offsets (G + 1)",
+        [MemRead]>:$offsets,
+    Index:$tile, I64Attr:$tile_m, I64Attr:$rows);
+  let results = (outs Index:$group, Index:$row_begin, Index:$row_end);
+  let assemblyFormat = [{
+    $offsets `[` $tile `]` `tile_m` $tile_m `rows` $rows attr-dict `:`
+    type($offsets)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Tiles of `tileM` rows that `groups` groups of at most `rows` rows
+    /// in all can need: each group's last tile may be partial.
+    static int64_t maxTiles(int64_t rows, int64_t groups, int64_t tileM) {
+      return std::min<int64_t>(
+          (rows + tileM - 1) / tileM + groups - 1,
+          rows); // every tile holds a row
+    }
+  }];
+}
+
+def NVFP4_DecodeATileOp : NVFP4_WgmmaOp<"decode_a_tile",
+    [AttrSizedOperandSegments]> {
   let summary = "Decode one K chunk of A's rows for the GEMM's shared memory";
   let description = [{
     The GEMM's pre-pass (plans with `stages > 0`), one per CTA of its own
@@ -201,6 +252,11 @@ def NVFP4_DecodeATileOp : NVFP4_WgmmaOp<"decode_a_tile"> {
     tensor map of `tiles` (which applies the 128B swizzle their shared
     memory needs) instead of decoding A again for every tile of B. Scales
     are read in `sfa_layout`.
+
+    With `rows %begin to %end` (a grouped GEMM's gather, A not batched),
+    the tile at `m_base` holds A's rows `[begin, end)` (at most `tile_m`)
+    instead of `[m_base, m_base + tile_m)`: each group's rows start a
+    tile of their own.
 
     Example:
     ```mlir
@@ -215,12 +271,14 @@ def NVFP4_DecodeATileOp : NVFP4_WgmmaOp<"decode_a_tile"> {
     Arg<NVFP4_ScaleMemref, "A scales", [MemRead]>:$sfa,
     Arg<MemRefRankOf<[I8], [1]>, "decoded tiles", [MemWrite]>:$tiles,
     Index:$m_base, Index:$chunk, Index:$batch,
+    Optional<Index>:$row_begin, Optional<Index>:$row_end,
     NVFP4_WgmmaMainloopAttr:$plan,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout);
   let assemblyFormat = [{
     `ins` `(` $a `,` $sfa `:` type($a) `,` type($sfa) `)`
     `outs` `(` $tiles `:` type($tiles) `)`
-    `at` `m` $m_base `chunk` $chunk `batch` $batch `plan` qualified($plan)
+    `at` `m` $m_base `chunk` $chunk `batch` $batch
+    (`rows` $row_begin^ `to` $row_end)? `plan` qualified($plan)
     attr-dict
   }];
   let hasVerifier = 1;

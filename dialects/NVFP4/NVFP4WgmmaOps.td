@@ -324,6 +324,10 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
     With `partials`, the fp32 values go to split `split`'s copy of C in
     it (split-major [split][batch][m][n]) instead.
 
+    `at m %m to %end` (a grouped GEMM's tile): the tile's rows of A are
+    C's rows from `m`, which need not be a multiple of anything, and
+    those from `end` on are not stored (nor past M).
+
     `staged in %ring at O`: the tile goes through the ring's shared memory,
     free once the K loop is over, so that C is written in whole lines.
     wgmma's D fragment gives each thread 2-byte pieces of 4 rows of C (a
@@ -360,15 +364,15 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
     Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
     Arg<Optional<MemRefRankOf<[I8], [1]>>, "fp32 partial tiles",
         [MemWrite]>:$partials,
-    I32:$m, I32:$row, Index:$batch, Optional<Index>:$split,
-    Optional<NVFP4_RingType>:$staging,
+    I32:$m, Optional<I32>:$m_end, I32:$row, Index:$batch,
+    Optional<Index>:$split, Optional<NVFP4_RingType>:$staging,
     OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<0>]>>:$staging_offset,
     OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<2>]>>:
         $warpgroups);
   let assemblyFormat = [{
     $acc `outs` `(` $c `:` type($c) `)`
     (`partials` `(` $partials^ `:` type($partials) `)`)?
-    `at` `m` $m `row` $row `batch` $batch (`split` $split^)?
+    `at` `m` $m (`to` $m_end^)? `row` $row `batch` $batch (`split` $split^)?
     (`staged` `in` $staging^ `at` $staging_offset `warpgroups` $warpgroups)?
     attr-dict `:` type($acc) (`,` qualified(type($staging))^)?
   }];

@@ -83,7 +83,8 @@ def NVFP4TilePass : Pass<"nvfp4-tile", "ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def NVFP4SoftwarePipelinePass : Pass<"nvfp4-software-pipeline"> {

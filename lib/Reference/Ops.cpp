@@ -219,6 +219,21 @@ void groupedScaledMatmul(const std::vector<int64_t> &groupM, int64_t n,
   }
 }
 
+std::vector<std::pair<int64_t, int64_t>>
+groupRows(const int32_t *offsets, int64_t groups, int64_t rows) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  auto clamp = [&](int32_t o) {
+    return std::min<int64_t>(std::max<int64_t>(o, 0), rows);
+  };
+  int64_t begin = clamp(offsets[0]);
+  for (int64_t g = 0; g < groups; ++g) {
+    int64_t end = std::max(begin, clamp(offsets[g + 1]));
+    out.emplace_back(begin, end);
+    begin = end;
+  }
+  return out;
+}
+
 void quantize(const float *x, int64_t rows, int64_t k, ScaleLayout layout,
               uint8_t *q, uint8_t *scales, float global) {
   assert(k % kBlockSize == 0 && "K must be a multiple of 16");

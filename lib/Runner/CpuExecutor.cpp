@@ -13,6 +13,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace mlir::nvfp4;
 
@@ -84,18 +86,27 @@ LogicalResult run(ScaledDualMatmulOp op, const Operands &get) {
 
 LogicalResult run(GroupedMatmulOp op, const Operands &get) {
   MemRefType bType = op.getB().getType();
-  int64_t n = bType.getDimSize(1), k = bType.getDimSize(2);
-  std::vector<int64_t> groups(op.getGroupSizes().begin(),
-                              op.getGroupSizes().end());
-  int64_t rows = op.getA().getType().getDimSize(0);
-  std::vector<float> c(static_cast<size_t>(rows * n));
-  ::nvfp4::ref::groupedScaledMatmul(groups, n, k, get(op.getA()).bytes.data(),
-                           get(op.getSfa()).bytes.data(),
-                           get(op.getB()).bytes.data(),
-                           get(op.getSfb()).bytes.data(),
-                           toRef(op.getSfaLayout()), toRef(op.getSfbLayout()),
-                           c.data());
-  get(op.getC()).fromFloats(c);
+  const int64_t n = bType.getDimSize(1), k = bType.getDimSize(2);
+  const int64_t rows = op.getA().getType().getDimSize(0);
+  const HostBuffer &offsets = get(op.getOffsets());
+  std::vector<int32_t> o(static_cast<size_t>(op.getGroups() + 1));
+  std::memcpy(o.data(), offsets.bytes.data(), o.size() * sizeof(int32_t));
+  auto groups = ::nvfp4::ref::groupRows(o.data(), op.getGroups(), rows);
+  // The groups' rows are contiguous from the first group's first row;
+  // C's other rows keep what they held.
+  std::vector<int64_t> sizes;
+  for (auto [begin, end] : groups)
+    sizes.push_back(end - begin);
+  const int64_t first = groups.front().first;
+  HostBuffer &cBuffer = get(op.getC());
+  std::vector<float> c = cBuffer.toFloats();
+  const int64_t kb = k / 16;
+  ::nvfp4::ref::groupedScaledMatmul(
+      sizes, n, k, get(op.getA()).bytes.data() + first * (k / 2),
+      get(op.getSfa()).bytes.data() + first * kb, get(op.getB()).bytes.data(),
+      get(op.getSfb()).bytes.data(), ::nvfp4::ref::ScaleLayout::Plain,
+      toRef(op.getSfbLayout()), c.data() + first * n);
+  cBuffer.fromFloats(c);
   return success();
 }
 
@@ -158,10 +169,11 @@ FailureOr<EntrySignature> mlir::nvfp4::analyzeEntry(func::FuncOp entry) {
     // size).
     Type e = memref.getElementType();
     if (!isa<Float4E2M1FNType, Float8E4M3FNType>(e) && !e.isF16() &&
-        !e.isBF16() && !e.isF32())
+        !e.isBF16() && !e.isF32() && !e.isInteger(32))
       return entry.emitError()
              << "entry argument #" << i << " has element type " << e
-             << "; nvfp4-run handles f4E2M1FN, f8E4M3FN, f16, bf16 and f32";
+             << "; nvfp4-run handles f4E2M1FN, f8E4M3FN, f16, bf16, f32 and "
+                "i32 (a grouped GEMM's offsets)";
   }
   EntrySignature sig;
   llvm::SmallDenseSet<unsigned> written;
@@ -265,7 +277,7 @@ mlir::nvfp4::accumulationBounds(func::FuncOp entry, ArrayRef<HostBuffer> args,
     ++ops;
     if (auto d = dyn_cast<ScaledDualMatmulOp>(op))
       dual = d, ++duals;
-    else if (!isa<ScaledMatmulOp>(op))
+    else if (!isa<ScaledMatmulOp, GroupedMatmulOp>(op))
       return bounds;
     auto a = cast<MemRefType>(op.getOperand(0).getType());
     k = std::max(k, getOperandShape(a).k);
@@ -285,6 +297,9 @@ mlir::nvfp4::accumulationBounds(func::FuncOp entry, ArrayRef<HostBuffer> args,
       continue;
     }
     absArgs.push_back(buffer);
+    // A grouped GEMM's offsets stay as they are.
+    if (!isa<Float4E2M1FNType, Float8E4M3FNType>(e))
+      continue;
     uint8_t mask = isa<Float4E2M1FNType>(e) ? 0x77 : 0x7F;
     for (uint8_t &byte : absArgs.back().bytes)
       byte &= mask;

@@ -154,7 +154,9 @@ bool mlir::nvfp4::runOnDevice(Device &device, const CompiledEntry &kernels,
   // not written. (A NaN poison alone does not do for float outputs: with
   // NaN scales in the inputs the reference has NaNs, which an unwritten
   // NaN would match. The kernels are deterministic, so written bytes agree.)
-  SmallVector<std::vector<uint8_t>> first;
+  SmallVector<std::vector<uint8_t>> before, first;
+  for (unsigned o : signature.outputs)
+    before.push_back(args[o].bytes);
   if (!runPoisoned(device, kernels, signature, ptrs, bound, args, 0x00, error))
     return false;
   for (unsigned o : signature.outputs)
@@ -162,7 +164,22 @@ bool mlir::nvfp4::runOnDevice(Device &device, const CompiledEntry &kernels,
   if (!runPoisoned(device, kernels, signature, ptrs, bound, args, 0xFF, error))
     return false;
   for (auto [oi, o] : llvm::enumerate(signature.outputs)) {
-    const std::vector<uint8_t> &a = first[oi], &b = args[o].bytes;
+    std::vector<uint8_t> &a = first[oi], &b = args[o].bytes;
+    // Bytes the ops leave untouched kept both poisons; then they get back
+    // what they held, and count as written.
+    for (const DeviceRunOptions::Untouched &u : options.untouched) {
+      if (u.arg != o)
+        continue;
+      for (int64_t i = u.begin; i < u.end; ++i) {
+        if (a[i] != 0x00 || b[i] != 0xFF) {
+          error = "the kernels wrote byte " + std::to_string(i) +
+                  " of argument #" + std::to_string(o) +
+                  ", which its op leaves untouched";
+          return false;
+        }
+        a[i] = b[i] = before[oi][i];
+      }
+    }
     int64_t unwritten = 0, firstByte = -1;
     for (size_t i = 0; i < a.size(); ++i)
       if (a[i] != b[i] && unwritten++ == 0)

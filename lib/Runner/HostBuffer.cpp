@@ -13,6 +13,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -80,6 +81,8 @@ std::string HostBuffer::npyDescr(MemRefType type) {
     return "<f2";
   if (e.isBF16())
     return "<u2";
+  if (e.isInteger(32))
+    return "<i4";
   return "<f4";
 }
 
@@ -143,6 +146,12 @@ void HostBuffer::fillRandom(const RandomOptions &options, uint64_t streamId) {
     std::uniform_int_distribution<int> code(0, options.maxScaleCode);
     for (uint8_t &b : bytes)
       b = static_cast<uint8_t>(code(rng));
+    return;
+  }
+  // i32 (a grouped GEMM's offsets): no random draw means anything; the
+  // runner writes offsets from group sizes.
+  if (e.isInteger(32)) {
+    std::fill(bytes.begin(), bytes.end(), 0);
     return;
   }
   // Floating-point inputs (quantize): a normal draw times a per-16-block

@@ -209,8 +209,8 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
         op->emitOpError() << "has no " << info.chip
                           << " kernel yet: nvfp4 lowers the batched GEMV, "
                              "the GEMM (scaled_matmul), the gated dual "
-                             "GEMM (scaled_dual_matmul) and quantize to the "
-                             "GPU";
+                             "GEMM (scaled_dual_matmul), the grouped GEMM "
+                             "(grouped_matmul) and quantize to the GPU";
         return WalkResult::interrupt();
       }
       auto matmul = dyn_cast<ScaledMatmulOp>(op);

@@ -14,13 +14,26 @@
 // DUAL: nvfp4-run: @dual nvfp4.scaled_dual_matmul on cpu-reference (--cpu; not compiled)
 // DUAL-VALUES: distinct: 2048.0{{$}}
 
-// Grouped: group 0 (3 rows) uses B = 1, group 1 (5 rows) B = -1 (0xA).
+// Grouped: group 0 (offsets 0..3) uses B = 1, group 1 (3..8) B = -1 (0xA).
 // RUN: %python %S/Inputs/npy_tool.py fill %t/gb.npy '|u1' 2x2x16 0x22,0xAA
 // RUN: %python %S/Inputs/npy_tool.py fill %t/gsb.npy '|u1' 2x2x2 0x38
-// RUN: nvfp4-run %s --entry grouped --inputs %t/a.npy,%t/sa.npy,%t/gb.npy,%t/gsb.npy --output %t/grouped.npy
+// RUN: %python %S/Inputs/npy_tool.py filli32 %t/offs.npy 0,3,8
+// RUN: nvfp4-run %s --entry grouped --cpu --inputs %t/a.npy,%t/sa.npy,%t/gb.npy,%t/gsb.npy,%t/offs.npy --output %t/grouped.npy
 // RUN: %python %S/Inputs/npy_tool.py dump %t/grouped.npy | FileCheck %s --check-prefix=GROUPED
 // GROUPED: values: 32.0 32.0 32.0 32.0 32.0 32.0 -32.0 -32.0
 // GROUPED: distinct: -32.0 32.0{{$}}
+// The same run-time sizes from --group-sizes instead of a file.
+// RUN: nvfp4-run %s --entry grouped --cpu --inputs %t/a.npy,%t/sa.npy,%t/gb.npy,%t/gsb.npy,%t/offs.npy --group-sizes 3,5 --output %t/grouped2.npy
+// RUN: cmp %t/grouped.npy %t/grouped2.npy
+// Offsets that are no partition are clamped: [1, 9, 4] over 8 rows gives
+// group 0 rows 1..8, group 1 none; row 0 is left untouched (zero here).
+// RUN: %python %S/Inputs/npy_tool.py filli32 %t/bad.npy 1,9,4
+// RUN: nvfp4-run %s --entry grouped --cpu --inputs %t/a.npy,%t/sa.npy,%t/gb.npy,%t/gsb.npy,%t/bad.npy --output %t/clamped.npy
+// RUN: %python %S/Inputs/npy_tool.py dump %t/clamped.npy | FileCheck %s --check-prefix=CLAMPED
+// CLAMPED: values: 0.0 0.0 32.0 32.0 32.0 32.0 32.0 32.0
+// Sizes that do not fit the op are refused.
+// RUN: not nvfp4-run %s --entry grouped --cpu --group-sizes 3,6 2>&1 | FileCheck %s --check-prefix=SIZES
+// SIZES: nvfp4-run: error: --group-sizes gives 2 sizes summing to 9, but the grouped GEMM has 2 groups (sizes >= 0) of at most 8 rows in all
 
 // Quantize: x = 3.0 everywhere (f32 0x40400000): amax/6 = 0.5 is exact in
 // e4m3 (0x30), so q = 3.0 / 0.5 = 6 (e2m1 0x7, two per byte 0x77).
@@ -53,8 +66,8 @@ func.func @dual(%a: memref<8x32xf4E2M1FN>, %sfa: memref<8x2xf8E4M3FN>,
 
 func.func @grouped(%a: memref<8x32xf4E2M1FN>, %sfa: memref<8x2xf8E4M3FN>,
                    %b: memref<2x2x32xf4E2M1FN>, %sfb: memref<2x2x2xf8E4M3FN>,
-                   %c: memref<8x2xf16>) {
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<8x32xf4E2M1FN>, memref<8x2xf8E4M3FN>, memref<2x2x32xf4E2M1FN>, memref<2x2x2xf8E4M3FN>) outs(%c : memref<8x2xf16>) {group_sizes = array<i64: 3, 5>}
+                   %offsets: memref<3xi32>, %c: memref<8x2xf16>) {
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offsets : memref<8x32xf4E2M1FN>, memref<8x2xf8E4M3FN>, memref<2x2x32xf4E2M1FN>, memref<2x2x2xf8E4M3FN>, memref<3xi32>) outs(%c : memref<8x2xf16>)
   return
 }
 

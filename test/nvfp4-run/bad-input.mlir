@@ -60,8 +60,9 @@
 // PLAN: error: 'nvfp4.scaled_matmul' op cannot be planned as a GEMV: the GEMV kernels need K % 64 == 0 (whole 64-value chunks per load), but K = 96
 // PLAN: nvfp4-run: error: cannot compile @k96 for sm_90a (diagnostics above)
 
-// An op the target has no kernel for (the grouped GEMM is not lowered
-// yet) is an error on the GPU path, not a fallback to the CPU reference.
+// An op the target has no kernel for (the grouped GEMM has no tcgen05
+// kernel yet) is an error on the GPU path, not a fallback to the CPU
+// reference.
 // RUN: not nvfp4-run %s --entry grouped --target sm_100a 2>&1 | FileCheck %s --check-prefix=NOKERNEL
 // NOKERNEL: error: 'nvfp4.grouped_matmul' op has no sm_100a kernel yet
 
@@ -96,8 +97,8 @@ func.func @gemm(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>,
 
 func.func @grouped(%a: memref<8x32xf4E2M1FN>, %sfa: memref<8x2xf8E4M3FN>,
                    %b: memref<2x4x32xf4E2M1FN>, %sfb: memref<2x4x2xf8E4M3FN>,
-                   %c: memref<8x4xf16>) {
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<8x32xf4E2M1FN>, memref<8x2xf8E4M3FN>, memref<2x4x32xf4E2M1FN>, memref<2x4x2xf8E4M3FN>) outs(%c : memref<8x4xf16>) {group_sizes = array<i64: 3, 5>}
+                   %offsets: memref<3xi32>, %c: memref<8x4xf16>) {
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offsets : memref<8x32xf4E2M1FN>, memref<8x2xf8E4M3FN>, memref<2x4x32xf4E2M1FN>, memref<2x4x2xf8E4M3FN>, memref<3xi32>) outs(%c : memref<8x4xf16>)
   return
 }
 

@@ -68,7 +68,7 @@ func.func @gemv(%a: memref<256x64xf4E2M1FN>, %sfa: memref<256x4xf8E4M3FN>,
 
 func.func @grouped(%a: memref<64x64xf4E2M1FN>, %sfa: memref<64x4xf8E4M3FN>,
                    %b: memref<2x32x64xf4E2M1FN>, %sfb: memref<2x32x4xf8E4M3FN>,
-                   %c: memref<64x32xf32>) {
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<64x64xf4E2M1FN>, memref<64x4xf8E4M3FN>, memref<2x32x64xf4E2M1FN>, memref<2x32x4xf8E4M3FN>) outs(%c : memref<64x32xf32>) {group_sizes = array<i64: 24, 40>}
+                   %offsets: memref<3xi32>, %c: memref<64x32xf32>) {
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offsets : memref<64x64xf4E2M1FN>, memref<64x4xf8E4M3FN>, memref<2x32x64xf4E2M1FN>, memref<2x32x4xf8E4M3FN>, memref<3xi32>) outs(%c : memref<64x32xf32>) {size_hint = array<i64: 24, 40>}
   return
 }

@@ -439,6 +439,19 @@ TEST(Ops, DualMatchesDefinition) {
 // groupedScaledMatmul
 //===----------------------------------------------------------------------===//
 
+TEST(Ops, GroupRowsClampsOffsets) {
+  using Rows = std::vector<std::pair<int64_t, int64_t>>;
+  // A valid partition, with an empty group and rows left over.
+  const int32_t valid[] = {0, 3, 3, 7};
+  EXPECT_EQ(groupRows(valid, 3, 10), (Rows{{0, 3}, {3, 3}, {3, 7}}));
+  // Negative, decreasing and past-the-end offsets: clamped to [0, rows],
+  // then a running maximum, so the groups stay disjoint and in bounds.
+  const int32_t bad[] = {30, -5, 150, 90};
+  EXPECT_EQ(groupRows(bad, 3, 100), (Rows{{30, 30}, {30, 100}, {100, 100}}));
+  const int32_t extreme[] = {-2147483647 - 1, 2147483647, 0};
+  EXPECT_EQ(groupRows(extreme, 2, 8), (Rows{{0, 8}, {8, 8}}));
+}
+
 TEST(Ops, GroupedEqualsPerGroupMatmul) {
   std::mt19937 rng(10);
   const std::vector<int64_t> groupM = {3, 0, 130, 1, 128, 7};

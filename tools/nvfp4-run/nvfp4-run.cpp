@@ -29,6 +29,7 @@
 #include "nvfp4/Runner/Compile.h"
 #include "nvfp4/Runner/CpuExecutor.h"
 #include "nvfp4/Runner/DeviceRun.h"
+#include "nvfp4/Runner/GroupedInputs.h"
 #include "nvfp4/Runner/HostBuffer.h"
 #include "nvfp4/Runner/Predict.h"
 #include "nvfp4/Runtime/CudaDriver.h"
@@ -142,6 +143,12 @@ static cl::opt<bool> probeGpu(
              "H200') and exit 0 when nvfp4 targets it, else say why and "
              "exit 1"),
     cl::cat(runCategory));
+static cl::list<int64_t> groupSizes(
+    "group-sizes",
+    cl::desc("A grouped GEMM's row counts, one per group (its offsets are "
+             "written from them; default: the op's size_hint, else the rows "
+             "split evenly; with --inputs, the offsets file's)"),
+    cl::CommaSeparated, cl::cat(runCategory));
 static cl::opt<std::string> saveInputs(
     "save-inputs",
     cl::desc("Write the inputs (random or loaded) to DIR/input<i>.npy, in "
@@ -674,6 +681,16 @@ static int run(int argc, char **argv) {
           amax = std::fmax(amax, std::fabs(v));
       args[global.getArgNumber()].fromFloats({amax / (448.0f * 6.0f)});
     });
+  // A grouped GEMM's offsets: from --group-sizes, the size hint or an
+  // even split (unless an offsets file was given).
+  {
+    std::string error;
+    std::optional<ArrayRef<int64_t>> sizes;
+    if (!groupSizes.empty())
+      sizes = ArrayRef<int64_t>(groupSizes);
+    if (!writeGroupOffsets(*entry, args, sizes, !inputFiles.empty(), error))
+      return fail(error);
+  }
   if (!saveInputs.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(saveInputs))
       return fail("cannot create '" + saveInputs + "': " + ec.message());
@@ -746,6 +763,7 @@ static int run(int argc, char **argv) {
     DeviceRunOptions options;
     if (perturbOutput >= 0)
       options.perturbElement = perturbOutput;
+    options.untouched = untouchedGroupRows(*entry, args);
     if (!runOnDevice(*gpu, *kernels, *sig, args, options, error))
       return fail("on the GPU: " + error);
     printKernels(*kernels, target, gpu.get());

@@ -34,6 +34,7 @@
 #include "nvfp4/Reference/Layout.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace nvfp4 {
@@ -107,6 +108,13 @@ void groupedScaledMatmul(const std::vector<int64_t> &groupM, int64_t n,
                          const uint8_t *aScales, const uint8_t *bData,
                          const uint8_t *bScales, ScaleLayout layoutA,
                          ScaleLayout layoutB, float *c);
+
+/// The rows [begin, end) each group owns in a grouped GEMM whose G + 1
+/// run-time `offsets` are not trusted (nvfp4.grouped_matmul): each offset
+/// clamped to [0, rows], then a running maximum, so the groups never
+/// overlap and never leave [0, rows); a group may be empty.
+std::vector<std::pair<int64_t, int64_t>>
+groupRows(const int32_t *offsets, int64_t groups, int64_t rows);
 
 /// Quantizes the row-major fp32 matrix x (rows, k), k a multiple of 16, to
 /// packed E2M1 data `q` (rows * k / 2 bytes) and E4M3 scales `scales`

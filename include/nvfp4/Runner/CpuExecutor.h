@@ -35,7 +35,8 @@ FailureOr<EntrySignature> analyzeEntry(func::FuncOp entry);
 LogicalResult executeOnCpu(func::FuncOp entry,
                            MutableArrayRef<HostBuffer> args);
 
-/// For each output argument of an entry made of `nvfp4.scaled_matmul` ops,
+/// For each output argument of an entry made of `nvfp4.scaled_matmul` or
+/// `nvfp4.grouped_matmul` ops,
 /// a bound on how far two fp32 evaluations of each output element may
 /// differ only through the order of accumulation: 2 * (K/16) * 2^-24 *
 /// sum |a_k b_k| (within a 16-value block the sums are exact; the bound is

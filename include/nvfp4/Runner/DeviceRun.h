@@ -28,6 +28,15 @@ struct DeviceRunOptions {
   /// Testing only: after the kernels ran, change this flat element of the
   /// first output, so a test can show that a wrong result is caught.
   std::optional<int64_t> perturbElement;
+  /// Bytes [begin, end) of argument `arg` that the entry's ops leave
+  /// untouched (a grouped GEMM's rows of C outside every group): they must
+  /// keep each run's poison, and are given back what the host buffer held
+  /// before the run, as the CPU reference leaves them.
+  struct Untouched {
+    unsigned arg;
+    int64_t begin, end;
+  };
+  SmallVector<Untouched> untouched;
 };
 
 /// Runs `kernels` on `device` with `args` (inputs filled; outputs are

@@ -48,9 +48,10 @@ void mlir::nvfp4::storeElement(KernelBuilder &k, const AccumulatorStore &out,
   if (out.maskN)
     store = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, nIdx,
                                   k.c32(out.n));
-  if (out.maskM) {
-    Value inM = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, mIdx,
-                                      k.c32(out.m));
+  if (out.maskM || out.mEnd) {
+    Value end = out.mEnd ? arith::MinUIOp::create(b, out.mEnd, k.c32(out.m))
+                         : k.c32(out.m);
+    Value inM = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, mIdx, end);
     store = store ? arith::AndIOp::create(b, store, inM) : inM;
   }
   auto emitStore = [&] {

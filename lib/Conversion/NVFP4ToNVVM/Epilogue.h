@@ -27,6 +27,9 @@ struct AccumulatorStore {
   Value batch64;
   /// Whether rows (of B) and columns (of A) past N and M exist.
   bool maskN, maskM;
+  /// Where the columns end at run time (i32; a grouped GEMM's tile ends
+  /// with its group), or null: columns from it on are not stored either.
+  Value mEnd;
 };
 
 /// The output of a GEMM tile: C, or with `partials` (split-K) the fp32

@@ -213,8 +213,16 @@ struct DecodeATileLowering : OpRewritePattern<DecodeATileOp> {
     Value batch = arith::IndexCastUIOp::create(b, k.i64, op.getBatch());
     Value mBase = arith::IndexCastUIOp::create(b, k.i32, op.getMBase());
     Value chunk = arith::IndexCastUIOp::create(b, k.i32, op.getChunk());
+    // A grouped GEMM's gather: the tile at m_base holds rows [begin, end).
+    Value source = mBase;
+    if (op.getRowBegin())
+      source = arith::IndexCastUIOp::create(b, k.i32, op.getRowBegin());
     ATileDecoder decoder(k, op.getA(), op.getSfa(), op.getSfaLayout(), batch,
-                         mBase, tid, plan.getDecodeThreads(), plan);
+                         source, tid, plan.getDecodeThreads(), plan);
+    if (op.getRowEnd())
+      decoder.clampRowsTo(arith::SubIOp::create(
+          b, arith::IndexCastUIOp::create(b, k.i32, op.getRowEnd()), k.c32(1)));
+    // Batch 0 for the gather (A not batched): its tile count is not used.
     Value row =
         buildATileRow(b, plan, llvm::divideCeil(a.rows, plan.getTileM()),
                       a.k / WgmmaMainloopAttr::kTileK,

@@ -29,6 +29,9 @@ void populateGemvPatterns(RewritePatternSet &patterns, GpuTarget target);
 /// register-A wgmma (GemmSm90.cpp).
 void populateGemmSm90Patterns(RewritePatternSet &patterns);
 
+/// nvfp4.group_tile: the grouped GEMM's tile scheduler (GroupTile.cpp).
+void populateGroupTilePatterns(RewritePatternSet &patterns);
+
 /// The pipeline's nvfp4.wgmma.* consumer ops for sm_90a (WgmmaOps.cpp).
 void populateWgmmaPatterns(const TypeConverter &converter,
                            RewritePatternSet &patterns);

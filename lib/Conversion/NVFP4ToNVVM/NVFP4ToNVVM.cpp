@@ -137,6 +137,7 @@ void mlir::nvfp4::populateNVFP4ToNVVMConversionPatterns(
     GpuTarget target) {
   populateGemvPatterns(patterns, target);
   populateSumSplitsPatterns(patterns);
+  populateGroupTilePatterns(patterns);
   populateBlockScalesPatterns(patterns);
   populateQuantizePatterns(patterns, target);
   populateRingPatterns(converter, patterns);

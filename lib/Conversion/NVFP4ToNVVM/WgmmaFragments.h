@@ -116,6 +116,10 @@ public:
     rowsPerThread = llvm::divideCeil(tileM, threads);
   }
 
+  /// Rows past `row` (i32) read that row instead of A's last (a grouped
+  /// GEMM's tile ends with its group).
+  void clampRowsTo(Value row) { lastRow = row; }
+
   AChunk load(Value chunk);
   /// Decodes `chunk` and hands every 16-byte slot to `store` with its byte
   /// offset inside the 128B-swizzled shared-memory tile: row i at i * 128,
@@ -144,7 +148,7 @@ private:
 
   KernelBuilder &k;
   ImplicitLocOpBuilder &b;
-  Value aBase, sfaBase, batch, mBase, tid;
+  Value aBase, sfaBase, batch, mBase, tid, lastRow;
   int64_t threads, tileM, m, rowBytes, rowsPerThread;
   ScaleRows scales;
 };

@@ -214,6 +214,7 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     const int64_t tileM = 2 * op.getAcc().getType().getNumElements();
     out.maskM = out.m % tileM != 0;
     out.maskN = out.n % 64 != 0;
+    out.mEnd = adaptor.getMEnd();
     SmallVector<Value> acc = k.unpack(adaptor.getAcc());
     FragmentThread ft = FragmentThread::get(k, k.threadIdX());
     if (!op.getStaging()) {

@@ -345,23 +345,12 @@ LogicalResult ScaledDualMatmulOp::verify() {
 
 LogicalResult GroupedMatmulOp::verify() {
   Operation *op = getOperation();
-  if (failed(verifyDenseOperands(op, {"a", "sfa", "b", "sfb", "c"})))
+  if (failed(verifyDenseOperands(op, {"a", "sfa", "b", "sfb", "offsets", "c"})))
     return failure();
-  ArrayRef<int64_t> groups = getGroupSizes();
-  if (groups.empty())
-    return emitOpError() << "expects 'group_sizes' to hold at least one group";
-  int64_t total = 0;
-  for (auto [i, m] : llvm::enumerate(groups)) {
-    if (m < 1)
-      return emitOpError() << "expects every group size to be at least 1, "
-                              "but group "
-                           << i << " has size " << m;
-    total += m;
-  }
   MemRefType aType = getA().getType();
   if (aType.getRank() != 2)
-    return emitOpError() << "expects 'a' to have rank 2 ([sum(M_g), K]), but "
-                            "got rank "
+    return emitOpError() << "expects 'a' to have rank 2 ([Mmax, K], the "
+                            "groups' rows stacked), but got rank "
                          << aType.getRank();
   MemRefType bType = getB().getType();
   if (bType.getRank() != 3)
@@ -369,46 +358,66 @@ LogicalResult GroupedMatmulOp::verify() {
                             "rank "
                          << bType.getRank();
   int64_t rows = aType.getDimSize(0), k = aType.getDimSize(1);
-  if (total != rows)
-    return emitOpError() << "expects the group sizes to sum to the rows of "
-                            "'a' ("
-                         << rows << "), but they sum to " << total;
-  int64_t g = static_cast<int64_t>(groups.size());
-  if (bType.getDimSize(0) != g)
-    return emitOpError() << "expects 'b' to hold " << g
-                         << " groups (one per entry of 'group_sizes'), but "
-                            "its leading dimension is "
-                         << bType.getDimSize(0);
+  int64_t g = bType.getDimSize(0);
   if (bType.getDimSize(2) != k)
     return emitOpError() << "expects 'b' to have K = " << k
                          << " like 'a', but got " << bType.getDimSize(2);
   if (failed(verifyK(op, k)))
     return failure();
   int64_t n = bType.getDimSize(1);
-
-  // A's scales: plain rows are stacked; blocked atoms are per group.
-  SmallVector<int64_t> wantSfa;
-  if (getSfaLayout() == ScaleLayout::Plain) {
-    wantSfa = {rows, BlockFormat::of(getSfa().getType()).getScaleColumns(k)};
-  } else {
-    int64_t rowBlocks = 0;
-    for (int64_t m : groups)
-      rowBlocks += BlockFormat::getRowAtoms(m);
-    wantSfa = {rowBlocks, BlockFormat::of(getSfa().getType()).getColumnAtoms(k),
-               32, 4, BlockFormat::kAtomColumns};
+  MemRefType offsetsType = getOffsets().getType();
+  if (offsetsType.getDimSize(0) != g + 1)
+    return emitOpError() << "expects 'offsets' to hold G + 1 = " << g + 1
+                         << " row offsets (one more than 'b' has groups), "
+                            "but it holds "
+                         << offsetsType.getDimSize(0);
+  if (std::optional<ArrayRef<int64_t>> hint = getSizeHint()) {
+    if (static_cast<int64_t>(hint->size()) != g)
+      return emitOpError() << "expects 'size_hint' to give one size per "
+                              "group ("
+                           << g << "), but it gives " << hint->size();
+    int64_t total = 0;
+    for (auto [i, m] : llvm::enumerate(*hint)) {
+      if (m < 0)
+        return emitOpError() << "expects 'size_hint' to hold sizes >= 0, but "
+                                "group "
+                             << i << " has " << m;
+      total += m;
+    }
+    if (total > rows)
+      return emitOpError() << "expects the sizes of 'size_hint' to sum to at "
+                              "most the rows of 'a' ("
+                           << rows << "), but they sum to " << total;
   }
-  if (getSfa().getType().getShape() != ArrayRef<int64_t>(wantSfa))
+  // A's scales travel with its rows: plain only, since a group may start
+  // at any row (blocked atoms would need each group on a 128-row atom).
+  if (getSfaLayout() != ScaleLayout::Plain)
     return emitOpError()
-           << "expects 'sfa' in the " << stringifyScaleLayout(getSfaLayout())
-           << " scale layout to have shape " << formatShape(wantSfa) << " "
-           << (getSfaLayout() == ScaleLayout::Plain
-                   ? "([sum(M_g), K/16])"
-                   : "([sum(ceil(M_g/128)), ceil(K/64), 32, 4, 4])")
-           << ", but got " << formatShape(getSfa().getType().getShape());
-  if (failed(verifyScales(op, "sfb", getSfb().getType(), getSfbLayout(), n, "N",
+           << "expects 'sfa' in the plain scale layout: a group starts at "
+              "any row decided at run time, so A's scales cannot be in "
+              "128-row atoms of their own (the kernels read them row by "
+              "row)";
+  if (failed(verifyScales(op, "sfa", getSfa().getType(), ScaleLayout::Plain,
+                          rows, "Mmax", k, /*batched=*/false, 1)) ||
+      failed(verifyScales(op, "sfb", getSfb().getType(), getSfbLayout(), n, "N",
                           k, /*batched=*/true, g, "G")))
     return failure();
-  return verifyOutput(op, getC().getType(), {rows, n}, "([sum(M_g), N])");
+  return verifyOutput(op, getC().getType(), {rows, n}, "([Mmax, N])");
+}
+
+//===----------------------------------------------------------------------===//
+// GroupTileOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GroupTileOp::verify() {
+  if (getTileM() < 1 || getRows() < 1)
+    return emitOpError() << "expects tile_m and rows to be at least 1";
+  if (getOffsets().getType().getDimSize(0) < 2)
+    return emitOpError() << "expects the offsets of at least one group (2 "
+                            "or more entries)";
+  if (getRows() > std::numeric_limits<int32_t>::max())
+    return emitOpError() << "expects rows below 2^31 (offsets are i32)";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -601,19 +610,51 @@ LogicalResult GemmTileOp::verify() {
                            << getWeightScales().getType() << "), but weight "
                            << i << " has " << getB()[i].getType() << ", "
                            << getSfb()[i].getType();
+  // A grouped GEMM's tile: group g's weights (B is G x N x K) times rows
+  // of an unbatched A, checked as the GEMM of one group.
+  MemRefType weightType = getWeight().getType();
+  MemRefType weightScalesType = getWeightScales().getType();
+  const bool grouped = static_cast<bool>(getGroup());
+  int64_t weightBatch = 0;
+  if (grouped || getRowBegin() || getRowEnd()) {
+    if (!grouped || !getRowBegin() || !getRowEnd())
+      return emitOpError() << "expects `group` with `rows` (a grouped "
+                              "GEMM's tile), or neither";
+    if (tcgen05 || getPlan().getSplitK() > 1)
+      return emitOpError() << "has a grouped GEMM's tile, which takes a "
+                              "#nvfp4.wgmma_mainloop without split-K";
+    if (weightType.getRank() != 3 || getA().getType().getRank() != 2 ||
+        getC().getType().getRank() != 2)
+      return emitOpError() << "expects a grouped GEMM's weights of rank 3 "
+                              "([G, N, K]) and A and C of rank 2";
+    weightBatch = weightType.getDimSize(0);
+    auto dropGroup = [](MemRefType t) {
+      return MemRefType::get(t.getShape().drop_front(), t.getElementType());
+    };
+    weightType = dropGroup(weightType);
+    weightScalesType = dropGroup(weightScalesType);
+  }
   // sm_100a slots copy scales 256 K values at a time: blocked for K
   // rounded up to 256 (nvfp4.block_scales_tile pads them).
   FailureOr<OperandShape> a = verifyScaledProduct(
-      getOperation(), getA().getType(), getSfa().getType(),
-      getWeight().getType(), getWeightScales().getType(), getC().getType(),
-      getSfaLayout(), getSfbLayout(),
+      getOperation(), getA().getType(), getSfa().getType(), weightType,
+      weightScalesType, getC().getType(), getSfaLayout(), getSfbLayout(),
       tcgen05 ? &Tcgen05MainloopAttr::getSlotK : nullptr);
   if (failed(a))
     return failure();
+  if (!grouped)
+    weightBatch = a->batch;
   if (tcgen05)
     return verifyTcgen05Tile(*this, *a, getPlan());
   WgmmaMainloopAttr plan = getWgmmaMainloop();
-  int64_t n = getOperandShape(getWeight().getType()).rows;
+  // A grouped GEMM's decoded tiles: the pre-pass's gather, as many tiles
+  // as the groups can need.
+  OperandShape tilesShape = *a;
+  if (grouped)
+    tilesShape.rows =
+        GroupTileOp::maxTiles(a->rows, weightBatch, plan.getTileM()) *
+        plan.getTileM();
+  int64_t n = getOperandShape(weightType).rows;
   if (getABytes())
     return emitOpError() << "expects no a_bytes with a "
                             "#nvfp4.wgmma_mainloop (A comes decoded, as "
@@ -625,7 +666,7 @@ LogicalResult GemmTileOp::verify() {
   if (plan.getStages() == 0 && getATiles())
     return emitOpError() << "expects no decoded tiles of A with stages = 0 "
                             "(the CTA decodes A itself)";
-  if (failed(verifyGemmTiles(getOperation(), *a, plan,
+  if (failed(verifyGemmTiles(getOperation(), tilesShape, plan,
                              getATiles()
                                  ? cast<TensorMapType>(getATiles().getType())
                                  : TensorMapType())))
@@ -649,7 +690,7 @@ LogicalResult GemmTileOp::verify() {
     // The copies address B's rows and the blocked scales' atoms with TMA's
     // signed 32-bit coordinates.
     const int64_t atoms = getSfbLayout() == ScaleLayout::Blocked
-                              ? a->batch * BlockFormat::getRowAtoms(n) *
+                              ? weightBatch * BlockFormat::getRowAtoms(n) *
                                     (a->k / WgmmaMainloopAttr::kTileK)
                               : n;
     if (atoms > std::numeric_limits<int32_t>::max())
@@ -657,10 +698,10 @@ LogicalResult GemmTileOp::verify() {
                               "rows or atoms (TMA coordinates are signed "
                               "32-bit), but they have "
                            << atoms;
-    TensorMapType bMap = getWgmmaBMapType(ctx, plan, a->batch, n, a->k);
+    TensorMapType bMap = getWgmmaBMapType(ctx, plan, weightBatch, n, a->k);
     TensorMapType sfbMap = getWgmmaSfbMapType(
         ctx, plan, BlockFormat::of(getWeightScales().getType()), getSfbLayout(),
-        a->batch, n, a->k);
+        weightBatch, n, a->k);
     for (auto [bytes, scales] : llvm::zip(getBBytes(), getBScales())) {
       if (bytes.getType() != bMap)
         return emitOpError() << "expects B's bytes as " << bMap
@@ -751,8 +792,9 @@ void GemmTileOp::build(OpBuilder &builder, OperationState &state, Value a,
                        ValueRange bBytes, ValueRange bScales, Value split,
                        Value partials, KernelPlanAttr plan,
                        ScaleLayout sfaLayout, ScaleLayout sfbLayout) {
-  build(builder, state, a, sfa, ValueRange(b), ValueRange(sfb), c, mBase,
-        nBase, batch, aTiles, aBytes, bBytes, bScales, split, partials, plan,
+  build(builder, state, a, sfa, ValueRange(b), ValueRange(sfb), c, mBase, nBase,
+        batch, aTiles, aBytes, bBytes, bScales, split, partials,
+        /*group=*/Value(), /*row_begin=*/Value(), /*row_end=*/Value(), plan,
         sfaLayout, sfbLayout);
   // The identity epilogue: C's element is the accumulator's.
   OpBuilder::InsertionGuard guard(builder);
@@ -866,6 +908,19 @@ LogicalResult DecodeATileOp::verify() {
   if (failed(verifyGemmTiles(op, a, getPlan(), TensorMapType())))
     return failure();
   int64_t want = getPlan().getATilesBytes(a.batch, a.rows, a.k);
+  // A grouped GEMM's gather: as many whole tiles as its groups can need.
+  if (getRowBegin() || getRowEnd()) {
+    if (!getRowBegin() || !getRowEnd() || a.batched)
+      return emitOpError() << "expects `rows` to give both ends, and A not "
+                              "batched";
+    const int64_t tile = getPlan().getATilesBytes(1, getPlan().getTileM(), a.k);
+    const int64_t bytes = getTiles().getType().getNumElements();
+    if (bytes % tile != 0 || bytes < want)
+      return emitOpError() << "expects `tiles` to hold whole tiles of " << tile
+                           << " bytes, at least " << want << ", but it has "
+                           << bytes;
+    return success();
+  }
   if (getTiles().getType().getNumElements() != want)
     return emitOpError() << "expects `tiles` to hold " << want
                          << " bytes (the decoded tiles of A), but it has "
@@ -1084,6 +1139,9 @@ LogicalResult WgmmaStoreOp::verify() {
   const int64_t accumulators = getAcc().getType().getNumElements();
   if (getPartials())
     return emitOpError() << "stages C's tile only, not split-K's partials";
+  if (getMEnd())
+    return emitOpError() << "stages whole tiles only, not a tile that ends "
+                            "at a run-time row (`to`)";
   if (!canStage(c, 2 * accumulators))
     return emitOpError()
            << "can stage only f16, bf16 or f32 tiles whose " << 2 * accumulators

@@ -50,7 +50,7 @@ Value WgmmaEpilogue::apply(ValueRange accs) {
 
 void WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   if (!m)
-    m = cta.mBase;
+    m = cta.cRowBegin ? cta.cRowBegin : cta.mBase;
   // C's tile goes through the ring's memory (free after the K loop) where
   // it can, so that C is written in whole lines (wgmma.store `staged`):
   // above the K groups' sums, below a split cluster's exchange area.
@@ -64,7 +64,10 @@ void WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   // cluster's; not two warpgroups that each meet only their own barrier.
   const bool loopsOver = cta.plan.getWarpgroups() == 1 || cta.kGroups > 1 ||
                          cta.kernel.getSplitCluster();
-  if (!split && loopsOver && WgmmaStoreOp::canStage(cType, 2 * accumulators)) {
+  // A grouped GEMM's tile ends at a run-time row: the fragment's stores,
+  // masked there.
+  if (!split && loopsOver && !cta.cRowEnd &&
+      WgmmaStoreOp::canStage(cType, 2 * accumulators)) {
     const int64_t bytes =
         cta.plan.getWarpgroups() *
         WgmmaStoreOp::getStagedTileBytes(
@@ -81,8 +84,8 @@ void WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   }
   auto emitStore = [&] {
     WgmmaStoreOp::create(b, apply(accs), cta.op.getC(), cta.op.getPartials(), m,
-                         cta.rowBase, cta.batch, split, staging, stagingOffset,
-                         stagingWarpgroups);
+                         cta.cRowEnd, cta.rowBase, cta.batch, split, staging,
+                         stagingOffset, stagingWarpgroups);
   };
   // When the CTA's rows of B can reach past N, a warpgroup whose rows all
   // lie past N (N a multiple of 64: its rows are not masked one by one)

@@ -35,6 +35,17 @@ std::optional<GemmOperands> GemmOperands::of(Operation *op) {
                         dual.getSfaLayout(),
                         dual.getSfbLayout(),
                         Epilogue::SiluGate};
+  if (auto grouped = dyn_cast<GroupedMatmulOp>(op))
+    return GemmOperands{op,
+                        grouped.getA(),
+                        grouped.getSfa(),
+                        {grouped.getB()},
+                        {grouped.getSfb()},
+                        grouped.getC(),
+                        grouped.getSfaLayout(),
+                        grouped.getSfbLayout(),
+                        Epilogue::Identity,
+                        grouped.getOffsets()};
   return std::nullopt;
 }
 
@@ -43,6 +54,8 @@ SmallVector<Value> GemmOperands::getKernelOperands() const {
   for (auto [bi, sfbi] : llvm::zip(b, sfb))
     operands.append({bi, sfbi});
   operands.push_back(c);
+  if (offsets)
+    operands.push_back(offsets);
   return operands;
 }
 

@@ -9,8 +9,9 @@
 // with the same A into its own accumulator), C, and the epilogue that
 // makes C's element from the accumulators' (gemm_tile's region). The GEMM
 // (scaled_matmul, N > 1) has one weight and the identity; the gated dual
-// GEMM (scaled_dual_matmul) has two and silu(x1) * x2. Private to
-// lib/Transforms.
+// GEMM (scaled_dual_matmul) has two and silu(x1) * x2; the grouped GEMM
+// (grouped_matmul) has one weight per group and its groups' run-time row
+// offsets. Private to lib/Transforms.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,9 +39,11 @@ struct GemmOperands {
   Value c;
   ScaleLayout sfaLayout, sfbLayout;
   Epilogue epilogue;
+  /// A grouped GEMM's G + 1 row offsets (a device buffer), else null.
+  Value offsets;
 
-  /// The operands of a GEMM-shaped kernel op: a scaled_matmul or a
-  /// scaled_dual_matmul; none for another op.
+  /// The operands of a GEMM-shaped kernel op: a scaled_matmul, a
+  /// scaled_dual_matmul or a grouped_matmul; none for another op.
   static std::optional<GemmOperands> of(Operation *op);
 
   int64_t getWeights() const { return static_cast<int64_t>(b.size()); }
@@ -51,12 +54,20 @@ struct GemmOperands {
   int64_t getN() const {
     return getOperandShape(cast<MemRefType>(b.front().getType())).rows;
   }
+  /// Whether this is a grouped GEMM (the weights are G x N x K).
+  bool isGrouped() const { return static_cast<bool>(offsets); }
+  /// The weights' batch: G for a grouped GEMM, else A's.
+  int64_t getWeightBatch() const {
+    return getOperandShape(cast<MemRefType>(b.front().getType())).batch;
+  }
   /// What the op is, for diagnostics ("GEMM", "gated dual GEMM").
   StringRef getKind() const {
+    if (isGrouped())
+      return "grouped GEMM";
     return epilogue == Epilogue::Identity ? "GEMM" : "gated dual GEMM";
   }
   /// The op's operands in the order of its kernel's parameters: A, its
-  /// scales, each weight and its scales, C.
+  /// scales, each weight and its scales, C, then a grouped GEMM's offsets.
   SmallVector<Value> getKernelOperands() const;
   /// The gemm_tile's epilogue region: one f32 argument per weight, the
   /// ops of `epilogue`, nvfp4.yield.

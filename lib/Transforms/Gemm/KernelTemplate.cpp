@@ -33,7 +33,13 @@ WgmmaCta::WgmmaCta(GemmTileOp op, ImplicitLocOpBuilder &b)
     : FoldingBuilder(b), op(op), kernel(op.getPlan()),
       plan(op.getWgmmaMainloop()) {
   OperandShape a = getOperandShape(op.getA().getType());
-  mTiles = llvm::divideCeil(a.rows, plan.getTileM());
+  // A grouped GEMM's pre-pass gathers each group's rows into tiles of
+  // their own: as many as the groups can need.
+  mTiles = op.getGroup()
+               ? GroupTileOp::maxTiles(a.rows,
+                                       op.getWeight().getType().getDimSize(0),
+                                       plan.getTileM())
+               : llvm::divideCeil(a.rows, plan.getTileM());
   totalChunks = a.k / WgmmaMainloopAttr::kTileK;
   chunks = totalChunks / kernel.getSplitK();
   kGroups = plan.getKGroups();
@@ -112,7 +118,12 @@ LogicalResult mlir::nvfp4::buildWgmmaPipeline(GemmTileOp op,
   cta.nBase32 = arith::IndexCastUIOp::create(b, cta.i32, op.getNBase());
   cta.rowBase = cta.add(cta.nBase32, cta.warpgroupRow);
   cta.batch = op.getBatch();
-  cta.batch32 = b.createOrFold<arith::IndexCastUIOp>(cta.i32, cta.batch);
+  cta.weightBatch = op.getGroup() ? op.getGroup() : op.getBatch();
+  cta.batch32 = b.createOrFold<arith::IndexCastUIOp>(cta.i32, cta.weightBatch);
+  if (op.getGroup()) {
+    cta.cRowBegin = arith::IndexCastUIOp::create(b, cta.i32, op.getRowBegin());
+    cta.cRowEnd = arith::IndexCastUIOp::create(b, cta.i32, op.getRowEnd());
+  }
   cta.atomRow = b.createOrFold<arith::RemUIOp>(cta.nBase32, c32(128));
   if (kernel.getSplitK() > 1)
     cta.chunkBase =

@@ -74,8 +74,8 @@ WgmmaMainloop::Raws WgmmaMainloop::loadB(Value chunk) {
   Raws raws;
   for (auto [weight, scales] : llvm::zip(cta.op.getB(), cta.op.getSfb())) {
     auto load = WgmmaLoadBOp::create(
-        b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
-        weight, scales, cta.rowBase, globalChunk(chunk), cta.op.getBatch(),
+        b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(), weight,
+        scales, cta.rowBase, globalChunk(chunk), cta.weightBatch,
         cta.op.getSfbLayoutAttr());
     raws.push_back({load.getBytes0(), load.getBytes1(), load.getScale0(),
                     load.getScale1()});

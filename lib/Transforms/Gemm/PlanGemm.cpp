@@ -258,6 +258,47 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t,
   return getGemmPlan(ctx, f);
 }
 
+/// The sm_90a grouped GEMM plan: a tile of A holds one group's rows, so
+/// the GEMM's table is asked about a typical group (the size hint's mean
+/// over its non-empty groups, else Mmax / G rows) with G batches, and
+/// its choice kept where the grouped kernel has it: a ring fed by the
+/// pre-pass's gather (which puts each group's rows in tiles of their
+/// own) and no split-K (a group's tiles are not known before the kernel
+/// runs). Without split-K, B through the ring where it fits (GEMM v31's
+/// full-grid plan), else three K groups and a producer.
+KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
+                                 const GemmOperands &g) {
+  OperandShape a = g.getAShape();
+  const int64_t groups = g.getWeightBatch();
+  int64_t typical = llvm::divideCeil(a.rows, groups);
+  if (std::optional<ArrayRef<int64_t>> hint =
+          cast<GroupedMatmulOp>(g.op).getSizeHint()) {
+    int64_t total = 0, used = 0;
+    for (int64_t m : *hint)
+      if (m > 0)
+        total += m, ++used;
+    if (used)
+      typical = llvm::divideCeil(total, used);
+  }
+  typical = std::max<int64_t>(typical, 1);
+  const bool bTmaFits = bTmaScalesFit(g.sfbLayout, a.k);
+  const GemmShape shape{typical, g.getN(),  a.k / WgmmaMainloopAttr::kTileK,
+                        groups,  t.smCount, bTmaFits};
+  GemmPlanFields f =
+      shape.bTma() && shape.chunks >= 32
+          ? GemmPlanFields{1, shape.tileM(), 8, 1, 2, 1, true, false, true}
+          : GemmPlanFields{1,
+                           shape.tileM(),
+                           9,
+                           3,
+                           GemmShape::bPrefetch(shape.chunks),
+                           1,
+                           true,
+                           false,
+                           false};
+  return getGemmPlan(ctx, f);
+}
+
 /// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128
 /// in one of 32, 64 or 128; when the grid would leave more than half the
 /// SMs idle, tiles of 64 rows of A (a 128-row tile of A becomes two CTAs:
@@ -408,11 +449,61 @@ LogicalResult planGemmTcgen05(const GemmOperands &g, const PlanTarget &t) {
 
 } // namespace
 
+/// Plans a grouped GEMM for sm_90a; reports on `op` and fails when it
+/// cannot.
+static LogicalResult planGroupedGemm(const GemmOperands &g,
+                                     const PlanTarget &t) {
+  Operation *op = g.op;
+  OperandShape a = g.getAShape();
+  int64_t n = g.getN();
+  if (failed(checkGemmShape(op, a, n, WgmmaMainloopAttr::kTileK,
+                            "the GEMM kernels step K by 64 (4 MMAs of K = "
+                            "16)")))
+    return failure();
+  FailureOr<KernelPlanAttr> plan =
+      givenPlan<WgmmaMainloopAttr>(op, t, n, "#nvfp4.wgmma_mainloop");
+  if (failed(plan))
+    return failure();
+  if (!*plan)
+    plan = chooseGroupedPlan(op->getContext(), t, g);
+  if (failed(checkPlanWeights(g, *plan)))
+    return failure();
+  if (plan->getStages() == 0 || plan->getSplitK() > 1)
+    return op->emitOpError()
+           << "is a grouped GEMM and expects a plan with a ring (stages > "
+              "0: its pre-pass gathers each group's rows into tiles of "
+              "their own) and without split-K, but got "
+           << *plan;
+  const int64_t tiles =
+      GroupTileOp::maxTiles(a.rows, g.getWeightBatch(), plan->getTileM());
+  if (tiles > kMaxGridY)
+    return op->emitOpError()
+           << "cannot be launched as one grouped GEMM: its "
+           << g.getWeightBatch() << " groups of at most " << a.rows
+           << " rows in all can need " << tiles << " tiles of "
+           << plan->getTileM() << " rows, and CUDA limits the grid's y to "
+           << kMaxGridY;
+  if (plan->getWgmma().getBTma() && !bTmaScalesFit(g.sfbLayout, a.k))
+    return op->emitOpError()
+           << "has a plan with b_tma, which copies B's plain scales with a "
+              "tensor map and needs K to be a multiple of 256 (a row of "
+              "scales a multiple of 16 bytes), but K = "
+           << a.k << "; use blocked scales or b_tma = false";
+  op->setAttr(NVFP4Dialect::kPlanAttrName, *plan);
+  return success();
+}
+
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
 /// cannot.
 LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
                                     const PlanTarget &t) {
   Operation *op = g.op;
+  if (g.isGrouped() && !t.info.hasWgmma)
+    return op->emitOpError()
+           << "has no " << t.info.chip
+           << " kernel yet: the grouped GEMM is lowered with wgmma (sm_90a)";
+  if (g.isGrouped())
+    return planGroupedGemm(g, t);
   // sm_100a: tcgen05; sm_90a: wgmma.
   if (t.info.hasTcgen05)
     return planGemmTcgen05(g, t);

@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -141,9 +142,30 @@ Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
   return blocked;
 }
 
+/// A grouped GEMM's tile in a kernel whose block y numbers the tiles
+/// (nvfp4.group_tile over the offsets parameter `offsets`): builds what
+/// `body` builds for a tile that has rows, with its group and rows,
+/// skipping the empty tiles past the last; the builder is left after it.
+void forGroupTile(
+    OpBuilder &kb, Location loc, Value offsets, int64_t rows, int64_t tileM,
+    function_ref<void(Value group, Value begin, Value end)> body) {
+  Type index = kb.getIndexType();
+  auto tile = GroupTileOp::create(kb, loc, index, index, index, offsets,
+                                  scaledBlockId(kb, loc, gpu::Dimension::y, 1),
+                                  kb.getI64IntegerAttr(tileM),
+                                  kb.getI64IntegerAttr(rows));
+  auto hasRows = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult,
+                                       tile.getRowBegin(), tile.getRowEnd());
+  auto ifOp = scf::IfOp::create(kb, loc, hasRows, /*withElseRegion=*/false);
+  kb.setInsertionPointToStart(ifOp.thenBlock());
+  body(tile.getGroup(), tile.getRowBegin(), tile.getRowEnd());
+  kb.setInsertionPointAfter(ifOp);
+}
+
 /// The CTA's gemm_tile in the GEMM kernel `body`, whose parameters start
-/// with the op's operands (A, its scales, each weight and its scales, C),
-/// with the op's epilogue; the builder is left after it.
+/// with the op's operands (A, its scales, each weight and its scales, C,
+/// a grouped GEMM's offsets), with the op's epilogue; a grouped GEMM's
+/// tile is its block's (forGroupTile). The builder is left after it.
 void createGemmTile(OpBuilder &kb, Location loc, const GemmOperands &g,
                     Block &body, Value mBase, Value nBase, Value batch,
                     Value aTiles, Value aBytes, ValueRange bBytes,
@@ -155,12 +177,19 @@ void createGemmTile(OpBuilder &kb, Location loc, const GemmOperands &g,
     b.push_back(body.getArgument(2 + 2 * w));
     sfb.push_back(body.getArgument(3 + 2 * w));
   }
-  auto tile = GemmTileOp::create(
-      kb, loc, body.getArgument(0), body.getArgument(1), b, sfb,
-      body.getArgument(2 + 2 * g.getWeights()), mBase, nBase, batch, aTiles,
-      aBytes, bBytes, bScales, split, partials, plan, sfaLayout, sfbLayout);
-  g.buildEpilogue(kb, loc, tile.getEpilogue());
-  kb.setInsertionPointAfter(tile);
+  auto create = [&](Value group, Value begin, Value end) {
+    auto tile = GemmTileOp::create(
+        kb, loc, body.getArgument(0), body.getArgument(1), b, sfb,
+        body.getArgument(2 + 2 * g.getWeights()), mBase, nBase, batch, aTiles,
+        aBytes, bBytes, bScales, split, partials, group, begin, end, plan,
+        sfaLayout, sfbLayout);
+    g.buildEpilogue(kb, loc, tile.getEpilogue());
+    kb.setInsertionPointAfter(tile);
+  };
+  if (!g.isGrouped())
+    return create(Value(), Value(), Value());
+  forGroupTile(kb, loc, body.getArgument(3 + 2 * g.getWeights()),
+               g.getAShape().rows, plan.getTileM(), create);
 }
 
 } // namespace
@@ -183,7 +212,14 @@ LogicalResult mlir::nvfp4::tileGemm(const GemmOperands &g,
   OperandShape a = g.getAShape();
   int64_t n = g.getN();
   WgmmaMainloopAttr mainloop = plan.getWgmma();
-  int64_t mTiles = llvm::divideCeil(a.rows, plan.getTileM());
+  // A grouped GEMM's tiles of A hold one group's rows each: as many as
+  // its groups can need, numbered on the device (nvfp4.group_tile).
+  const bool grouped = g.isGrouped();
+  const int64_t mTiles =
+      grouped
+          ? GroupTileOp::maxTiles(a.rows, g.getWeightBatch(), plan.getTileM())
+          : llvm::divideCeil(a.rows, plan.getTileM());
+  const int64_t tileRows = grouped ? mTiles * plan.getTileM() : a.rows;
   const bool prepass = plan.getStages() > 0;
   OpBuilder hb(g.op);
   auto idx = [&](int64_t v) -> Value {
@@ -196,10 +232,16 @@ LogicalResult mlir::nvfp4::tileGemm(const GemmOperands &g,
   Value tiles;
   if (prepass) {
     auto tilesType = MemRefType::get(
-        {mainloop.getATilesBytes(a.batch, a.rows, a.k)}, hb.getI8Type());
+        {mainloop.getATilesBytes(a.batch, tileRows, a.k)}, hb.getI8Type());
     tiles = allocWorkspace(hb, loc, tilesType);
-    // The pre-pass: block x -> K chunk, y -> tile of A's rows, z -> batch.
+    // The pre-pass: block x -> K chunk, y -> tile of A's rows, z -> batch;
+    // a grouped GEMM's gathers its tile's rows of one group.
     SmallVector<Type> types = {g.a.getType(), g.sfa.getType(), tilesType};
+    SmallVector<Value> decodeOperands = {g.a, g.sfa, tiles};
+    if (grouped) {
+      types.push_back(g.offsets.getType());
+      decodeOperands.push_back(g.offsets);
+    }
     std::string name = (kernelName + "_decode_a").str();
     auto decode = createKernel(kb, loc, name, types,
                                mainloop.getDecodeThreads(), symbols);
@@ -213,11 +255,21 @@ LogicalResult mlir::nvfp4::tileGemm(const GemmOperands &g,
     NVVM::GriddepcontrolOp::create(kb, loc, NVVM::GridDepActionKind::wait);
     NVVM::GriddepcontrolOp::create(kb, loc,
                                    NVVM::GridDepActionKind::launch_dependents);
-    DecodeATileOp::create(
-        kb, loc, body.getArgument(0), body.getArgument(1), body.getArgument(2),
-        scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
-        scaledBlockId(kb, loc, gpu::Dimension::x, 1),
-        scaledBlockId(kb, loc, gpu::Dimension::z, 1), mainloop, g.sfaLayout);
+    auto decodeTile = [&](Value begin, Value end) {
+      DecodeATileOp::create(
+          kb, loc, body.getArgument(0), body.getArgument(1),
+          body.getArgument(2),
+          scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM()),
+          scaledBlockId(kb, loc, gpu::Dimension::x, 1),
+          scaledBlockId(kb, loc, gpu::Dimension::z, 1), begin, end, mainloop,
+          g.sfaLayout);
+    };
+    if (grouped)
+      forGroupTile(
+          kb, loc, body.getArgument(3), a.rows, plan.getTileM(),
+          [&](Value, Value begin, Value end) { decodeTile(begin, end); });
+    else
+      decodeTile(Value(), Value());
     gpu::ReturnOp::create(kb, loc);
     kb.setInsertionPointToEnd(kernels.getBody());
     auto decodeLaunch = launchWithPlan(
@@ -225,7 +277,7 @@ LogicalResult mlir::nvfp4::tileGemm(const GemmOperands &g,
         gpu::KernelDim3{idx(a.k / WgmmaMainloopAttr::kTileK), idx(mTiles),
                         idx(a.batch)},
         gpu::KernelDim3{idx(mainloop.getDecodeThreads()), idx(1), idx(1)},
-        /*dynamicShared=*/Value(), ValueRange{g.a, g.sfa, tiles}, plan);
+        /*dynamicShared=*/Value(), decodeOperands, plan);
     // Since it waits for its predecessor before it touches memory, it may
     // be launched as the predecessor's CTAs exit (back to back: the
     // previous call's GEMM) instead of after its completion (performance.md,
@@ -235,20 +287,21 @@ LogicalResult mlir::nvfp4::tileGemm(const GemmOperands &g,
     // The GEMM copies the tiles with TMA: a tensor map of the workspace,
     // which the launcher encodes and passes by value.
     operands.push_back(TensorMapOp::create(
-        hb, loc, getATilesMapType(mainloop, a.batch, a.rows, a.k), tiles));
+        hb, loc, getATilesMapType(mainloop, a.batch, tileRows, a.k), tiles));
     // b_tma: the producer copies B's chunks and scale codes into the ring
     // too, through maps of B's own buffers: each weight's bytes, then each
     // one's scale codes.
     if (mainloop.getBTma()) {
       MLIRContext *ctx = g.op->getContext();
+      const int64_t weightBatch = g.getWeightBatch();
       for (Value b : g.b)
         operands.push_back(TensorMapOp::create(
-            hb, loc, getWgmmaBMapType(ctx, mainloop, a.batch, n, a.k), b));
+            hb, loc, getWgmmaBMapType(ctx, mainloop, weightBatch, n, a.k), b));
       for (Value sfb : g.sfb)
         operands.push_back(TensorMapOp::create(
             hb, loc,
             getWgmmaSfbMapType(ctx, mainloop, BlockFormat::of(sfb.getType()),
-                               g.sfbLayout, a.batch, n, a.k),
+                               g.sfbLayout, weightBatch, n, a.k),
             sfb));
     }
   }
@@ -288,6 +341,8 @@ LogicalResult mlir::nvfp4::tileGemm(const GemmOperands &g,
   gpu::ReturnOp::create(kb, loc);
 
   gpu::KernelDim3 grid = gemmGrid(hb, loc, plan, a, n);
+  if (grouped)
+    grid.y = idx(mTiles);
   gpu::KernelDim3 block{idx(plan.getThreadsPerCta()), idx(1), idx(1)};
   // The ring lives in dynamic shared memory.
   Value dynamicShared;
@@ -333,6 +388,8 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
   MLIRContext *ctx = g.op->getContext();
   OperandShape a = g.getAShape();
   int64_t n = g.getN();
+  if (g.isGrouped())
+    return g.op->emitOpError() << "has no tcgen05 (sm_100a) kernel yet";
   OpBuilder hb(g.op);
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);

@@ -51,9 +51,14 @@ struct WgmmaCta : FoldingBuilder {
   /// row of B (rowBase), the batch, and with split-K this split's first
   /// chunk (chunkBase).
   Value tid, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch, chunkBase;
+  /// The weights' batch (index): the batch, or a grouped GEMM's group.
+  Value weightBatch;
+  /// A grouped GEMM's tile: C's first row (i32) and where its rows end
+  /// (i32, null otherwise: C's tile starts at mBase, masked at M).
+  Value cRowBegin, cRowEnd;
   /// The warpgroup's first row in the CTA's tile of B.
   Value warpgroupRow;
-  /// b_tma: the batch and the CTA's first row of B (i32), the TMA
+  /// b_tma: the weights' batch and the CTA's first row of B (i32), the TMA
   /// coordinates of its copies, and that row's place in its 128-row scale
   /// atom (blocked scales).
   Value batch32, nBase32, atomRow;

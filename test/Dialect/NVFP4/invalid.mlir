@@ -147,74 +147,82 @@ func.func @dual_sfb2(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>
 
 // -----
 
-func.func @grouped_empty(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<1x64x256xf4E2M1FN>, %sfb: memref<1x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
-  // expected-error @+1 {{expects 'group_sizes' to hold at least one group}}
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<1x64x256xf4E2M1FN>, memref<1x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64>}
+func.func @grouped_offsets_length(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %o: memref<2xi32>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'offsets' to hold G + 1 = 3 row offsets (one more than 'b' has groups), but it holds 2}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>, memref<2xi32>) outs(%c : memref<128x64xf16>)
   return
 }
 
 // -----
 
-func.func @grouped_zero(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
-  // expected-error @+1 {{expects every group size to be at least 1, but group 1 has size 0}}
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 128, 0>}
+func.func @grouped_offsets_type(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %o: memref<3xi64>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{operand #4 must be 1D memref of 32-bit signless integer values}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>, memref<3xi64>) outs(%c : memref<128x64xf16>)
   return
 }
 
 // -----
 
-func.func @grouped_a_rank(%a: memref<1x128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<1x64x256xf4E2M1FN>, %sfb: memref<1x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
-  // expected-error @+1 {{expects 'a' to have rank 2 ([sum(M_g), K]), but got rank 3}}
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<1x128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<1x64x256xf4E2M1FN>, memref<1x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 128>}
+func.func @grouped_a_rank(%a: memref<1x128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %o: memref<3xi32>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'a' to have rank 2 ([Mmax, K], the groups' rows stacked), but got rank 3}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<1x128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>, memref<3xi32>) outs(%c : memref<128x64xf16>)
   return
 }
 
 // -----
 
-func.func @grouped_b_rank(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<1x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+func.func @grouped_b_rank(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %o: memref<3xi32>, %c: memref<128x64xf16>) {
   // expected-error @+1 {{expects 'b' to have rank 3 ([G, N, K]), but got rank 2}}
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<1x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 128>}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>, memref<3xi32>) outs(%c : memref<128x64xf16>)
   return
 }
 
 // -----
 
-func.func @grouped_sum(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
-  // expected-error @+1 {{expects the group sizes to sum to the rows of 'a' (128), but they sum to 120}}
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 80, 40>}
+func.func @grouped_hint_count(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %o: memref<3xi32>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'size_hint' to give one size per group (2), but it gives 3}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>, memref<3xi32>) outs(%c : memref<128x64xf16>) {size_hint = array<i64: 40, 40, 40>}
   return
 }
 
 // -----
 
-func.func @grouped_count(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<3x64x256xf4E2M1FN>, %sfb: memref<3x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
-  // expected-error @+1 {{expects 'b' to hold 2 groups (one per entry of 'group_sizes'), but its leading dimension is 3}}
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<3x64x256xf4E2M1FN>, memref<3x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 80, 48>}
+func.func @grouped_hint_negative(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %o: memref<3xi32>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'size_hint' to hold sizes >= 0, but group 1 has -1}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>, memref<3xi32>) outs(%c : memref<128x64xf16>) {size_hint = array<i64: 40, -1>}
   return
 }
 
 // -----
 
-func.func @grouped_k(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x512xf4E2M1FN>, %sfb: memref<2x64x32xf8E4M3FN>, %c: memref<128x64xf16>) {
+func.func @grouped_hint_bound(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %o: memref<3xi32>, %c: memref<128x64xf16>) {
+  // A bound smaller than the hint.
+  // expected-error @+1 {{expects the sizes of 'size_hint' to sum to at most the rows of 'a' (128), but they sum to 140}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>, memref<3xi32>) outs(%c : memref<128x64xf16>) {size_hint = array<i64: 100, 40>}
+  return
+}
+
+// -----
+
+func.func @grouped_k(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x512xf4E2M1FN>, %sfb: memref<2x64x32xf8E4M3FN>, %o: memref<3xi32>, %c: memref<128x64xf16>) {
   // expected-error @+1 {{expects 'b' to have K = 256 like 'a', but got 512}}
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x512xf4E2M1FN>, memref<2x64x32xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 80, 48>}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x512xf4E2M1FN>, memref<2x64x32xf8E4M3FN>, memref<3xi32>) outs(%c : memref<128x64xf16>)
   return
 }
 
 // -----
 
-func.func @grouped_sfa_blocked(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
-  // Each group's rows are padded to 128 separately: two groups need two row blocks.
-  // expected-error @+1 {{expects 'sfa' in the blocked scale layout to have shape [2, 4, 32, 4, 4] ([sum(ceil(M_g/128)), ceil(K/64), 32, 4, 4]), but got [1, 4, 32, 4, 4]}}
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 80, 48>, sfa_layout = #nvfp4.scale_layout<blocked>}
+func.func @grouped_sfa_blocked(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %o: memref<3xi32>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'sfa' in the plain scale layout: a group starts at any row decided at run time}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>, memref<3xi32>) outs(%c : memref<128x64xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>}
   return
 }
 
 // -----
 
-func.func @grouped_sfb(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+func.func @grouped_sfb(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %o: memref<3xi32>, %c: memref<128x64xf16>) {
   // expected-error @+1 {{expects 'sfb' in the plain scale layout to have shape [2, 64, 16] ([G, N, K/16]), but got [64, 16]}}
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) {group_sizes = array<i64: 80, 48>}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>, memref<3xi32>) outs(%c : memref<128x64xf16>)
   return
 }
 
@@ -829,7 +837,7 @@ func.func @load_b_scales(%b: memref<64x512xf4E2M1FN>, %sfb: memref<64x16xf8E4M3F
 
 func.func @store_staged_generic(%acc: vector<32xf32>, %c: memref<64x128xf16>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, %i: i32, %l: index) {
   // expected-error @+1 {{expects the staging ring, its offset and its warpgroups together}}
-  "nvfp4.wgmma.store"(%acc, %c, %i, %i, %l, %r) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 1, 1, 0, 1>}> : (vector<32xf32>, memref<64x128xf16>, i32, i32, index, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>) -> ()
+  "nvfp4.wgmma.store"(%acc, %c, %i, %i, %l, %r) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 1, 1, 0, 1>}> : (vector<32xf32>, memref<64x128xf16>, i32, i32, index, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>) -> ()
   return
 }
 

@@ -50,14 +50,14 @@ func.func @dual(%a: memref<256x4096xf4E2M1FN>, %sfa: memref<256x256xf8E4M3FN>,
 }
 
 // CHECK-LABEL: func.func @grouped
-// CHECK: nvfp4.grouped_matmul
-// CHECK-SAME: {group_sizes = array<i64: 128, 384>, sfa_layout = #nvfp4.scale_layout<blocked>}
+// CHECK: nvfp4.grouped_matmul ins({{.*}}, %{{.*}} : {{.*}}, memref<3xi32>)
+// CHECK-SAME: {sfb_layout = #nvfp4.scale_layout<blocked>, size_hint = array<i64: 128, 384>}
 // GENERIC-LABEL: sym_name = "grouped"
-// GENERIC: "nvfp4.grouped_matmul"{{.*}}<{group_sizes = array<i64: 128, 384>, sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<plain>}>
-func.func @grouped(%a: memref<512x1536xf4E2M1FN>, %sfa: memref<4x24x32x4x4xf8E4M3FN>,
-                   %b: memref<2x4096x1536xf4E2M1FN>, %sfb: memref<2x4096x96xf8E4M3FN>,
-                   %c: memref<512x4096xf16>) {
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb : memref<512x1536xf4E2M1FN>, memref<4x24x32x4x4xf8E4M3FN>, memref<2x4096x1536xf4E2M1FN>, memref<2x4096x96xf8E4M3FN>) outs(%c : memref<512x4096xf16>) {group_sizes = array<i64: 128, 384>, sfa_layout = #nvfp4.scale_layout<blocked>}
+// GENERIC: "nvfp4.grouped_matmul"{{.*}}<{sfa_layout = #nvfp4.scale_layout<plain>, sfb_layout = #nvfp4.scale_layout<blocked>, size_hint = array<i64: 128, 384>}>
+func.func @grouped(%a: memref<512x1536xf4E2M1FN>, %sfa: memref<512x96xf8E4M3FN>,
+                   %b: memref<2x4096x1536xf4E2M1FN>, %sfb: memref<2x32x24x32x4x4xf8E4M3FN>,
+                   %offsets: memref<3xi32>, %c: memref<512x4096xf16>) {
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offsets : memref<512x1536xf4E2M1FN>, memref<512x96xf8E4M3FN>, memref<2x4096x1536xf4E2M1FN>, memref<2x32x24x32x4x4xf8E4M3FN>, memref<3xi32>) outs(%c : memref<512x4096xf16>) {size_hint = array<i64: 128, 384>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return
 }
 
@@ -123,8 +123,8 @@ func.func @tensor_map(%w: memref<4096xi8>, %a: memref<64x256xf4E2M1FN>, %x: memr
 // CHECK: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<64x256xf16>) partials(%{{.*}} : memref<131072xi8>) at m %{{.*}} row %{{.*}} batch %{{.*}} split %{{.*}} : vector<32xf32>
 // GENERIC-LABEL: sym_name = "pipeline_ops"
 // CHECK: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<64x256xf16>) at m %{{.*}} row %{{.*}} batch %{{.*}} staged in %[[R]] at 0 warpgroups 2 : vector<32xf32>, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
-// GENERIC: "nvfp4.wgmma.store"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0>}>
-// GENERIC: "nvfp4.wgmma.store"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 1, 1, 0, 1>, staging_offset = 0 : i64, warpgroups = 2 : i64}>
+// GENERIC: "nvfp4.wgmma.store"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1, 1, 1, 0>}>
+// GENERIC: "nvfp4.wgmma.store"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 1, 1, 0, 1>, staging_offset = 0 : i64, warpgroups = 2 : i64}>
 func.func @pipeline_ops(%b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8E4M3FN>, %c: memref<64x256xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>, %p: memref<131072xi8>, %i: i32, %o: i64, %l: index) {
   %r = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
   nvfp4.ring.fill %r[%i] from %t[%i, %i] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>

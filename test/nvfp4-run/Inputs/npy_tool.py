@@ -5,6 +5,7 @@
                                            # data split in equal parts, part i
                                            # filled with BYTE i
   npy_tool.py fillf32 PATH SHAPE VALUE     # float32 array of VALUE
+  npy_tool.py filli32 PATH V[,V...]        # int32 vector of the Vs
   npy_tool.py dump PATH                    # prints descr, shape, values
   npy_tool.py raw PATH TEXT                # writes TEXT as the whole file
 """
@@ -47,6 +48,11 @@ def main():
         for d in dims:
             n *= d
         write(path, "<f4", dims, struct.pack("<f", float(value)) * n)
+    elif cmd == "filli32":
+        path, values = sys.argv[2:4]
+        parts = [int(v, 0) for v in values.split(",")]
+        write(path, "<i4", [len(parts)],
+              struct.pack("<%di" % len(parts), *parts))
     elif cmd == "dump":
         raw = open(sys.argv[2], "rb").read()
         hlen = struct.unpack("<H", raw[8:10])[0]
