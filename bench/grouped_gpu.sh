@@ -7,7 +7,12 @@
 #     (bench/grouped_peers.py): torch._grouped_mm bf16, a padded bmm, a
 #     per-group cuBLAS loop, torch._scaled_grouped_mm fp8, the dense fp16
 #     rate and a copy of the FP4 weights, back to back and under CUDA-graph
-#     replay; (c) ours with --bench; prints a table last.
+#     replay; (c) ours with --bench; prints a table last. SANITIZE=1
+#     adds compute-sanitizer memcheck, racecheck and synccheck on four
+#     plans (b_tma with two warpgroups a tile and the per-rows K loops; B
+#     in registers with three K groups; decode's tiles of 8; blocked B
+#     scales) and on the first with offsets out of range, negative and
+#     decreasing (clamped: no access out of bounds).
 set -uo pipefail
 run="$1"; out="${2:-/tmp/nvfp4-grouped-bench}"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -30,6 +35,37 @@ for s in "${shapes[@]}"; do
   fi
   run_limited "$run" "$f" --require-gpu --bench --iters 100 | tee -a "$out/ours.txt"
 done
+if [ "${SANITIZE:-0}" = 1 ]; then
+  san() {  # name, gen_grouped arguments, then nvfp4-run arguments after --
+    local name="$1"; shift
+    local gen=() rest=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do gen+=("$1"); shift; done
+    [ $# -gt 0 ] && shift
+    rest=("$@")
+    python3 "$here/gen_grouped.py" "${gen[@]}" > "$out/san_$name.mlir"
+    for tool in memcheck racecheck synccheck; do
+      if compute-sanitizer --tool "$tool" --error-exitcode 9 "$run" \
+          "$out/san_$name.mlir" --require-gpu "${rest[@]}" \
+          > "$out/san.txt" 2>&1; then
+        echo "sanitize ok: $tool $name ($(grep -o 'ERROR SUMMARY.*' "$out/san.txt"))"
+      else
+        fails=$((fails + 1)); echo "sanitize FAIL: $tool $name"
+        tail -20 "$out/san.txt"
+      fi
+    done
+  }
+  san b_tma_wg2 512 1024 200,0,56,130 bf16
+  san registers_k3 300 448 100,37,0,90 f16
+  san decode 256 512 1,3,0,8 f32
+  san blocked 200 512 60,140 f16 --blocked=b
+  # Offsets out of range: save the inputs, then replace the offsets.
+  python3 "$here/gen_grouped.py" 512 1024 200,0,56,130 > "$out/san_bad.mlir"
+  "$run" "$out/san_bad.mlir" --cpu --save-inputs "$out/san_in" > /dev/null 2>&1
+  python3 "$here/../test/nvfp4-run/Inputs/npy_tool.py" filli32 \
+    "$out/san_in/input4.npy" -7,100000,30,-2147483648,2147483647
+  ins=$(ls "$out"/san_in/input*.npy | sort | paste -sd,)
+  san offsets_out_of_range 512 1024 200,0,56,130 -- --inputs "$ins"
+fi
 echo "correctness failures: $fails"
 python3 "$here/grouped_peers.py" 2>&1 | tee "$out/peers.txt"
 python3 "$here/grouped_table.py" "$out/peers.txt" "$out/ours.txt"

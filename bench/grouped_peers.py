@@ -19,7 +19,7 @@ import sys
 
 import torch
 
-from dual_peers import best_graph_us, best_us
+from dual_peers import best_us, report
 from peers import buffer_sets, print_dense_fp16
 
 SHAPES = [
@@ -33,17 +33,6 @@ SHAPES = [
 
 def key_of(n, k, sizes):
     return f"N={n} K={k} M={','.join(map(str, sizes))}"
-
-
-def report(name, key, f, sets, flops):
-    try:
-        b2b = best_us(f, sets, iters=20, batch=10)
-        graph = best_graph_us(f, sets)
-    except Exception as e:  # a peer this torch does not offer
-        print(f"{name} {key}: n/a ({type(e).__name__}: {str(e)[:100]})")
-        return
-    print(f"{name} {key}: {b2b:.2f} us back to back, {graph:.2f} us graph "
-          f"({flops / (min(b2b, graph) * 1e-6) / 1e12:.1f} TFLOP/s)")
 
 
 def main():

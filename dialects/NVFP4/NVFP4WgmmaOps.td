@@ -133,6 +133,11 @@ def NVFP4_WgmmaMmaOp : NVFP4_WgmmaOp<"wgmma.mma",
     `nvfp4.wgmma.mma`, which the hardware chains), and the slot may only be
     released then.
 
+    With `rows = R` (a multiple of 8, at most 2 x len(acc)) the MMAs are
+    `m64n<R>k16` on the tile's first R rows of A, and the accumulators of
+    the other rows pass through unchanged: a grouped GEMM's tile whose
+    group has fewer rows than the tile does only the work its rows need.
+
     Example:
     ```mlir
     %acc1 = nvfp4.wgmma.mma %acc, %frags, %ring[%slot]
@@ -142,7 +147,8 @@ def NVFP4_WgmmaMmaOp : NVFP4_WgmmaOp<"wgmma.mma",
   }];
   let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
                        NVFP4_WgmmaFragments:$fragments,
-                       NVFP4_RingType:$ring, I32:$slot);
+                       NVFP4_RingType:$ring, I32:$slot,
+                       OptionalAttr<I64Attr>:$rows);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
     $acc `,` $fragments `,` $ring `[` $slot `]` attr-dict `:`

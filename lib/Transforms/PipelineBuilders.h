@@ -28,6 +28,7 @@ struct FoldingBuilder {
 
   Value c32(int64_t v) { return arith::ConstantIntOp::create(b, i32, v); }
   Value add(Value x, Value y) { return b.createOrFold<arith::AddIOp>(x, y); }
+  Value sub(Value x, Value y) { return b.createOrFold<arith::SubIOp>(x, y); }
   Value mul(Value x, Value y) { return b.createOrFold<arith::MulIOp>(x, y); }
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
     return b.createOrFold<arith::CmpIOp>(p, x, y);

@@ -3,9 +3,12 @@
 // run-time offset, the warp takes a running maximum and an inclusive sum
 // of tiles with five shfl.sync.up steps each, a ballot finds the group of
 // this CTA's tile and three shfl.sync.idx broadcast its rows; no shared
-// memory and no barrier. ptxas assembles both kernels without spills.
+// memory and no barrier. The GEMM's K loop is written for every multiple
+// of 32 rows of A up to its tile of 128, each with MMAs of that N, and
+// ptxas assembles both kernels without spills.
 // RUN: nvfp4-opt %s --nvfp4-pipeline="target=sm_90a format=isa" | %python %nvfp4_src_root/bench/ptx_of.py > %t.ptx
 // RUN: FileCheck %s < %t.ptx
+// RUN: FileCheck %s --check-prefix=MMA < %t.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // CHECK-LABEL: .entry grouped_kernel_decode_a(
@@ -23,6 +26,12 @@
 // CHECK: setmaxnreg
 // CHECK: cp.async.bulk.tensor.3d
 // CHECK: wgmma.mma_async
+
+// MMA-DAG: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16
+// MMA-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// MMA-DAG: wgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16
+// MMA-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// MMA-NOT: m64n{{16|160|192|224|256}}k16
 
 // PTXAS-NOT: {{[1-9][0-9]*}} bytes spill
 // PTXAS: Compiling entry function 'grouped_kernel'

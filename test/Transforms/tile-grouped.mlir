@@ -1,18 +1,21 @@
 // The grouped (MoE) GEMM on sm_90a, whose group sizes are a run-time
-// operand: nvfp4-plan asks the GEMM's table about a typical group (the
-// size hint's mean, 128 rows here); nvfp4-tile launches the pre-pass and
+// operand: nvfp4-plan sizes the tile of A for the size hint's largest
+// group, up to 128 rows (tile_m = 128, B through the ring, two consumer
+// warpgroups sharing each tile of A); nvfp4-tile launches the pre-pass and
 // the GEMM over as many tiles of A as the groups can need (ceil(1024 /
-// 128) + 8 - 1 = 15 in y), each of whose CTAs finds its group and rows with
-// nvfp4.group_tile and skips the empty tiles past the last; the pre-pass
-// gathers a tile's rows of one group, and the GEMM's tile reads group g's
-// weights (the ring copies B at batch coordinate g) and stores C's rows
-// [begin, end) of that group, masked at run time.
+// 128) + 8 - 1 = 15 in y),
+// each of whose CTAs finds its group and rows with nvfp4.group_tile and
+// skips the empty tiles past the last; the pre-pass gathers a tile's rows
+// of one group, and the GEMM's tile reads group g's weights (the ring
+// copies B at batch coordinate g), runs the K loop written for its rows
+// rounded up to 32 (the MMAs' N: four loops, an index_switch on the rows)
+// and stores C's rows [begin, end) of that group, masked at run time.
 // RUN: nvfp4-opt %s --nvfp4-plan=target=sm_90a --nvfp4-tile=target=sm_90a | FileCheck %s --check-prefix=TILE
 // RUN: nvfp4-opt %s --nvfp4-plan=target=sm_90a --nvfp4-tile=target=sm_90a --nvfp4-software-pipeline | FileCheck %s --check-prefix=PIPE
 // RUN: not nvfp4-opt %s --nvfp4-plan=target=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
 
 // TILE: gpu.launch_func @nvfp4_kernels::@grouped_kernel_decode_a blocks in (%c112, %c15, %{{.*}}) threads in {{.*}} args(%arg0 : {{.*}}, %arg1 : {{.*}}, %{{.*}} : memref<27525120xi8>, %arg4 : memref<9xi32>)
-// TILE: gpu.launch_func @nvfp4_kernels::@grouped_kernel blocks in (%c64, %c15{{.*}}, %{{.*}}) threads in {{.*}} args({{.*}}, %arg5 : memref<1024x4096xf16>, %arg4 : memref<9xi32>, %{{.*}} : !nvfp4.tensor_map<215040x64xf16, {{.*}}>, %{{.*}} : !nvfp4.tensor_map<8x4096x3584xi8, {{.*}}>, %{{.*}} : !nvfp4.tensor_map<8x4096x448xi8, {{.*}}>)
+// TILE: gpu.launch_func @nvfp4_kernels::@grouped_kernel blocks in (%c32, %c15{{.*}}, %{{.*}}) threads in {{.*}} args({{.*}}, %arg5 : memref<1024x4096xf16>, %arg4 : memref<9xi32>, %{{.*}} : !nvfp4.tensor_map<215040x64xf16, {{.*}}>, %{{.*}} : !nvfp4.tensor_map<8x4096x3584xi8, {{.*}}>, %{{.*}} : !nvfp4.tensor_map<8x4096x448xi8, {{.*}}>)
 // TILE-LABEL: gpu.func @grouped_kernel_decode_a
 // TILE: %[[G:.*]], %[[BEGIN:.*]], %[[END:.*]] = nvfp4.group_tile %arg3[%{{.*}}] tile_m 128 rows 1024 : memref<9xi32>
 // TILE: %[[HAS:.*]] = arith.cmpi ult, %[[BEGIN]], %[[END]] : index
@@ -21,7 +24,7 @@
 // TILE-LABEL: gpu.func @grouped_kernel(
 // TILE: %[[G:.*]], %[[BEGIN:.*]], %[[END:.*]] = nvfp4.group_tile %arg5[%{{.*}}] tile_m 128 rows 1024 : memref<9xi32>
 // TILE: scf.if
-// TILE: nvfp4.gemm_tile {{.*}} group %[[G]] rows %[[BEGIN]] to %[[END]] plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>>
+// TILE: nvfp4.gemm_tile {{.*}} group %[[G]] rows %[[BEGIN]] to %[[END]] plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 8, producer = true, b_tma = true>>
 
 // PIPE-LABEL: gpu.func @grouped_kernel(
 // PIPE: %[[G:.*]], %[[BEGIN:.*]], %[[END:.*]] = nvfp4.group_tile
@@ -29,6 +32,14 @@
 // PIPE-DAG: %[[BEGIN32:.*]] = arith.index_cast{{(ui)?}} %[[BEGIN]] : index to i32
 // PIPE-DAG: %[[END32:.*]] = arith.index_cast{{(ui)?}} %[[END]] : index to i32
 // PIPE: nvfp4.ring.copy %{{.*}} at 16384 from %{{.*}}[%[[G32]], %{{.*}}, %{{.*}}]
+// PIPE: %[[ROWS:.*]] = arith.subi %[[END32]], %[[BEGIN32]] : i32
+// PIPE: scf.index_switch %{{.*}} -> vector<64xf32>
+// PIPE: case 0 {
+// PIPE: nvfp4.wgmma.mma {{.*}} {rows = 32 : i64}
+// PIPE: case 2 {
+// PIPE: nvfp4.wgmma.mma {{.*}} {rows = 96 : i64}
+// PIPE: default {
+// PIPE-NOT: rows =
 // PIPE: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<1024x4096xf16>) at m %[[BEGIN32]] to %[[END32]] row
 
 // SM100: error: 'nvfp4.grouped_matmul' op has no sm_100a kernel yet: the grouped GEMM is lowered with wgmma (sm_90a)

@@ -128,9 +128,13 @@ struct WgmmaMmaLowering : OpConversionPattern<WgmmaMmaOp> {
     Value tile = ringSlotAddress(k, op.getRing().getType(), adaptor.getRing(),
                                  adaptor.getSlot());
     VectorType accType = op.getAcc().getType();
-    SmallVector<Value> acc = mmaChunk(k, k.unpack(adaptor.getAcc()),
-                                      k.unpack(adaptor.getFragments()), tile,
-                                      2 * accType.getNumElements());
+    // `rows`: the MMAs' N covers the tile's first rows; the accumulators
+    // of the others pass through.
+    SmallVector<Value> acc = k.unpack(adaptor.getAcc());
+    const int64_t n = op.getRows().value_or(2 * accType.getNumElements());
+    SmallVector<Value> used(acc.begin(), acc.begin() + n / 2);
+    used = mmaChunk(k, used, k.unpack(adaptor.getFragments()), tile, n);
+    llvm::copy(used, acc.begin());
     rewriter.replaceOp(op, k.pack(accType, acc));
     return success();
   }

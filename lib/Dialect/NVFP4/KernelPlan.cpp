@@ -63,10 +63,12 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // wgmma's N is a multiple of 8 up to 256; two buffers of tile_m decoded
   // rows (128 bytes each per K chunk) must fit the 48 KiB of static shared
   // memory, and tile_m / 2 fp32 accumulators per thread the registers.
-  if (tileM < 8 || tileM > 192 || tileM % 8 != 0)
-    return emitError() << "expects tile_m to be a multiple of 8 in [8, 192] "
-                          "(the MMA's N; two shared-memory buffers of "
-                          "tile_m x 128 bytes), but got "
+  if (tileM < 8 || tileM > 256 || tileM % 8 != 0 ||
+      (stages == 0 && tileM > 192))
+    return emitError() << "expects tile_m to be a multiple of 8 in [8, 256] "
+                          "(the MMA's N), at most 192 with stages = 0 (two "
+                          "static shared-memory buffers of tile_m x 128 "
+                          "bytes), but got "
                        << tileM;
   if (stages != 0 && (stages < 2 || stages > 16))
     return emitError() << "expects stages to be 0 (A decoded in each CTA) or "

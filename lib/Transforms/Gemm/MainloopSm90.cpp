@@ -61,8 +61,9 @@ SmallVector<Value> WgmmaMainloop::decode(const Raws &raws) {
 void WgmmaMainloop::mma(SmallVector<Value> &accs, ValueRange frags,
                         Value slot) {
   for (size_t w = 0; w < accs.size(); ++w)
-    accs[w] = WgmmaMmaOp::create(b, accs[w].getType(), accs[w], frags[w],
-                                 cta.ring, slot);
+    accs[w] = WgmmaMmaOp::create(
+        b, accs[w].getType(), accs[w], frags[w], cta.ring, slot,
+        mmaRows ? b.getI64IntegerAttr(mmaRows) : IntegerAttr());
 }
 
 void WgmmaMainloop::fill(Value chunk, Value slot) {
@@ -418,15 +419,49 @@ SmallVector<Value> WgmmaMainloop::consume(bool fillFirst) {
                                     cta.kGroup),
       c32(cta.kGroups));
 
-  Position at{c32(0), c32(0)};
-  return kLoop(count, at, /*advance=*/false, [&] {
-    if (!fillFirst)
-      return;
-    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
-    auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
+  auto loop = [&] {
+    Position at{c32(0), c32(0)};
+    return kLoop(count, at, /*advance=*/false, [&] {
+      if (!fillFirst)
+        return;
+      NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+      auto ifOp = scf::IfOp::create(b, isThread0, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      for (int64_t s = 0; s < std::min(cta.stages, cta.chunks); ++s)
+        fill(c32(s), c32(s));
+    });
+  };
+  const int64_t tileM = cta.plan.getTileM();
+  if (!cta.cRowEnd || tileM <= kVariantRows)
+    return loop();
+  // A grouped GEMM's tile holds end - begin rows of its group: the K loop
+  // is written once per multiple of kVariantRows, each with MMAs whose N
+  // covers that many rows (the last: the whole tile), and the tile's rows
+  // pick one, so a group's last tile costs what its rows need.
+  const int64_t variants = llvm::divideCeil(tileM, kVariantRows);
+  Value rows = sub(cta.cRowEnd, cta.cRowBegin);
+  Value variant = arith::IndexCastUIOp::create(
+      b, b.getIndexType(),
+      sub(b.createOrFold<arith::DivUIOp>(add(rows, c32(kVariantRows - 1)),
+                                         c32(kVariantRows)),
+          c32(1)));
+  SmallVector<int64_t> cases;
+  for (int64_t v = 0; v + 1 < variants; ++v)
+    cases.push_back(v);
+  SmallVector<Type> types(cta.weights,
+                          VectorType::get({tileM / 2}, b.getF32Type()));
+  auto select =
+      scf::IndexSwitchOp::create(b, types, variant, cases, cases.size());
+  auto emit = [&](Region &region, int64_t rowsOfMma) {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    for (int64_t s = 0; s < std::min(cta.stages, cta.chunks); ++s)
-      fill(c32(s), c32(s));
-  });
+    b.setInsertionPointToStart(&region.emplaceBlock());
+    mmaRows = rowsOfMma;
+    scf::YieldOp::create(b, loop());
+    mmaRows = 0;
+  };
+  for (int64_t v = 0; v + 1 < variants; ++v)
+    emit(select.getCaseRegions()[v], (v + 1) * kVariantRows);
+  emit(select.getDefaultRegion(), 0);
+  return SmallVector<Value>(select.getResults());
 }

@@ -258,44 +258,60 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t,
   return getGemmPlan(ctx, f);
 }
 
-/// The sm_90a grouped GEMM plan: a tile of A holds one group's rows, so
-/// the GEMM's table is asked about a typical group (the size hint's mean
-/// over its non-empty groups, else Mmax / G rows) with G batches, and
-/// its choice kept where the grouped kernel has it: a ring fed by the
-/// pre-pass's gather (which puts each group's rows in tiles of their
-/// own) and no split-K (a group's tiles are not known before the kernel
-/// runs). Without split-K, B through the ring where it fits (GEMM v31's
-/// full-grid plan), else three K groups and a producer.
+/// The sm_90a grouped GEMM plan (performance.md, grouped v1-v3). A tile of
+/// A holds rows of one group, and its K loop runs the MMAs its rows need
+/// (multiples of 32 rows of A as the MMA's N). Where B's chunks can come
+/// through the ring (b_tma): two consumer warpgroups share each tile of A
+/// (128 rows of B: half of A's shared-memory traffic per MMA, which bounds
+/// one warpgroup per tile; 151 against 175 us on the first contest shape,
+/// 73.5 against 97 us on decode), tiles of the size hint's largest group
+/// (else Mmax / G rows) rounded up to 32 (8 for groups of at most 16
+/// rows), at most 128 (tiles of 192 or 256 rows were slower on three of
+/// the four contest shapes), and as many ring slots as fit, 3 to 8.
+/// Otherwise B comes through registers: the GEMM's three-K-group plan with
+/// tiles of a typical group's rows up to 128 (the hint's mean over
+/// non-empty groups). No split-K: a group's tiles are not known before the
+/// kernel runs.
 KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
                                  const GemmOperands &g) {
   OperandShape a = g.getAShape();
   const int64_t groups = g.getWeightBatch();
-  int64_t typical = llvm::divideCeil(a.rows, groups);
+  int64_t typical = llvm::divideCeil(a.rows, groups), largest = typical;
   if (std::optional<ArrayRef<int64_t>> hint =
           cast<GroupedMatmulOp>(g.op).getSizeHint()) {
     int64_t total = 0, used = 0;
+    largest = 0;
     for (int64_t m : *hint)
       if (m > 0)
-        total += m, ++used;
+        total += m, ++used, largest = std::max(largest, m);
     if (used)
       typical = llvm::divideCeil(total, used);
   }
   typical = std::max<int64_t>(typical, 1);
-  const bool bTmaFits = bTmaScalesFit(g.sfbLayout, a.k);
-  const GemmShape shape{typical, g.getN(),  a.k / WgmmaMainloopAttr::kTileK,
-                        groups,  t.smCount, bTmaFits};
-  GemmPlanFields f =
-      shape.bTma() && shape.chunks >= 32
-          ? GemmPlanFields{1, shape.tileM(), 8, 1, 2, 1, true, false, true}
-          : GemmPlanFields{1,
-                           shape.tileM(),
-                           9,
-                           3,
-                           GemmShape::bPrefetch(shape.chunks),
-                           1,
-                           true,
-                           false,
-                           false};
+  largest = std::max<int64_t>(largest, 1);
+  const int64_t chunks = a.k / WgmmaMainloopAttr::kTileK;
+  GemmPlanFields f{};
+  f.warpgroups = 1;
+  f.splitK = 1;
+  f.producer = true;
+  f.bPrefetch = 2;
+  if (bTmaScalesFit(g.sfbLayout, a.k)) {
+    f.bTma = true;
+    f.kGroups = 1;
+    f.warpgroups = g.getN() > 64 ? 2 : 1;
+    f.tileM = std::min<int64_t>(largest <= 16 ? llvm::alignTo(largest, 8)
+                                              : llvm::alignTo(largest, 32),
+                                128);
+    const int64_t slot =
+        WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups, true, 1);
+    f.stages =
+        std::clamp<int64_t>((t.info.maxSharedBytes - 1024) / (slot + 16), 3, 8);
+    return getGemmPlan(ctx, f);
+  }
+  f.tileM = std::min<int64_t>(llvm::alignTo(typical, 8), 128);
+  f.stages = 9;
+  f.kGroups = 3;
+  f.bPrefetch = GemmShape::bPrefetch(chunks);
   return getGemmPlan(ctx, f);
 }
 
@@ -449,47 +465,28 @@ LogicalResult planGemmTcgen05(const GemmOperands &g, const PlanTarget &t) {
 
 } // namespace
 
-/// Plans a grouped GEMM for sm_90a; reports on `op` and fails when it
-/// cannot.
-static LogicalResult planGroupedGemm(const GemmOperands &g,
-                                     const PlanTarget &t) {
+/// What a grouped GEMM's sm_90a plan needs beyond a GEMM's: a ring (its
+/// pre-pass gathers the groups' rows), no split-K, and a grid of as many
+/// tiles as the groups can need.
+static LogicalResult checkGroupedPlan(const GemmOperands &g,
+                                      KernelPlanAttr plan) {
   Operation *op = g.op;
-  OperandShape a = g.getAShape();
-  int64_t n = g.getN();
-  if (failed(checkGemmShape(op, a, n, WgmmaMainloopAttr::kTileK,
-                            "the GEMM kernels step K by 64 (4 MMAs of K = "
-                            "16)")))
-    return failure();
-  FailureOr<KernelPlanAttr> plan =
-      givenPlan<WgmmaMainloopAttr>(op, t, n, "#nvfp4.wgmma_mainloop");
-  if (failed(plan))
-    return failure();
-  if (!*plan)
-    plan = chooseGroupedPlan(op->getContext(), t, g);
-  if (failed(checkPlanWeights(g, *plan)))
-    return failure();
-  if (plan->getStages() == 0 || plan->getSplitK() > 1)
+  if (plan.getStages() == 0 || plan.getSplitK() > 1)
     return op->emitOpError()
            << "is a grouped GEMM and expects a plan with a ring (stages > "
               "0: its pre-pass gathers each group's rows into tiles of "
               "their own) and without split-K, but got "
-           << *plan;
+           << plan;
+  const int64_t rows = g.getAShape().rows;
   const int64_t tiles =
-      GroupTileOp::maxTiles(a.rows, g.getWeightBatch(), plan->getTileM());
+      GroupTileOp::maxTiles(rows, g.getWeightBatch(), plan.getTileM());
   if (tiles > kMaxGridY)
     return op->emitOpError()
            << "cannot be launched as one grouped GEMM: its "
-           << g.getWeightBatch() << " groups of at most " << a.rows
+           << g.getWeightBatch() << " groups of at most " << rows
            << " rows in all can need " << tiles << " tiles of "
-           << plan->getTileM() << " rows, and CUDA limits the grid's y to "
+           << plan.getTileM() << " rows, and CUDA limits the grid's y to "
            << kMaxGridY;
-  if (plan->getWgmma().getBTma() && !bTmaScalesFit(g.sfbLayout, a.k))
-    return op->emitOpError()
-           << "has a plan with b_tma, which copies B's plain scales with a "
-              "tensor map and needs K to be a multiple of 256 (a row of "
-              "scales a multiple of 16 bytes), but K = "
-           << a.k << "; use blocked scales or b_tma = false";
-  op->setAttr(NVFP4Dialect::kPlanAttrName, *plan);
   return success();
 }
 
@@ -502,8 +499,6 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
     return op->emitOpError()
            << "has no " << t.info.chip
            << " kernel yet: the grouped GEMM is lowered with wgmma (sm_90a)";
-  if (g.isGrouped())
-    return planGroupedGemm(g, t);
   // sm_100a: tcgen05; sm_90a: wgmma.
   if (t.info.hasTcgen05)
     return planGemmTcgen05(g, t);
@@ -522,16 +517,19 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
   if (failed(plan))
     return failure();
   if (!*plan)
-    plan = g.getWeights() == 1
+    plan = g.isGrouped() ? chooseGroupedPlan(op->getContext(), t, g)
+           : g.getWeights() == 1
                ? chooseGemmPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
                                 bTmaScalesFit(g.sfbLayout, a.k))
                : chooseDualPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
                                 bTmaScalesFit(g.sfbLayout, a.k));
   if (failed(checkPlanWeights(g, *plan)))
     return failure();
-  if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
-                           a.k / WgmmaMainloopAttr::kTileK, "chunks",
-                           WgmmaMainloopAttr::kTileK)))
+  if (g.isGrouped()
+          ? failed(checkGroupedPlan(g, *plan))
+          : failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
+                                 a.k / WgmmaMainloopAttr::kTileK, "chunks",
+                                 WgmmaMainloopAttr::kTileK)))
     return failure();
   // b_tma copies plain scales with a tensor map, whose row stride (K / 16
   // bytes) TMA needs in multiples of 16.

@@ -68,6 +68,10 @@ struct WgmmaCta : FoldingBuilder {
 /// ahead into registers or through the ring (b_tma), wgmma.
 class WgmmaMainloop : FoldingBuilder {
 public:
+  /// A grouped GEMM's K loop is written once per multiple of this many
+  /// rows of A (the MMAs' N), and each tile runs the one its rows need.
+  static constexpr int64_t kVariantRows = 32;
+
   explicit WgmmaMainloop(WgmmaCta &cta) : FoldingBuilder(cta.b), cta(cta) {}
 
   /// The producer warpgroup's first thread, under `isProducer`: waits for
@@ -141,6 +145,8 @@ private:
   SmallVector<Value> slotFragments(Value valid, Position p, Value r);
 
   WgmmaCta &cta;
+  /// The MMAs' N while the K loop is written (0: the whole tile).
+  int64_t mmaRows = 0;
 };
 
 /// The epilogue (Epilogue.cpp): stores tiles of accumulators to C.

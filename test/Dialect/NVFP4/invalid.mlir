@@ -443,8 +443,13 @@ func.func private @gemm_plan_warpgroups() attributes {plan = #nvfp4.kernel<mainl
 
 // -----
 
-// expected-error @+1 {{expects tile_m to be a multiple of 8 in [8, 192] (the MMA's N; two shared-memory buffers of tile_m x 128 bytes), but got 100}}
+// expected-error @+1 {{expects tile_m to be a multiple of 8 in [8, 256] (the MMA's N), at most 192 with stages = 0 (two static shared-memory buffers of tile_m x 128 bytes), but got 100}}
 func.func private @gemm_plan_tile_m() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 100>>}
+
+// -----
+
+// expected-error @+1 {{expects tile_m to be a multiple of 8 in [8, 256] (the MMA's N), at most 192 with stages = 0 (two static shared-memory buffers of tile_m x 128 bytes), but got 256}}
+func.func private @gemm_plan_tile_m_static() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 256>>}
 
 // -----
 
@@ -831,6 +836,14 @@ func.func @load_b_scales(%b: memref<64x512xf4E2M1FN>, %sfb: memref<64x16xf8E4M3F
   // expected-error @+1 {{expects 'sfb' in the plain scale layout to have shape [64, 32] ([N, K/16]), but got [64, 16]}}
   %b0, %b1, %s0, %s1 = nvfp4.wgmma.load_b ins(%b, %sfb : memref<64x512xf4E2M1FN>, memref<64x16xf8E4M3FN>) row %i chunk %i batch %l
   return
+}
+
+// -----
+
+func.func @mma_rows(%acc: vector<32xf32>, %f: vector<16xi32>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, %i: i32) -> vector<32xf32> {
+  // expected-error @+1 {{expects rows to be a multiple of 8 in [8, 64] (the MMA's N, at most the tile's), but got 72}}
+  %0 = nvfp4.wgmma.mma %acc, %f, %r[%i] {rows = 72 : i64} : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, vector<32xf32>
+  return %0 : vector<32xf32>
 }
 
 // -----
