@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nvfp4/Runner/CpuExecutor.h"
+#include "nvfp4/Runner/GroupedInputs.h"
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Reference/Layout.h"
@@ -13,7 +14,6 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
-#include <cstring>
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -88,9 +88,7 @@ LogicalResult run(GroupedMatmulOp op, const Operands &get) {
   MemRefType bType = op.getB().getType();
   const int64_t n = bType.getDimSize(1), k = bType.getDimSize(2);
   const int64_t rows = op.getA().getType().getDimSize(0);
-  const HostBuffer &offsets = get(op.getOffsets());
-  std::vector<int32_t> o(static_cast<size_t>(op.getGroups() + 1));
-  std::memcpy(o.data(), offsets.bytes.data(), o.size() * sizeof(int32_t));
+  std::vector<int32_t> o = readOffsets(get(op.getOffsets()));
   auto groups = ::nvfp4::ref::groupRows(o.data(), op.getGroups(), rows);
   // The groups' rows are contiguous from the first group's first row;
   // C's other rows keep what they held.

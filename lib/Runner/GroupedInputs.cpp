@@ -9,6 +9,10 @@
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 #include "nvfp4/Reference/Ops.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <algorithm>
 #include <cstring>
 
 using namespace mlir;
@@ -24,13 +28,13 @@ std::optional<unsigned> entryArgument(func::FuncOp entry, Value v) {
   return arg.getArgNumber();
 }
 
-std::vector<int32_t> offsetsOf(const HostBuffer &buffer) {
+} // namespace
+
+std::vector<int32_t> mlir::nvfp4::readOffsets(const HostBuffer &buffer) {
   std::vector<int32_t> o(buffer.bytes.size() / sizeof(int32_t));
   std::memcpy(o.data(), buffer.bytes.data(), o.size() * sizeof(int32_t));
   return o;
 }
-
-} // namespace
 
 bool mlir::nvfp4::writeGroupOffsets(func::FuncOp entry,
                                     MutableArrayRef<HostBuffer> args,
@@ -51,11 +55,13 @@ bool mlir::nvfp4::writeGroupOffsets(func::FuncOp entry,
       for (int64_t g = 0; g < groups; ++g)
         m.push_back(rows / groups + (g < rows % groups ? 1 : 0));
     }
+    // Sizes past the rows are refused before they are added (no overflow).
     int64_t total = 0;
     for (int64_t s : m)
-      total += s;
+      total += std::clamp<int64_t>(s, 0, rows + 1);
     if (static_cast<int64_t>(m.size()) != groups ||
-        llvm::any_of(m, [](int64_t s) { return s < 0; }) || total > rows) {
+        llvm::any_of(m, [&](int64_t s) { return s < 0 || s > rows; }) ||
+        total > rows) {
       error = "--group-sizes gives " + std::to_string(m.size()) +
               " sizes summing to " + std::to_string(total) +
               ", but the grouped GEMM has " + std::to_string(groups) +
@@ -75,23 +81,50 @@ bool mlir::nvfp4::writeGroupOffsets(func::FuncOp entry,
 
 SmallVector<DeviceRunOptions::Untouched>
 mlir::nvfp4::untouchedGroupRows(func::FuncOp entry, ArrayRef<HostBuffer> args) {
+  // Per C buffer: the rows some grouped_matmul writes; a buffer another op
+  // uses too is not checked.
+  llvm::MapVector<unsigned, std::vector<bool>> written;
+  llvm::DenseSet<unsigned> other;
+  for (Operation &op : entry.getBody().front()) {
+    auto grouped = dyn_cast<GroupedMatmulOp>(op);
+    std::optional<unsigned> c, offsets;
+    if (grouped) {
+      c = entryArgument(entry, grouped.getC());
+      offsets = entryArgument(entry, grouped.getOffsets());
+    }
+    if (!c || !offsets) {
+      for (Value v : op.getOperands())
+        if (std::optional<unsigned> arg = entryArgument(entry, v))
+          other.insert(*arg);
+      continue;
+    }
+    const int64_t rows = grouped.getC().getType().getDimSize(0);
+    std::vector<bool> &rowsWritten = written[*c];
+    rowsWritten.resize(static_cast<size_t>(rows), false);
+    std::vector<int32_t> o = readOffsets(args[*offsets]);
+    for (auto [begin, end] :
+         ::nvfp4::ref::groupRows(o.data(), grouped.getGroups(), rows))
+      std::fill(rowsWritten.begin() + begin, rowsWritten.begin() + end, true);
+  }
   SmallVector<DeviceRunOptions::Untouched> untouched;
-  entry.walk([&](GroupedMatmulOp op) {
-    std::optional<unsigned> c = entryArgument(entry, op.getC());
-    std::optional<unsigned> offsets = entryArgument(entry, op.getOffsets());
-    if (!c || !offsets)
-      return;
-    MemRefType cType = op.getC().getType();
-    const int64_t rows = cType.getDimSize(0);
+  for (auto &[c, rowsWritten] : written) {
+    if (other.contains(c))
+      continue;
+    MemRefType cType = args[c].type;
     const int64_t rowBytes = cType.getDimSize(1) *
                              cType.getElementType().getIntOrFloatBitWidth() / 8;
-    std::vector<int32_t> o = offsetsOf(args[*offsets]);
-    auto groups = ::nvfp4::ref::groupRows(o.data(), op.getGroups(), rows);
-    const int64_t first = groups.front().first, last = groups.back().second;
-    if (first > 0)
-      untouched.push_back({*c, 0, first * rowBytes});
-    if (last < rows)
-      untouched.push_back({*c, last * rowBytes, rows * rowBytes});
-  });
+    const int64_t rows = static_cast<int64_t>(rowsWritten.size());
+    for (int64_t r = 0; r < rows;) {
+      if (rowsWritten[r]) {
+        ++r;
+        continue;
+      }
+      int64_t end = r;
+      while (end < rows && !rowsWritten[end])
+        ++end;
+      untouched.push_back({c, r * rowBytes, end * rowBytes});
+      r = end;
+    }
+  }
   return untouched;
 }

@@ -21,6 +21,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::nvfp4 {
 
@@ -33,8 +34,12 @@ bool writeGroupOffsets(func::FuncOp entry, MutableArrayRef<HostBuffer> args,
                        std::optional<ArrayRef<int64_t>> sizes, bool keepGiven,
                        std::string &error);
 
+/// The G + 1 offsets a buffer of i32 holds.
+std::vector<int32_t> readOffsets(const HostBuffer &buffer);
+
 /// The bytes of C that the entry's grouped_matmul ops leave untouched (rows
-/// outside every group after clamping the offsets in `args`).
+/// outside every group of every op writing it, after clamping the offsets
+/// in `args`); none of a buffer another op also uses.
 SmallVector<DeviceRunOptions::Untouched>
 untouchedGroupRows(func::FuncOp entry, ArrayRef<HostBuffer> args);
 

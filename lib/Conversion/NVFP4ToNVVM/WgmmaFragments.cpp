@@ -69,8 +69,11 @@ Value sm90::sharedDescriptor(KernelBuilder &k, Value smemAddress32) {
 
 ATileDecoder::RowChunk ATileDecoder::rowChunk(Value i, Value chunk64) {
   // Rows past M (or the group) read its last: the GEMM masks them.
-  Value row = arith::MinUIOp::create(b, arith::AddIOp::create(b, mBase, i),
-                                     lastRow ? lastRow : k.c32(m - 1));
+  Value last = k.c32(m - 1);
+  if (lastRow)
+    last = arith::MinUIOp::create(b, lastRow, last);
+  Value row =
+      arith::MinUIOp::create(b, arith::AddIOp::create(b, mBase, i), last);
   Value global =
       arith::AddIOp::create(b, arith::MulIOp::create(b, batch, k.c64(m)),
                             arith::ExtUIOp::create(b, k.i64, row));

@@ -116,8 +116,8 @@ public:
     rowsPerThread = llvm::divideCeil(tileM, threads);
   }
 
-  /// Rows past `row` (i32) read that row instead of A's last (a grouped
-  /// GEMM's tile ends with its group).
+  /// Rows past `row` (i32) read that row instead (a grouped GEMM's tile
+  /// ends with its group); never past A's last.
   void clampRowsTo(Value row) { lastRow = row; }
 
   AChunk load(Value chunk);

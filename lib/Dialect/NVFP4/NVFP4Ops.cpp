@@ -359,6 +359,10 @@ LogicalResult GroupedMatmulOp::verify() {
                          << bType.getRank();
   int64_t rows = aType.getDimSize(0), k = aType.getDimSize(1);
   int64_t g = bType.getDimSize(0);
+  if (rows > std::numeric_limits<int32_t>::max())
+    return emitOpError() << "expects at most 2^31 - 1 rows (the offsets are "
+                            "i32), but 'a' has "
+                         << rows;
   if (bType.getDimSize(2) != k)
     return emitOpError() << "expects 'b' to have K = " << k
                          << " like 'a', but got " << bType.getDimSize(2);
@@ -382,6 +386,11 @@ LogicalResult GroupedMatmulOp::verify() {
         return emitOpError() << "expects 'size_hint' to hold sizes >= 0, but "
                                 "group "
                              << i << " has " << m;
+      // Each at most the rows, so the sum cannot overflow.
+      if (m > rows)
+        return emitOpError() << "expects every size of 'size_hint' to be at "
+                                "most the rows of 'a' ("
+                             << rows << "), but group " << i << " has " << m;
       total += m;
     }
     if (total > rows)
@@ -410,8 +419,9 @@ LogicalResult GroupedMatmulOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult GroupTileOp::verify() {
-  if (getTileM() < 1 || getRows() < 1)
-    return emitOpError() << "expects tile_m and rows to be at least 1";
+  if (getTileM() < 1 || getTileM() > 256 || getRows() < 1)
+    return emitOpError() << "expects tile_m in [1, 256] (the MMA's N) and "
+                            "rows at least 1";
   if (getOffsets().getType().getDimSize(0) < 2)
     return emitOpError() << "expects the offsets of at least one group (2 "
                             "or more entries)";
@@ -620,14 +630,20 @@ LogicalResult GemmTileOp::verify() {
     if (!grouped || !getRowBegin() || !getRowEnd())
       return emitOpError() << "expects `group` with `rows` (a grouped "
                               "GEMM's tile), or neither";
-    if (tcgen05 || getPlan().getSplitK() > 1)
+    if (tcgen05 || getPlan().getSplitK() > 1 || getPlan().getStages() == 0)
       return emitOpError() << "has a grouped GEMM's tile, which takes a "
-                              "#nvfp4.wgmma_mainloop without split-K";
+                              "#nvfp4.wgmma_mainloop with a ring (stages > "
+                              "0) and without split-K";
     if (weightType.getRank() != 3 || getA().getType().getRank() != 2 ||
         getC().getType().getRank() != 2)
       return emitOpError() << "expects a grouped GEMM's weights of rank 3 "
                               "([G, N, K]) and A and C of rank 2";
     weightBatch = weightType.getDimSize(0);
+    if (weightScalesType.getRank() < 2 ||
+        weightScalesType.getDimSize(0) != weightBatch)
+      return emitOpError() << "expects the weights' scales to lead with the "
+                              "weights' "
+                           << weightBatch << " groups";
     auto dropGroup = [](MemRefType t) {
       return MemRefType::get(t.getShape().drop_front(), t.getElementType());
     };

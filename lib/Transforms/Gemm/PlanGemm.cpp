@@ -21,6 +21,8 @@
 #include "llvm/Support/Debug.h"
 
 #include <algorithm>
+#include <functional>
+#include <vector>
 
 #define DEBUG_TYPE "nvfp4-plan"
 
@@ -222,6 +224,14 @@ KernelPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
   llvm_unreachable("the last candidate applies to every shape");
 }
 
+/// A wgmma ring's slots of `slot` bytes that fit the target's shared
+/// memory, 3 to 8 (two ring rounds cost registers; more than 8 did not
+/// pay: dual v1, grouped v3).
+int64_t stagesThatFit(const PlanTarget &t, int64_t slot) {
+  return std::clamp<int64_t>((t.info.maxSharedBytes - 1024) / (slot + 16), 3,
+                             8);
+}
+
 /// The sm_90a gated dual GEMM plan (weights = 2): every consumer thread
 /// keeps both accumulators of the same tile of A, so the ring's consumers
 /// (never the CTA that decodes A itself) decode the same rows of B1 and B2.
@@ -250,35 +260,58 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t,
                        llvm::divideCeil(m, f.tileM) * batch;
   f.splitK = 2 * ctas <= t.smCount && shape.evenChunks() ? 2 : 1;
   f.splitOnChip = true;
-  // As many slots as fit, at least 3 (two ring rounds cost registers).
-  const int64_t slot =
-      WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups, f.bTma, f.weights);
-  f.stages =
-      std::clamp<int64_t>((t.info.maxSharedBytes - 1024) / (slot + 16), 3, 8);
+  f.stages = stagesThatFit(t, WgmmaMainloopAttr::slotBytes(
+                                  f.tileM, f.warpgroups, f.bTma, f.weights));
   return getGemmPlan(ctx, f);
 }
 
-/// The sm_90a grouped GEMM plan (performance.md, grouped v1-v3). A tile of
+/// The time a grid of grouped GEMM tiles of `tileM` rows takes on `smCount`
+/// SMs, in units of one K chunk of a 128-row MMA: the groups' tiles (MMA N
+/// = rows rounded up to 32) times `nTiles` tiles of B, each CTA costing
+/// chunks x (0.25 + N / 128), handed out in grid order to the SM that
+/// frees first, as the hardware's block scheduler does. The fixed 0.25 per
+/// chunk (B's decode) is a fit to grouped v3's sweep, whose best tile it
+/// picks on all four contest shapes for any value from 0.02 to 0.5.
+double groupedMakespan(ArrayRef<int64_t> sizes, int64_t tileM, int64_t nTiles,
+                       int64_t chunks, int64_t smCount) {
+  std::vector<double> free(static_cast<size_t>(smCount), 0.0);
+  for (int64_t m : sizes) {
+    for (int64_t left = m; left > 0; left -= tileM) {
+      const int64_t n = llvm::alignTo(std::min(left, tileM), 32);
+      const double cost = chunks * (0.25 + n / 128.0);
+      for (int64_t i = 0; i < nTiles; ++i) {
+        std::pop_heap(free.begin(), free.end(), std::greater<>());
+        free.back() += cost;
+        std::push_heap(free.begin(), free.end(), std::greater<>());
+      }
+    }
+  }
+  return *std::max_element(free.begin(), free.end());
+}
+
+/// The sm_90a grouped GEMM plan (performance.md, grouped v1-v4). A tile of
 /// A holds rows of one group, and its K loop runs the MMAs its rows need
 /// (multiples of 32 rows of A as the MMA's N). Where B's chunks can come
 /// through the ring (b_tma): two consumer warpgroups share each tile of A
 /// (128 rows of B: half of A's shared-memory traffic per MMA, which bounds
 /// one warpgroup per tile; 151 against 175 us on the first contest shape,
-/// 73.5 against 97 us on decode), tiles of the size hint's largest group
-/// (else Mmax / G rows) rounded up to 32 (8 for groups of at most 16
-/// rows), at most 128 (tiles of 192 or 256 rows were slower on three of
-/// the four contest shapes), and as many ring slots as fit, 3 to 8.
-/// Otherwise B comes through registers: the GEMM's three-K-group plan with
-/// tiles of a typical group's rows up to 128 (the hint's mean over
-/// non-empty groups). No split-K: a group's tiles are not known before the
-/// kernel runs.
+/// 73.5 against 97 us on decode), as many ring slots as fit (3 to 8), and
+/// tiles of the size hint's largest group (else Mmax / G rows) rounded up
+/// to 32 (8 for groups of at most 16 rows) up to 128, or of 192 or 256
+/// rows where groupedMakespan says the grid finishes sooner (fewer tiles
+/// of B decoded against fewer, longer CTAs). Otherwise B comes through
+/// registers: the GEMM's three-K-group plan with tiles of a typical
+/// group's rows up to 128 (the hint's mean over non-empty groups). No
+/// split-K: a group's tiles are not known before the kernel runs.
 KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
                                  const GemmOperands &g) {
   OperandShape a = g.getAShape();
   const int64_t groups = g.getWeightBatch();
   int64_t typical = llvm::divideCeil(a.rows, groups), largest = typical;
+  SmallVector<int64_t> sizes(groups, typical);
   if (std::optional<ArrayRef<int64_t>> hint =
           cast<GroupedMatmulOp>(g.op).getSizeHint()) {
+    sizes.assign(hint->begin(), hint->end());
     int64_t total = 0, used = 0;
     largest = 0;
     for (int64_t m : *hint)
@@ -302,10 +335,18 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
     f.tileM = std::min<int64_t>(largest <= 16 ? llvm::alignTo(largest, 8)
                                               : llvm::alignTo(largest, 32),
                                 128);
-    const int64_t slot =
-        WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups, true, 1);
-    f.stages =
-        std::clamp<int64_t>((t.info.maxSharedBytes - 1024) / (slot + 16), 3, 8);
+    const int64_t nTiles = llvm::divideCeil(g.getN(), 64 * f.warpgroups);
+    double best = groupedMakespan(sizes, f.tileM, nTiles, chunks, t.smCount);
+    for (int64_t tileM : {192, 256}) {
+      if (tileM > llvm::alignTo(largest, 32))
+        break;
+      const double time =
+          groupedMakespan(sizes, tileM, nTiles, chunks, t.smCount);
+      if (time < best)
+        best = time, f.tileM = tileM;
+    }
+    f.stages = stagesThatFit(
+        t, WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups, true, 1));
     return getGemmPlan(ctx, f);
   }
   f.tileM = std::min<int64_t>(llvm::alignTo(typical, 8), 128);

@@ -228,6 +228,38 @@ func.func @grouped_sfb(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3F
 
 // -----
 
+func.func @grouped_hint_size(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %o: memref<3xi32>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects every size of 'size_hint' to be at most the rows of 'a' (128), but group 1 has 9223372036854775807}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>, memref<3xi32>) outs(%c : memref<128x64xf16>) {size_hint = array<i64: 1, 9223372036854775807>}
+  return
+}
+
+// -----
+
+// A grouped GEMM's tile needs the ring (its lowering without one knows no
+// groups).
+func.func @grouped_tile_stages(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %c: memref<64x64xf16>, %i: index) {
+  // expected-error @+1 {{has a grouped GEMM's tile, which takes a #nvfp4.wgmma_mainloop with a ring (stages > 0) and without split-K}}
+  nvfp4.gemm_tile ins(%a, %sfa : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) weight(%b, %sfb : memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>) outs(%c : memref<64x64xf16>) at m %i n %i batch %i group %i rows %i to %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 32>> epilogue {
+  ^bb0(%x: f32):
+    nvfp4.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @grouped_tile_scales(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<1x64x16xf8E4M3FN>, %c: memref<64x64xf16>, %t: !nvfp4.tensor_map<384x64xf16, box = [32, 64], swizzle = swizzle_128b>, %i: index) {
+  // expected-error @+1 {{expects the weights' scales to lead with the weights' 2 groups}}
+  nvfp4.gemm_tile ins(%a, %sfa : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) weight(%b, %sfb : memref<2x64x256xf4E2M1FN>, memref<1x64x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<384x64xf16, box = [32, 64], swizzle = swizzle_128b>) outs(%c : memref<64x64xf16>) at m %i n %i batch %i group %i rows %i to %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 32, stages = 4, producer = true>> epilogue {
+  ^bb0(%x: f32):
+    nvfp4.yield %x : f32
+  }
+  return
+}
+
+// -----
+
 func.func @quantize_rank(%x: memref<256xf32>, %q: memref<256xf4E2M1FN>, %sf: memref<16xf8E4M3FN>) {
   // expected-error @+1 {{expects 'x' to have rank 2 ([R, K]) or 3 ([L, R, K]), but got rank 1}}
   nvfp4.quantize ins(%x : memref<256xf32>) outs(%q, %sf : memref<256xf4E2M1FN>, memref<16xf8E4M3FN>)
