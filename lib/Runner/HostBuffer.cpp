@@ -13,7 +13,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -148,12 +147,11 @@ void HostBuffer::fillRandom(const RandomOptions &options, uint64_t streamId) {
       b = static_cast<uint8_t>(code(rng));
     return;
   }
-  // i32 (a grouped GEMM's offsets): no random draw means anything; the
-  // runner writes offsets from group sizes.
-  if (e.isInteger(32)) {
-    std::fill(bytes.begin(), bytes.end(), 0);
+  // i32 (a grouped GEMM's offsets): no random draw means anything; they
+  // keep the constructor's zeros and the runner writes them from group
+  // sizes.
+  if (e.isInteger(32))
     return;
-  }
   // Floating-point inputs (quantize): a normal draw times a per-16-block
   // magnitude over 2^-8 .. 2^8, with exact zeros and ties sprinkled in;
   // and one block in 8 adversarial (adversarialBlock).

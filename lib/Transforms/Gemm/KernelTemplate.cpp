@@ -19,6 +19,7 @@
 
 #include "WgmmaCta.h"
 
+#include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
 #include "nvfp4/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -35,11 +36,9 @@ WgmmaCta::WgmmaCta(GemmTileOp op, ImplicitLocOpBuilder &b)
   OperandShape a = getOperandShape(op.getA().getType());
   // A grouped GEMM's pre-pass gathers each group's rows into tiles of
   // their own: as many as the groups can need.
-  mTiles = op.getGroup()
-               ? GroupTileOp::maxTiles(a.rows,
-                                       op.getWeight().getType().getDimSize(0),
-                                       plan.getTileM())
-               : llvm::divideCeil(a.rows, plan.getTileM());
+  mTiles = getATileCount(
+      a.rows, op.getGroup() ? op.getWeight().getType().getDimSize(0) : 0,
+      plan.getTileM());
   totalChunks = a.k / WgmmaMainloopAttr::kTileK;
   chunks = totalChunks / kernel.getSplitK();
   kGroups = plan.getKGroups();

@@ -30,16 +30,15 @@ using namespace mlir::nvfp4;
 namespace {
 
 /// The GEMM's grid, one CTA per tile: x over B's tiles of tile_n rows, y
-/// over A's tiles of tile_m rows, z over batches x split-K's splits (block
-/// z = batch x splits + split, batchAndSplit).
+/// over A's `mTiles` tiles (getATileCount), z over batches x split-K's
+/// splits (block z = batch x splits + split, batchAndSplit).
 gpu::KernelDim3 gemmGrid(OpBuilder &hb, Location loc, KernelPlanAttr plan,
-                         const OperandShape &a, int64_t n) {
+                         int64_t mTiles, int64_t batch, int64_t n) {
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
-  return {idx(llvm::divideCeil(n, plan.getTileN())),
-          idx(llvm::divideCeil(a.rows, plan.getTileM())),
-          idx(a.batch * plan.getSplitK())};
+  return {idx(llvm::divideCeil(n, plan.getTileN())), idx(mTiles),
+          idx(batch * plan.getSplitK())};
 }
 
 /// Split-K's last kernel, `<name>_sum_splits`: adds the splits' fp32
@@ -215,10 +214,8 @@ LogicalResult mlir::nvfp4::tileGemm(const GemmOperands &g,
   // A grouped GEMM's tiles of A hold one group's rows each: as many as
   // its groups can need, numbered on the device (nvfp4.group_tile).
   const bool grouped = g.isGrouped();
-  const int64_t mTiles =
-      grouped
-          ? GroupTileOp::maxTiles(a.rows, g.getWeightBatch(), plan.getTileM())
-          : llvm::divideCeil(a.rows, plan.getTileM());
+  const int64_t mTiles = getATileCount(
+      a.rows, grouped ? g.getWeightBatch() : 0, plan.getTileM());
   const int64_t tileRows = grouped ? mTiles * plan.getTileM() : a.rows;
   const bool prepass = plan.getStages() > 0;
   OpBuilder hb(g.op);
@@ -340,9 +337,7 @@ LogicalResult mlir::nvfp4::tileGemm(const GemmOperands &g,
                  g.sfaLayout, g.sfbLayout);
   gpu::ReturnOp::create(kb, loc);
 
-  gpu::KernelDim3 grid = gemmGrid(hb, loc, plan, a, n);
-  if (grouped)
-    grid.y = idx(mTiles);
+  gpu::KernelDim3 grid = gemmGrid(hb, loc, plan, mTiles, a.batch, n);
   gpu::KernelDim3 block{idx(plan.getThreadsPerCta()), idx(1), idx(1)};
   // The ring lives in dynamic shared memory.
   Value dynamicShared;
@@ -442,7 +437,8 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
       clusterOf(hb, kb, loc, kernel, plan.getClusterShape());
   launchWithPlan(
       hb, loc, kernel,
-      gemmGrid(hb, loc, plan, a, n),
+      gemmGrid(hb, loc, plan, getATileCount(a.rows, 0, plan.getTileM()),
+               a.batch, n),
       gpu::KernelDim3{idx(plan.getThreadsPerCta()), idx(1), idx(1)},
       arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
                                    plan.getSharedBytes()),

@@ -40,6 +40,14 @@ inline TensorMapType getATilesMapType(WgmmaMainloopAttr plan, int64_t batch,
                             TensorMapSwizzle::B128);
 }
 
+/// Tiles of `tileM` rows the workspace holds per batch: A's rows in tiles,
+/// or with `groups` > 0 (a grouped GEMM, whose pre-pass gathers each
+/// group's rows into tiles of their own) as many as the groups can need.
+inline int64_t getATileCount(int64_t rows, int64_t groups, int64_t tileM) {
+  return groups > 0 ? GroupTileOp::maxTiles(rows, groups, tileM)
+                    : (rows + tileM - 1) / tileM;
+}
+
 /// Emits the first workspace row (i32) of decoded tile `chunk32` (i32) of
 /// the tile of A's rows starting at `mBase32` (i32) of batch `batch32`
 /// (i32), for `mTiles` tiles of rows and `chunks` K chunks per batch. The
