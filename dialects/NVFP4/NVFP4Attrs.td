@@ -53,6 +53,27 @@ def NVFP4_ScaleLayoutAttr : EnumAttr<NVFP4_Dialect, NVFP4_ScaleLayout,
   let assemblyFormat = "`<` $value `>`";
 }
 
+def NVFP4_ScaleRounding : I32EnumAttr<"ScaleRounding",
+    "how an MXFP4 quantize rounds a block's amax to its e8m0 scale", [
+    I32EnumAttrCase<"Floor", 0, "floor">,
+    I32EnumAttrCase<"Rceil", 1, "rceil">
+  ]> {
+  let cppNamespace = "::mlir::nvfp4";
+  let genSpecializedAttr = 0;
+}
+
+def NVFP4_ScaleRoundingAttr : EnumAttr<NVFP4_Dialect, NVFP4_ScaleRounding,
+                                       "scale_rounding"> {
+  let summary = "Rounding of an MXFP4 block's power-of-two scale";
+  let description = [{
+    `floor`: the OCP MX rule, `2^(floor(log2(amax)) - 2)` (2 is e2m1's
+    largest exponent); values up to 8x the scale saturate to +-6.
+    `rceil`: `amax / 6` rounded up to a power of two (cuBLAS's and
+    TensorRT-LLM's MXFP4 quantization); no value saturates.
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 //===----------------------------------------------------------------------===//
 // Plans
 //===----------------------------------------------------------------------===//

@@ -19,7 +19,10 @@ def NVFP4_Dialect : Dialect {
     NVFP4 stores matrix values as E2M1 (`f4E2M1FN`, two values per byte,
     element 2i in the low nibble) and gives every 16 consecutive values along
     K one E4M3 scale (`f8E4M3FN`). The real value of an element is
-    `e2m1 * e4m3`; the product is exact in fp16.
+    `e2m1 * e4m3`; the product is exact in fp16. MXFP4, the OCP sibling,
+    gives every 32 values one power-of-two E8M0 scale (`f8E8M0FNU`, 0xFF is
+    NaN); the scale memref's element type says which format an op uses,
+    and all scales of one op share it.
 
     The dialect's operations work at kernel level on memrefs in
     destination-passing style: a whole batched GEMV/GEMM, a gated dual GEMM,

@@ -13,7 +13,9 @@ include "NVFP4Types.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def NVFP4_FP4Memref : MemRefOf<[F4E2M1FN]>;
-def NVFP4_ScaleMemref : MemRefOf<[F8E4M3FN]>;
+// NVFP4's e4m3 scales per 16 values, or MXFP4's e8m0 per 32: the scale
+// element type names the format (BlockFormat.h).
+def NVFP4_ScaleMemref : MemRefOf<[F8E4M3FN, F8E8M0FNU]>;
 def NVFP4_OutMemref : MemRefOf<[F16, BF16, F32]>;
 def NVFP4_QuantInMemref : MemRefOf<[F32, F16, BF16]>;
 def NVFP4_GlobalScaleMemref : MemRefRankOf<[F32], [1]>;
@@ -217,6 +219,17 @@ def NVFP4_QuantizeOp : NVFP4_KernelOp<"quantize"> {
     K` (f4E2M1FN), sf plain `[L x] R x S`, blocked `[L x] ceil(R/128) x
     ceil(S/4) x 32 x 4 x 4` (f8E4M3FN), global_scale `1` (f32).
 
+    MXFP4, when `sf` holds `f8E8M0FNU` (S = K / 32): one power-of-two scale
+    `2^e` per block of 32 values and no per-tensor scale (OCP MX). The
+    exponent comes from `amax` by `scale_rounding`: `floor` (the default,
+    the OCP MX rule) takes `e = floor(log2(amax)) - 2` (e2m1's largest
+    exponent), so values up to 8x the scale saturate to +-6; `rceil`
+    (cuBLAS's and TensorRT-LLM's) rounds `amax / 6` (an fp32 division) up
+    to a power of two, so nothing saturates. `e` is clamped to [-127, 127]
+    (codes 0 to 254; an all-zero or all-NaN block gets code 0, an infinite
+    `amax` code 254), and each value is `q = e2m1(x * 2^-e)` (exact
+    scaling, then RNE and satfinite as above).
+
     Example:
     ```mlir
     nvfp4.quantize ins(%x : memref<128x256xbf16>)
@@ -231,8 +244,9 @@ def NVFP4_QuantizeOp : NVFP4_KernelOp<"quantize"> {
     Arg<Optional<NVFP4_GlobalScaleMemref>, "per-tensor scale",
         [MemRead]>:$global_scale,
     Arg<NVFP4_FP4Memref, "packed e2m1 values", [MemWrite]>:$q,
-    Arg<NVFP4_ScaleMemref, "e4m3 block scales", [MemWrite]>:$sf,
-    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sf_layout);
+    Arg<NVFP4_ScaleMemref, "block scales", [MemWrite]>:$sf,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sf_layout,
+    OptionalAttr<NVFP4_ScaleRoundingAttr>:$scale_rounding);
   let assemblyFormat = [{
     `ins` `(` $x `:` type($x) `)`
     (`global_scale` `(` $global_scale^ `:` type($global_scale) `)`)?

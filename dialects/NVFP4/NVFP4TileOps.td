@@ -285,7 +285,7 @@ def NVFP4_DecodeATileOp : NVFP4_WgmmaOp<"decode_a_tile",
 }
 
 def NVFP4_QuantizeTileOp : NVFP4_CtaOp<"quantize_tile"> {
-  let summary = "Quantize the blocks of 16 values of one CTA";
+  let summary = "Quantize the scale blocks of one CTA";
   let description = [{
     The CTA-level form of `nvfp4.quantize` (same operands and semantics),
     created by `nvfp4-tile`: the CTA of `plan`'s threads quantizes the
@@ -309,10 +309,11 @@ def NVFP4_QuantizeTileOp : NVFP4_CtaOp<"quantize_tile"> {
     Arg<Optional<NVFP4_GlobalScaleMemref>, "per-tensor scale",
         [MemRead]>:$global_scale,
     Arg<NVFP4_FP4Memref, "packed e2m1 values", [MemWrite]>:$q,
-    Arg<NVFP4_ScaleMemref, "e4m3 block scales", [MemWrite]>:$sf,
+    Arg<NVFP4_ScaleMemref, "block scales", [MemWrite]>:$sf,
     Index:$base,
     NVFP4_QuantizePlanAttr:$plan,
-    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sf_layout);
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sf_layout,
+    OptionalAttr<NVFP4_ScaleRoundingAttr>:$scale_rounding);
   let assemblyFormat = [{
     `ins` `(` $x `:` type($x) `)`
     (`global_scale` `(` $global_scale^ `:` type($global_scale) `)`)?

@@ -16,6 +16,7 @@
 
 #include "nvfp4/Reference/Formats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -99,6 +100,36 @@ float decodeE4M3(uint8_t code) {
   else
     mag = std::ldexp(static_cast<float>(8 + mantissa), exponent - 7 - 3);
   return negative ? -mag : mag;
+}
+
+float decodeE8M0(uint8_t code) {
+  if (code == 0xFF)
+    return std::numeric_limits<float>::quiet_NaN();
+  return std::ldexp(1.0f, static_cast<int>(code) - 127);
+}
+
+uint8_t encodeE8M0Scale(float amax, MXRounding rounding) {
+  if (amax == 0.0f)
+    return 0;
+  if (std::isinf(amax))
+    return 254;
+  int exponent; // floor(log2(v)) of a finite v > 0 (subnormals included).
+  auto floorLog2 = [](float v) {
+    int e;
+    std::frexp(v, &e); // v = f * 2^e, f in [0.5, 1).
+    return e - 1;
+  };
+  if (rounding == MXRounding::Floor) {
+    exponent = floorLog2(amax) - 2;
+  } else {
+    const float v = amax / 6.0f; // fp32, round to nearest.
+    if (v == 0.0f)
+      return 0;
+    exponent = floorLog2(v);
+    if (std::ldexp(1.0f, exponent) != v)
+      ++exponent; // Not a power of two: round up.
+  }
+  return static_cast<uint8_t>(std::clamp(exponent, -127, 127) + 127);
 }
 
 uint8_t encodeE2M1(float x) {

@@ -23,6 +23,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <system_error>
 #include <thread>
 
@@ -65,31 +66,72 @@ float blockDot(const float *x, const float *y, int64_t k) {
   return total;
 }
 
+/// MXFP4's dot product of two rows of unscaled e2m1 values with their
+/// E8M0 scale codes per 32 elements (see Ops.h): each block's exact sum
+/// scaled with one rounding, the blocks added in increasing k order.
+float blockDotMX(const float *x, const uint8_t *cx, const float *y,
+                 const uint8_t *cy, int64_t k) {
+  float total = 0.0f;
+  for (int64_t j = 0; j < k / 32; ++j) {
+    float p[32];
+    for (int i = 0; i < 32; ++i)
+      p[i] = x[32 * j + i] * y[32 * j + i];
+    for (int width = 16; width >= 1; width /= 2)
+      for (int i = 0; i < width; ++i)
+        p[i] += p[i + width];
+    if (cx[j] == 0xFF || cy[j] == 0xFF)
+      total += std::numeric_limits<float>::quiet_NaN();
+    else
+      total += std::ldexp(p[0], static_cast<int>(cx[j]) + cy[j] - 254);
+  }
+  return total;
+}
+
+/// Decodes row `r` of an MXFP4 operand without its scales: e2m1 values to
+/// `values` (m.k floats) and the row's scale codes to `codes`.
+void decodeRowMX(const ScaledMatrix &m, int64_t r, float *values,
+                 uint8_t *codes) {
+  const int64_t kb = m.scaleColumns();
+  const uint8_t *bytes = m.data + r * (m.k / 2);
+  for (int64_t i = 0; i < m.k / 2; ++i) {
+    values[2 * i] = kE2M1Values[bytes[i] & 0xF];
+    values[2 * i + 1] = kE2M1Values[bytes[i] >> 4];
+  }
+  for (int64_t j = 0; j < kb; ++j)
+    codes[j] = m.scales[scaleOffset(m.layout, r, j, m.rows, kb)];
+}
+
 /// Returns the byte size of the scales of one operand.
 int64_t operandScaleBytes(const ScaledMatrix &m) {
-  return scaleBytes(m.layout, m.rows, m.k / kBlockSize);
+  return scaleBytes(m.layout, m.rows, m.scaleColumns());
 }
 
 } // namespace
+
+float decodeScale(ScaleFormat format, uint8_t code) {
+  return format == ScaleFormat::MXFP4 ? decodeE8M0(code) : decodeE4M3(code);
+}
 
 float ScaledMatrix::value(int64_t r, int64_t kk) const {
   assert(r >= 0 && r < rows && kk >= 0 && kk < k && "index out of range");
   uint8_t byte = data[r * (k / 2) + kk / 2];
   uint8_t nibble = (kk & 1) ? (byte >> 4) : (byte & 0xF);
-  int64_t kb = k / kBlockSize;
-  uint8_t scale = scales[scaleOffset(layout, r, kk / kBlockSize, rows, kb)];
-  return decodeE2M1(nibble) * decodeE4M3(scale);
+  const int64_t kb = scaleColumns(), block = blockSizeOf(format);
+  uint8_t scale = scales[scaleOffset(layout, r, kk / block, rows, kb)];
+  return decodeE2M1(nibble) * decodeScale(format, scale);
 }
 
 void decodeRow(const ScaledMatrix &m, int64_t r, float *out) {
-  assert(m.k % kBlockSize == 0 && "K must be a multiple of 16");
-  int64_t kb = m.k / kBlockSize;
+  const int64_t block = blockSizeOf(m.format);
+  assert(m.k % block == 0 && "K must be a multiple of the block size");
+  const int64_t kb = m.scaleColumns();
   const uint8_t *rowData = m.data + r * (m.k / 2);
   for (int64_t j = 0; j < kb; ++j) {
-    float s = decodeE4M3(m.scales[scaleOffset(m.layout, r, j, m.rows, kb)]);
-    const uint8_t *bytes = rowData + j * (kBlockSize / 2);
-    float *dst = out + j * kBlockSize;
-    for (int i = 0; i < kBlockSize / 2; ++i) {
+    float s = decodeScale(
+        m.format, m.scales[scaleOffset(m.layout, r, j, m.rows, kb)]);
+    const uint8_t *bytes = rowData + j * (block / 2);
+    float *dst = out + j * block;
+    for (int i = 0; i < block / 2; ++i) {
       dst[2 * i] = kE2M1Values[bytes[i] & 0xF] * s;
       dst[2 * i + 1] = kE2M1Values[bytes[i] >> 4] * s;
     }
@@ -98,7 +140,9 @@ void decodeRow(const ScaledMatrix &m, int64_t r, float *out) {
 
 void scaledMatmul(const ScaledMatrix &a, const ScaledMatrix &b, float *c) {
   assert(a.k == b.k && "operands disagree on K");
-  assert(a.k % kBlockSize == 0 && "K must be a multiple of 16");
+  assert(a.format == b.format && "operands disagree on the scale format");
+  assert(a.k % blockSizeOf(a.format) == 0 && "K not of whole blocks");
+  const bool mx = a.format == ScaleFormat::MXFP4;
   const int64_t m = a.rows, n = b.rows, k = a.k;
   if (m == 0 || n == 0)
     return;
@@ -113,6 +157,21 @@ void scaledMatmul(const ScaledMatrix &a, const ScaledMatrix &b, float *c) {
   const int64_t chunkRows =
       std::max<int64_t>(1, std::min(resident.rows, kMaxResidentFloats / k));
   std::vector<float> residentRows(static_cast<size_t>(chunkRows * k));
+  // MXFP4: the rows' scale codes, beside their unscaled values.
+  const int64_t kb = resident.scaleColumns();
+  std::vector<uint8_t> residentCodes(mx ? static_cast<size_t>(chunkRows * kb)
+                                        : 0);
+  auto decode = [&](const ScaledMatrix &m, int64_t r, float *values,
+                    uint8_t *codes) {
+    if (mx)
+      decodeRowMX(m, r, values, codes);
+    else
+      decodeRow(m, r, values);
+  };
+  auto dot = [&](const float *x, const uint8_t *cx, const float *y,
+                 const uint8_t *cy) {
+    return mx ? blockDotMX(x, cx, y, cy, k) : blockDot(x, y, k);
+  };
   // One thread per kMinParallelMacs multiply-adds, at most one per hardware
   // thread (at least two, so that large products take the same path on
   // every machine) and one per streamed row.
@@ -124,17 +183,21 @@ void scaledMatmul(const ScaledMatrix &a, const ScaledMatrix &b, float *c) {
   for (int64_t r0 = 0; r0 < resident.rows; r0 += chunkRows) {
     const int64_t count = std::min(chunkRows, resident.rows - r0);
     for (int64_t i = 0; i < count; ++i)
-      decodeRow(resident, r0 + i, residentRows.data() + i * k);
+      decode(resident, r0 + i, residentRows.data() + i * k,
+             residentCodes.data() + (mx ? i * kb : 0));
     // Streamed rows [begin, end) against the resident chunk.
     auto dotRows = [&, r0, count](int64_t begin, int64_t end) {
       std::vector<float> streamedRow(static_cast<size_t>(k));
+      std::vector<uint8_t> streamedCodes(mx ? static_cast<size_t>(kb) : 0);
       for (int64_t s = begin; s < end; ++s) {
-        decodeRow(streamed, s, streamedRow.data());
+        decode(streamed, s, streamedRow.data(), streamedCodes.data());
         for (int64_t i = 0; i < count; ++i) {
-          // blockDot is symmetric (each product is exact and commutative),
-          // so the result does not depend on which operand is resident.
-          float v =
-              blockDot(residentRows.data() + i * k, streamedRow.data(), k);
+          // The dot products are symmetric (each product is exact and
+          // commutative), so the result does not depend on which operand
+          // is resident.
+          float v = dot(residentRows.data() + i * k,
+                        residentCodes.data() + (mx ? i * kb : 0),
+                        streamedRow.data(), streamedCodes.data());
           if (residentIsA)
             c[(r0 + i) * n + s] = v;
           else
@@ -197,9 +260,9 @@ void groupedScaledMatmul(const std::vector<int64_t> &groupM, int64_t n,
                          int64_t k, const uint8_t *aData,
                          const uint8_t *aScales, const uint8_t *bData,
                          const uint8_t *bScales, ScaleLayout layoutA,
-                         ScaleLayout layoutB, float *c) {
-  assert(k % kBlockSize == 0 && "K must be a multiple of 16");
-  const int64_t kb = k / kBlockSize;
+                         ScaleLayout layoutB, float *c, ScaleFormat format) {
+  assert(k % blockSizeOf(format) == 0 && "K not of whole blocks");
+  const int64_t kb = k / blockSizeOf(format);
   const int64_t bScaleStride = scaleBytes(layoutB, n, kb);
   int64_t rowOffset = 0;      // Rows of A (and C) before this group.
   int64_t aScaleOffset = 0;   // Byte offset of this group's A scales.
@@ -207,10 +270,10 @@ void groupedScaledMatmul(const std::vector<int64_t> &groupM, int64_t n,
     const int64_t mg = groupM[g];
     assert(mg >= 0 && "negative group size");
     ScaledMatrix a{aData + rowOffset * (k / 2), aScales + aScaleOffset, mg, k,
-                   layoutA};
+                   layoutA, format};
     ScaledMatrix b{bData + static_cast<int64_t>(g) * n * (k / 2),
                    bScales + static_cast<int64_t>(g) * bScaleStride, n, k,
-                   layoutB};
+                   layoutB, format};
     scaledMatmul(a, b, c + rowOffset * n);
     rowOffset += mg;
     // Plain: one (sum M, kb) array, so the offset is the row offset times kb;
@@ -262,6 +325,33 @@ void quantize(const float *x, int64_t rows, int64_t k, ScaleLayout layout,
         }
         out[i] = static_cast<uint8_t>(lo | (hi << 4));
       }
+    }
+  }
+}
+
+void quantizeMX(const float *x, int64_t rows, int64_t k, ScaleLayout layout,
+                uint8_t *q, uint8_t *scales, MXRounding rounding) {
+  constexpr int64_t block = 32;
+  assert(k % block == 0 && "K must be a multiple of 32");
+  const int64_t kb = k / block;
+  if (layout == ScaleLayout::Blocked && rows > 0 && kb > 0)
+    std::memset(scales, 0, static_cast<size_t>(blockedScaleBytes(rows, kb)));
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t j = 0; j < kb; ++j) {
+      const float *values = x + r * k + j * block;
+      float amax = 0.0f;
+      for (int i = 0; i < block; ++i)
+        amax = std::fabs(values[i]) > amax ? std::fabs(values[i]) : amax;
+      const uint8_t code = encodeE8M0Scale(amax, rounding);
+      scales[scaleOffset(layout, r, j, rows, kb)] = code;
+      // 2^(127 - code) is a normal or subnormal fp32 for every code, and a
+      // product by it rounds like the exact quotient x / 2^(code - 127).
+      const float inverse = std::ldexp(1.0f, 127 - code);
+      uint8_t *out = q + r * (k / 2) + j * (block / 2);
+      for (int i = 0; i < block / 2; ++i)
+        out[i] = static_cast<uint8_t>(
+            encodeE2M1(values[2 * i] * inverse) |
+            (encodeE2M1(values[2 * i + 1] * inverse) << 4));
     }
   }
 }

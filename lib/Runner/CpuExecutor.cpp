@@ -20,6 +20,11 @@ using namespace mlir::nvfp4;
 
 namespace {
 
+::nvfp4::ref::ScaleFormat toRef(BlockFormat format) {
+  return format.isMX() ? ::nvfp4::ref::ScaleFormat::MXFP4
+                       : ::nvfp4::ref::ScaleFormat::NVFP4;
+}
+
 ::nvfp4::ref::ScaleLayout toRef(ScaleLayout layout) {
   return layout == ScaleLayout::Plain ? ::nvfp4::ref::ScaleLayout::Plain
                                       : ::nvfp4::ref::ScaleLayout::Blocked;
@@ -41,8 +46,11 @@ struct Operands {
   int64_t scaleStride = ::nvfp4::ref::scaleBytes(
       toRef(layout), s.rows, BlockFormat::of(scales.type).getScaleColumns(s.k));
   return ::nvfp4::ref::ScaledMatrix{data.bytes.data() + batch * dataStride,
-                           scales.bytes.data() + batch * scaleStride, s.rows,
-                           s.k, toRef(layout)};
+                                    scales.bytes.data() + batch * scaleStride,
+                                    s.rows,
+                                    s.k,
+                                    toRef(layout),
+                                    toRef(BlockFormat::of(scales.type))};
 }
 
 /// Runs `perBatch(l, out)` for every batch of an L x M x N product, then
@@ -98,12 +106,13 @@ LogicalResult run(GroupedMatmulOp op, const Operands &get) {
   const int64_t first = groups.front().first;
   HostBuffer &cBuffer = get(op.getC());
   std::vector<float> c = cBuffer.toFloats();
-  const int64_t kb = k / 16;
+  const BlockFormat format = BlockFormat::of(op.getSfa().getType());
+  const int64_t kb = format.getScaleColumns(k);
   ::nvfp4::ref::groupedScaledMatmul(
       sizes, n, k, get(op.getA()).bytes.data() + first * (k / 2),
       get(op.getSfa()).bytes.data() + first * kb, get(op.getB()).bytes.data(),
       get(op.getSfb()).bytes.data(), ::nvfp4::ref::ScaleLayout::Plain,
-      toRef(op.getSfbLayout()), c.data() + first * n);
+      toRef(op.getSfbLayout()), c.data() + first * n, toRef(format));
   cBuffer.fromFloats(c);
   return success();
 }
@@ -114,14 +123,25 @@ LogicalResult run(QuantizeOp op, const Operands &get) {
   HostBuffer &q = get(op.getQ());
   HostBuffer &sf = get(op.getSf());
   ::nvfp4::ref::ScaleLayout layout = toRef(op.getSfLayout());
+  const BlockFormat format = BlockFormat::of(sf.type);
   int64_t scaleStride = ::nvfp4::ref::scaleBytes(
-      layout, x.rows, BlockFormat::of(sf.type).getScaleColumns(x.k));
+      layout, x.rows, format.getScaleColumns(x.k));
   const float global =
       op.getGlobalScale() ? get(op.getGlobalScale()).toFloats().front() : 1.0f;
-  for (int64_t l = 0; l < x.batch; ++l)
-    ::nvfp4::ref::quantize(values.data() + l * x.rows * x.k, x.rows, x.k,
-                           layout, q.bytes.data() + l * x.rows * x.k / 2,
-                           sf.bytes.data() + l * scaleStride, global);
+  const auto rounding =
+      op.getScaleRounding().value_or(ScaleRounding::Floor) ==
+              ScaleRounding::Rceil
+          ? ::nvfp4::ref::MXRounding::Rceil
+          : ::nvfp4::ref::MXRounding::Floor;
+  for (int64_t l = 0; l < x.batch; ++l) {
+    const float *in = values.data() + l * x.rows * x.k;
+    uint8_t *out = q.bytes.data() + l * x.rows * x.k / 2;
+    uint8_t *scales = sf.bytes.data() + l * scaleStride;
+    if (format.isMX())
+      ::nvfp4::ref::quantizeMX(in, x.rows, x.k, layout, out, scales, rounding);
+    else
+      ::nvfp4::ref::quantize(in, x.rows, x.k, layout, out, scales, global);
+  }
   return success();
 }
 
@@ -166,12 +186,12 @@ FailureOr<EntrySignature> mlir::nvfp4::analyzeEntry(func::FuncOp entry) {
     // (an argument no op uses would otherwise get a buffer of the wrong
     // size).
     Type e = memref.getElementType();
-    if (!isa<Float4E2M1FNType, Float8E4M3FNType>(e) && !e.isF16() &&
-        !e.isBF16() && !e.isF32() && !e.isInteger(32))
+    if (!isa<Float4E2M1FNType, Float8E4M3FNType, Float8E8M0FNUType>(e) &&
+        !e.isF16() && !e.isBF16() && !e.isF32() && !e.isInteger(32))
       return entry.emitError()
              << "entry argument #" << i << " has element type " << e
-             << "; nvfp4-run handles f4E2M1FN, f8E4M3FN, f16, bf16, f32 and "
-                "i32 (a grouped GEMM's offsets)";
+             << "; nvfp4-run handles f4E2M1FN, f8E4M3FN, f8E8M0FNU, f16, "
+                "bf16, f32 and i32 (a grouped GEMM's offsets)";
   }
   EntrySignature sig;
   llvm::SmallDenseSet<unsigned> written;
@@ -284,8 +304,9 @@ mlir::nvfp4::accumulationBounds(func::FuncOp entry, ArrayRef<HostBuffer> args,
   // other ops: no widening).
   if (duals && ops != 1)
     return bounds;
-  // |A| and |B|: clear the sign bits of every e2m1 nibble and e4m3 scale;
-  // outputs in f32 so the magnitudes cannot overflow.
+  // |A| and |B|: clear the sign bits of every e2m1 nibble and e4m3 scale
+  // (e8m0 scales have none); outputs in f32 so the magnitudes cannot
+  // overflow.
   SmallVector<HostBuffer> absArgs;
   for (const HostBuffer &buffer : args) {
     Type e = buffer.type.getElementType();

@@ -74,7 +74,7 @@ int64_t HostBuffer::storageBytes(MemRefType type) {
 
 std::string HostBuffer::npyDescr(MemRefType type) {
   Type e = type.getElementType();
-  if (isa<Float4E2M1FNType, Float8E4M3FNType>(e))
+  if (isa<Float4E2M1FNType, Float8E4M3FNType, Float8E8M0FNUType>(e))
     return "|u1";
   if (e.isF16())
     return "<f2";
@@ -103,7 +103,11 @@ HostBuffer::HostBuffer(MemRefType type)
 /// 1: all zeros; 2: one infinity; 3: one NaN (both at element `at`);
 /// 4: a subnormal e4m3 scale without a global scale (amax / 6 in
 ///    [2^-9, 2^-6));
-/// 5: a scale that saturates at 448 (amax above 2688).
+/// 5: a scale that saturates at 448 (amax above 2688);
+/// MXFP4 blocks (of 32) also draw
+/// 6: fp32 subnormals (the smallest e8m0 scales, and values that scale
+///    to subnormals);
+/// 7: values near fp32's largest (the largest e8m0 scales).
 static float adversarialValue(int kind, int i, int at, float m, float draw,
                               uint64_t bits) {
   static const float ties[] = {0.25f, 0.75f, 1.25f, 1.75f,
@@ -128,8 +132,12 @@ static float adversarialValue(int kind, int i, int at, float m, float draw,
     return m * draw;
   case 4:
     return std::ldexp(draw, -7);
-  default:
+  case 5:
     return std::ldexp(draw, 12);
+  case 6:
+    return std::ldexp(draw, -135);
+  default:
+    return std::ldexp(draw, 125);
   }
 }
 
@@ -141,8 +149,11 @@ void HostBuffer::fillRandom(const RandomOptions &options, uint64_t streamId) {
       b = static_cast<uint8_t>(rng());
     return;
   }
-  if (isa<Float8E4M3FNType>(e)) {
-    std::uniform_int_distribution<int> code(0, options.maxScaleCode);
+  if (isa<Float8E4M3FNType, Float8E8M0FNUType>(e)) {
+    const bool e8m0 = isa<Float8E8M0FNUType>(e);
+    std::uniform_int_distribution<int> code(
+        e8m0 ? options.minE8M0 : 0,
+        e8m0 ? options.maxE8M0 : options.maxScaleCode);
     for (uint8_t &b : bytes)
       b = static_cast<uint8_t>(code(rng));
     return;
@@ -160,14 +171,19 @@ void HostBuffer::fillRandom(const RandomOptions &options, uint64_t streamId) {
   std::vector<float> values(static_cast<size_t>(type.getNumElements()));
   float magnitude = 1.0f;
   int kind = -1, at = 0;
+  const size_t block = options.valueBlock;
+  const int kinds = block == 32 ? 8 : 6;
   for (size_t i = 0; i < values.size(); ++i) {
-    if (i % 16 == 0) {
+    if (i % block == 0) {
       magnitude = std::ldexp(1.0f, binade(rng));
-      kind = rng() % 8 == 0 ? static_cast<int>(rng() % 6) : -1;
-      at = static_cast<int>(rng() % 16);
+      kind = rng() % 8 == 0 ? static_cast<int>(rng() % kinds) : -1;
+      at = static_cast<int>(rng() % block);
     }
-    if (kind >= 0 && values.size() % 16 == 0) {
-      values[i] = adversarialValue(kind, static_cast<int>(i % 16), at,
+    if (kind >= 0 && values.size() % block == 0) {
+      // Ties cycle over the block's elements after its first (6m).
+      const int element = static_cast<int>(i % block);
+      const int cycled = element == 0 ? 0 : (element - 1) % 15 + 1;
+      values[i] = adversarialValue(kind, cycled, at == element ? cycled : -1,
                                    magnitude, normal(rng), rng());
       continue;
     }

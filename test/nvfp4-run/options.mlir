@@ -91,7 +91,7 @@ func.func @overflowing(%a: memref<4096x8192xf4E2M1FN>, %sfa: memref<4096x512xf8E
 // An argument of an element type nvfp4 has no buffers for is refused (not
 // a buffer of the wrong size).
 // RUN: not nvfp4-run %s --entry extra_arg --cpu 2>&1 | FileCheck %s --check-prefix=ARGTYPE
-// ARGTYPE: error: entry argument #5 has element type 'i8'; nvfp4-run handles f4E2M1FN, f8E4M3FN, f16, bf16, f32 and i32 (a grouped GEMM's offsets)
+// ARGTYPE: error: entry argument #5 has element type 'i8'; nvfp4-run handles f4E2M1FN, f8E4M3FN, f8E8M0FNU, f16, bf16, f32 and i32 (a grouped GEMM's offsets)
 func.func @extra_arg(%a: memref<1x128x256xf4E2M1FN>, %sfa: memref<1x128x16xf8E4M3FN>,
                      %b: memref<1x1x256xf4E2M1FN>, %sfb: memref<1x1x16xf8E4M3FN>,
                      %c: memref<1x128x1xf16>, %x: memref<16xi8>) {

@@ -96,6 +96,12 @@ static cl::opt<unsigned> maxScaleCode(
     cl::desc("Largest e4m3 code drawn for random scales (default 0x47 = 3.75; "
              "126 = 0x7E draws every finite positive code)"),
     cl::init(0x47), cl::cat(runCategory));
+static cl::list<unsigned> e8m0Range(
+    "e8m0-range",
+    cl::desc("LO,HI: the e8m0 (MXFP4) codes drawn for random scales, "
+             "inclusive (default 124,128 = 2^-3..2^1; 0,254 draws every "
+             "finite scale)"),
+    cl::CommaSeparated, cl::cat(runCategory));
 
 static cl::opt<std::string>
     targetName("target",
@@ -468,11 +474,18 @@ static int run(int argc, char **argv) {
   // Options of the random inputs mean nothing for loaded ones: say so
   // rather than ignore them.
   if (!inputFiles.empty() &&
-      (seed.getNumOccurrences() || maxScaleCode.getNumOccurrences()))
-    return fail(
-        Twine(seed.getNumOccurrences() ? "--seed" : "--max-scale-code") +
-        " shapes the random inputs, but --inputs loads them from "
-        ".npy files");
+      (seed.getNumOccurrences() || maxScaleCode.getNumOccurrences() ||
+       e8m0Range.getNumOccurrences()))
+    return fail(Twine(seed.getNumOccurrences()           ? "--seed"
+                      : maxScaleCode.getNumOccurrences() ? "--max-scale-code"
+                                                         : "--e8m0-range") +
+                " shapes the random inputs, but --inputs loads them from "
+                ".npy files");
+  if (e8m0Range.getNumOccurrences() &&
+      (e8m0Range.size() != 2 || e8m0Range[0] > e8m0Range[1] ||
+       e8m0Range[1] > 0xFF))
+    return fail("--e8m0-range takes two codes LO,HI with LO <= HI <= 255 "
+                "(254 is the largest finite e8m0 scale, 2^127; 255 is NaN)");
   if (perturbOutput.getNumOccurrences() && perturbOutput < 0)
     return fail("--perturb-output names a flat element index (>= 0)");
   if (maxScaleCode > 0x7E)
@@ -651,6 +664,15 @@ static int run(int argc, char **argv) {
   RandomOptions random;
   random.seed = seed;
   random.maxScaleCode = static_cast<uint8_t>(maxScaleCode);
+  if (e8m0Range.size() == 2) {
+    random.minE8M0 = static_cast<uint8_t>(e8m0Range[0]);
+    random.maxE8M0 = static_cast<uint8_t>(e8m0Range[1]);
+  }
+  // Quantize inputs for MXFP4 draw their adversarial blocks 32 long.
+  entry->walk([&](QuantizeOp op) {
+    if (BlockFormat::of(op.getSf().getType()).isMX())
+      random.valueBlock = 32;
+  });
   for (auto [i, argIndex] : llvm::enumerate(sig->inputs)) {
     if (inputFiles.empty()) {
       args[argIndex].fillRandom(random, argIndex);

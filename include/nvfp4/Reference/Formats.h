@@ -12,6 +12,8 @@
 //  * E4M3 (OCP FP8 "E4M3FN"): 1 sign bit, 4 exponent bits (bias 7), 3
 //    mantissa bits. No infinities; 0x7F and 0xFF are NaN; max 448;
 //    subnormals are m * 2^-9.
+//  * E8M0 (OCP "E8M0FNU", MXFP4's scale): an unsigned biased exponent,
+//    code c is 2^(c - 127); 0xFF is NaN; no zero, no sign.
 //  * IEEE binary16 ("half") and bfloat16.
 //
 // The encoders from fp32 round to nearest, ties to even. The E2M1 and E4M3
@@ -39,6 +41,24 @@ float decodeE2M1(uint8_t nibble);
 /// Decodes an OCP FP8 E4M3FN byte. 0x7F and 0xFF decode to a quiet NaN, 0x80
 /// decodes to -0.0f; all other codes are finite (there are no infinities).
 float decodeE4M3(uint8_t code);
+
+/// Decodes an E8M0 scale byte: 2^(code - 127), exact in fp32 (code 0 is
+/// the subnormal 2^-127); 0xFF decodes to a quiet NaN.
+float decodeE8M0(uint8_t code);
+
+/// How an MXFP4 block's amax becomes its E8M0 scale.
+enum class MXRounding {
+  /// OCP MX: 2^(floor(log2(amax)) - 2), 2 being E2M1's largest exponent.
+  Floor,
+  /// amax / 6 (an fp32 division) rounded up to a power of two (cuBLAS,
+  /// TensorRT-LLM): no element saturates.
+  Rceil
+};
+
+/// The E8M0 scale code of a block whose largest magnitude is `amax` (>= 0,
+/// or NaN-free infinity) under `rounding`, clamped to codes [0, 254]:
+/// amax == 0 gives code 0, an infinite amax code 254.
+uint8_t encodeE8M0Scale(float amax, MXRounding rounding);
 
 /// Encodes `x` as E2M1 (result in the low 4 bits, high bits zero), rounding
 /// to nearest with ties to the even code (e.g. 0.25 -> 0, 0.75 -> 1.0,

@@ -26,11 +26,20 @@
 // this is the only rounding. NaN scale codes (0x7F / 0xFF) make every
 // product of their block, and so the outputs that use them, NaN.
 //
+// MXFP4 (ScaleFormat::MXFP4) has E8M0 scales per 32 elements. A block's
+// partial sum is exact, as the products' true value: the 32 e2m1 products
+// are summed (exactly, at most 1152 on a 0.25 grid), then scaled by
+// 2^(ca + cb - 254) with one rounding to fp32 (ldexp), so a partial sum
+// overflows to infinity only where the exact one exceeds fp32 and flushes
+// to zero or a subnormal only where it is that small. Partial sums are
+// added in increasing k order; a NaN code (0xFF) makes its partial NaN.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef NVFP4_REFERENCE_OPS_H
 #define NVFP4_REFERENCE_OPS_H
 
+#include "nvfp4/Reference/Formats.h"
 #include "nvfp4/Reference/Layout.h"
 
 #include <cstdint>
@@ -42,6 +51,22 @@ namespace ref {
 
 /// Number of consecutive K elements that share one E4M3 scale.
 constexpr int64_t kBlockSize = 16;
+
+/// The block format of an operand's scales.
+enum class ScaleFormat {
+  /// E4M3 scales per 16 elements.
+  NVFP4,
+  /// E8M0 (power-of-two) scales per 32 elements.
+  MXFP4
+};
+
+/// Elements per scale of `format`.
+inline int64_t blockSizeOf(ScaleFormat format) {
+  return format == ScaleFormat::MXFP4 ? 32 : kBlockSize;
+}
+
+/// The value of scale byte `code` of `format`.
+float decodeScale(ScaleFormat format, uint8_t code);
 
 /// A read-only view of one block-scaled E2M1 operand of shape (rows, k).
 struct ScaledMatrix {
@@ -56,9 +81,15 @@ struct ScaledMatrix {
   int64_t k;
   /// Layout of `scales`.
   ScaleLayout layout;
+  /// The scales' format (K a multiple of its block size).
+  ScaleFormat format = ScaleFormat::NVFP4;
+
+  /// Scale columns of a row.
+  int64_t scaleColumns() const { return k / blockSizeOf(format); }
 
   /// Returns the decoded value of element (r, kk): the E2M1 element times its
-  /// block's E4M3 scale, computed exactly in fp32.
+  /// block's scale, computed in fp32 (exact, but for MXFP4's two largest
+  /// scales, whose products with 2 and more overflow).
   float value(int64_t r, int64_t kk) const;
 };
 
@@ -107,7 +138,8 @@ void groupedScaledMatmul(const std::vector<int64_t> &groupM, int64_t n,
                          int64_t k, const uint8_t *aData,
                          const uint8_t *aScales, const uint8_t *bData,
                          const uint8_t *bScales, ScaleLayout layoutA,
-                         ScaleLayout layoutB, float *c);
+                         ScaleLayout layoutB, float *c,
+                         ScaleFormat format = ScaleFormat::NVFP4);
 
 /// The rows [begin, end) each group owns in a grouped GEMM whose G + 1
 /// run-time `offsets` are not trusted (nvfp4.grouped_matmul): each offset
@@ -138,6 +170,17 @@ groupRows(const int32_t *offsets, int64_t groups, int64_t rows);
 /// NaN scales (0x7F) and data 0x7.
 void quantize(const float *x, int64_t rows, int64_t k, ScaleLayout layout,
               uint8_t *q, uint8_t *scales, float global = 1.0f);
+
+/// Quantizes like `quantize` to MXFP4: k a multiple of 32, E8M0 scales
+/// (scaleBytes(layout, rows, k / 32) bytes), no per-tensor scale. For every
+/// row and 32-element block, in fp32:
+///   amax = max |x_i| over the block (NaN elements skipped),
+///   code = encodeE8M0Scale(amax, rounding)   (0 for amax == 0, 254 for
+///          an infinite amax),
+///   q_i  = encodeE2M1(x_i * 2^(127 - code))  (an exact scaling, then RNE
+///          and satfinite; NaN encodes as 0x7).
+void quantizeMX(const float *x, int64_t rows, int64_t k, ScaleLayout layout,
+                uint8_t *q, uint8_t *scales, MXRounding rounding);
 
 } // namespace ref
 } // namespace nvfp4

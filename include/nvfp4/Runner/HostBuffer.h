@@ -12,7 +12,7 @@
 //
 // The .npy mapping of each element type (inputs are checked against it):
 //   f4E2M1FN  uint8 ('|u1'), shape [..., K/2]  (packed bytes)
-//   f8E4M3FN  uint8 ('|u1'), the memref's shape (raw codes)
+//   f8E4M3FN, f8E8M0FNU  uint8 ('|u1'), the memref's shape (raw codes)
 //   f16       float16 ('<f2'); bf16 uint16 ('<u2', raw bits); f32 '<f4'
 //
 //===----------------------------------------------------------------------===//
@@ -36,6 +36,13 @@ struct RandomOptions {
   /// Largest e4m3 code drawn for scales (0x47 = 3.75 keeps f16 outputs of the
   /// contest shapes finite; 0x7E draws every finite positive code).
   uint8_t maxScaleCode = 0x47;
+  /// e8m0 (MXFP4) scale codes drawn, inclusive: 2^-3 .. 2^1 by default,
+  /// which keeps f16 outputs of the contest shapes finite; [0, 254] draws
+  /// every finite scale.
+  uint8_t minE8M0 = 124, maxE8M0 = 128;
+  /// Values that share a scale in the quantize inputs drawn (16 for
+  /// NVFP4, 32 for MXFP4): adversarial blocks are this long.
+  int valueBlock = 16;
 };
 
 /// A host copy of one memref argument.
@@ -56,7 +63,8 @@ struct HostBuffer {
   static SmallVector<int64_t> npyShape(MemRefType type);
 
   /// Fills the buffer with seeded random data: every bit pattern for fp4
-  /// values, e4m3 codes in [0, maxScaleCode] for scales (zero and subnormals
+  /// values, e4m3 codes in [0, maxScaleCode] and e8m0 codes in [minE8M0,
+  /// maxE8M0] for scales (zero and subnormals
   /// included), and values spread over many binades for f32/f16/bf16.
   void fillRandom(const RandomOptions &options, uint64_t streamId);
 

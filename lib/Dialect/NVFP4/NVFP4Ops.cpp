@@ -92,12 +92,14 @@ std::string formatShape(ArrayRef<int64_t> shape) {
 }
 
 /// The symbolic form of a scale shape, for diagnostics.
-std::string scaleShapeSpelling(ScaleLayout layout, StringRef batch,
-                               StringRef rows) {
+std::string scaleShapeSpelling(BlockFormat format, ScaleLayout layout,
+                               StringRef batch, StringRef rows) {
   std::string prefix = batch.empty() ? "" : batch.str() + ", ";
   if (layout == ScaleLayout::Plain)
-    return "([" + prefix + rows.str() + ", K/16])";
-  return "([" + prefix + "ceil(" + rows.str() + "/128), ceil(K/64), 32, 4, 4])";
+    return "([" + prefix + rows.str() + ", K/" +
+           std::to_string(format.blockSize) + "])";
+  return "([" + prefix + "ceil(" + rows.str() + "/128), ceil(K/" +
+         std::to_string(format.getAtomK()) + "), 32, 4, 4])";
 }
 
 /// Checks that memref `value` (operand `name` of `op`) is static, non-empty
@@ -175,12 +177,43 @@ LogicalResult verifyLikeA(Operation *op, StringRef name, MemRefType type,
   return success();
 }
 
-/// Checks K against the scale block size.
+/// The block format of `op`'s scale operands, which must all share it (a
+/// product of NVFP4 and MXFP4 operands is not built); NVFP4 for an op
+/// without scales.
+FailureOr<BlockFormat> verifyFormat(Operation *op) {
+  std::optional<BlockFormat> format;
+  Type first;
+  for (Value value : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(value.getType());
+    std::optional<BlockFormat> f =
+        type ? BlockFormat::get(type.getElementType()) : std::nullopt;
+    if (!f)
+      continue;
+    if (format && *format != *f)
+      return op->emitOpError()
+             << "expects every block scale in one format, but got "
+             << format->getName() << " scales (" << first << ") and "
+             << f->getName() << " scales (" << type.getElementType()
+             << "); mixed NVFP4 x MXFP4 products are not supported";
+    if (!format) {
+      format = f;
+      first = type.getElementType();
+    }
+  }
+  return format.value_or(BlockFormat::nvfp4());
+}
+
+/// Checks that the op's scales share a format and that K is a multiple of
+/// its block size.
 LogicalResult verifyK(Operation *op, int64_t k) {
-  if (k % 16 != 0)
+  FailureOr<BlockFormat> format = verifyFormat(op);
+  if (failed(format))
+    return failure();
+  if (k % format->blockSize != 0)
     return op->emitOpError()
-           << "expects K (" << k
-           << ") to be a multiple of 16, the NVFP4 scale block size";
+           << "expects K (" << k << ") to be a multiple of "
+           << format->blockSize << ", the " << format->getName()
+           << " scale block size";
   return success();
 }
 
@@ -189,13 +222,15 @@ LogicalResult verifyScales(Operation *op, StringRef name, MemRefType type,
                            ScaleLayout layout, int64_t rows, StringRef rowsName,
                            int64_t k, bool batched, int64_t batch,
                            StringRef batchName = "L") {
+  const BlockFormat format = BlockFormat::of(type);
   SmallVector<int64_t> want =
-      getScaleShape(BlockFormat::of(type), layout, rows, k, batched, batch);
+      getScaleShape(format, layout, rows, k, batched, batch);
   if (type.getShape() != ArrayRef<int64_t>(want))
     return op->emitOpError()
            << "expects '" << name << "' in the " << stringifyScaleLayout(layout)
            << " scale layout to have shape " << formatShape(want) << " "
-           << scaleShapeSpelling(layout, batched ? batchName : "", rowsName)
+           << scaleShapeSpelling(format, layout, batched ? batchName : "",
+                                 rowsName)
            << ", but got " << formatShape(type.getShape());
   return success();
 }
@@ -454,6 +489,15 @@ static LogicalResult verifyQuantize(Operation *op, Value x, Value q, Value sf,
            << "expects 'q' to have the shape of 'x' "
            << formatShape(xType.getShape()) << ", but got "
            << formatShape(qType.getShape());
+  const BlockFormat format = BlockFormat::of(sf.getType());
+  if (format.isMX() && global)
+    return op->emitOpError()
+           << "expects no 'global_scale' with MXFP4 scales (f8E8M0FNU): "
+              "MXFP4 has only its power-of-two block scales";
+  if (!format.isMX() && op->hasAttr("scale_rounding"))
+    return op->emitOpError()
+           << "expects 'scale_rounding' only with MXFP4 scales "
+              "(f8E8M0FNU): NVFP4's e4m3 scales round to nearest";
   if (global) {
     if (failed(verifyDense(op, global, "global_scale")))
       return failure();
@@ -476,10 +520,12 @@ LogicalResult QuantizeTileOp::verify() {
   if (failed(verifyQuantize(getOperation(), getX(), getQ(), getSf(),
                             getSfLayout(), getGlobalScale())))
     return failure();
-  const int64_t blocks = getOperandShape(getX().getType()).k / 16;
+  const int64_t blockSize = BlockFormat::of(getSf().getType()).blockSize;
+  const int64_t blocks = getOperandShape(getX().getType()).k / blockSize;
   if (blocks % getPlan().getBlocksPerThread() != 0)
-    return emitOpError() << "expects the rows' " << blocks
-                         << " blocks of 16 values to be a multiple of the "
+    return emitOpError() << "expects the rows' " << blocks << " blocks of "
+                         << blockSize
+                         << " values to be a multiple of the "
                             "plan's blocks_per_thread ("
                          << getPlan().getBlocksPerThread() << ")";
   return success();
@@ -848,6 +894,11 @@ static LogicalResult verifyBlockScales(Operation *op, MemRefType srcType,
   auto emitOpError = [&]() { return op->emitOpError(); };
   if (failed(verifyDenseOperands(op, {"src", "dst"})))
     return failure();
+  FailureOr<BlockFormat> format = verifyFormat(op);
+  if (failed(format))
+    return failure();
+  const std::string kb = "K/" + std::to_string(format->blockSize);
+  const std::string chunkK = "K/" + std::to_string(format->getAtomK());
   ArrayRef<int64_t> dst = dstType.getShape();
   ArrayRef<int64_t> src = srcType.getShape();
   const bool plain = src.size() <= 3;
@@ -862,9 +913,10 @@ static LogicalResult verifyBlockScales(Operation *op, MemRefType srcType,
                   src.take_back(3) != ArrayRef<int64_t>({32, 4, 4}))))
     return emitOpError()
            << "expects 'src' to be plain "
-           << (batched ? "([L, R, K/16])" : "([R, K/16])")
+           << (batched ? "([L, R, " : "([R, ") << kb << "])"
            << " or blocked like 'dst' " << (batched ? "([L, " : "([")
-           << "ceil(R/128), ceil(K/64), 32, 4, 4]), but got shape "
+           << "ceil(R/128), ceil(" << chunkK
+           << "), 32, 4, 4]), but got shape "
            << formatShape(src);
   if (batched && src.front() != dst.front())
     return emitOpError() << "expects 'src' and 'dst' to have the same batch "
@@ -879,8 +931,8 @@ static LogicalResult verifyBlockScales(Operation *op, MemRefType srcType,
                          << " blocks of 128 rows like 'src', but got "
                          << rowBlocks;
   if (plain && src.back() % 4 != 0)
-    return emitOpError() << "expects plain scales of K a multiple of 64 "
-                            "(K/16 = "
+    return emitOpError() << "expects plain scales of K a multiple of "
+                         << format->getAtomK() << " (" << kb << " = "
                          << src.back()
                          << " scale columns, whole 4-column words)";
   const int64_t srcChunks = plain ? src.back() / 4 : src[src.size() - 4];

@@ -26,7 +26,10 @@ LogicalResult mlir::nvfp4::tileQuantize(QuantizeOp op, QuantizePlanAttr plan,
   Location loc = op.getLoc();
   OperandShape x = getOperandShape(op.getX().getType());
   const int64_t ctas =
-      llvm::divideCeil(x.batch * x.rows * (x.k / 16), plan.getBlocksPerCta());
+      llvm::divideCeil(x.batch * x.rows *
+                           BlockFormat::of(op.getSf().getType())
+                               .getScaleColumns(x.k),
+                       plan.getBlocksPerCta());
   // (A plan written by hand reaches here without nvfp4-plan's check.)
   if (ctas > kMaxGridX)
     return op.emitOpError()
@@ -43,7 +46,7 @@ LogicalResult mlir::nvfp4::tileQuantize(QuantizeOp op, QuantizePlanAttr plan,
       kb, loc, body.getArgument(0), global, body.getArgument(q),
       body.getArgument(q + 1),
       scaledBlockId(kb, loc, gpu::Dimension::x, plan.getBlocksPerCta()), plan,
-      op.getSfLayout());
+      op.getSfLayout(), op.getScaleRoundingAttr());
   gpu::ReturnOp::create(kb, loc);
 
   OpBuilder hb(op);

@@ -107,7 +107,7 @@ func.func @data_type(%a: memref<128x256xf8E4M3FN>, %sfa: memref<128x16xf8E4M3FN>
 // -----
 
 func.func @scale_type(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E5M2>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
-  // expected-error @+1 {{operand #1 must be memref of f8E4M3FN type values}}
+  // expected-error @+1 {{operand #1 must be memref of f8E4M3FN type or f8E8M0FNU type values}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E5M2>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>)
   return
 }
@@ -1359,4 +1359,70 @@ module attributes {gpu.container_module} {
     gpu.launch_func @kernels::@gemm_kernel blocks in (%n, %n, %n) threads in (%n, %n, %n) dynamic_shared_memory_size %smem {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>>}
     return
   }
+}
+
+// -----
+
+// MXFP4: e8m0 scales per 32 values.
+
+func.func @mx_k(%a: memref<128x48xf4E2M1FN>, %sfa: memref<128x1xf8E8M0FNU>, %b: memref<64x48xf4E2M1FN>, %sfb: memref<64x1xf8E8M0FNU>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects K (48) to be a multiple of 32, the MXFP4 scale block size}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x48xf4E2M1FN>, memref<128x1xf8E8M0FNU>, memref<64x48xf4E2M1FN>, memref<64x1xf8E8M0FNU>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @mx_mixed(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x8xf8E8M0FNU>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects every block scale in one format, but got MXFP4 scales ('f8E8M0FNU') and NVFP4 scales ('f8E4M3FN'); mixed NVFP4 x MXFP4 products are not supported}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x8xf8E8M0FNU>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @mx_scale_shape(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E8M0FNU>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x8xf8E8M0FNU>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'sfa' in the plain scale layout to have shape [128, 8] ([M, K/32]), but got [128, 16]}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E8M0FNU>, memref<64x256xf4E2M1FN>, memref<64x8xf8E8M0FNU>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @mx_blocked_shape(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E8M0FNU>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x8xf8E8M0FNU>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'sfa' in the blocked scale layout to have shape [1, 2, 32, 4, 4] ([ceil(M/128), ceil(K/128), 32, 4, 4]), but got [1, 4, 32, 4, 4]}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E8M0FNU>, memref<64x256xf4E2M1FN>, memref<64x8xf8E8M0FNU>) outs(%c : memref<128x64xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
+// -----
+
+func.func @mx_global_scale(%x: memref<4x64xf32>, %g: memref<1xf32>, %q: memref<4x64xf4E2M1FN>, %sf: memref<4x2xf8E8M0FNU>) {
+  // expected-error @+1 {{expects no 'global_scale' with MXFP4 scales (f8E8M0FNU): MXFP4 has only its power-of-two block scales}}
+  nvfp4.quantize ins(%x : memref<4x64xf32>) global_scale(%g : memref<1xf32>) outs(%q, %sf : memref<4x64xf4E2M1FN>, memref<4x2xf8E8M0FNU>)
+  return
+}
+
+// -----
+
+func.func @nv_scale_rounding(%x: memref<4x64xf32>, %q: memref<4x64xf4E2M1FN>, %sf: memref<4x4xf8E4M3FN>) {
+  // expected-error @+1 {{expects 'scale_rounding' only with MXFP4 scales (f8E8M0FNU): NVFP4's e4m3 scales round to nearest}}
+  nvfp4.quantize ins(%x : memref<4x64xf32>) outs(%q, %sf : memref<4x64xf4E2M1FN>, memref<4x4xf8E4M3FN>) {scale_rounding = #nvfp4.scale_rounding<rceil>}
+  return
+}
+
+// -----
+
+func.func @mx_quantize_sf(%x: memref<4x64xf32>, %q: memref<4x64xf4E2M1FN>, %sf: memref<4x4xf8E8M0FNU>) {
+  // expected-error @+1 {{expects 'sf' in the plain scale layout to have shape [4, 2] ([R, K/32]), but got [4, 4]}}
+  nvfp4.quantize ins(%x : memref<4x64xf32>) outs(%q, %sf : memref<4x64xf4E2M1FN>, memref<4x4xf8E8M0FNU>)
+  return
+}
+
+// -----
+
+func.func @mx_block_scales(%src: memref<128x8xf8E8M0FNU>, %dst: memref<1x2x32x4x4xf8E4M3FN>) {
+  // expected-error @+1 {{expects every block scale in one format}}
+  nvfp4.block_scales ins(%src : memref<128x8xf8E8M0FNU>) outs(%dst : memref<1x2x32x4x4xf8E4M3FN>)
+  return
 }

@@ -8,9 +8,9 @@
 // scale per `blockSize` values along K, kept plain ([batch x] rows x
 // K / blockSize) or in the blocked layout of 128-row x 4-column atoms of
 // 512 bytes that cuBLAS and tcgen05.cp read. NVFP4 scales are e4m3 per 16
-// values; MXFP4's (issue 32) are e8m0 per 32, spelled by the scale
-// memref's element type. Everything that sizes, indexes or decodes scales
-// asks the format instead of assuming 16.
+// values; MXFP4's are e8m0 (powers of two, 0xFF NaN) per 32, spelled by
+// the scale memref's element type. Everything that sizes, indexes or
+// decodes scales asks the format instead of assuming 16.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,18 +24,27 @@
 namespace mlir::nvfp4 {
 
 struct BlockFormat {
-  enum class Kind { NVFP4 };
+  enum class Kind { NVFP4, MXFP4 };
 
   Kind kind;
   /// Values per scale along K.
   int64_t blockSize;
 
   static constexpr BlockFormat nvfp4() { return {Kind::NVFP4, 16}; }
+  static constexpr BlockFormat mxfp4() { return {Kind::MXFP4, 32}; }
+
+  bool isMX() const { return kind == Kind::MXFP4; }
+  bool operator==(const BlockFormat &other) const {
+    return kind == other.kind;
+  }
+  bool operator!=(const BlockFormat &other) const { return !(*this == other); }
 
   /// The format whose scales have element type `scaleType`, or none.
   static std::optional<BlockFormat> get(Type scaleType) {
     if (isa<Float8E4M3FNType>(scaleType))
       return nvfp4();
+    if (isa<Float8E8M0FNUType>(scaleType))
+      return mxfp4();
     return std::nullopt;
   }
   /// The format of a scale operand (its memref's element type); the
@@ -44,11 +53,15 @@ struct BlockFormat {
     return *get(cast<ShapedType>(scales).getElementType());
   }
 
-  StringRef getName() const { return "NVFP4"; }
+  StringRef getName() const { return isMX() ? "MXFP4" : "NVFP4"; }
   /// The scale's element type.
   Type getScaleType(MLIRContext *ctx) const {
+    if (isMX())
+      return Float8E8M0FNUType::get(ctx);
     return Float8E4M3FNType::get(ctx);
   }
+  /// The scale type's name in diagnostics.
+  StringRef getScaleName() const { return isMX() ? "e8m0" : "e4m3"; }
 
   /// Scales of a row of K values: K / blockSize (K is a multiple of it).
   int64_t getScaleColumns(int64_t k) const { return k / blockSize; }
