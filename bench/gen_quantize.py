@@ -8,6 +8,8 @@ in_type f32, f16 or bf16 (default bf16); LAYOUT plain or blocked (default
 plain) for the e4m3 scales; GLOBAL `global` gives the op a per-tensor scale
 operand (nvfp4-run fills it with the input's amax / (448 x 6)).
 --plan=WARPS,BLOCKS (anywhere) gives it that #nvfp4.quantize_plan.
+--mx=floor or --mx=rceil (anywhere) quantizes to MXFP4 instead (e8m0 scales
+per 32 values, K a multiple of 32, no GLOBAL) with that scale rounding.
 """
 import sys
 
@@ -16,6 +18,9 @@ def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     plan = next((a.split("=", 1)[1] for a in sys.argv[1:]
                  if a.startswith("--plan=")), None)
+    mx = next((a.split("=", 1)[1] for a in sys.argv[1:]
+               if a.startswith("--mx=")), None)
+    block, scale = (32, "f8E8M0FNU") if mx else (16, "f8E4M3FN")
     if len(args) < 2:
         sys.exit(__doc__)
     r, k = int(args[0]), int(args[1])
@@ -27,10 +32,13 @@ def main():
     x = f"memref<{pre}{r}x{k}x{in_type}>"
     q = f"memref<{pre}{r}x{k}xf4E2M1FN>"
     if layout == "blocked":
-        sf = f"memref<{pre}{-(-r // 128)}x{-(-k // 64)}x32x4x4xf8E4M3FN>"
+        chunks = -(-k // (4 * block))
+        sf = f"memref<{pre}{-(-r // 128)}x{chunks}x32x4x4x{scale}>"
     else:
-        sf = f"memref<{pre}{r}x{k // 16}xf8E4M3FN>"
+        sf = f"memref<{pre}{r}x{k // block}x{scale}>"
     attrs = []
+    if mx:
+        attrs.append(f"scale_rounding = #nvfp4.scale_rounding<{mx}>")
     if layout == "blocked":
         attrs.append("sf_layout = #nvfp4.scale_layout<blocked>")
     if plan:

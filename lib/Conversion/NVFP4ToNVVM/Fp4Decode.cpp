@@ -7,6 +7,8 @@
 
 #include "Fp4Decode.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::nvfp4;
 
@@ -98,9 +100,30 @@ Value mlir::nvfp4::blockDotInt(KernelBuilder &k, ArrayRef<Value> aWords,
 }
 
 /// Decodes `count` (2 or 4) e4m3 scale bytes to f32.
-SmallVector<Value> mlir::nvfp4::decodeScales(KernelBuilder &k, Value raw,
-                                             int64_t count) {
+/// The f32 bits of e8m0 code `code` (an i32 in [0, 255]).
+static Value e8m0Bits(KernelBuilder &k, Value code) {
   ImplicitLocOpBuilder &b = k.b;
+  Value normal = arith::ShLIOp::create(b, code, k.c32(23));
+  Value isZero =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, code, k.c32(0));
+  Value isNaN =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, code, k.c32(0xFF));
+  Value bits = arith::SelectOp::create(b, isZero, k.c32(0x00400000), normal);
+  return arith::SelectOp::create(b, isNaN, k.c32(0x7FC00000), bits);
+}
+
+SmallVector<Value> mlir::nvfp4::decodeScales(KernelBuilder &k, Value raw,
+                                             int64_t count,
+                                             BlockFormat format) {
+  ImplicitLocOpBuilder &b = k.b;
+  if (format.isMX()) {
+    SmallVector<Value> out;
+    for (int64_t i = 0; i < count; ++i) {
+      Value code = arith::ExtUIOp::create(b, k.i32, k.extract(raw, i));
+      out.push_back(arith::BitcastOp::create(b, k.f32, e8m0Bits(k, code)));
+    }
+    return out;
+  }
   auto srcType = TypeAttr::get(b.getType<Float8E4M3FNType>());
   SmallVector<Value> out;
   for (int64_t p = 0; p < count / 2; ++p) {
@@ -116,6 +139,27 @@ SmallVector<Value> mlir::nvfp4::decodeScales(KernelBuilder &k, Value raw,
       out.push_back(arith::ExtFOp::create(b, k.f32, k.extract(h, e)));
   }
   return out;
+}
+
+std::pair<Value, Value> mlir::nvfp4::scaleByCodes(KernelBuilder &k, Value sum,
+                                                  Value sa, Value sb) {
+  ImplicitLocOpBuilder &b = k.b;
+  auto codeOf = [&](Value scale) {
+    return arith::ShRUIOp::create(
+        b, arith::BitcastOp::create(b, k.i32, scale), k.c32(23));
+  };
+  Value ca = codeOf(sa), cb = codeOf(sb);
+  Value total = arith::AddIOp::create(b, ca, cb);
+  Value half = arith::ShRUIOp::create(b, total, k.c32(1));
+  Value rest = arith::SubIOp::create(b, total, half);
+  Value first = arith::BitcastOp::create(b, k.f32, e8m0Bits(k, half));
+  Value second = arith::BitcastOp::create(b, k.f32, e8m0Bits(k, rest));
+  Value isNaN = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::eq, arith::MaxUIOp::create(b, ca, cb),
+      k.c32(0xFF));
+  second = arith::SelectOp::create(
+      b, isNaN, k.cf32(std::numeric_limits<float>::quiet_NaN()), second);
+  return {arith::MulFOp::create(b, sum, first), second};
 }
 
 /// The e4m3 code in the low 8 bits of an i32, as an f16x2 splat

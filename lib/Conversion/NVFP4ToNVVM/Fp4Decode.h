@@ -15,6 +15,8 @@
 
 #include "KernelBuilder.h"
 
+#include "nvfp4/Dialect/NVFP4/BlockFormat.h"
+
 namespace mlir::nvfp4 {
 
 /// sm_100a: one 32-bit word of 8 packed e2m1 values to 4 f16x2 pairs with
@@ -35,8 +37,21 @@ SmallVector<Value> decodeWordSigned(KernelBuilder &k, Value word);
 Value blockDotInt(KernelBuilder &k, ArrayRef<Value> aWords,
                   ArrayRef<Value> bSigned);
 
-/// Decodes `count` (2 or 4) e4m3 scale bytes to f32.
-SmallVector<Value> decodeScales(KernelBuilder &k, Value raw, int64_t count);
+/// Decodes the `count` scale bytes of vector `raw` to f32: e4m3 (count 2
+/// or 4) with cvt.rn.f16x2.e4m3x2, or e8m0 (count 1 or 2) by placing the
+/// code in the exponent field (code 0 is the subnormal 2^-127, 0xFF NaN),
+/// so a decoded e8m0 scale's bits shifted right by 23 give its code back.
+SmallVector<Value> decodeScales(KernelBuilder &k, Value raw, int64_t count,
+                                BlockFormat format = BlockFormat::nvfp4());
+
+/// MXFP4: the exact block sum `sum` times 2^(ca + cb - 254) for the
+/// decoded e8m0 scales `sa` and `sb`, as a pair (x, f) whose product x * f
+/// rounded is that value rounded once: the exponent is split in
+/// two halves, each a representable power of two, so no intermediate
+/// overflows or flushes where the exact product does not; NaN if either
+/// code is 0xFF.
+std::pair<Value, Value> scaleByCodes(KernelBuilder &k, Value sum, Value sa,
+                                     Value sb);
 
 /// The e4m3 code in the low 8 bits of an i32, as an f16x2 splat.
 Value scaleSplat(KernelBuilder &k, Value code);

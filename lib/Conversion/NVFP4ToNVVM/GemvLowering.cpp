@@ -56,10 +56,13 @@ class GemvEmitter {
 public:
   GemvEmitter(GemvTileOp op, GpuTarget target, ImplicitLocOpBuilder &b)
       : op(op), plan(op.getPlan()), target(target), b(b), k(b),
-        a(getOperandShape(op.getA().getType())), m(a.rows), kBytes(a.k / 2),
-        kScales(BlockFormat::of(op.getSfa().getType()).getScaleColumns(a.k)),
-        bpt(plan.getBytesPerThread()), wordsPerChunk(bpt / 4),
-        blocksPerChunk(bpt / 8), rowsPerWarp(plan.getRowsPerWarp()),
+        a(getOperandShape(op.getA().getType())),
+        format(BlockFormat::of(op.getSfa().getType())), m(a.rows),
+        kBytes(a.k / 2), kScales(format.getScaleColumns(a.k)), bpt(plan.getBytesPerThread()),
+        wordsPerChunk(bpt / 4), blocksPerChunk(bpt / 8),
+        scaleDiv(format.blockSize / 2), scalesPerChunk(bpt / scaleDiv),
+        stagedScales(64 / format.blockSize),
+        rowsPerWarp(plan.getRowsPerWarp()),
         unroll(plan.getUnroll()), chunks(kBytes / bpt),
         kSplit(plan.getKSplit()), lanesPerStep(32 * kSplit),
         steps(llvm::divideCeil(chunks, lanesPerStep)),
@@ -78,7 +81,7 @@ public:
         valueScale(getTargetInfo(target).hasFp4Convert ? 1.0f : 0.25f),
         perStep(rowsPerWarp * (wordsPerChunk + 1) +
                 (stageB ? 0 : wordsPerChunk + 1)),
-        scaleType(VectorType::get({blocksPerChunk}, b.getI8Type())) {}
+        scaleType(VectorType::get({scalesPerChunk}, b.getI8Type())) {}
 
   LogicalResult emit(PatternRewriter &rewriter);
 
@@ -95,6 +98,11 @@ private:
   Rows rowsOf(Value group);
   std::pair<Value, Value> chunkAt(Value iter, int64_t u);
   SmallVector<Value> loadChunk(Value base, Value byteOff, bool streaming);
+  Value loadScales(Value address, bool streaming);
+  SmallVector<Value> decodeBScales(Value raw, int64_t count);
+  void accumulateBlocks(ArrayRef<Value> sums, ArrayRef<Value> sa,
+                        ArrayRef<Value> sb, int64_t s, Value valid,
+                        Value &acc);
   SmallVector<Value> issueGlobalLoads(const Rows &rows, Value iter);
   int64_t stagedCount(Staged what) const {
     return what == Staged::Values ? a.k / 32 : a.k / 64;
@@ -123,8 +131,17 @@ private:
   ImplicitLocOpBuilder &b;
   KernelBuilder k;
   OperandShape a;
-  const int64_t m, kBytes, kScales, bpt, wordsPerChunk, blocksPerChunk,
-      rowsPerWarp, unroll, chunks, kSplit, lanesPerStep, steps, outer;
+  /// NVFP4 (e4m3 per 16 values) or MXFP4 (e8m0 per 32).
+  BlockFormat format;
+  const int64_t m, kBytes, kScales, bpt, wordsPerChunk;
+  /// 16-value blocks of a lane's chunk (the dot products' unit).
+  const int64_t blocksPerChunk;
+  /// Value bytes per scale byte (8 or 16), and scales of a chunk.
+  const int64_t scaleDiv, scalesPerChunk;
+  /// Scales of B per 64 values, stage_b's unit (4 or 2).
+  const int64_t stagedScales;
+  const int64_t rowsPerWarp, unroll, chunks, kSplit, lanesPerStep, steps,
+      outer;
   const bool maskChunks, maskRows, stageB;
   const int64_t groups;
   const bool prefetch;
@@ -195,6 +212,21 @@ std::pair<Value, Value> GemvEmitter::chunkAt(Value iter, int64_t u) {
   return {arith::ExtUIOp::create(b, k.i64, chunk), valid};
 }
 
+/// A lane's scales of one chunk (scalesPerChunk bytes, 1 to 4) as a
+/// vector of bytes.
+Value GemvEmitter::loadScales(Value address, bool streaming) {
+  if (scalesPerChunk == 1) {
+    Value byte = streaming ? arith::TruncIOp::create(
+                                 b, k.i8, k.streamLoad(address, 1))
+                           : k.load(k.i8, address, 1);
+    return vector::FromElementsOp::create(b, scaleType, byte);
+  }
+  if (!streaming)
+    return k.load(scaleType, address, scalesPerChunk);
+  return LLVM::BitcastOp::create(b, scaleType,
+                                 k.streamLoad(address, scalesPerChunk));
+}
+
 SmallVector<Value> GemvEmitter::loadChunk(Value base, Value byteOff,
                                           bool streaming) {
   SmallVector<Value> words;
@@ -218,17 +250,14 @@ SmallVector<Value> GemvEmitter::issueGlobalLoads(const Rows &rows,
   for (int64_t u = 0; u < unroll; ++u) {
     Value chunk64 = chunkAt(iter, u).first;
     Value byteOff = arith::MulIOp::create(b, chunk64, k.c64(bpt));
-    Value scaleOff = arith::MulIOp::create(b, chunk64, k.c64(blocksPerChunk));
+    Value scaleOff = arith::MulIOp::create(b, chunk64, k.c64(scalesPerChunk));
     for (int64_t r = 0; r < rowsPerWarp; ++r) {
       llvm::append_range(flat, loadChunk(rows.a[r], byteOff, true));
-      Value raw =
-          k.streamLoad(k.offset(rows.sfa[r], scaleOff), blocksPerChunk);
-      flat.push_back(LLVM::BitcastOp::create(b, scaleType, raw));
+      flat.push_back(loadScales(k.offset(rows.sfa[r], scaleOff), true));
     }
     if (!stageB) {
       llvm::append_range(flat, loadChunk(bRow, byteOff, false));
-      flat.push_back(
-          k.load(scaleType, k.offset(sfbRow, scaleOff), blocksPerChunk));
+      flat.push_back(loadScales(k.offset(sfbRow, scaleOff), false));
     }
   }
   return flat;
@@ -262,9 +291,10 @@ GemvEmitter::StagingBatch GemvEmitter::issueStaging(Staged what,
             ? k.load(k.v4i32,
                      k.offset(bRow, arith::MulIOp::create(b, q, k.c64(16))),
                      16)
-            : k.load(VectorType::get({4}, k.i8),
-                     k.offset(sfbRow, arith::MulIOp::create(b, q, k.c64(4))),
-                     4);
+            : k.load(VectorType::get({stagedScales}, k.i8),
+                     k.offset(sfbRow,
+                              arith::MulIOp::create(b, q, k.c64(stagedScales))),
+                     stagedScales);
     loads.push_back({q, loaded});
   }
   return loads;
@@ -294,17 +324,16 @@ void GemvEmitter::finishStaging(StagingBatch firstValues,
           16);
     }
   };
-  // Scales are stored as fp32 (times valueScale), after the values.
+  // Scales are stored as fp32 (NVFP4's times valueScale), after the
+  // values.
   auto storeScales = [&](Value q, Value raw) {
-    SmallVector<Value> scales = decodeScales(k, raw, 4);
-    for (Value &v : scales)
-      if (valueScale != 1.0f)
-        v = arith::MulFOp::create(b, v, k.cf32(valueScale));
+    SmallVector<Value> scales = decodeBScales(raw, stagedScales);
     Value packed = vector::FromElementsOp::create(
-        b, VectorType::get({4}, k.f32), scales);
-    Value off = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, q, k.c64(16)), k.c64(valueBytes * a.k));
-    LLVM::StoreOp::create(b, packed, k.smemOffset(smem, off), 16);
+        b, VectorType::get({stagedScales}, k.f32), scales);
+    Value off =
+        arith::AddIOp::create(b, arith::MulIOp::create(b, q, k.c64(4 * stagedScales)),
+                              k.c64(valueBytes * a.k));
+    LLVM::StoreOp::create(b, packed, k.smemOffset(smem, off), 4 * stagedScales);
   };
   const int64_t threads = plan.getWarpsPerCta() * 32;
   for (Staged what : {Staged::Values, Staged::Scales}) {
@@ -352,12 +381,12 @@ void GemvEmitter::emitStep(ArrayRef<Value> data, Value iter, int64_t u,
     }
     Value scaleBase = k.smemOffset(
         smem, arith::AddIOp::create(
-                  b, arith::MulIOp::create(b, chunk64, k.c64(4 * blocksPerChunk)),
+                  b, arith::MulIOp::create(b, chunk64, k.c64(4 * scalesPerChunk)),
                   k.c64(valueBytes * a.k)));
-    Value scales = k.load(VectorType::get({blocksPerChunk}, k.f32), scaleBase,
-                          4 * blocksPerChunk, /*invariant=*/false);
-    for (int64_t blk = 0; blk < blocksPerChunk; ++blk)
-      sb.push_back(k.extract(scales, blk));
+    Value scales = k.load(VectorType::get({scalesPerChunk}, k.f32), scaleBase,
+                          4 * scalesPerChunk, /*invariant=*/false);
+    for (int64_t i = 0; i < scalesPerChunk; ++i)
+      sb.push_back(k.extract(scales, i));
   } else {
     ArrayRef<Value> bData =
         data.slice(rowsPerWarp * (wordsPerChunk + 1), wordsPerChunk + 1);
@@ -365,17 +394,16 @@ void GemvEmitter::emitStep(ArrayRef<Value> data, Value iter, int64_t u,
       for (Value p : hasFp4Convert ? decodeWordF16(k, w)
                                                  : decodeWordSigned(k, w))
         bPrep.push_back(p);
-    sb = decodeScales(k, bData.back(), blocksPerChunk);
-    for (Value &v : sb)
-      if (valueScale != 1.0f)
-        v = arith::MulFOp::create(b, v, k.cf32(valueScale));
+    sb = decodeBScales(bData.back(), scalesPerChunk);
   }
   Value zeroH = arith::ConstantOp::create(
       b, k.v2f16,
       DenseElementsAttr::get(cast<ShapedType>(k.v2f16),
                              b.getF16FloatAttr(0.0).getValue()));
   for (int64_t r = 0; r < rowsPerWarp; ++r) {
-    SmallVector<Value> sa = decodeScales(k, aScales(r), blocksPerChunk);
+    SmallVector<Value> sa =
+        decodeScales(k, aScales(r), scalesPerChunk, format);
+    SmallVector<Value> sums;
     for (int64_t blk = 0; blk < blocksPerChunk; ++blk) {
       ArrayRef<Value> aBlock = aWords(r).slice(2 * blk, 2);
       Value sum;
@@ -395,12 +423,52 @@ void GemvEmitter::emitStep(ArrayRef<Value> data, Value iter, int64_t u,
       } else {
         sum = blockDotInt(k, aBlock, ArrayRef<Value>(bPrep).slice(4 * blk, 4));
       }
-      Value scale = arith::MulFOp::create(b, sa[blk], sb[blk]);
-      Value updated = LLVM::FMAOp::create(b, sum, scale, acc[r]);
-      acc[r] =
-          valid ? arith::SelectOp::create(b, valid, updated, acc[r]) : updated;
+      sums.push_back(sum);
+      // NVFP4 adds each block as it comes; MXFP4 a pair at its end.
+      if (!format.isMX() || blk % 2 == 1) {
+        accumulateBlocks(sums, sa, sb, format.isMX() ? blk / 2 : blk, valid,
+                         acc[r]);
+        sums.clear();
+      }
     }
   }
+}
+
+/// acc += the 16-value block sums of scale `s` (`sums`: one for NVFP4,
+/// two for MXFP4) times the scale: NVFP4 one FMA with sa * sb (exact: the
+/// sum times the scales fits fp32, valueScale already in sb); MXFP4 the
+/// exact sum of its two halves times 2^(ca + cb - 254) (scaleByCodes)
+/// rounded once, then added; the integer dot products' 1/4 applied to
+/// the sum.
+void GemvEmitter::accumulateBlocks(ArrayRef<Value> sums, ArrayRef<Value> sa,
+                                   ArrayRef<Value> sb, int64_t s, Value valid,
+                                   Value &acc) {
+  Value updated;
+  if (!format.isMX()) {
+    Value scale = arith::MulFOp::create(b, sa[s], sb[s]);
+    updated = LLVM::FMAOp::create(b, sums[0], scale, acc);
+  } else {
+    Value sum = arith::AddFOp::create(b, sums[0], sums[1]);
+    if (valueScale != 1.0f)
+      sum = arith::MulFOp::create(b, sum, k.cf32(valueScale));
+    // The partial sum rounded before it is added, as the reference adds
+    // it: an FMA would add an infinite partial's exact (finite) product,
+    // and +inf then absorbs a -inf partial instead of making NaN.
+    auto [scaled, factor] = scaleByCodes(k, sum, sa[s], sb[s]);
+    updated =
+        arith::AddFOp::create(b, acc, arith::MulFOp::create(b, scaled, factor));
+  }
+  acc = valid ? arith::SelectOp::create(b, valid, updated, acc) : updated;
+}
+
+/// B's scales (`count` bytes) decoded to fp32; NVFP4's times valueScale
+/// (exact), MXFP4's as they are (accumulateBlocks reads their codes back).
+SmallVector<Value> GemvEmitter::decodeBScales(Value raw, int64_t count) {
+  SmallVector<Value> scales = decodeScales(k, raw, count, format);
+  if (!format.isMX() && valueScale != 1.0f)
+    for (Value &v : scales)
+      v = arith::MulFOp::create(b, v, k.cf32(valueScale));
+  return scales;
 }
 
 /// (row group, outer iteration) of a flattened iteration index; the group
@@ -505,13 +573,16 @@ void GemvEmitter::issueRingCopies(Value flat) {
   Rows rows = rowsOf(group);
   Value bar = ringBarrier(slot);
   const int64_t iterBytes = plan.getIterationBytes();
+  // The bytes the copies below bring (the slot may be larger: its size
+  // assumes NVFP4's scales).
+  const int64_t txBytes = rowsPerWarp * (iterBytes + iterBytes / scaleDiv);
   NVVM::MBarrierArriveExpectTxOp::create(
-      b, Type(), bar, k.c32(plan.getRingSlotBytes()),
+      b, Type(), bar, k.c32(txBytes),
       NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
       b.getBoolAttr(false), Value());
   Value it64 = arith::ExtUIOp::create(b, k.i64, it);
   Value aOff = arith::MulIOp::create(b, it64, k.c64(iterBytes));
-  Value sOff = arith::MulIOp::create(b, it64, k.c64(iterBytes / 8));
+  Value sOff = arith::MulIOp::create(b, it64, k.c64(iterBytes / scaleDiv));
   Value base = ringSlot(slot);
   for (int64_t r = 0; r < rowsPerWarp; ++r) {
     NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
@@ -519,9 +590,9 @@ void GemvEmitter::issueRingCopies(Value flat) {
         bar, k.c32(iterBytes), Value(), Value());
     NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
         b,
-        k.smemOffset(base,
-                     k.c64(rowsPerWarp * iterBytes + r * (iterBytes / 8))),
-        k.offset(rows.sfa[r], sOff), bar, k.c32(iterBytes / 8), Value(),
+        k.smemOffset(base, k.c64(rowsPerWarp * iterBytes +
+                                 r * (iterBytes / scaleDiv))),
+        k.offset(rows.sfa[r], sOff), bar, k.c32(iterBytes / scaleDiv), Value(),
         Value());
   }
 }
@@ -552,7 +623,7 @@ SmallVector<Value> GemvEmitter::readRingSlot(Value slot) {
   for (int64_t u = 0; u < unroll; ++u) {
     Value piece = arith::AddIOp::create(b, lane64, k.c64(32 * u));
     Value aOff = arith::MulIOp::create(b, piece, k.c64(bpt));
-    Value sOff = arith::MulIOp::create(b, piece, k.c64(blocksPerChunk));
+    Value sOff = arith::MulIOp::create(b, piece, k.c64(scalesPerChunk));
     for (int64_t r = 0; r < rowsPerWarp; ++r) {
       Value rowBase = k.smemOffset(base, k.c64(r * iterBytes));
       for (int64_t v = 0; v < wordsPerChunk / 4; ++v) {
@@ -564,9 +635,9 @@ SmallVector<Value> GemvEmitter::readRingSlot(Value slot) {
           flat.push_back(k.extract(w, e));
       }
       Value scales = k.smemOffset(
-          base, k.c64(rowsPerWarp * iterBytes + r * (iterBytes / 8)));
+          base, k.c64(rowsPerWarp * iterBytes + r * (iterBytes / scaleDiv)));
       flat.push_back(k.load(scaleType, k.smemOffset(scales, sOff),
-                            blocksPerChunk, /*invariant=*/false));
+                            scalesPerChunk, /*invariant=*/false));
     }
   }
   return flat;

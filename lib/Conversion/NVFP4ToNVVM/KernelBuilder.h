@@ -98,7 +98,8 @@ struct KernelBuilder {
   /// carries these hints, hence inline PTX (kept to this one helper). It is
   /// marked as having side effects so LLVM keeps it where the software
   /// pipeline put it instead of re-materializing it next to its use.
-  /// `bytes` is 2, 4 or 16; the result is i16, i32 or vector<4xi32>.
+  /// `bytes` is 1, 2, 4 or 16; the result is i16 (also for 1), i32 or
+  /// vector<4xi32>.
   Value streamLoad(Value address, int64_t bytes) {
     MLIRContext *ctx = b.getContext();
     std::string hints = "ld.global.nc.L1::no_allocate";
@@ -109,9 +110,11 @@ struct KernelBuilder {
       asmString = hints + ".v4.u32 {$0, $1, $2, $3}, [$4];";
       constraints = "=r,=r,=r,=r,l";
     } else {
-      result = bytes == 2 ? i16 : i32;
-      asmString = hints + (bytes == 2 ? ".u16" : ".u32") + " $0, [$1];";
-      constraints = bytes == 2 ? "=h,l" : "=r,l";
+      // One byte loads as .u8 into a 16-bit register.
+      result = bytes <= 2 ? i16 : i32;
+      asmString = hints + (bytes == 1 ? ".u8" : bytes == 2 ? ".u16" : ".u32") +
+                  " $0, [$1];";
+      constraints = bytes <= 2 ? "=h,l" : "=r,l";
     }
     Value loaded =
         LLVM::InlineAsmOp::create(

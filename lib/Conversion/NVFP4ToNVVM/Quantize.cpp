@@ -1,5 +1,4 @@
-//===- Quantize.cpp - nvfp4.quantize_tile: f32/f16/bf16 to NVFP4
-//------------===//
+//===- Quantize.cpp - nvfp4.quantize_tile: f32/f16/bf16 to NVFP4/MXFP4 ---===//
 //
 // Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
 //
@@ -20,6 +19,11 @@
 // e2m1 is `cvt.rn.satfinite.e2m1x2.f32` on sm_100a. sm_90a has no e2m1
 // conversion: below 1, 2|y| added to 2^23 rounds to the code; from 1 on,
 // the f32 bits rounded to even at bit 22 (encodeE2M1Software).
+//
+// MXFP4 (e8m0 scales per 32 values, quantizeMXBlock): the scale's code
+// comes from amax's exponent bits (floor) or those of amax / 6 rounded up
+// (rceil), and each value is multiplied by 2^(127 - code), exact where
+// the quotient is representable and otherwise rounded like it.
 //
 // The packed values are one 8-byte store per block; the scales one store of
 // B bytes in either layout (a row's 4 consecutive blocks are 4 consecutive
@@ -164,6 +168,71 @@ SmallVector<Value> widen(KernelBuilder &k, ArrayRef<Value> words,
   return values;
 }
 
+/// MXFP4: the e8m0 code (an i32) and the 4 packed words of a block of 32
+/// values, as nvfp4.quantize defines them (bit for bit the reference's):
+///   floor: amax's biased exponent - 2 (0 below, 254 for an infinity);
+///   rceil: fl(amax / 6) rounded up to a power of two (a nonzero mantissa
+///          adds one to the exponent; subnormals above 2^-127 give 2^-126),
+///          at most 254;
+/// then q = e2m1(x * 2^(127 - code)), the power of two built from its bits
+/// (2^-127 a subnormal), an exact scaling rounded once like x / 2^(code -
+/// 127).
+std::pair<Value, SmallVector<Value>>
+quantizeMXBlock(KernelBuilder &k, ArrayRef<Value> block, ScaleRounding rounding,
+                bool hardware) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value amax = k.cf32(0.0f);
+  for (Value v : block)
+    amax = maxF32(k, amax, absF32(k, v));
+  auto bitsOf = [&](Value f) { return arith::BitcastOp::create(b, k.i32, f); };
+  auto select = [&](arith::CmpIPredicate p, Value x, int64_t bound, Value t,
+                    Value f) -> Value {
+    return arith::SelectOp::create(
+        b, arith::CmpIOp::create(b, p, x, k.c32(bound)), t, f);
+  };
+  Value code;
+  if (rounding == ScaleRounding::Floor) {
+    Value biased = arith::ShRUIOp::create(b, bitsOf(amax), k.c32(23));
+    Value lowered = arith::MaxSIOp::create(
+        b, arith::SubIOp::create(b, biased, k.c32(2)), k.c32(0));
+    code = select(arith::CmpIPredicate::eq, biased, 255, k.c32(254), lowered);
+  } else {
+    Value bits = bitsOf(arith::DivFOp::create(b, amax, k.cf32(6.0f)));
+    Value biased = arith::ShRUIOp::create(b, bits, k.c32(23));
+    Value up = arith::ExtUIOp::create(
+        b, k.i32,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
+                              arith::AndIOp::create(b, bits, k.c32(0x7FFFFF)),
+                              k.c32(0)));
+    Value normal = arith::MinUIOp::create(
+        b, arith::AddIOp::create(b, biased, up), k.c32(254));
+    Value subnormal = arith::ExtUIOp::create(
+        b, k.i32,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, bits,
+                              k.c32(0x400000)));
+    code = select(arith::CmpIPredicate::eq, biased, 0, subnormal, normal);
+  }
+  Value inverseBits = select(
+      arith::CmpIPredicate::eq, code, 254, k.c32(0x400000),
+      arith::ShLIOp::create(b, arith::SubIOp::create(b, k.c32(254), code),
+                            k.c32(23)));
+  Value inverse = arith::BitcastOp::create(b, k.f32, inverseBits);
+  SmallVector<Value> words;
+  for (int64_t w = 0; w < 4; ++w) {
+    Value word = k.c32(0);
+    for (int64_t i = 0; i < 4; ++i) {
+      int64_t e = 8 * w + 2 * i;
+      Value byte = encodeE2M1Pair(k, arith::MulFOp::create(b, block[e], inverse),
+                                  arith::MulFOp::create(b, block[e + 1], inverse),
+                                  hardware);
+      word = arith::OrIOp::create(b, word,
+                                  arith::ShLIOp::create(b, byte, k.c32(8 * i)));
+    }
+    words.push_back(word);
+  }
+  return {code, words};
+}
+
 struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
   QuantizeTileLowering(MLIRContext *ctx, GpuTarget target)
       : OpRewritePattern(ctx), hardware(getTargetInfo(target).hasTcgen05) {}
@@ -175,7 +244,9 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
     MemRefType xType = op.getX().getType();
     Type element = xType.getElementType();
     OperandShape x = getOperandShape(xType);
-    const int64_t rowBlocks = x.k / 16;
+    const BlockFormat format = BlockFormat::of(op.getSf().getType());
+    const int64_t blockSize = format.blockSize;
+    const int64_t rowBlocks = x.k / blockSize;
     const int64_t total = x.batch * x.rows * rowBlocks;
     const int64_t perThread = op.getPlan().getBlocksPerThread();
     const int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
@@ -194,11 +265,11 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
     b.setInsertionPointToStart(inRange.thenBlock());
 
     // The blocks' values, all loads first.
-    Value xPtr =
-        k.offset(k.pointer(op.getX()),
-                 arith::MulIOp::create(b, first, k.c64(16 * elementBytes)));
+    Value xPtr = k.offset(
+        k.pointer(op.getX()),
+        arith::MulIOp::create(b, first, k.c64(blockSize * elementBytes)));
     SmallVector<Value> words;
-    for (int64_t v = 0; v < perThread * elementBytes; ++v)
+    for (int64_t v = 0; v < perThread * elementBytes * blockSize / 16; ++v)
       words.push_back(k.load(k.v4i32, k.offset(xPtr, k.c64(16 * v)), 16));
     Value global = op.getGlobalScale()
                        ? k.load(k.f32, k.pointer(op.getGlobalScale()), 4)
@@ -206,7 +277,16 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
     SmallVector<Value> values = widen(k, words, element);
 
     SmallVector<Value> codes, packed;
-    for (int64_t blk = 0; blk < perThread; ++blk) {
+    for (int64_t blk = 0; blk < perThread && format.isMX(); ++blk) {
+      ArrayRef<Value> block = ArrayRef<Value>(values).slice(32 * blk, 32);
+      auto [code, words] = quantizeMXBlock(
+          k, block,
+          op.getScaleRounding().value_or(ScaleRounding::Floor),
+          hardware);
+      codes.push_back(code);
+      llvm::append_range(packed, words);
+    }
+    for (int64_t blk = 0; blk < perThread && !format.isMX(); ++blk) {
       ArrayRef<Value> block = ArrayRef<Value>(values).slice(16 * blk, 16);
       // amax: max.f32 skips NaN, as the reference does.
       Value amax = k.cf32(0.0f);
@@ -282,11 +362,11 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
       }
     }
 
-    // The values: 8 bytes a block.
+    // The values: 8 bytes a block (16 for MXFP4), two words each.
     Value qPtr = k.offset(k.pointer(op.getQ()),
-                          arith::MulIOp::create(b, first, k.c64(8)));
-    for (int64_t v = 0; v < perThread; v += 2) {
-      if (perThread == 1) {
+                          arith::MulIOp::create(b, first, k.c64(blockSize / 2)));
+    for (int64_t v = 0; v < perThread * blockSize / 16; v += 2) {
+      if (packed.size() == 2) {
         auto v2i32 = VectorType::get({2}, k.i32);
         LLVM::StoreOp::create(b, k.pack(v2i32, packed), qPtr, 8);
         break;
@@ -298,7 +378,7 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
     }
 
     // The thread's scales are one store of B bytes in either layout: in
-    // the plain one (row-major [L x] R x K/16) block i's is byte i; in the
+    // the plain one (row-major [L x] R x K/bs) block i's is byte i; in the
     // blocked one a row's 4 consecutive blocks 4c .. 4c + 3 are 4
     // consecutive bytes, and the thread's B (1, 2 or 4) blocks start at a
     // multiple of B.

@@ -24,7 +24,7 @@ namespace {
 constexpr int64_t kWarpsPerCta = 8;
 constexpr int64_t kBytesPerThread = 64;
 
-/// CTAs of `plan` over `blocks` blocks of 16 values.
+/// CTAs of `plan` over `blocks` scale blocks.
 int64_t gridOf(QuantizePlanAttr plan, int64_t blocks) {
   return llvm::divideCeil(blocks, plan.getBlocksPerCta());
 }
@@ -35,7 +35,8 @@ LogicalResult mlir::nvfp4::planQuantize(QuantizeOp op, const PlanTarget &) {
   MLIRContext *ctx = op.getContext();
   MemRefType xType = op.getX().getType();
   OperandShape x = getOperandShape(xType);
-  const int64_t rowBlocks = x.k / 16;
+  const int64_t blockSize = BlockFormat::of(op.getSf().getType()).blockSize;
+  const int64_t rowBlocks = x.k / blockSize;
   const int64_t blocks = x.batch * x.rows * rowBlocks;
   QuantizePlanAttr plan;
   if (Attribute given = op->getAttr(NVFP4Dialect::kPlanAttrName)) {
@@ -47,9 +48,10 @@ LogicalResult mlir::nvfp4::planQuantize(QuantizeOp op, const PlanTarget &) {
       return op.emitOpError()
              << "has a plan of " << plan.getBlocksPerThread()
              << " blocks per thread, which do not divide the rows' "
-             << rowBlocks << " blocks of 16 values";
+             << rowBlocks << " blocks of " << blockSize << " values";
   } else {
-    const int64_t blockBytes = 16 * xType.getElementTypeBitWidth() / 8;
+    const int64_t blockBytes =
+        blockSize * xType.getElementTypeBitWidth() / 8;
     int64_t perThread = std::max<int64_t>(1, kBytesPerThread / blockBytes);
     while (rowBlocks % perThread != 0)
       perThread /= 2;
