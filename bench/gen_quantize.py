@@ -6,7 +6,9 @@
 R rows of K values (K a multiple of 16), L = 0 (the default) unbatched;
 in_type f32, f16 or bf16 (default bf16); LAYOUT plain or blocked (default
 plain) for the e4m3 scales; GLOBAL `global` gives the op a per-tensor scale
-operand (nvfp4-run fills it with the input's amax / (448 x 6)).
+operand (nvfp4-run fills it with the input's amax / (448 x 6)), `device`
+has the op compute that scale on the device and return it
+(returns_global_scale).
 --plan=WARPS,BLOCKS (anywhere) gives it that #nvfp4.quantize_plan.
 --mx=floor or --mx=rceil (anywhere) quantizes to MXFP4 instead (e8m0 scales
 per 32 values, K a multiple of 32, no GLOBAL) with that scale rounding.
@@ -28,6 +30,7 @@ def main():
     in_type = args[3] if len(args) > 3 else "bf16"
     layout = args[4] if len(args) > 4 else "plain"
     global_scale = len(args) > 5 and args[5] == "global"
+    device_scale = len(args) > 5 and args[5] == "device"
     pre = f"{batch}x" if batch else ""
     x = f"memref<{pre}{r}x{k}x{in_type}>"
     q = f"memref<{pre}{r}x{k}xf4E2M1FN>"
@@ -48,9 +51,11 @@ def main():
     attr = " {" + ", ".join(attrs) + "}" if attrs else ""
     g_arg = ", %g: memref<1xf32>" if global_scale else ""
     g_use = " global_scale(%g : memref<1xf32>)" if global_scale else ""
-    print(f"func.func @quantize(%x: {x}{g_arg}, %q: {q}, %sf: {sf}) {{")
+    d_arg = ", %g: memref<1xf32>" if device_scale else ""
+    d_use = " returns_global_scale(%g : memref<1xf32>)" if device_scale else ""
+    print(f"func.func @quantize(%x: {x}{g_arg}, %q: {q}, %sf: {sf}{d_arg}) {{")
     print(f"  nvfp4.quantize ins(%x : {x}){g_use} outs(%q, %sf : {q}, {sf})"
-          f"{attr}")
+          f"{d_use}{attr}")
     print("  return")
     print("}")
 

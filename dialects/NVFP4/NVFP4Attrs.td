@@ -74,6 +74,21 @@ def NVFP4_ScaleRoundingAttr : EnumAttr<NVFP4_Dialect, NVFP4_ScaleRounding,
   let assemblyFormat = "`<` $value `>`";
 }
 
+def NVFP4_GlobalAmaxStep : I32EnumAttr<"GlobalAmaxStep",
+    "a step of the device-computed per-tensor scale", [
+    I32EnumAttrCase<"Zero", 0, "zero">,
+    I32EnumAttrCase<"Amax", 1, "amax">,
+    I32EnumAttrCase<"Finalize", 2, "finalize">
+  ]> {
+  let cppNamespace = "::mlir::nvfp4";
+  let genSpecializedAttr = 0;
+}
+
+def NVFP4_GlobalAmaxStepAttr : EnumAttr<NVFP4_Dialect, NVFP4_GlobalAmaxStep,
+                                        "global_amax_step"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 //===----------------------------------------------------------------------===//
 // Plans
 //===----------------------------------------------------------------------===//

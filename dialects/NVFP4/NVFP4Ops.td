@@ -189,7 +189,7 @@ def NVFP4_GroupedMatmulOp : NVFP4_KernelOp<"grouped_matmul"> {
 // quantize
 //===----------------------------------------------------------------------===//
 
-def NVFP4_QuantizeOp : NVFP4_KernelOp<"quantize"> {
+def NVFP4_QuantizeOp : NVFP4_KernelOp<"quantize", [AttrSizedOperandSegments]> {
   let summary = "Quantize f32/f16/bf16 to packed e2m1 values with e4m3 block scales";
   let description = [{
     NVFP4's two-level scaling as inference uses it: a per-tensor fp32 scale
@@ -214,6 +214,15 @@ def NVFP4_QuantizeOp : NVFP4_KernelOp<"quantize"> {
     and values 0x7. The scale layout is given by `sf_layout` (blocked:
     padding rows and columns zero). The batch dimension is optional; one
     `g` covers the whole tensor.
+
+    The per-tensor scale can instead be computed on the device and
+    returned: with `returns_global_scale(%g : memref<1xf32>)` (and no
+    `global_scale`), a first pass writes `g = amax / (448 * 6)` (an fp32
+    division), `amax` being the largest finite |x| of the whole tensor (all
+    batches; infinities and NaN skipped, 0 when there is none, so `g` may be
+    0), and the quantization then uses that `g` as above. That is what
+    calibration-free inference does per activation tensor: the block
+    scales then span e4m3's range.
 
     Shapes (`S = K / 16`): x `[L x] R x K` (f32, f16 or bf16), q `[L x] R x
     K` (f4E2M1FN), sf plain `[L x] R x S`, blocked `[L x] ceil(R/128) x
@@ -245,12 +254,17 @@ def NVFP4_QuantizeOp : NVFP4_KernelOp<"quantize"> {
         [MemRead]>:$global_scale,
     Arg<NVFP4_FP4Memref, "packed e2m1 values", [MemWrite]>:$q,
     Arg<NVFP4_ScaleMemref, "block scales", [MemWrite]>:$sf,
+    Arg<Optional<NVFP4_GlobalScaleMemref>,
+        "per-tensor scale computed from the input", [MemWrite]>:
+        $returned_global_scale,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sf_layout,
     OptionalAttr<NVFP4_ScaleRoundingAttr>:$scale_rounding);
   let assemblyFormat = [{
     `ins` `(` $x `:` type($x) `)`
     (`global_scale` `(` $global_scale^ `:` type($global_scale) `)`)?
-    `outs` `(` $q `,` $sf `:` type($q) `,` type($sf) `)` attr-dict
+    `outs` `(` $q `,` $sf `:` type($q) `,` type($sf) `)`
+    (`returns_global_scale` `(` $returned_global_scale^ `:`
+     type($returned_global_scale) `)`)? attr-dict
   }];
   let hasVerifier = 1;
 }

@@ -323,6 +323,39 @@ def NVFP4_QuantizeTileOp : NVFP4_CtaOp<"quantize_tile"> {
   let hasVerifier = 1;
 }
 
+def NVFP4_GlobalAmaxTileOp : NVFP4_CtaOp<"global_amax_tile"> {
+  let summary = "One CTA's step of a quantize's device-computed scale";
+  let description = [{
+    Made by `nvfp4-tile` for `nvfp4.quantize ... returns_global_scale(%g)`:
+    three kernels before the quantization's, each a step over `g`:
+    - `zero`: thread 0 stores +0 into `g`;
+    - `amax`: the CTA's threads take the largest finite |x| of x's
+      16-byte words `[base, base + words)` (clipped to x's end), reduce it
+      in each warp and lane 0 adds it to `g` with an atomic unsigned
+      maximum on its bits (non-negative floats order as their bits do);
+    - `finalize`: thread 0 replaces `g` (the amax) by `g / (448 * 6)`.
+    Kernel boundaries order the steps.
+
+    Example:
+    ```mlir
+    nvfp4.global_amax_tile #nvfp4.global_amax_step<amax>
+        ins(%x : memref<128x256xbf16>)
+        outs(%g : memref<1xf32>) at %base words 4096
+    ```
+  }];
+  let arguments = (ins
+    NVFP4_GlobalAmaxStepAttr:$step,
+    Arg<NVFP4_QuantInMemref, "input", [MemRead]>:$x,
+    Arg<NVFP4_GlobalScaleMemref, "the scale being computed",
+        [MemRead, MemWrite]>:$g,
+    Index:$base,
+    I64Attr:$words);
+  let assemblyFormat = [{
+    $step `ins` `(` $x `:` type($x) `)` `outs` `(` $g `:` type($g) `)`
+    `at` $base `words` $words attr-dict
+  }];
+}
+
 def NVFP4_BlockScalesTileOp : NVFP4_CtaOp<"block_scales_tile"> {
   let summary = "Write scales in the blocked layout, K padded to whole slots";
   let description = [{

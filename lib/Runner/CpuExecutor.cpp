@@ -14,6 +14,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
+#include <cmath>
+
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -126,8 +129,17 @@ LogicalResult run(QuantizeOp op, const Operands &get) {
   const BlockFormat format = BlockFormat::of(sf.type);
   int64_t scaleStride = ::nvfp4::ref::scaleBytes(
       layout, x.rows, format.getScaleColumns(x.k));
-  const float global =
+  float global =
       op.getGlobalScale() ? get(op.getGlobalScale()).toFloats().front() : 1.0f;
+  // A scale computed from the input: the largest finite |x| / (448 x 6).
+  if (Value returned = op.getReturnedGlobalScale()) {
+    float amax = 0.0f;
+    for (float v : values)
+      if (std::isfinite(v))
+        amax = std::max(amax, std::fabs(v));
+    global = amax / (448.0f * 6.0f);
+    get(returned).fromFloats({global});
+  }
   const auto rounding =
       op.getScaleRounding().value_or(ScaleRounding::Floor) ==
               ScaleRounding::Rceil

@@ -25,6 +25,11 @@
 // (rceil), and each value is multiplied by 2^(127 - code), exact where
 // the quotient is representable and otherwise rounded like it.
 //
+// A per-tensor scale computed on the device (`returns_global_scale`) comes
+// from three nvfp4.global_amax_tile kernels before the quantization's:
+// zero g, an atomic maximum of the finite |x| (GlobalAmaxTileLowering),
+// then g = amax / (448 x 6).
+//
 // The packed values are one 8-byte store per block; the scales one store of
 // B bytes in either layout (a row's 4 consecutive blocks are 4 consecutive
 // bytes of the blocked atoms too). The blocked layout's padding (columns
@@ -487,7 +492,131 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
 
 } // namespace
 
+namespace {
+
+/// The steps of a device-computed per-tensor scale (nvfp4.global_amax_tile):
+/// thread 0 zeroes g or divides it by 448 x 6; the amax step reduces the
+/// largest finite |x| of the CTA's words in integers (the bits of
+/// non-negative floats order as the floats do; infinities and NaN are
+/// replaced by 0), per warp by shuffles, across warps through shared
+/// memory, and warp 0's lane 0 adds it to g with one atomic unsigned max.
+struct GlobalAmaxTileLowering : OpRewritePattern<GlobalAmaxTileOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  static constexpr int64_t kThreads = 256;
+
+  LogicalResult matchAndRewrite(GlobalAmaxTileOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    Value tid = k.threadIdX();
+    Value g = k.pointer(op.getG());
+    if (op.getStep() != GlobalAmaxStep::Amax) {
+      auto first = scf::IfOp::create(
+          b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, k.c32(0)),
+          /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(first.thenBlock());
+      Value value = k.cf32(0.0f);
+      if (op.getStep() == GlobalAmaxStep::Finalize)
+        value = arith::DivFOp::create(b, k.load(k.f32, g, 4, false),
+                                      k.cf32(448.0f * 6.0f));
+      LLVM::StoreOp::create(b, value, g, 4);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    MemRefType xType = op.getX().getType();
+    Type element = xType.getElementType();
+    const int64_t totalWords =
+        xType.getNumElements() * element.getIntOrFloatBitWidth() / 128;
+    const int64_t perThread = op.getWords() / kThreads;
+    Value base = arith::IndexCastUIOp::create(b, k.i64, op.getBase());
+    Value tid64 = arith::ExtUIOp::create(b, k.i64, tid);
+    Value x = k.pointer(op.getX());
+    // All loads first (words past x's end read word 0 and count as 0).
+    SmallVector<std::pair<Value, Value>> loads;
+    for (int64_t i = 0; i < perThread; ++i) {
+      Value word = arith::AddIOp::create(
+          b, base, arith::AddIOp::create(b, tid64, k.c64(i * kThreads)));
+      Value valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, word,
+                                          k.c64(totalWords));
+      Value at = arith::SelectOp::create(b, valid, word, k.c64(0));
+      loads.push_back(
+          {valid, k.load(k.v4i32,
+                         k.offset(x, arith::MulIOp::create(b, at, k.c64(16))),
+                         16)});
+    }
+    Value amax = k.c32(0);
+    for (auto [valid, vec] : loads) {
+      Value local = k.c32(0);
+      for (Value v : widen(k, {vec}, element)) {
+        Value bits = arith::AndIOp::create(
+            b, arith::BitcastOp::create(b, k.i32, v), k.c32(0x7FFFFFFF));
+        Value finite = arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                             bits, k.c32(0x7F800000));
+        local = arith::MaxUIOp::create(
+            b, local, arith::SelectOp::create(b, finite, bits, k.c32(0)));
+      }
+      amax = arith::MaxUIOp::create(
+          b, amax, arith::SelectOp::create(b, valid, local, k.c32(0)));
+    }
+    auto warpMax = [&](Value v) {
+      for (int32_t offset = 16; offset >= 1; offset /= 2)
+        v = arith::MaxUIOp::create(
+            b, v,
+            gpu::ShuffleOp::create(b, v, offset, /*width=*/32,
+                                   gpu::ShuffleMode::XOR)
+                .getShuffleResult());
+      return v;
+    };
+    amax = warpMax(amax);
+    // Warp maxima through shared memory; warp 0 takes theirs.
+    Value smem = k.sharedBuffer(rewriter, op, "__nvfp4_amax", 4 * kThreads / 32);
+    Value lane = arith::AndIOp::create(b, tid, k.c32(31));
+    Value warp = arith::ShRUIOp::create(b, tid, k.c32(5));
+    auto isZero = [&](Value v) {
+      return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, v, k.c32(0));
+    };
+    {
+      auto leader = scf::IfOp::create(b, isZero(lane), false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(leader.thenBlock());
+      LLVM::StoreOp::create(
+          b, amax,
+          k.smemOffset(smem, arith::MulIOp::create(
+                                 b, arith::ExtUIOp::create(b, k.i64, warp),
+                                 k.c64(4))),
+          4);
+    }
+    gpu::BarrierOp::create(b);
+    auto first = scf::IfOp::create(b, isZero(warp), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(first.thenBlock());
+    Value mine = k.load(
+        k.i32,
+        k.smemOffset(smem,
+                     arith::MulIOp::create(
+                         b,
+                         arith::ExtUIOp::create(
+                             b, k.i64,
+                             arith::MinUIOp::create(b, lane,
+                                                    k.c32(kThreads / 32 - 1))),
+                         k.c64(4))),
+        4, /*invariant=*/false);
+    Value total = warpMax(mine);
+    auto lane0 = scf::IfOp::create(b, isZero(lane), false);
+    b.setInsertionPointToStart(lane0.thenBlock());
+    LLVM::AtomicRMWOp::create(b, LLVM::AtomicBinOp::umax, g, total,
+                              LLVM::AtomicOrdering::monotonic);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
 void mlir::nvfp4::populateQuantizePatterns(RewritePatternSet &patterns,
                                            GpuTarget target) {
   patterns.add<QuantizeTileLowering>(patterns.getContext(), target);
+  patterns.add<GlobalAmaxTileLowering>(patterns.getContext());
 }

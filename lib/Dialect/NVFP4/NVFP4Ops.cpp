@@ -512,6 +512,18 @@ static LogicalResult verifyQuantize(Operation *op, Value x, Value q, Value sf,
 }
 
 LogicalResult QuantizeOp::verify() {
+  if (Value returned = getReturnedGlobalScale()) {
+    if (getGlobalScale())
+      return emitOpError() << "expects either 'global_scale' (given) or "
+                              "'returns_global_scale' (computed on the "
+                              "device), not both";
+    if (failed(verifyDense(getOperation(), returned, "returns_global_scale")))
+      return failure();
+    if (BlockFormat::of(getSf().getType()).isMX())
+      return emitOpError() << "expects no 'returns_global_scale' with MXFP4 "
+                              "scales (f8E8M0FNU): MXFP4 has only its "
+                              "power-of-two block scales";
+  }
   return verifyQuantize(getOperation(), getX(), getQ(), getSf(), getSfLayout(),
                         getGlobalScale());
 }

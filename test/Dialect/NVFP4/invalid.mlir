@@ -1426,3 +1426,19 @@ func.func @mx_block_scales(%src: memref<128x8xf8E8M0FNU>, %dst: memref<1x2x32x4x
   nvfp4.block_scales ins(%src : memref<128x8xf8E8M0FNU>) outs(%dst : memref<1x2x32x4x4xf8E4M3FN>)
   return
 }
+
+// -----
+
+func.func @both_global_scales(%x: memref<4x64xf32>, %g: memref<1xf32>, %q: memref<4x64xf4E2M1FN>, %sf: memref<4x4xf8E4M3FN>, %r: memref<1xf32>) {
+  // expected-error @+1 {{expects either 'global_scale' (given) or 'returns_global_scale' (computed on the device), not both}}
+  nvfp4.quantize ins(%x : memref<4x64xf32>) global_scale(%g : memref<1xf32>) outs(%q, %sf : memref<4x64xf4E2M1FN>, memref<4x4xf8E4M3FN>) returns_global_scale(%r : memref<1xf32>)
+  return
+}
+
+// -----
+
+func.func @mx_returned_scale(%x: memref<4x64xf32>, %q: memref<4x64xf4E2M1FN>, %sf: memref<4x2xf8E8M0FNU>, %r: memref<1xf32>) {
+  // expected-error @+1 {{expects no 'returns_global_scale' with MXFP4 scales (f8E8M0FNU)}}
+  nvfp4.quantize ins(%x : memref<4x64xf32>) outs(%q, %sf : memref<4x64xf4E2M1FN>, memref<4x2xf8E8M0FNU>) returns_global_scale(%r : memref<1xf32>)
+  return
+}
