@@ -297,42 +297,18 @@ groupRows(const int32_t *offsets, int64_t groups, int64_t rows) {
   return out;
 }
 
-void quantize(const float *x, int64_t rows, int64_t k, ScaleLayout layout,
-              uint8_t *q, uint8_t *scales, float global) {
-  assert(k % kBlockSize == 0 && "K must be a multiple of 16");
-  const int64_t kb = k / kBlockSize;
-  if (layout == ScaleLayout::Blocked && rows > 0 && kb > 0)
-    std::memset(scales, 0, static_cast<size_t>(blockedScaleBytes(rows, kb)));
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t j = 0; j < kb; ++j) {
-      const float *block = x + r * k + j * kBlockSize;
-      float amax = 0.0f;
-      for (int i = 0; i < kBlockSize; ++i) {
-        float mag = std::fabs(block[i]);
-        if (mag > amax) // False for NaN: NaN elements are skipped.
-          amax = mag;
-      }
-      const uint8_t code =
-          amax == 0.0f ? 0 : encodeE4M3((amax / 6.0f) / global);
-      const float s = decodeE4M3(code) * global;
-      scales[scaleOffset(layout, r, j, rows, kb)] = code;
-      uint8_t *out = q + r * (k / 2) + j * (kBlockSize / 2);
-      for (int i = 0; i < kBlockSize / 2; ++i) {
-        uint8_t lo = 0, hi = 0;
-        if (s != 0.0f) {
-          lo = encodeE2M1(block[2 * i] / s);
-          hi = encodeE2M1(block[2 * i + 1] / s);
-        }
-        out[i] = static_cast<uint8_t>(lo | (hi << 4));
-      }
-    }
-  }
-}
+namespace {
 
-void quantizeMX(const float *x, int64_t rows, int64_t k, ScaleLayout layout,
-                uint8_t *q, uint8_t *scales, MXRounding rounding) {
-  constexpr int64_t block = 32;
-  assert(k % block == 0 && "K must be a multiple of 32");
+/// The loop both quantizations share: for every `block`-value block of the
+/// rows, its amax (NaN elements skipped, like fmaxf) and the block's
+/// block / 2 bytes of `q` go to `quantizeBlock`, which fills them and
+/// returns the block's scale code, stored in `layout` (the blocked
+/// layout's padding zero).
+template <typename Fn>
+void quantizeBlocks(const float *x, int64_t rows, int64_t k, int64_t block,
+                    ScaleLayout layout, uint8_t *q, uint8_t *scales,
+                    Fn quantizeBlock) {
+  assert(k % block == 0 && "K must be a multiple of the block size");
   const int64_t kb = k / block;
   if (layout == ScaleLayout::Blocked && rows > 0 && kb > 0)
     std::memset(scales, 0, static_cast<size_t>(blockedScaleBytes(rows, kb)));
@@ -340,20 +316,54 @@ void quantizeMX(const float *x, int64_t rows, int64_t k, ScaleLayout layout,
     for (int64_t j = 0; j < kb; ++j) {
       const float *values = x + r * k + j * block;
       float amax = 0.0f;
-      for (int i = 0; i < block; ++i)
-        amax = std::fabs(values[i]) > amax ? std::fabs(values[i]) : amax;
-      const uint8_t code = encodeE8M0Scale(amax, rounding);
-      scales[scaleOffset(layout, r, j, rows, kb)] = code;
-      // 2^(127 - code) is a normal or subnormal fp32 for every code, and a
-      // product by it rounds like the exact quotient x / 2^(code - 127).
-      const float inverse = std::ldexp(1.0f, 127 - code);
-      uint8_t *out = q + r * (k / 2) + j * (block / 2);
-      for (int i = 0; i < block / 2; ++i)
-        out[i] = static_cast<uint8_t>(
-            encodeE2M1(values[2 * i] * inverse) |
-            (encodeE2M1(values[2 * i + 1] * inverse) << 4));
+      for (int64_t i = 0; i < block; ++i) {
+        float mag = std::fabs(values[i]);
+        if (mag > amax) // False for NaN: NaN elements are skipped.
+          amax = mag;
+      }
+      scales[scaleOffset(layout, r, j, rows, kb)] =
+          quantizeBlock(values, amax, q + r * (k / 2) + j * (block / 2));
     }
   }
+}
+
+} // namespace
+
+void quantize(const float *x, int64_t rows, int64_t k, ScaleLayout layout,
+              uint8_t *q, uint8_t *scales, float global) {
+  quantizeBlocks(
+      x, rows, k, kBlockSize, layout, q, scales,
+      [&](const float *values, float amax, uint8_t *out) -> uint8_t {
+        const uint8_t code =
+            amax == 0.0f ? 0 : encodeE4M3((amax / 6.0f) / global);
+        const float s = decodeE4M3(code) * global;
+        for (int i = 0; i < kBlockSize / 2; ++i) {
+          uint8_t lo = 0, hi = 0;
+          if (s != 0.0f) {
+            lo = encodeE2M1(values[2 * i] / s);
+            hi = encodeE2M1(values[2 * i + 1] / s);
+          }
+          out[i] = static_cast<uint8_t>(lo | (hi << 4));
+        }
+        return code;
+      });
+}
+
+void quantizeMX(const float *x, int64_t rows, int64_t k, ScaleLayout layout,
+                uint8_t *q, uint8_t *scales, MXRounding rounding) {
+  quantizeBlocks(
+      x, rows, k, 32, layout, q, scales,
+      [&](const float *values, float amax, uint8_t *out) -> uint8_t {
+        const uint8_t code = encodeE8M0Scale(amax, rounding);
+        // 2^(127 - code) is a normal or subnormal fp32 for every code, and
+        // a product by it rounds like the exact quotient x / 2^(code - 127).
+        const float inverse = std::ldexp(1.0f, 127 - code);
+        for (int i = 0; i < 16; ++i)
+          out[i] = static_cast<uint8_t>(
+              encodeE2M1(values[2 * i] * inverse) |
+              (encodeE2M1(values[2 * i + 1] * inverse) << 4));
+        return code;
+      });
 }
 
 } // namespace ref
