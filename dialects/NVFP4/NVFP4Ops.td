@@ -51,6 +51,15 @@ def NVFP4_ScaledMatmulOp : NVFP4_KernelOp<"scaled_matmul"> {
     own constraints (the GEMV kernels need K % 64 == 0, the tcgen05 GEMM
     K % 256 == 0) and report them when they plan the op.
 
+    MXFP4: with `f8E8M0FNU` scales (both operands; mixing formats is an
+    error) one power-of-two scale covers 32 values (`S = K / 32`, K a
+    multiple of 32, blocked atoms of 128 values of K), and each 32-value
+    block's partial sum is exact: the e2m1 products summed, then scaled by
+    `2^(ca + cb - 254)` with one rounding to fp32, so a block overflows or
+    flushes only where its exact value does; blocks are added in fp32.
+    Kernels: the GEMV (both targets); the tensor-core GEMM, dual and
+    grouped kernels refuse MXFP4 at plan time for now.
+
     Example (the contest's first GEMV shape):
     ```mlir
     nvfp4.scaled_matmul
@@ -190,7 +199,7 @@ def NVFP4_GroupedMatmulOp : NVFP4_KernelOp<"grouped_matmul"> {
 //===----------------------------------------------------------------------===//
 
 def NVFP4_QuantizeOp : NVFP4_KernelOp<"quantize", [AttrSizedOperandSegments]> {
-  let summary = "Quantize f32/f16/bf16 to packed e2m1 values with e4m3 block scales";
+  let summary = "Quantize f32/f16/bf16 to packed e2m1 values with block scales";
   let description = [{
     NVFP4's two-level scaling as inference uses it: a per-tensor fp32 scale
     `g` (the `global_scale` operand, a `memref<1xf32>`; 1 without one) and

@@ -287,10 +287,12 @@ def NVFP4_DecodeATileOp : NVFP4_WgmmaOp<"decode_a_tile",
 def NVFP4_QuantizeTileOp : NVFP4_CtaOp<"quantize_tile"> {
   let summary = "Quantize the scale blocks of one CTA";
   let description = [{
-    The CTA-level form of `nvfp4.quantize` (same operands and semantics),
-    created by `nvfp4-tile`: the CTA of `plan`'s threads quantizes the
-    blocks of 16 values `[base, base + threads x blocks_per_thread)` of
-    `x` in row-major order over `[L x] R x K / 16` (clipped to the last),
+    The CTA-level form of `nvfp4.quantize` (same operands and semantics;
+    a computed per-tensor scale arrives as `global_scale`, written by
+    `nvfp4.global_amax_tile` kernels before), created by `nvfp4-tile`: the
+    CTA of `plan`'s threads quantizes the scale blocks (16 values for
+    NVFP4, 32 for MXFP4) `[base, base + threads x blocks_per_thread)` of
+    `x` in row-major order over `[L x] R x K / block` (clipped to the last),
     each thread `blocks_per_thread` consecutive blocks of a row. The
     lowering is the same on every target except the e2m1 conversion:
     `cvt.rn.satfinite.e2m1x2.f32` on sm_100a, integer rounding of the f32
@@ -329,10 +331,12 @@ def NVFP4_GlobalAmaxTileOp : NVFP4_CtaOp<"global_amax_tile"> {
     Made by `nvfp4-tile` for `nvfp4.quantize ... returns_global_scale(%g)`:
     three kernels before the quantization's, each a step over `g`:
     - `zero`: thread 0 stores +0 into `g`;
-    - `amax`: the CTA's threads take the largest finite |x| of x's
-      16-byte words `[base, base + words)` (clipped to x's end), reduce it
-      in each warp and lane 0 adds it to `g` with an atomic unsigned
-      maximum on its bits (non-negative floats order as their bits do);
+    - `amax`: the CTA's `kThreads` threads take the largest finite |x| of
+      x's 16-byte words `[base, base + words)` (clipped to x's end; words
+      a multiple of kThreads), reduce it per warp by shuffles and across
+      warps in shared memory, and one thread adds it to `g` with an atomic
+      unsigned maximum on its bits (non-negative floats order as their
+      bits do);
     - `finalize`: thread 0 replaces `g` (the amax) by `g / (448 * 6)`.
     Kernel boundaries order the steps.
 
@@ -354,6 +358,11 @@ def NVFP4_GlobalAmaxTileOp : NVFP4_CtaOp<"global_amax_tile"> {
     $step `ins` `(` $x `:` type($x) `)` `outs` `(` $g `:` type($g) `)`
     `at` $base `words` $words attr-dict
   }];
+  let extraClassDeclaration = [{
+    /// Threads of the kernel (its known_block_size).
+    static constexpr int64_t kThreads = 256;
+  }];
+  let hasVerifier = 1;
 }
 
 def NVFP4_BlockScalesTileOp : NVFP4_CtaOp<"block_scales_tile"> {

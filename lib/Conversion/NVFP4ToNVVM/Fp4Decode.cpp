@@ -99,7 +99,6 @@ Value mlir::nvfp4::blockDotInt(KernelBuilder &k, ArrayRef<Value> aWords,
   return arith::SIToFPOp::create(b, k.f32, dot);
 }
 
-/// Decodes `count` (2 or 4) e4m3 scale bytes to f32.
 /// The f32 bits of e8m0 code `code` (an i32 in [0, 255]).
 static Value e8m0Bits(KernelBuilder &k, Value code) {
   ImplicitLocOpBuilder &b = k.b;
@@ -112,6 +111,8 @@ static Value e8m0Bits(KernelBuilder &k, Value code) {
   return arith::SelectOp::create(b, isNaN, k.c32(0x7FC00000), bits);
 }
 
+/// Decodes `count` scale bytes to f32: e4m3 pairs by cvt, e8m0 by their
+/// bits (e8m0Bits).
 SmallVector<Value> mlir::nvfp4::decodeScales(KernelBuilder &k, Value raw,
                                              int64_t count,
                                              BlockFormat format) {

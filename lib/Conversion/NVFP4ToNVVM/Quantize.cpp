@@ -6,7 +6,7 @@
 //
 // Thread t of the CTA quantizes blocks base + t x B .. + B - 1 (B =
 // blocks_per_thread; a row's blocks are a multiple of B, so they are one
-// row's): it loads their 16 B values with 16-byte loads (consecutive
+// row's): it loads their 16 B (MXFP4: 32 B) values with 16-byte loads (consecutive
 // threads, consecutive addresses), and per block computes, in fp32 and in
 // the order nvfp4.quantize defines (bit for bit the CPU reference's):
 //
@@ -30,10 +30,10 @@
 // zero g, an atomic maximum of the finite |x| (GlobalAmaxTileLowering),
 // then g = amax / (448 x 6).
 //
-// The packed values are one 8-byte store per block; the scales one store of
-// B bytes in either layout (a row's 4 consecutive blocks are 4 consecutive
-// bytes of the blocked atoms too). The blocked layout's padding (columns
-// past K / 16 in the row's last chunk, rows past R in the last 128-row
+// The packed values are one 8-byte (MXFP4: 16-byte) store per block; the
+// scales one store of B bytes in either layout (a row's 4 consecutive
+// blocks are 4 consecutive bytes of the blocked atoms too). The blocked
+// layout's padding (columns past K / block in the row's last chunk, rows past R in the last 128-row
 // atom) the threads of the row's last block and of the first rows write as
 // zero.
 //
@@ -46,6 +46,8 @@
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -400,33 +402,41 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    storeBlocked(k, sfPtr, first, bytes, perThread, x.rows, rowBlocks);
+    storeBlocked(k, sfPtr, first, bytes, perThread, x.batch, x.rows,
+                 rowBlocks);
     rewriter.eraseOp(op);
     return success();
   }
 
   /// The blocked layout's bytes of the thread's `count` blocks (`bytes`,
   /// an integer of count bytes), and the padding its blocks are
-  /// responsible for.
+  /// responsible for. The index arithmetic (divisions by constants) is
+  /// 32-bit where every block index and byte offset fits, else 64-bit.
   static void storeBlocked(KernelBuilder &k, Value sfPtr, Value first,
-                           Value bytes, int64_t count, int64_t r,
-                           int64_t rowBlocks) {
+                           Value bytes, int64_t count, int64_t batches,
+                           int64_t r, int64_t rowBlocks) {
     ImplicitLocOpBuilder &b = k.b;
     const int64_t chunks = llvm::divideCeil(rowBlocks, 4);
     const int64_t rowAtoms = llvm::divideCeil(r, 128);
     const int64_t batchBytes = rowAtoms * chunks * 512;
+    const int64_t limit = std::numeric_limits<int32_t>::max();
+    const bool narrow = batches * batchBytes <= limit &&
+                        batches * r * rowBlocks <= limit && rowAtoms * 128 <= limit;
+    auto c = [&](int64_t v) { return narrow ? k.c32(v) : k.c64(v); };
     auto div = [&](Value v, int64_t d) -> Value {
-      return arith::DivUIOp::create(b, v, k.c64(d));
+      return arith::DivUIOp::create(b, v, c(d));
     };
     auto rem = [&](Value v, int64_t d) -> Value {
-      return arith::RemUIOp::create(b, v, k.c64(d));
+      return arith::RemUIOp::create(b, v, c(d));
     };
     auto mul = [&](Value v, int64_t d) -> Value {
-      return arith::MulIOp::create(b, v, k.c64(d));
+      return arith::MulIOp::create(b, v, c(d));
     };
     auto add = [&](Value x, Value y) -> Value {
       return arith::AddIOp::create(b, x, y);
     };
+    if (narrow)
+      first = arith::TruncIOp::create(b, k.i32, first);
     Value row = div(first, rowBlocks);
     Value j0 = rem(first, rowBlocks);
     Value batch = div(row, r);
@@ -440,7 +450,9 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
       Value inAtom =
           add(add(mul(rem(rowIdx, 32), 16), mul(div(rem(rowIdx, 128), 32), 4)),
               rem(column, 4));
-      return k.offset(sfPtr, add(batchBase, add(mul(atom, 512), inAtom)));
+      Value offset = add(batchBase, add(mul(atom, 512), inAtom));
+      return k.offset(sfPtr, narrow ? arith::ExtUIOp::create(b, k.i64, offset)
+                                    : offset);
     };
     auto storeByte = [&](Value byte, Value rowIdx, Value column) {
       LLVM::StoreOp::create(b, arith::TruncIOp::create(b, k.i8, byte),
@@ -454,13 +466,13 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
     const int64_t padRows = rowAtoms * 128 - r;
     const int64_t last = rowBlocks - count;
     auto zeroRowTail = [&](Value rowIdx) {
-      for (int64_t c = 0; c < padColumns; ++c)
-        storeByte(k.c32(0), rowIdx, k.c64(rowBlocks + c));
+      for (int64_t col = 0; col < padColumns; ++col)
+        storeByte(k.c32(0), rowIdx, c(rowBlocks + col));
     };
     if (padColumns) {
       auto isLast = scf::IfOp::create(
           b,
-          arith::CmpIOp::create(b, arith::CmpIPredicate::eq, j0, k.c64(last)),
+          arith::CmpIOp::create(b, arith::CmpIPredicate::eq, j0, c(last)),
           /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(isLast.thenBlock());
@@ -470,8 +482,8 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
       // Padding row r + i (i < padRows) is written by the threads of row
       // i % r: rows i, i + r, i + 2r, ... of the padding, over the same
       // columns.
-      auto loop = scf::ForOp::create(b, add(rowInBatch, k.c64(r)),
-                                     k.c64(r + padRows), k.c64(r));
+      auto loop = scf::ForOp::create(b, add(rowInBatch, c(r)), c(r + padRows),
+                                     c(r));
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value padRow = loop.getInductionVar();
@@ -479,7 +491,7 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
       if (padColumns) {
         auto isLast = scf::IfOp::create(
             b,
-            arith::CmpIOp::create(b, arith::CmpIPredicate::eq, j0, k.c64(last)),
+            arith::CmpIOp::create(b, arith::CmpIPredicate::eq, j0, c(last)),
             /*withElseRegion=*/false);
         b.setInsertionPointToStart(isLast.thenBlock());
         zeroRowTail(padRow);
@@ -503,7 +515,7 @@ namespace {
 struct GlobalAmaxTileLowering : OpRewritePattern<GlobalAmaxTileOp> {
   using OpRewritePattern::OpRewritePattern;
 
-  static constexpr int64_t kThreads = 256;
+  static constexpr int64_t kThreads = GlobalAmaxTileOp::kThreads;
 
   LogicalResult matchAndRewrite(GlobalAmaxTileOp op,
                                 PatternRewriter &rewriter) const override {

@@ -304,9 +304,25 @@ verifyScaledProduct(Operation *op, MemRefType aType, MemRefType sfaType,
   return a;
 }
 
-/// Checks the GEMM's K step and the tensor map of the decoded tiles of A.
+/// Checks that a CTA-level op of the tensor-core GEMM kernels has NVFP4
+/// scales: their decodes and MMAs read e4m3 (MXFP4 stops at nvfp4-plan).
+LogicalResult verifyNVFP4Only(Operation *op) {
+  FailureOr<BlockFormat> format = verifyFormat(op);
+  if (failed(format))
+    return failure();
+  if (format->isMX())
+    return op->emitOpError() << "expects NVFP4 (f8E4M3FN) scales: the "
+                                "tensor-core GEMM kernels have no MXFP4 "
+                                "path yet";
+  return success();
+}
+
+/// Checks the GEMM's scales, K step and the tensor map of the decoded
+/// tiles of A.
 LogicalResult verifyGemmTiles(Operation *op, const OperandShape &a,
                               WgmmaMainloopAttr plan, TensorMapType tiles) {
+  if (failed(verifyNVFP4Only(op)))
+    return failure();
   if (a.k % WgmmaMainloopAttr::kTileK != 0)
     return op->emitOpError() << "expects K (" << a.k
                              << ") to be a multiple of 64, the GEMM kernels' "
@@ -519,6 +535,11 @@ LogicalResult QuantizeOp::verify() {
                               "device), not both";
     if (failed(verifyDense(getOperation(), returned, "returns_global_scale")))
       return failure();
+    if (cast<MemRefType>(returned.getType()).getShape() != ArrayRef<int64_t>{1})
+      return emitOpError()
+             << "expects 'returns_global_scale' to hold one f32 "
+                "(memref<1xf32>), but got "
+             << returned.getType();
     if (BlockFormat::of(getSf().getType()).isMX())
       return emitOpError() << "expects no 'returns_global_scale' with MXFP4 "
                               "scales (f8E8M0FNU): MXFP4 has only its "
@@ -526,6 +547,21 @@ LogicalResult QuantizeOp::verify() {
   }
   return verifyQuantize(getOperation(), getX(), getQ(), getSf(), getSfLayout(),
                         getGlobalScale());
+}
+
+LogicalResult GlobalAmaxTileOp::verify() {
+  // Each of the kernel's threads reads words / kThreads of the words.
+  if (getWords() < kThreads || getWords() % kThreads != 0)
+    return emitOpError() << "expects words to be a positive multiple of "
+                         << kThreads << " (the CTA's threads), but got "
+                         << getWords();
+  if (DenseI32ArrayAttr block = getKnownBlockSize(getOperation());
+      block && !isRowShape(block, kThreads))
+    return emitOpError() << "expects a kernel of " << kThreads
+                         << " x 1 x 1 threads (known_block_size)";
+  if (getG().getType().getShape() != ArrayRef<int64_t>{1})
+    return emitOpError() << "expects 'g' to hold one f32 (memref<1xf32>)";
+  return success();
 }
 
 LogicalResult QuantizeTileOp::verify() {
@@ -650,6 +686,8 @@ static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
 }
 
 LogicalResult GemmTileOp::verify() {
+  if (failed(verifyNVFP4Only(getOperation())))
+    return failure();
   Tcgen05MainloopAttr tcgen05 = getTcgen05Mainloop();
   if (tcgen05 && (getSfaLayout() != ScaleLayout::Blocked ||
                   getSfbLayout() != ScaleLayout::Blocked))
@@ -1494,7 +1532,8 @@ LogicalResult TensorMapOp::verify() {
 LogicalResult WgmmaLoadBOp::verify() {
   Operation *op = getOperation();
   MemRefType bType = getB().getType();
-  if (failed(verifyDenseOperands(op, {"b", "sfb"})) ||
+  if (failed(verifyNVFP4Only(op)) ||
+      failed(verifyDenseOperands(op, {"b", "sfb"})) ||
       failed(verifyRank2or3(op, "b", bType, "N")))
     return failure();
   OperandShape b = getOperandShape(bType);

@@ -21,8 +21,10 @@
 using namespace mlir;
 using namespace mlir::nvfp4;
 
-/// The amax step's CTAs: 256 threads, 16 words (256 bytes) each.
-static constexpr int64_t kAmaxThreads = 256, kAmaxWordsPerCta = 4096;
+/// The amax step's CTAs: GlobalAmaxTileOp::kThreads threads, 16 words
+/// (256 bytes) each.
+static constexpr int64_t kAmaxThreads = GlobalAmaxTileOp::kThreads,
+                         kAmaxWordsPerCta = 16 * kAmaxThreads;
 
 LogicalResult mlir::nvfp4::tileQuantize(QuantizeOp op, QuantizePlanAttr plan,
                                         gpu::GPUModuleOp kernels,
