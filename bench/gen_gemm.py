@@ -18,6 +18,9 @@ planner does); --tcgen05=TILE_M,STAGES[,SPLIT_K[,SPLIT_ON_CHIP]]
 (anywhere) gives it a #nvfp4.tcgen05_mainloop (sm_100a) instead.
 --dual (anywhere) writes the gated dual GEMM C = silu(A * B1^T) * (A * B2^T)
 (nvfp4.scaled_dual_matmul; a given plan's mainloop gets weights = 2).
+out_type nvfp4 makes C NVFP4, quantized in the epilogue: e2m1 values, e4m3
+`c_scales` (blocked with --blocked=c) and a per-tensor `c_global_scale`
+(an input; nvfp4-run calibrates a random one from the fp32 values).
 """
 import sys
 
@@ -49,7 +52,15 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
     sfa = scales(pre, m, k, "a" in blocked)
     b = f"memref<{pre}{n}x{k}xf4E2M1FN>"
     sfb = scales(pre, n, k, "b" in blocked)
-    c = f"memref<{pre}{m}x{n}x{out}>"
+    quantized = out == "nvfp4"
+    c = f"memref<{pre}{m}x{n}x{'f4E2M1FN' if quantized else out}>"
+    # An NVFP4 C's operands: its scales and per-tensor scale.
+    c_args = c_outs = ""
+    if quantized:
+        sfc = scales(pre, m, n, "c" in blocked)
+        c_args = f", %sfc: {sfc}, %g: memref<1xf32>"
+        c_outs = (f" c_scales(%sfc : {sfc})"
+                  " c_global_scale(%g : memref<1xf32>)")
     attrs = []
     if plan:
         fields = ("warpgroups", "tile_m", "stages", "k_groups", "b_prefetch",
@@ -73,13 +84,15 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
     for operand in "ab":
         if operand in blocked:
             attrs.append(f"sf{operand}_layout = #nvfp4.scale_layout<blocked>")
+    if quantized and "c" in blocked:
+        attrs.append("c_scales_layout = #nvfp4.scale_layout<blocked>")
     attr = " {" + ", ".join(attrs) + "}" if attrs else ""
     if dual:
-        return (f"func.func @{name}(%a: {a}, %sfa: {sfa}, %b1: {b}, %sfb1: {sfb}, %b2: {b}, %sfb2: {sfb}, %c: {c}) {{\n"
-                f"  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : {a}, {sfa}, {b}, {sfb}, {b}, {sfb}) outs(%c : {c}){attr}\n"
+        return (f"func.func @{name}(%a: {a}, %sfa: {sfa}, %b1: {b}, %sfb1: {sfb}, %b2: {b}, %sfb2: {sfb}, %c: {c}{c_args}) {{\n"
+                f"  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : {a}, {sfa}, {b}, {sfb}, {b}, {sfb}) outs(%c : {c}){c_outs}{attr}\n"
                 f"  return\n}}\n")
-    return (f"func.func @{name}(%a: {a}, %sfa: {sfa}, %b: {b}, %sfb: {sfb}, %c: {c}) {{\n"
-            f"  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : {a}, {sfa}, {b}, {sfb}) outs(%c : {c}){attr}\n"
+    return (f"func.func @{name}(%a: {a}, %sfa: {sfa}, %b: {b}, %sfb: {sfb}, %c: {c}{c_args}) {{\n"
+            f"  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : {a}, {sfa}, {b}, {sfb}) outs(%c : {c}){c_outs}{attr}\n"
             f"  return\n}}\n")
 
 

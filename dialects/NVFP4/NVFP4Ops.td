@@ -17,6 +17,9 @@ def NVFP4_FP4Memref : MemRefOf<[F4E2M1FN]>;
 // element type names the format (BlockFormat.h).
 def NVFP4_ScaleMemref : MemRefOf<[F8E4M3FN, F8E8M0FNU]>;
 def NVFP4_OutMemref : MemRefOf<[F16, BF16, F32]>;
+// A GEMM-shaped op's C: a float type, or NVFP4 (packed e2m1 with its block
+// scales in `c_scales`: the output quantized in the epilogue).
+def NVFP4_GemmOutMemref : MemRefOf<[F16, BF16, F32, F4E2M1FN]>;
 def NVFP4_QuantInMemref : MemRefOf<[F32, F16, BF16]>;
 def NVFP4_GlobalScaleMemref : MemRefRankOf<[F32], [1]>;
 def NVFP4_OffsetsMemref : MemRefRankOf<[I32], [1]>;
@@ -25,7 +28,8 @@ def NVFP4_OffsetsMemref : MemRefRankOf<[I32], [1]>;
 // scaled_matmul
 //===----------------------------------------------------------------------===//
 
-def NVFP4_ScaledMatmulOp : NVFP4_KernelOp<"scaled_matmul"> {
+def NVFP4_ScaledMatmulOp : NVFP4_KernelOp<"scaled_matmul",
+    [AttrSizedOperandSegments]> {
   let summary = "Batched block-scaled FP4 matrix product C = A * B^T";
   let description = [{
     Computes, for every batch `l`, `C[l, m, n] = sum_k A(l, m, k) * B(l, n, k)`
@@ -60,6 +64,19 @@ def NVFP4_ScaledMatmulOp : NVFP4_KernelOp<"scaled_matmul"> {
     Kernels: the GEMV (both targets); the tensor-core GEMM, dual and
     grouped kernels refuse MXFP4 at plan time for now.
 
+    An NVFP4 C (the output quantized in the epilogue, for a next layer's
+    FP4 GEMM): with C of `f4E2M1FN` (`[L x] M x N`, N a multiple of 16)
+    and its e4m3 block scales in `c_scales` (plain `[L x] M x N/16` or, by
+    `c_scales_layout`, blocked `[L x] ceil(M/128) x ceil(N/64) x 32 x 4 x
+    4`), C holds exactly what `nvfp4.quantize` with `global_scale`
+    `c_global_scale` (optional: 1 without it) and `sf_layout`
+    `c_scales_layout` makes of the fp32 values this op would round to a
+    float C: one scale per 16 consecutive values of a row of C, no
+    intermediate rounding. (A kernel's fp32 values differ from the CPU
+    reference's by accumulation order, so a check compares the codes
+    against every value within the tolerance, not bit for bit.) MXFP4
+    outputs are not supported.
+
     Example (the contest's first GEMV shape):
     ```mlir
     nvfp4.scaled_matmul
@@ -77,13 +94,22 @@ def NVFP4_ScaledMatmulOp : NVFP4_KernelOp<"scaled_matmul"> {
     Arg<NVFP4_ScaleMemref, "A scales", [MemRead]>:$sfa,
     Arg<NVFP4_FP4Memref, "B values", [MemRead]>:$b,
     Arg<NVFP4_ScaleMemref, "B scales", [MemRead]>:$sfb,
-    Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
+    Arg<NVFP4_GemmOutMemref, "C", [MemWrite]>:$c,
+    Arg<Optional<NVFP4_ScaleMemref>, "C's block scales (C in NVFP4)",
+        [MemWrite]>:$c_scales,
+    Arg<Optional<NVFP4_GlobalScaleMemref>, "C's per-tensor scale",
+        [MemRead]>:$c_global_scale,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
-    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:
+        $c_scales_layout);
   let assemblyFormat = [{
     `ins` `(` $a `,` $sfa `,` $b `,` $sfb `:` type($a) `,` type($sfa) `,`
               type($b) `,` type($sfb) `)`
-    `outs` `(` $c `:` type($c) `)` attr-dict
+    `outs` `(` $c `:` type($c) `)`
+    (`c_scales` `(` $c_scales^ `:` type($c_scales) `)`)?
+    (`c_global_scale` `(` $c_global_scale^ `:` type($c_global_scale) `)`)?
+    attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -92,7 +118,8 @@ def NVFP4_ScaledMatmulOp : NVFP4_KernelOp<"scaled_matmul"> {
 // scaled_dual_matmul
 //===----------------------------------------------------------------------===//
 
-def NVFP4_ScaledDualMatmulOp : NVFP4_KernelOp<"scaled_dual_matmul"> {
+def NVFP4_ScaledDualMatmulOp : NVFP4_KernelOp<"scaled_dual_matmul",
+    [AttrSizedOperandSegments]> {
   let summary = "Gated dual product C = silu(A * B1^T) * (A * B2^T)";
   let description = [{
     The gated MLP projection with A (and its scales) shared:
@@ -101,6 +128,11 @@ def NVFP4_ScaledDualMatmulOp : NVFP4_KernelOp<"scaled_dual_matmul"> {
     `nvfp4.scaled_matmul`, `silu(x) = x / (1 + exp(-x))`, and the result is
     rounded once to C's element type. B1 and B2 have the same shape and the
     same scale layout, each with its own scales.
+
+    C may be NVFP4 (`c_scales`, `c_global_scale`, `c_scales_layout`) as
+    in `nvfp4.scaled_matmul`: the gated values silu(x1) * x2 quantized in
+    the epilogue, the fused SwiGLU + quantize whose output feeds the next
+    layer's FP4 GEMM.
 
     Example:
     ```mlir
@@ -119,14 +151,23 @@ def NVFP4_ScaledDualMatmulOp : NVFP4_KernelOp<"scaled_dual_matmul"> {
     Arg<NVFP4_ScaleMemref, "B1 scales", [MemRead]>:$sfb1,
     Arg<NVFP4_FP4Memref, "B2 values", [MemRead]>:$b2,
     Arg<NVFP4_ScaleMemref, "B2 scales", [MemRead]>:$sfb2,
-    Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
+    Arg<NVFP4_GemmOutMemref, "C", [MemWrite]>:$c,
+    Arg<Optional<NVFP4_ScaleMemref>, "C's block scales (C in NVFP4)",
+        [MemWrite]>:$c_scales,
+    Arg<Optional<NVFP4_GlobalScaleMemref>, "C's per-tensor scale",
+        [MemRead]>:$c_global_scale,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
-    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:
+        $c_scales_layout);
   let assemblyFormat = [{
     `ins` `(` $a `,` $sfa `,` $b1 `,` $sfb1 `,` $b2 `,` $sfb2 `:`
               type($a) `,` type($sfa) `,` type($b1) `,` type($sfb1) `,`
               type($b2) `,` type($sfb2) `)`
-    `outs` `(` $c `:` type($c) `)` attr-dict
+    `outs` `(` $c `:` type($c) `)`
+    (`c_scales` `(` $c_scales^ `:` type($c_scales) `)`)?
+    (`c_global_scale` `(` $c_global_scale^ `:` type($c_global_scale) `)`)?
+    attr-dict
   }];
   let hasVerifier = 1;
 }

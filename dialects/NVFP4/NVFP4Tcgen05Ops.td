@@ -226,6 +226,12 @@ def NVFP4_Tcgen05StoreOp : NVFP4_Tcgen05Op<"tcgen05.store",
     `columns`, and the stored value is the region applied to the
     accumulators' elements (the gated dual GEMM's silu(x1) x2); without
     one, the single accumulator is stored as it is.
+    With `c_scales` (C of f4E2M1FN, no partials), C is NVFP4: a block of
+    16 values of a row of C lies in 16 adjacent lanes (rows of B), which
+    share its amax by shuffles; each lane quantizes its value, lane pairs
+    exchange their codes, every even lane stores the byte, the block's
+    first lane its scale.
+
     Example:
     ```mlir
     nvfp4.tcgen05.store %tmem columns 128 outs(%c : memref<128x7168xf16>)
@@ -234,13 +240,21 @@ def NVFP4_Tcgen05StoreOp : NVFP4_Tcgen05Op<"tcgen05.store",
   }];
   let arguments = (ins
     NVFP4_TmemType:$tmem, ConfinedAttr<I64Attr, [IntPositive]>:$columns,
-    Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
+    Arg<NVFP4_GemmOutMemref, "C", [MemWrite]>:$c,
+    Arg<Optional<NVFP4_ScaleMemref>, "C's block scales (C in NVFP4)",
+        [MemWrite]>:$c_scales,
+    Arg<Optional<NVFP4_GlobalScaleMemref>, "C's per-tensor scale",
+        [MemRead]>:$c_global_scale,
     Arg<Optional<MemRefRankOf<[I8], [1]>>, "fp32 partial tiles",
         [MemWrite]>:$partials,
-    I32:$m, I32:$row, Index:$batch, Optional<Index>:$split);
+    I32:$m, I32:$row, Index:$batch, Optional<Index>:$split,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:
+        $c_scales_layout);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
     $tmem `columns` $columns `outs` `(` $c `:` type($c) `)`
+    (`c_scales` `(` $c_scales^ `:` type($c_scales) `)`)?
+    (`c_global_scale` `(` $c_global_scale^ `:` type($c_global_scale) `)`)?
     (`partials` `(` $partials^ `:` type($partials) `)`)?
     `at` `m` $m `row` $row `batch` $batch (`split` $split^)? attr-dict `:`
     qualified(type($tmem)) (`epilogue` $epilogue^)?

@@ -94,6 +94,10 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
       TMEM (`nvfp4.tcgen05.store`). The CTA that decodes A itself takes the
       identity only.
 
+    With `c_scales` (C of f4E2M1FN), C is NVFP4: the epilogue's values
+    quantized as its kernel op says (`nvfp4.scaled_matmul`), 16 values of
+    a row of C per scale.
+
     `nvfp4-software-pipeline` turns a plan with a ring into its K loop;
     `convert-nvfp4-to-nvvm` lowers the rest.
 
@@ -117,7 +121,11 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
     Arg<NVFP4_ScaleMemref, "A scales", [MemRead]>:$sfa,
     Arg<Variadic<NVFP4_FP4Memref>, "the weights' values", [MemRead]>:$b,
     Arg<Variadic<NVFP4_ScaleMemref>, "the weights' scales", [MemRead]>:$sfb,
-    Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
+    Arg<NVFP4_GemmOutMemref, "C", [MemWrite]>:$c,
+    Arg<Optional<NVFP4_ScaleMemref>, "C's block scales (C in NVFP4)",
+        [MemWrite]>:$c_scales,
+    Arg<Optional<NVFP4_GlobalScaleMemref>, "C's per-tensor scale",
+        [MemRead]>:$c_global_scale,
     Index:$m_base, Index:$n_base, Index:$batch,
     Arg<Optional<NVFP4_TensorMapType>,
         "A decoded by nvfp4.decode_a_tile (wgmma ring)">:$a_tiles,
@@ -135,7 +143,9 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
     Optional<Index>:$row_end,
     NVFP4_KernelPlanAttr:$plan,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
-    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:
+        $c_scales_layout);
   let regions = (region SizedRegion<1>:$epilogue);
   let assemblyFormat = [{
     `ins` `(` $a `,` $sfa `:` type($a) `,` type($sfa) `)`
@@ -145,6 +155,8 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
     (`b_bytes` `(` $b_bytes^ `:` type($b_bytes) `)`)?
     (`b_scales` `(` $b_scales^ `:` type($b_scales) `)`)?
     `outs` `(` $c `:` type($c) `)`
+    (`c_scales` `(` $c_scales^ `:` type($c_scales) `)`)?
+    (`c_global_scale` `(` $c_global_scale^ `:` type($c_global_scale) `)`)?
     (`partials` `(` $partials^ `:` type($partials) `)`)?
     `at` `m` $m_base `n` $n_base `batch` $batch (`split` $split^)?
     (`group` $group^ `rows` $row_begin `to` $row_end)?

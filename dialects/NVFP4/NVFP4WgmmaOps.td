@@ -355,6 +355,13 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
     warpgroup's threads execute the op; the storing threads are the CTA's
     first 128 x `warpgroups`.
 
+    With `c_scales` (C of f4E2M1FN; not staged, no partials), C is
+    NVFP4: a row's 16 values of a block are the fragment's 2 values in
+    each of the 8 lanes of a quad column (lanes q, q + 4, ..., q + 28),
+    whose amax the lanes share by shuffles; each lane quantizes its two
+    values, lane pairs exchange their codes, and every even lane stores
+    the two bytes it completes, lane q its row's scale.
+
     Example:
     ```mlir
     nvfp4.wgmma.store %acc outs(%c : memref<128x7168xf16>)
@@ -367,16 +374,24 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
   }];
   let arguments = (ins
     VectorOfRankAndType<[1], [F32]>:$acc,
-    Arg<NVFP4_OutMemref, "C", [MemWrite]>:$c,
+    Arg<NVFP4_GemmOutMemref, "C", [MemWrite]>:$c,
+    Arg<Optional<NVFP4_ScaleMemref>, "C's block scales (C in NVFP4)",
+        [MemWrite]>:$c_scales,
+    Arg<Optional<NVFP4_GlobalScaleMemref>, "C's per-tensor scale",
+        [MemRead]>:$c_global_scale,
     Arg<Optional<MemRefRankOf<[I8], [1]>>, "fp32 partial tiles",
         [MemWrite]>:$partials,
     I32:$m, Optional<I32>:$m_end, I32:$row, Index:$batch,
     Optional<Index>:$split, Optional<NVFP4_RingType>:$staging,
     OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<0>]>>:$staging_offset,
     OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<2>]>>:
-        $warpgroups);
+        $warpgroups,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:
+        $c_scales_layout);
   let assemblyFormat = [{
     $acc `outs` `(` $c `:` type($c) `)`
+    (`c_scales` `(` $c_scales^ `:` type($c_scales) `)`)?
+    (`c_global_scale` `(` $c_global_scale^ `:` type($c_global_scale) `)`)?
     (`partials` `(` $partials^ `:` type($partials) `)`)?
     `at` `m` $m (`to` $m_end^)? `row` $row `batch` $batch (`split` $split^)?
     (`staged` `in` $staging^ `at` $staging_offset `warpgroups` $warpgroups)?

@@ -8,6 +8,12 @@
 
 #include "nvfp4/Reference/Compare.h"
 
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+#include "nvfp4/Reference/Formats.h"
+#include "nvfp4/Reference/Layout.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
@@ -45,16 +51,179 @@ void mlir::nvfp4::countNonFinite(const HostBuffer &output, OutputCheck &check) {
   }
 }
 
-FailureOr<SmallVector<OutputCheck>>
-mlir::nvfp4::checkOutputs(func::FuncOp entry, ArrayRef<HostBuffer> got,
-                          ArrayRef<HostBuffer> want,
-                          const EntrySignature &signature) {
+namespace {
+
+/// The ordinal of an e2m1 code on the number line (-6 .. 6; both zeros 0).
+int e2m1Ordinal(uint8_t code) {
+  const int magnitude = code & 0x7;
+  return (code & 0x8) ? -magnitude : magnitude;
+}
+
+/// The smallest and largest |x| over [lo, hi].
+std::pair<double, double> magnitudeRange(double lo, double hi) {
+  if (lo <= 0 && hi >= 0)
+    return {0.0, std::max(-lo, hi)};
+  return {std::min(std::fabs(lo), std::fabs(hi)),
+          std::max(std::fabs(lo), std::fabs(hi))};
+}
+
+/// Checks an NVFP4 C (codes in `q`, e4m3 scales in `sf`) quantized from
+/// fp32 values that may differ from the reference's `ref` by `tol` each
+/// (accumulation order, the GPU's approximate exp): a block's scale code
+/// must be one that some block of values within the tolerance gets, and
+/// each value's code one that some value within the tolerance gets with
+/// that scale (nvfp4.quantize's formulas are monotone in amax and x). A
+/// non-finite reference value constrains neither. Fills the checks of C
+/// and of its scales.
+void checkQuantized(ArrayRef<float> ref, ArrayRef<double> tol,
+                    const HostBuffer &q, const HostBuffer &sf,
+                    ::nvfp4::ref::ScaleLayout layout, float global,
+                    int64_t batches, int64_t rows, int64_t n,
+                    OutputCheck &qCheck, OutputCheck &sfCheck) {
+  namespace nref = ::nvfp4::ref;
+  qCheck.isFloat = sfCheck.isFloat = false;
+  qCheck.values = batches * rows * n;
+  sfCheck.values = batches * rows * (n / 16);
+  const int64_t kb = n / 16;
+  const int64_t sfStride = nref::scaleBytes(layout, rows, kb);
+  auto scaleCode = [&](double amax) -> uint8_t {
+    if (amax == 0)
+      return 0;
+    return nref::encodeE4M3((static_cast<float>(amax) / 6.0f) / global);
+  };
+  for (int64_t l = 0; l < batches; ++l)
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < kb; ++j) {
+        const int64_t first = (l * rows + r) * n + 16 * j;
+        double amaxLo = 0, amaxHi = 0;
+        for (int64_t i = first; i < first + 16; ++i) {
+          if (!std::isfinite(ref[i])) {
+            amaxHi = INFINITY;
+            continue;
+          }
+          auto [lo, hi] = magnitudeRange(ref[i] - tol[i], ref[i] + tol[i]);
+          amaxLo = std::max(amaxLo, lo);
+          amaxHi = std::max(amaxHi, hi);
+        }
+        const int64_t sfAt =
+            l * sfStride + nref::scaleOffset(layout, r, j, rows, kb);
+        const uint8_t code = sf.bytes[sfAt];
+        const uint8_t codeLo = scaleCode(amaxLo), codeHi = scaleCode(amaxHi);
+        // Positive e4m3 codes order like their values; NaN (a NaN global)
+        // only as the reference makes it.
+        const bool nanScale = std::isnan(global);
+        if (nanScale ? code != codeLo : code < codeLo || code > codeHi) {
+          if (sfCheck.mismatches++ == 0) {
+            sfCheck.firstBad = sfAt;
+            sfCheck.got = code;
+            sfCheck.want = codeLo;
+            sfCheck.detail = llvm::formatv(
+                "scale of row {0}, values {1}..{2} of batch {3} is 0x{4:x-2}, "
+                "but values within the tolerance give 0x{5:x-2} to "
+                "0x{6:x-2}",
+                r, 16 * j, 16 * j + 15, l, static_cast<unsigned>(code),
+                static_cast<unsigned>(codeLo), static_cast<unsigned>(codeHi));
+          }
+          continue;
+        }
+        const float s = nref::decodeE4M3(code) * global;
+        for (int64_t i = first; i < first + 16; ++i) {
+          const uint8_t byte = q.bytes[i / 2];
+          const uint8_t got = (i % 2) ? byte >> 4 : byte & 0xF;
+          int lo, hi;
+          if (s == 0 || std::isnan(s)) {
+            lo = hi = e2m1Ordinal(s == 0 ? 0 : 0x7);
+          } else if (!std::isfinite(ref[i])) {
+            continue;
+          } else {
+            lo = e2m1Ordinal(nref::encodeE2M1(
+                static_cast<float>(ref[i] - tol[i]) / s));
+            hi = e2m1Ordinal(nref::encodeE2M1(
+                static_cast<float>(ref[i] + tol[i]) / s));
+          }
+          const int ordinal = e2m1Ordinal(got);
+          if (ordinal >= lo && ordinal <= hi)
+            continue;
+          if (qCheck.mismatches++ == 0) {
+            qCheck.firstBad = i / 2;
+            qCheck.got = got;
+            qCheck.want = static_cast<float>(lo);
+            qCheck.detail = llvm::formatv(
+                "value [{0}, {1}, {2}] has e2m1 code 0x{3:x} ({4}), but the "
+                "reference {5} +- {6} with the scale 0x{7:x-2} ({8}) gives "
+                "{9} to {10}",
+                l, r, i - (l * rows + r) * n, static_cast<unsigned>(got),
+                nref::decodeE2M1(got), ref[i], tol[i],
+                static_cast<unsigned>(code), s, lo * 1.0, hi * 1.0);
+          }
+        }
+      }
+}
+
+/// The checks of `op`'s outputs among `outputs` (entry argument numbers):
+/// `got` against `want` (the CPU reference of the op run on the inputs
+/// `got` holds), with the op's accumulation bounds.
+LogicalResult checkOp(Operation *op, ArrayRef<HostBuffer> got,
+                      ArrayRef<HostBuffer> want, ArrayRef<unsigned> outputs,
+                      SmallVectorImpl<OutputCheck> &checks) {
   FailureOr<SmallVector<std::vector<float>>> bounds =
-      accumulationBounds(entry, want, signature);
+      accumulationBounds(op, want, outputs);
   if (failed(bounds))
     return failure();
-  SmallVector<OutputCheck> checks;
-  for (auto [oi, o] : llvm::enumerate(signature.outputs)) {
+  // An NVFP4 C and its scales: against the op's fp32 values (the op run
+  // on the CPU with an f32 C).
+  Value c, cScales, cGlobal;
+  ScaleLayout cLayout = ScaleLayout::Plain;
+  llvm::TypeSwitch<Operation *>(op)
+      .Case<ScaledMatmulOp, ScaledDualMatmulOp>([&](auto matmul) {
+        c = matmul.getC();
+        cScales = matmul.getCScales();
+        cGlobal = matmul.getCGlobalScale();
+        cLayout = matmul.getCScalesLayout();
+      });
+  std::optional<std::pair<OutputCheck, OutputCheck>> quantized;
+  if (cScales) {
+    const unsigned cArg = cast<BlockArgument>(c).getArgNumber();
+    const unsigned sfArg = cast<BlockArgument>(cScales).getArgNumber();
+    SmallVector<HostBuffer> unquantized(want);
+    auto cType = cast<MemRefType>(c.getType());
+    unquantized[cArg] = HostBuffer(MemRefType::get(
+        cType.getShape(), Float32Type::get(cType.getContext())));
+    if (failed(executeOpOnCpu(op, unquantized)))
+      return failure();
+    std::vector<float> values = unquantized[cArg].toFloats();
+    std::vector<double> tol(values.size());
+    const std::vector<float> *bound = nullptr;
+    for (auto [i, argIndex] : llvm::enumerate(outputs))
+      if (argIndex == cArg && !(*bounds)[i].empty())
+        bound = &(*bounds)[i];
+    for (size_t i = 0; i < values.size(); ++i)
+      tol[i] = 1e-3 + 1e-3 * std::fabs(values[i]) + (bound ? (*bound)[i] : 0);
+    OperandShape shape = getOperandShape(cType);
+    const float global =
+        cGlobal ? want[cast<BlockArgument>(cGlobal).getArgNumber()]
+                      .toFloats()
+                      .front()
+                : 1.0f;
+    quantized.emplace();
+    quantized->first.argIndex = cArg;
+    quantized->second.argIndex = sfArg;
+    checkQuantized(values, tol, got[cArg], got[sfArg],
+                   cLayout == ScaleLayout::Plain
+                       ? ::nvfp4::ref::ScaleLayout::Plain
+                       : ::nvfp4::ref::ScaleLayout::Blocked,
+                   global, shape.batch, shape.rows, shape.k,
+                   quantized->first, quantized->second);
+  }
+  for (auto [oi, o] : llvm::enumerate(outputs)) {
+    if (quantized && o == quantized->first.argIndex) {
+      checks.push_back(quantized->first);
+      continue;
+    }
+    if (quantized && o == quantized->second.argIndex) {
+      checks.push_back(quantized->second);
+      continue;
+    }
     OutputCheck check;
     check.argIndex = o;
     Type e = got[o].type.getElementType();
@@ -104,11 +273,66 @@ mlir::nvfp4::checkOutputs(func::FuncOp entry, ArrayRef<HostBuffer> got,
     countNonFinite(got[o], check);
     checks.push_back(check);
   }
+  return success();
+}
+
+/// The entry arguments `op` writes.
+SmallVector<unsigned> writtenArgs(Operation *op) {
+  SmallVector<unsigned> written;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  cast<MemoryEffectOpInterface>(op).getEffects(effects);
+  for (auto &effect : effects)
+    if (isa<MemoryEffects::Write>(effect.getEffect()))
+      if (auto arg = dyn_cast_or_null<BlockArgument>(effect.getValue()))
+        if (!llvm::is_contained(written, arg.getArgNumber()))
+          written.push_back(arg.getArgNumber());
+  return written;
+}
+
+} // namespace
+
+FailureOr<SmallVector<OutputCheck>>
+mlir::nvfp4::checkOutputs(func::FuncOp entry, ArrayRef<HostBuffer> got,
+                          ArrayRef<HostBuffer> want,
+                          const EntrySignature &signature) {
+  SmallVector<Operation *> ops = getEntryOps(entry);
+  SmallVector<OutputCheck> checks;
+  if (ops.size() == 1) {
+    if (failed(checkOp(ops.front(), got, want, signature.outputs, checks)))
+      return failure();
+    return checks;
+  }
+  // Several ops: each is checked against the CPU reference run on the
+  // inputs the GPU gave it (the GPU's own results of the ops before it),
+  // so that a rounding boundary an earlier NVFP4 result crossed the other
+  // way does not propagate (analyzeEntry made sure no argument is written
+  // twice or written after an op read it). Outputs start from the
+  // reference's own (a grouped GEMM's untouched rows).
+  for (Operation *op : ops) {
+    SmallVector<unsigned> outputs = writtenArgs(op);
+    SmallVector<HostBuffer> reference(got.begin(), got.end());
+    for (unsigned o : outputs)
+      reference[o] = want[o];
+    if (failed(executeOpOnCpu(op, reference)) ||
+        failed(checkOp(op, got, reference, outputs, checks)))
+      return failure();
+  }
+  // In the signature's order.
+  llvm::sort(checks, [&](const OutputCheck &x, const OutputCheck &y) {
+    return llvm::find(signature.outputs, x.argIndex) <
+           llvm::find(signature.outputs, y.argIndex);
+  });
   return checks;
 }
 
 std::string mlir::nvfp4::describeMismatch(const HostBuffer &output,
                                           const OutputCheck &check) {
+  if (!check.detail.empty())
+    return llvm::formatv("argument #{0} (NVFP4) differs from the CPU "
+                         "reference in {1} of {2} values; first: {3}",
+                         check.argIndex, check.mismatches, check.values,
+                         check.detail)
+        .str();
   if (!check.isFloat)
     return llvm::formatv("argument #{0} differs from the CPU reference in {1} "
                          "of {2} bytes; first at byte {3}: got 0x{4:x-2}, "

@@ -56,22 +56,41 @@ struct Operands {
                                     toRef(BlockFormat::of(scales.type))};
 }
 
-/// Runs `perBatch(l, out)` for every batch of an L x M x N product, then
-/// stores the fp32 results into `c`.
-template <typename Fn>
-LogicalResult runBatched(const OperandShape &a, int64_t n, HostBuffer &c,
+/// Runs `perBatch(l, out)` for every batch of an L x M x N product of
+/// `op` (a scaled_matmul or scaled_dual_matmul), then stores the fp32
+/// results into its C: as floats, or where C's buffer is NVFP4 quantized
+/// like nvfp4.quantize with the op's c_scales, c_global_scale and
+/// c_scales_layout. (The buffer decides: accumulationBounds runs the op on
+/// an f32 C.)
+template <typename OpT, typename Fn>
+LogicalResult runBatched(OpT op, const Operands &get, int64_t n,
                          Fn perBatch) {
+  OperandShape a = getOperandShape(op.getA().getType());
   std::vector<float> out(static_cast<size_t>(a.batch * a.rows * n));
   for (int64_t l = 0; l < a.batch; ++l)
     perBatch(l, out.data() + l * a.rows * n);
-  c.fromFloats(out);
+  HostBuffer &c = get(op.getC());
+  if (!isa<Float4E2M1FNType>(c.type.getElementType())) {
+    c.fromFloats(out);
+    return success();
+  }
+  HostBuffer &scales = get(op.getCScales());
+  const ::nvfp4::ref::ScaleLayout layout = toRef(op.getCScalesLayout());
+  const float global = op.getCGlobalScale()
+                           ? get(op.getCGlobalScale()).toFloats().front()
+                           : 1.0f;
+  const int64_t scaleStride =
+      ::nvfp4::ref::scaleBytes(layout, a.rows, n / 16);
+  for (int64_t l = 0; l < a.batch; ++l)
+    ::nvfp4::ref::quantize(out.data() + l * a.rows * n, a.rows, n, layout,
+                           c.bytes.data() + l * a.rows * n / 2,
+                           scales.bytes.data() + l * scaleStride, global);
   return success();
 }
 
 LogicalResult run(ScaledMatmulOp op, const Operands &get) {
   return runBatched(
-      getOperandShape(op.getA().getType()),
-      getOperandShape(op.getB().getType()).rows, get(op.getC()),
+      op, get, getOperandShape(op.getB().getType()).rows,
       [&](int64_t l, float *out) {
         ::nvfp4::ref::scaledMatmul(
             matrixAt(get(op.getA()), get(op.getSfa()), op.getSfaLayout(), l),
@@ -82,8 +101,7 @@ LogicalResult run(ScaledMatmulOp op, const Operands &get) {
 
 LogicalResult run(ScaledDualMatmulOp op, const Operands &get) {
   return runBatched(
-      getOperandShape(op.getA().getType()),
-      getOperandShape(op.getB1().getType()).rows, get(op.getC()),
+      op, get, getOperandShape(op.getB1().getType()).rows,
       [&](int64_t l, float *out) {
         ::nvfp4::ref::scaledDualMatmul(
             matrixAt(get(op.getA()), get(op.getSfa()), op.getSfaLayout(), l),
@@ -207,6 +225,9 @@ FailureOr<EntrySignature> mlir::nvfp4::analyzeEntry(func::FuncOp entry) {
   }
   EntrySignature sig;
   llvm::SmallDenseSet<unsigned> written;
+  // Per argument, the op that wrote it (for the op-by-op check of an
+  // entry of several ops: nothing written twice or after it was read).
+  llvm::SmallDenseMap<unsigned, Operation *> writer, lastReader;
   unsigned numKernels = 0;
   for (Operation &op : entry.getBody().front()) {
     if (isa<func::ReturnOp>(op))
@@ -226,10 +247,28 @@ FailureOr<EntrySignature> mlir::nvfp4::analyzeEntry(func::FuncOp entry) {
     auto effects = cast<MemoryEffectOpInterface>(op);
     SmallVector<MemoryEffects::EffectInstance> instances;
     effects.getEffects(instances);
+    for (auto &inst : instances) {
+      auto arg = dyn_cast_or_null<BlockArgument>(inst.getValue());
+      if (!arg || !isa<MemoryEffects::Write>(inst.getEffect()))
+        continue;
+      const unsigned number = arg.getArgNumber();
+      written.insert(number);
+      Operation *earlier = writer.lookup(number);
+      if (!earlier)
+        earlier = lastReader.lookup(number);
+      if (earlier)
+        return op.emitError()
+               << "writes entry argument #" << number
+               << ", which an earlier '" << earlier->getName()
+               << "' already uses; nvfp4-run checks an entry of "
+                  "several ops op by op, on the inputs the GPU gave each, so "
+                  "each argument may be written once, before any op reads it";
+      writer[number] = &op;
+    }
     for (auto &inst : instances)
-      if (isa<MemoryEffects::Write>(inst.getEffect()))
-        if (auto arg = dyn_cast_or_null<BlockArgument>(inst.getValue()))
-          written.insert(arg.getArgNumber());
+      if (auto arg = dyn_cast_or_null<BlockArgument>(inst.getValue()))
+        if (isa<MemoryEffects::Read>(inst.getEffect()))
+          lastReader[arg.getArgNumber()] = &op;
   }
   if (numKernels == 0)
     return entry.emitError() << "entry function @" << entry.getSymName()
@@ -239,25 +278,33 @@ FailureOr<EntrySignature> mlir::nvfp4::analyzeEntry(func::FuncOp entry) {
   return sig;
 }
 
+LogicalResult mlir::nvfp4::executeOpOnCpu(Operation *op,
+                                          MutableArrayRef<HostBuffer> args) {
+  Operands get{args};
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<ScaledMatmulOp, ScaledDualMatmulOp, GroupedMatmulOp, QuantizeOp,
+            BlockScalesOp>([&](auto concrete) { return run(concrete, get); })
+      .Case<func::ReturnOp>([](auto) { return success(); })
+      .Default([](Operation *other) {
+        return other->emitError() << "the CPU reference cannot execute '"
+                                  << other->getName() << "'";
+      });
+}
+
 LogicalResult mlir::nvfp4::executeOnCpu(func::FuncOp entry,
                                         MutableArrayRef<HostBuffer> args) {
-  Operands get{args};
-  for (Operation &op : entry.getBody().front()) {
-    LogicalResult result =
-        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
-            .Case<ScaledMatmulOp, ScaledDualMatmulOp, GroupedMatmulOp,
-                  QuantizeOp, BlockScalesOp>(
-                [&](auto concrete) { return run(concrete, get); })
-            .Case<func::ReturnOp>([](auto) { return success(); })
-            .Default([](Operation *other) {
-              return other->emitError()
-                     << "the CPU reference cannot execute '"
-                     << other->getName() << "'";
-            });
-    if (failed(result))
+  for (Operation &op : entry.getBody().front())
+    if (failed(executeOpOnCpu(&op, args)))
       return failure();
-  }
   return success();
+}
+
+SmallVector<Operation *> mlir::nvfp4::getEntryOps(func::FuncOp entry) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : entry.getBody().front())
+    if (!isa<func::ReturnOp>(op))
+      ops.push_back(&op);
+  return ops;
 }
 
 /// The gated dual GEMM's bound: with e_i = factor x P_i the bound on each
@@ -267,7 +314,7 @@ LogicalResult mlir::nvfp4::executeOnCpu(func::FuncOp entry,
 /// |silu(x)| <= |x|).
 static FailureOr<SmallVector<std::vector<float>>>
 dualBounds(ScaledDualMatmulOp op, MutableArrayRef<HostBuffer> absArgs,
-           const EntrySignature &signature, double factor) {
+           ArrayRef<unsigned> outputs, double factor) {
   Operands get{absArgs};
   OperandShape a = getOperandShape(op.getA().getType());
   const int64_t n = getOperandShape(op.getB1().getType()).rows;
@@ -282,9 +329,9 @@ dualBounds(ScaledDualMatmulOp op, MutableArrayRef<HostBuffer> absArgs,
         aAt, matrixAt(get(op.getB2()), get(op.getSfb2()), op.getSfbLayout(), l),
         p2.data() + l * a.rows * n);
   }
-  SmallVector<std::vector<float>> bounds(signature.outputs.size());
+  SmallVector<std::vector<float>> bounds(outputs.size());
   auto c = cast<BlockArgument>(op.getC());
-  for (auto [i, argIndex] : llvm::enumerate(signature.outputs)) {
+  for (auto [i, argIndex] : llvm::enumerate(outputs)) {
     if (argIndex != c.getArgNumber())
       continue;
     bounds[i].resize(size);
@@ -297,35 +344,31 @@ dualBounds(ScaledDualMatmulOp op, MutableArrayRef<HostBuffer> absArgs,
 FailureOr<SmallVector<std::vector<float>>>
 mlir::nvfp4::accumulationBounds(func::FuncOp entry, ArrayRef<HostBuffer> args,
                                 const EntrySignature &signature) {
-  SmallVector<std::vector<float>> bounds(signature.outputs.size());
-  int64_t k = 0;
-  ScaledDualMatmulOp dual;
-  int64_t ops = 0, duals = 0;
-  for (Operation &op : entry.getBody().front()) {
-    if (isa<func::ReturnOp>(op))
-      continue;
-    ++ops;
-    if (auto d = dyn_cast<ScaledDualMatmulOp>(op))
-      dual = d, ++duals;
-    else if (!isa<ScaledMatmulOp, GroupedMatmulOp>(op))
-      return bounds;
-    auto a = cast<MemRefType>(op.getOperand(0).getType());
-    k = std::max(k, getOperandShape(a).k);
-  }
-  // A gated dual GEMM alone: bounded through its two products below (with
-  // other ops: no widening).
-  if (duals && ops != 1)
+  SmallVector<Operation *> ops = getEntryOps(entry);
+  if (ops.size() != 1)
+    return SmallVector<std::vector<float>>(signature.outputs.size());
+  return accumulationBounds(ops.front(), args, signature.outputs);
+}
+
+FailureOr<SmallVector<std::vector<float>>>
+mlir::nvfp4::accumulationBounds(Operation *op, ArrayRef<HostBuffer> args,
+                                ArrayRef<unsigned> outputs) {
+  SmallVector<std::vector<float>> bounds(outputs.size());
+  if (!isa<ScaledMatmulOp, ScaledDualMatmulOp, GroupedMatmulOp>(op))
     return bounds;
+  const int64_t k =
+      getOperandShape(cast<MemRefType>(op->getOperand(0).getType())).k;
   // |A| and |B|: clear the sign bits of every e2m1 nibble and e4m3 scale
   // (e8m0 scales have none); outputs in f32, which NVFP4's magnitudes
   // cannot overflow. MXFP4's can: where |A||B| overflows the bound is
   // infinite, so those outputs are compared only where non-finite (the
   // GPU tests of the whole e8m0 range therefore also run scale ranges
-  // whose |A||B| stays finite).
+  // whose |A||B| stays finite). An NVFP4 C's bound is that of its fp32
+  // values (the op runs with an f32 C).
   SmallVector<HostBuffer> absArgs;
   for (const HostBuffer &buffer : args) {
     Type e = buffer.type.getElementType();
-    if (llvm::is_contained(signature.outputs, absArgs.size())) {
+    if (llvm::is_contained(outputs, absArgs.size())) {
       absArgs.emplace_back(MemRefType::get(buffer.type.getShape(),
                                            Float32Type::get(e.getContext())));
       continue;
@@ -339,12 +382,17 @@ mlir::nvfp4::accumulationBounds(func::FuncOp entry, ArrayRef<HostBuffer> args,
       byte &= mask;
   }
   const double factor = 2.0 * static_cast<double>(k / 16) * 0x1p-24;
-  if (dual)
-    return dualBounds(dual, absArgs, signature, factor);
-  if (failed(executeOnCpu(entry, absArgs)))
+  if (auto dual = dyn_cast<ScaledDualMatmulOp>(op))
+    return dualBounds(dual, absArgs, outputs, factor);
+  if (failed(executeOpOnCpu(op, absArgs)))
     return failure();
-  for (auto [i, argIndex] : llvm::enumerate(signature.outputs)) {
-    bounds[i] = absArgs[argIndex].toFloats();
+  Value cValue = isa<ScaledMatmulOp>(op) ? cast<ScaledMatmulOp>(op).getC()
+                                        : cast<GroupedMatmulOp>(op).getC();
+  auto c = cast<BlockArgument>(cValue);
+  for (auto [i, argIndex] : llvm::enumerate(outputs)) {
+    if (argIndex != c.getArgNumber())
+      continue;
+      bounds[i] = absArgs[argIndex].toFloats();
     for (float &v : bounds[i])
       v = static_cast<float>(factor * v);
   }

@@ -54,6 +54,8 @@
 // RUN: nvfp4-run %examples/dual_small.mlir --cpu | FileCheck %s --check-prefix=EXAMPLE
 // RUN: nvfp4-run %examples/grouped_small.mlir --cpu | FileCheck %s --check-prefix=EXAMPLE
 // RUN: nvfp4-run %examples/quantize_small.mlir --cpu | FileCheck %s --check-prefix=EXAMPLE
+// RUN: rm -rf %t.ffn && mkdir -p %t.ffn
+// RUN: nvfp4-run %examples/ffn_nvfp4.mlir --cpu --inputs `%python %examples/ffn_inputs.py %t.ffn` | FileCheck %s --check-prefix=EXAMPLE
 // EXAMPLE: on cpu-reference (--cpu; not compiled)
 
 func.func @dual(%a: memref<8x32xf4E2M1FN>, %sfa: memref<8x2xf8E4M3FN>,

@@ -6,6 +6,7 @@
 
 #include "nvfp4/InitAll.h"
 #include "nvfp4/Reference/Formats.h"
+#include "nvfp4/Runner/Check.h"
 #include "nvfp4/Runner/CpuExecutor.h"
 #include "nvfp4/Runner/HostBuffer.h"
 
@@ -184,3 +185,69 @@ TEST_F(RunnerTest, LoadNpyChecksTypeAndShape) {
 }
 
 } // namespace
+
+namespace {
+
+/// A GEMM with an NVFP4 C: C[0][0] = 6 and C[0][1] = 2.5 (their block's
+/// scale 1, so 2.5 is a tie between e2m1 2 and 3), the rest 0.
+constexpr const char *kGemmFp4 = R"mlir(
+func.func @gemm(%a: memref<1x64xf4E2M1FN>, %sfa: memref<1x4xf8E4M3FN>,
+                %b: memref<32x64xf4E2M1FN>, %sfb: memref<32x4xf8E4M3FN>,
+                %c: memref<1x32xf4E2M1FN>, %sfc: memref<1x2xf8E4M3FN>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x64xf4E2M1FN>, memref<1x4xf8E4M3FN>, memref<32x64xf4E2M1FN>, memref<32x4xf8E4M3FN>) outs(%c : memref<1x32xf4E2M1FN>) c_scales(%sfc : memref<1x2xf8E4M3FN>)
+  return
+}
+)mlir";
+
+} // namespace
+
+TEST_F(RunnerTest, QuantizedOutputIsCheckedAgainstTheTolerance) {
+  OwningOpRef<ModuleOp> module = parse(kGemmFp4);
+  ASSERT_TRUE(module);
+  auto entry = module->lookupSymbol<func::FuncOp>("gemm");
+  FailureOr<EntrySignature> sig = analyzeEntry(entry);
+  ASSERT_TRUE(succeeded(sig));
+  ASSERT_EQ(sig->outputs, (SmallVector<unsigned>{4, 5}));
+  SmallVector<HostBuffer> args;
+  for (Type t : entry.getArgumentTypes())
+    args.emplace_back(cast<MemRefType>(t));
+  // A: 16 ones (e2m1 0x2) then zeros; B row 0: 6 (0x7), row 1: 2 and 0.5
+  // (0x4, 0x1); every scale 1 (0x38).
+  std::memset(args[0].bytes.data(), 0x22, 8);
+  args[2].bytes[0] = 0x07;
+  args[2].bytes[32] = 0x14;
+  std::memset(args[1].bytes.data(), 0x38, args[1].bytes.size());
+  std::memset(args[3].bytes.data(), 0x38, args[3].bytes.size());
+  SmallVector<HostBuffer> want(args);
+  ASSERT_TRUE(succeeded(executeOnCpu(entry, want)));
+  // 6 -> 0x7, 2.5 -> 0x4 (ties to even); block 0's scale 1, block 1's 0.
+  EXPECT_EQ(want[4].bytes[0], 0x47);
+  EXPECT_EQ(want[5].bytes[0], 0x38);
+  EXPECT_EQ(want[5].bytes[1], 0x00);
+
+  auto mismatches = [&](const SmallVector<HostBuffer> &got) {
+    auto checks = checkOutputs(entry, got, want, *sig);
+    EXPECT_TRUE(succeeded(checks));
+    return std::make_pair((*checks)[0].mismatches, (*checks)[1].mismatches);
+  };
+  SmallVector<HostBuffer> got(want);
+  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{0}));
+  // 3 is as good as 2 for a value within the tolerance of 2.5.
+  got[4].bytes[0] = 0x57;
+  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{0}));
+  // 4 is not, and the failure names the value.
+  got[4].bytes[0] = 0x67;
+  auto checks = checkOutputs(entry, got, want, *sig);
+  ASSERT_TRUE(succeeded(checks));
+  EXPECT_EQ((*checks)[0].mismatches, 1);
+  EXPECT_NE(describeMismatch(got[4], (*checks)[0]).find("value [0, 0, 1]"),
+            std::string::npos)
+      << describeMismatch(got[4], (*checks)[0]);
+  // A scale one step off, or a zero block's made nonzero.
+  got = want;
+  got[5].bytes[0] = 0x39;
+  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{1}));
+  got = want;
+  got[5].bytes[1] = 0x38;
+  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{1}));
+}

@@ -8,7 +8,10 @@
 // |out - ref| <= 1e-3 + 1e-3 |ref|, widened by the bound on fp32
 // accumulation-order differences (accumulationBounds) and, for bf16 outputs,
 // by one bf16 rounding step. Outputs that are not floats must match bit for
-// bit. Every output is checked, and non-finite values are counted.
+// bit, except a GEMM's NVFP4 C (its codes and scales must be what some
+// fp32 values within that tolerance quantize to). An entry of several ops
+// is checked op by op, each on the inputs the GPU gave it. Every output is
+// checked, and non-finite values are counted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,8 +43,11 @@ struct OutputCheck {
   int64_t nonFinite = 0;
   int64_t firstNonFinite = -1;
   float firstNonFiniteValue = 0;
-  /// Whether the output was compared as floats (else bit for bit).
+  /// Whether the output was compared as floats (else bit for bit, or an
+  /// NVFP4 C against the values within the tolerance).
   bool isFloat = true;
+  /// An NVFP4 C's first mismatch, explained; empty otherwise.
+  std::string detail;
 };
 
 /// Checks every output of `signature` in `got` against `want` (the CPU

@@ -35,6 +35,13 @@ FailureOr<EntrySignature> analyzeEntry(func::FuncOp entry);
 LogicalResult executeOnCpu(func::FuncOp entry,
                            MutableArrayRef<HostBuffer> args);
 
+/// Runs one nvfp4 op of an entry function on `args` (one buffer per entry
+/// argument), writing its outputs in place.
+LogicalResult executeOpOnCpu(Operation *op, MutableArrayRef<HostBuffer> args);
+
+/// The entry's nvfp4 ops, in order.
+SmallVector<Operation *> getEntryOps(func::FuncOp entry);
+
 /// For each output argument of an entry made of `nvfp4.scaled_matmul` or
 /// `nvfp4.grouped_matmul` ops,
 /// a bound on how far two fp32 evaluations of each output element may
@@ -43,11 +50,18 @@ LogicalResult executeOnCpu(func::FuncOp entry,
 /// the textbook (n-1)u sum|x| for each of the two evaluations). The sum of
 /// magnitudes is the reference product of |A| and |B|. A gated dual GEMM
 /// (alone in its entry) propagates its two products' bounds through
-/// silu(x1) x2. Returns one empty vector per output for entries with other
-/// ops.
+/// silu(x1) x2. Returns one empty vector per output for entries of several
+/// ops or of another op.
 FailureOr<SmallVector<std::vector<float>>>
 accumulationBounds(func::FuncOp entry, ArrayRef<HostBuffer> args,
                    const EntrySignature &signature);
+
+/// accumulationBounds for one op of an entry, for the entry arguments
+/// `outputs` (an empty vector for those it does not write, and for every
+/// output of an op other than a GEMM).
+FailureOr<SmallVector<std::vector<float>>>
+accumulationBounds(Operation *op, ArrayRef<HostBuffer> args,
+                   ArrayRef<unsigned> outputs);
 
 } // namespace mlir::nvfp4
 

@@ -16,6 +16,8 @@
 
 #include "KernelBuilder.h"
 
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+
 namespace mlir::nvfp4 {
 
 /// Where accumulators go: C of `m` x `n` elements per batch, or (split-K)
@@ -30,17 +32,40 @@ struct AccumulatorStore {
   /// Where the columns end at run time (i32; a grouped GEMM's tile ends
   /// with its group), or null: columns from it on are not stored either.
   Value mEnd;
+  /// An NVFP4 C: its scales' global pointer (null for a float C), the
+  /// per-tensor scale (f32, null: 1) and whether the scales are blocked.
+  Value scales, global;
+  bool blockedScales = false;
 };
 
 /// The output of a GEMM tile: C, or with `partials` (split-K) the fp32
-/// copy of C of split `split`.
+/// copy of C of split `split`; an NVFP4 C with its `cScales` in `layout`
+/// and its `cGlobal` scale (null: none).
 AccumulatorStore accumulatorStore(KernelBuilder &k, Value c, Value partials,
-                                  Value batch, Value split);
+                                  Value batch, Value split,
+                                  Value cScales = {}, Value cGlobal = {},
+                                  ScaleLayout layout = ScaleLayout::Plain);
 
 /// Stores the fp32 `value` of C[m][n] (`mIdx`, `nIdx`: i32) converted to the
 /// output's type, unless it lies past M or N (where `out` says they may).
 void storeElement(KernelBuilder &k, const AccumulatorStore &out, Value value,
                   Value mIdx, Value nIdx);
+
+/// Quantizes and stores one 16-value block of a row of an NVFP4 C whose
+/// values lie across the lanes of a warp, as nvfp4.quantize does: this
+/// lane holds `values` (one or two f32) at columns `columns` (i32) of row
+/// `mIdx`; the block's other lanes differ from this one in the lane bits
+/// of the `blockLanes` xor masks (the amax is reduced over them by
+/// shuffles), and the lane of the values' next columns (column + 1) is
+/// lane ^ `pairXor`. Every lane of the warp executes it (the shuffles);
+/// the stores are masked at M and N, and the blocked layout's padding
+/// scales (rows up to a multiple of 128, scale columns up to one of 4) are
+/// written as zero by the lanes of the rows and blocks that cover them.
+/// e2m1 by cvt with `hardware` (sm_100a), else in software.
+void storeQuantizedBlock(KernelBuilder &k, const AccumulatorStore &out,
+                         ArrayRef<Value> values, ArrayRef<Value> columns,
+                         Value mIdx, ArrayRef<int64_t> blockLanes,
+                         int64_t pairXor, bool hardware);
 
 } // namespace mlir::nvfp4
 

@@ -458,8 +458,9 @@ struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
     Tcgen05Ops tc{k};
-    AccumulatorStore out = accumulatorStore(k, op.getC(), op.getPartials(),
-                                            op.getBatch(), op.getSplit());
+    AccumulatorStore out = accumulatorStore(
+        k, op.getC(), op.getPartials(), op.getBatch(), op.getSplit(),
+        adaptor.getCScales(), adaptor.getCGlobalScale(), op.getCScalesLayout());
     const int64_t columns = op.getColumns();
     out.maskM = out.m % columns != 0;
     out.maskN = out.n % 128 != 0;
@@ -489,7 +490,13 @@ struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
         Value value = epilogue ? applyEpilogue(b, *epilogue, elements)
                                : elements.front();
         Value mIdx = arith::AddIOp::create(b, adaptor.getM(), k.c32(first + j));
-        storeElement(k, out, value, mIdx, nIdx);
+        // An NVFP4 C: a row's 16-column block is 16 adjacent lanes (rows
+        // of B), the next column's value in lane ^ 1.
+        if (out.scales)
+          storeQuantizedBlock(k, out, value, nIdx, mIdx, {1, 2, 4, 8}, 1,
+                              /*hardware=*/true);
+        else
+          storeElement(k, out, value, mIdx, nIdx);
       }
     }
     rewriter.eraseOp(op);

@@ -40,6 +40,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Fp4Decode.h"
+#include "Fp4Encode.h"
 #include "KernelBuilder.h"
 #include "Lowerings.h"
 
@@ -53,102 +54,6 @@ using namespace mlir;
 using namespace mlir::nvfp4;
 
 namespace {
-
-/// |x| by clearing the sign bit (llvm.fabs would become a libdevice call:
-/// convert-gpu-to-nvvm marks it illegal).
-Value absF32(KernelBuilder &k, Value x) {
-  ImplicitLocOpBuilder &b = k.b;
-  return arith::BitcastOp::create(
-      b, k.f32,
-      arith::AndIOp::create(b, arith::BitcastOp::create(b, k.i32, x),
-                            k.c32(0x7FFFFFFF)));
-}
-
-/// The e2m1 code (low 4 bits of an i32) of `y` on sm_90a: round to
-/// nearest, ties to even, saturating to 6, sign kept (what
-/// cvt.rn.satfinite.e2m1x2.f32 gives, and the reference's encodeE2M1); a
-/// NaN `y` must be positive (the GPU's canonical NaN), which saturates
-/// to 0x7 as the reference's NaN does.
-/// Below 1 the codes are 2|y| rounded to an integer (the subnormal 0.5
-/// and 1.0 share the quantum 0.5): added to 2^23, whose ulp is 1, it
-/// rounds to even in the f32 add. From 1 on, e2m1 keeps one mantissa bit:
-/// the f32 bits rounded to even at bit 22 (add 0x1FFFFF plus bit 22) and
-/// shifted hold exponent and bit, 254 (1.0) being code 2; past 6 (and
-/// inf, NaN) the code saturates to 7.
-Value encodeE2M1Software(KernelBuilder &k, Value y) {
-  ImplicitLocOpBuilder &b = k.b;
-  Value bits = arith::BitcastOp::create(b, k.i32, y);
-  Value magnitude = arith::AndIOp::create(b, bits, k.c32(0x7FFFFFFF));
-  Value a = arith::BitcastOp::create(b, k.f32, magnitude);
-  Value small = arith::SubIOp::create(
-      b,
-      arith::BitcastOp::create(
-          b, k.i32,
-          LLVM::FMAOp::create(b, a, k.cf32(2.0f), k.cf32(8388608.0f))),
-      k.c32(0x4B000000));
-  Value odd = arith::AndIOp::create(
-      b, arith::ShRUIOp::create(b, magnitude, k.c32(22)), k.c32(1));
-  Value rounded = arith::AddIOp::create(
-      b, magnitude, arith::AddIOp::create(b, odd, k.c32(0x1FFFFF)));
-  Value large = arith::MinUIOp::create(
-      b,
-      arith::SubIOp::create(b, arith::ShRUIOp::create(b, rounded, k.c32(22)),
-                            k.c32(252)),
-      k.c32(7));
-  Value code = arith::SelectOp::create(
-      b, arith::CmpFOp::create(b, arith::CmpFPredicate::OLT, a, k.cf32(1.0f)),
-      small, large);
-  Value sign = arith::AndIOp::create(
-      b, arith::ShRUIOp::create(b, bits, k.c32(28)), k.c32(0x8));
-  return arith::OrIOp::create(b, sign, code);
-}
-
-/// x / s rounded to nearest f32 (what div.rn.f32 gives), for s > 0, from
-/// `r` = RN(1 / s): y0 = x r, then two corrections by the exact residual
-/// y s - x (an fma): the first makes y faithful, the second, by
-/// Markstein's theorem, rounds it correctly. Valid where nothing
-/// overflows or underflows near the e2m1 thresholds: s in [2^-64, 2^64]
-/// and |x| r below 2^100, so x finite (the caller checks both per block).
-/// The residual's sign (y s - x, subtracted) keeps the sign of a zero x;
-/// a NaN x gives the GPU's canonical, positive NaN.
-Value divideByScale(KernelBuilder &k, Value x, Value s, Value r) {
-  ImplicitLocOpBuilder &b = k.b;
-  Value y = arith::MulFOp::create(b, x, r);
-  Value negX = arith::NegFOp::create(b, x);
-  Value negR = arith::NegFOp::create(b, r);
-  for (int step = 0; step < 2; ++step) {
-    Value residual = LLVM::FMAOp::create(b, y, s, negX);
-    y = LLVM::FMAOp::create(b, residual, negR, y);
-  }
-  return y;
-}
-
-/// max(a, b) as max.f32, which returns the other operand where one is NaN
-/// (arith.maxnumf and llvm.maxnum become libdevice calls in
-/// convert-gpu-to-nvvm; LLVM 22 has no NVVM op for it, hence the
-/// intrinsic by name).
-Value maxF32(KernelBuilder &k, Value a, Value b) {
-  return LLVM::CallIntrinsicOp::create(k.b, k.f32,
-                                       k.b.getStringAttr("llvm.nvvm.fmax.f"),
-                                       ValueRange{a, b})
-      .getResult(0);
-}
-
-/// The byte of two e2m1 values: `lo` in bits 0-3, `hi` in bits 4-7 (an
-/// i32).
-Value encodeE2M1Pair(KernelBuilder &k, Value lo, Value hi, bool hardware) {
-  ImplicitLocOpBuilder &b = k.b;
-  if (hardware) {
-    // cvt.rn.satfinite.e2m1x2.f32 puts its first operand in the high
-    // nibble.
-    Value byte = NVVM::ConvertF32x2ToF4x2Op::create(
-        b, k.i8, hi, lo, /*relu=*/false, b.getType<Float4E2M1FNType>());
-    return arith::ExtUIOp::create(b, k.i32, byte);
-  }
-  return arith::OrIOp::create(
-      b, encodeE2M1Software(k, lo),
-      arith::ShLIOp::create(b, encodeE2M1Software(k, hi), k.c32(4)));
-}
 
 /// The 16 x `count` values of `words` (16-byte vectors of the input) as
 /// f32: f32 as they are, f16 and bf16 widened exactly.
@@ -299,73 +204,21 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
       Value amax = k.cf32(0.0f);
       for (Value v : block)
         amax = maxF32(k, amax, absF32(k, v));
-      Value scaled = arith::DivFOp::create(b, amax, k.cf32(6.0f));
-      if (global)
-        scaled = arith::DivFOp::create(b, scaled, global);
-      // cvt.rn.satfinite.e4m3x2.f32 (sm_89 and later), its low byte.
-      Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
-          b, k.i16, scaled, scaled, NVVM::FPRoundingMode::RN,
-          NVVM::SaturationMode::SATFINITE, /*relu=*/false,
-          b.getType<Float8E4M3FNType>());
-      Value code = arith::AndIOp::create(
-          b, arith::ExtUIOp::create(b, k.i32, pair), k.c32(0xFF));
-      code = arith::SelectOp::create(
-          b,
-          arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, amax,
-                                k.cf32(0.0f)),
-          k.c32(0), code);
-      codes.push_back(code);
-      Value s =
-          arith::ExtFOp::create(b, k.f32, k.extract(scaleSplat(k, code), 0));
-      if (global)
-        s = arith::MulFOp::create(b, s, global);
-      Value zero =
-          arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, s, k.cf32(0.0f));
-      // The quotients x / s (a zero s stores zeros: divide by 1 instead).
-      // From s's reciprocal where nothing overflows or underflows (every
-      // block but for extreme global scales or an infinite value), else
-      // divided one by one.
-      Value divisor = arith::SelectOp::create(b, zero, k.cf32(1.0f), s);
-      Value r = arith::DivFOp::create(b, k.cf32(1.0f), divisor);
-      auto within = [&](arith::CmpFPredicate p, Value v, float bound) {
-        return arith::CmpFOp::create(b, p, v, k.cf32(bound));
-      };
-      Value safe = arith::AndIOp::create(
-          b,
-          arith::AndIOp::create(
-              b, within(arith::CmpFPredicate::OGE, divisor, 0x1p-64f),
-              within(arith::CmpFPredicate::OLE, divisor, 0x1p64f)),
-          within(arith::CmpFPredicate::OLT, arith::MulFOp::create(b, amax, r),
-                 0x1p100f));
-      auto quotients = scf::IfOp::create(b, SmallVector<Type>(16, k.f32), safe,
-                                         /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(quotients.thenBlock());
-        SmallVector<Value> y;
-        for (Value v : block)
-          y.push_back(divideByScale(k, v, divisor, r));
-        scf::YieldOp::create(b, y);
-        b.setInsertionPointToStart(quotients.elseBlock());
-        y.clear();
-        // (NaN made positive for the encoder.)
-        for (Value v : block)
-          y.push_back(arith::SelectOp::create(
-              b, arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, v, v),
-              k.cf32(NAN), arith::DivFOp::create(b, v, divisor)));
-        scf::YieldOp::create(b, y);
-      }
+      NVFP4BlockScale scale = nvfp4BlockScale(k, amax, global);
+      codes.push_back(scale.code);
+      SmallVector<Value> quotients = nvfp4Quotients(k, scale, block);
       // 8 bytes: two 32-bit words of 4 bytes each.
       for (int64_t w = 0; w < 2; ++w) {
         Value word = k.c32(0);
         for (int64_t i = 0; i < 4; ++i) {
           int64_t e = 8 * w + 2 * i;
-          Value byte = encodeE2M1Pair(k, quotients.getResult(e),
-                                      quotients.getResult(e + 1), hardware);
+          Value byte =
+              encodeE2M1Pair(k, quotients[e], quotients[e + 1], hardware);
           word = arith::OrIOp::create(
               b, word, arith::ShLIOp::create(b, byte, k.c32(8 * i)));
         }
-        packed.push_back(arith::SelectOp::create(b, zero, k.c32(0), word));
+        packed.push_back(
+            arith::SelectOp::create(b, scale.zero, k.c32(0), word));
       }
     }
 
@@ -441,16 +294,11 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
     Value j0 = rem(first, rowBlocks);
     Value batch = div(row, r);
     Value rowInBatch = rem(row, r);
-    // Byte (row, column) of the batch's atoms (lib/Reference/Layout.h):
-    // atom (row / 128, column / 4) at 512 x (atom row x chunks + chunk),
-    // in it (row % 32) x 16 + (row % 128 / 32) x 4 + column % 4.
+    // Byte (row, column) of the batch's atoms: blockedScaleOffset.
     Value batchBase = mul(batch, batchBytes);
     auto address = [&](Value rowIdx, Value column) {
-      Value atom = add(mul(div(rowIdx, 128), chunks), div(column, 4));
-      Value inAtom =
-          add(add(mul(rem(rowIdx, 32), 16), mul(div(rem(rowIdx, 128), 32), 4)),
-              rem(column, 4));
-      Value offset = add(batchBase, add(mul(atom, 512), inAtom));
+      Value offset =
+          add(batchBase, blockedScaleOffset(b, rowIdx, column, chunks));
       return k.offset(sfPtr, narrow ? arith::ExtUIOp::create(b, k.i64, offset)
                                     : offset);
     };

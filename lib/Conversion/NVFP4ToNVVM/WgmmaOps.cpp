@@ -210,8 +210,9 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    AccumulatorStore out = accumulatorStore(k, op.getC(), op.getPartials(),
-                                            op.getBatch(), op.getSplit());
+    AccumulatorStore out = accumulatorStore(
+        k, op.getC(), op.getPartials(), op.getBatch(), op.getSplit(),
+        adaptor.getCScales(), adaptor.getCGlobalScale(), op.getCScalesLayout());
     // The tile's columns start at a multiple of its N (m is), so only a
     // ragged M needs masks; rows are masked unless N is a multiple of 64
     // (the op requires row < N: its warpgroup's rows then all exist).
@@ -221,6 +222,11 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     out.mEnd = adaptor.getMEnd();
     SmallVector<Value> acc = k.unpack(adaptor.getAcc());
     FragmentThread ft = FragmentThread::get(k, k.threadIdX());
+    if (out.scales) {
+      storeQuantized(k, acc, out, op.getM(), op.getRow(), ft);
+      rewriter.eraseOp(op);
+      return success();
+    }
     if (!op.getStaging()) {
       storeAccumulators(k, acc, out, op.getM(), op.getRow(), ft);
       rewriter.eraseOp(op);
@@ -243,6 +249,29 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     storeAccumulators(k, acc, out, op.getM(), op.getRow(), ft);
     rewriter.eraseOp(op);
     return success();
+  }
+
+  /// An NVFP4 C: accumulator i is C[m + 8 (i / 4) + 2q + i % 2][row + 16w
+  /// + g + 8 ((i / 2) % 2)] (storeAccumulators), so a row's 16-column
+  /// block is the warp's 16 columns: 2 values (i and i + 2) in each of the
+  /// 8 lanes g of quad column q (lane bits 2-4), the next column's in lane
+  /// ^ 4.
+  static void storeQuantized(KernelBuilder &k, ArrayRef<Value> acc,
+                             const AccumulatorStore &out, Value m, Value row,
+                             const FragmentThread &ft) {
+    ImplicitLocOpBuilder &b = k.b;
+    Value column = ft.firstRow(k, row);
+    Value column8 = arith::AddIOp::create(b, column, k.c32(8));
+    Value mFirst =
+        arith::AddIOp::create(b, m, arith::MulIOp::create(b, ft.q, k.c32(2)));
+    for (int64_t i = 0; i < static_cast<int64_t>(acc.size()); ++i) {
+      if ((i >> 1) & 1)
+        continue;
+      Value mIdx =
+          arith::AddIOp::create(b, mFirst, k.c32(8 * (i >> 2) + (i & 1)));
+      storeQuantizedBlock(k, out, {acc[i], acc[i + 2]}, {column, column8},
+                          mIdx, {4, 8, 16}, 4, /*hardware=*/false);
+    }
   }
 
   /// wgmma.store `staged`: the warpgroup's fragments into its tile in the

@@ -245,6 +245,66 @@ LogicalResult verifyOutput(Operation *op, MemRefType type,
   return success();
 }
 
+/// An MXFP4 C is refused before the operands' formats are compared (its
+/// e8m0 scales would otherwise read as a mixed product).
+LogicalResult verifyNotMXOutput(Operation *op, Value cScales) {
+  if (cScales && BlockFormat::of(cast<MemRefType>(cScales.getType())).isMX())
+    return op->emitOpError()
+           << "expects NVFP4 (f8E4M3FN) 'c_scales': an MXFP4 C is not "
+              "supported (quantize a float C with nvfp4.quantize)";
+  return success();
+}
+
+/// Checks C's format companions: an NVFP4 C (f4E2M1FN) comes with its e4m3
+/// block scales `cScales` (and optionally a one-f32 `global`), a float C
+/// with neither; `partials` (split-K's raw sums) only with a float C. With
+/// `a` (the op's shape, C `[L x] M x n`), also N % 16 and the scales'
+/// shape in `layout`.
+LogicalResult verifyOutputFormat(Operation *op, MemRefType cType,
+                                 Value cScales, Value global,
+                                 ScaleLayout layout, Value partials,
+                                 const OperandShape *a = nullptr,
+                                 int64_t n = 0) {
+  const bool fp4 = isa<Float4E2M1FNType>(cType.getElementType());
+  if (!fp4) {
+    if (cScales || global)
+      return op->emitOpError()
+             << "expects 'c_scales' and 'c_global_scale' only with an NVFP4 "
+                "C (f4E2M1FN), but C is "
+             << cType.getElementType();
+    return success();
+  }
+  if (!cScales)
+    return op->emitOpError() << "expects 'c_scales' (C's e4m3 block scales) "
+                                "with an NVFP4 C (f4E2M1FN)";
+  auto scalesType = cast<MemRefType>(cScales.getType());
+  if (BlockFormat::of(scalesType).isMX())
+    return op->emitOpError()
+           << "expects NVFP4 (f8E4M3FN) 'c_scales': an MXFP4 C is not "
+              "supported (quantize a float C with nvfp4.quantize)";
+  if (partials)
+    return op->emitOpError() << "expects no split-K partials with an NVFP4 "
+                                "C: its blocks are quantized from the "
+                                "finished sums";
+  if (failed(verifyDense(op, cScales, "c_scales")) ||
+      (global && failed(verifyDense(op, global, "c_global_scale"))))
+    return failure();
+  if (global &&
+      cast<MemRefType>(global.getType()).getShape() != ArrayRef<int64_t>{1})
+    return op->emitOpError()
+           << "expects 'c_global_scale' to hold one f32 (memref<1xf32>), but "
+              "got "
+           << global.getType();
+  if (!a)
+    return success();
+  if (n % 16 != 0)
+    return op->emitOpError() << "expects N (" << n
+                             << ") to be a multiple of 16 with an NVFP4 C "
+                                "(one scale per 16 values of a row)";
+  return verifyScales(op, "c_scales", scalesType, layout, a->rows, "M", n,
+                      a->batched, a->batch);
+}
+
 /// Checks the rank of the leading operand.
 LogicalResult verifyRank2or3(Operation *op, StringRef name, MemRefType type,
                              StringRef rows) {
@@ -349,10 +409,16 @@ LogicalResult verifyGemmTiles(Operation *op, const OperandShape &a,
 //===----------------------------------------------------------------------===//
 
 LogicalResult ScaledMatmulOp::verify() {
+  if (failed(verifyNotMXOutput(getOperation(), getCScales())))
+    return failure();
   FailureOr<OperandShape> a = verifyScaledProduct(
       getOperation(), getA().getType(), getSfa().getType(), getB().getType(),
       getSfb().getType(), getC().getType(), getSfaLayout(), getSfbLayout());
-  if (failed(a))
+  if (failed(a) ||
+      failed(verifyOutputFormat(getOperation(), getC().getType(),
+                                getCScales(), getCGlobalScale(),
+                                getCScalesLayout(), Value(), &*a,
+                                getOperandShape(getB().getType()).rows)))
     return failure();
   // A plan given in the IR uses only what the shape has.
   if (auto gemv =
@@ -367,6 +433,8 @@ LogicalResult ScaledMatmulOp::verify() {
 
 LogicalResult ScaledDualMatmulOp::verify() {
   Operation *op = getOperation();
+  if (failed(verifyNotMXOutput(op, getCScales())))
+    return failure();
   FailureOr<OperandShape> shape =
       verifyProductOperands(op, {"a", "sfa", "b1", "sfb1", "b2", "sfb2", "c"},
                             getA().getType(), "b1", getB1().getType());
@@ -386,8 +454,12 @@ LogicalResult ScaledDualMatmulOp::verify() {
       failed(verifyScales(op, "sfb2", getSfb2().getType(), getSfbLayout(), n,
                           "N", a.k, a.batched, a.batch)))
     return failure();
-  return verifyOutput(op, getC().getType(), outputShape(a, n),
-                      a.batched ? "([L, M, N])" : "([M, N])");
+  if (failed(verifyOutput(op, getC().getType(), outputShape(a, n),
+                          a.batched ? "([L, M, N])" : "([M, N])")))
+    return failure();
+  return verifyOutputFormat(op, getC().getType(), getCScales(),
+                            getCGlobalScale(), getCScalesLayout(), Value(),
+                            &a, n);
 }
 
 //===----------------------------------------------------------------------===//
@@ -686,7 +758,8 @@ static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
 }
 
 LogicalResult GemmTileOp::verify() {
-  if (failed(verifyNVFP4Only(getOperation())))
+  if (failed(verifyNotMXOutput(getOperation(), getCScales())) ||
+      failed(verifyNVFP4Only(getOperation())))
     return failure();
   Tcgen05MainloopAttr tcgen05 = getTcgen05Mainloop();
   if (tcgen05 && (getSfaLayout() != ScaleLayout::Blocked ||
@@ -752,7 +825,11 @@ LogicalResult GemmTileOp::verify() {
       getOperation(), getA().getType(), getSfa().getType(), weightType,
       weightScalesType, getC().getType(), getSfaLayout(), getSfbLayout(),
       tcgen05 ? &Tcgen05MainloopAttr::getSlotK : nullptr);
-  if (failed(a))
+  if (failed(a) ||
+      failed(verifyOutputFormat(getOperation(), getC().getType(),
+                                getCScales(), getCGlobalScale(),
+                                getCScalesLayout(), getPartials(), &*a,
+                                getOperandShape(weightType).rows)))
     return failure();
   if (!grouped)
     weightBatch = a->batch;
@@ -778,6 +855,10 @@ LogicalResult GemmTileOp::verify() {
   if (plan.getStages() == 0 && getATiles())
     return emitOpError() << "expects no decoded tiles of A with stages = 0 "
                             "(the CTA decodes A itself)";
+  if (plan.getStages() == 0 && getCScales())
+    return emitOpError() << "expects a ring (stages > 0) with an NVFP4 C: "
+                            "the CTA that decodes A itself stores a float "
+                            "C only";
   if (failed(verifyGemmTiles(getOperation(), tilesShape, plan,
                              getATiles()
                                  ? cast<TensorMapType>(getATiles().getType())
@@ -904,10 +985,11 @@ void GemmTileOp::build(OpBuilder &builder, OperationState &state, Value a,
                        ValueRange bBytes, ValueRange bScales, Value split,
                        Value partials, KernelPlanAttr plan,
                        ScaleLayout sfaLayout, ScaleLayout sfbLayout) {
-  build(builder, state, a, sfa, ValueRange(b), ValueRange(sfb), c, mBase, nBase,
-        batch, aTiles, aBytes, bBytes, bScales, split, partials,
+  build(builder, state, a, sfa, ValueRange(b), ValueRange(sfb), c,
+        /*c_scales=*/Value(), /*c_global_scale=*/Value(), mBase, nBase, batch,
+        aTiles, aBytes, bBytes, bScales, split, partials,
         /*group=*/Value(), /*row_begin=*/Value(), /*row_end=*/Value(), plan,
-        sfaLayout, sfbLayout);
+        sfaLayout, sfbLayout, ScaleLayout::Plain);
   // The identity epilogue: C's element is the accumulator's.
   OpBuilder::InsertionGuard guard(builder);
   Region *epilogue = state.regions.front().get();
@@ -1250,6 +1332,10 @@ LogicalResult WgmmaStoreOp::verify() {
     return emitOpError() << "expects C to be a static [L x] M x N memref";
   if (!getPartials() != !getSplit())
     return emitOpError() << "expects `partials` and `split` together";
+  if (failed(verifyOutputFormat(getOperation(), c, getCScales(),
+                                getCGlobalScale(), getCScalesLayout(),
+                                getPartials())))
+    return failure();
   if (getPartials() &&
       getPartials().getType().getNumElements() % (c.getNumElements() * 4))
     return emitOpError() << "expects `partials` to hold whole fp32 copies "
@@ -1487,7 +1573,9 @@ LogicalResult Tcgen05StoreOp::verify() {
                             "split-K's raw sums, added by nvfp4.sum_splits)";
   if (static_cast<bool>(getPartials()) != static_cast<bool>(getSplit()))
     return emitOpError() << "expects `partials` and `split` together";
-  return success();
+  return verifyOutputFormat(getOperation(), getC().getType(), getCScales(),
+                            getCGlobalScale(), getCScalesLayout(),
+                            getPartials());
 }
 
 LogicalResult Tcgen05StoreOp::verifyRegions() {

@@ -83,9 +83,11 @@ void WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
     }
   }
   auto emitStore = [&] {
-    WgmmaStoreOp::create(b, apply(accs), cta.op.getC(), cta.op.getPartials(), m,
+    WgmmaStoreOp::create(b, apply(accs), cta.op.getC(), cta.op.getCScales(),
+                         cta.op.getCGlobalScale(), cta.op.getPartials(), m,
                          cta.cRowEnd, cta.rowBase, cta.batch, split, staging,
-                         stagingOffset, stagingWarpgroups);
+                         stagingOffset, stagingWarpgroups,
+                         cta.op.getCScalesLayout());
   };
   // When the CTA's rows of B can reach past N, a warpgroup whose rows all
   // lie past N (N a multiple of 64: its rows are not masked one by one)

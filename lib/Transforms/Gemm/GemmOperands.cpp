@@ -24,7 +24,11 @@ std::optional<GemmOperands> GemmOperands::of(Operation *op) {
                         gemm.getC(),
                         gemm.getSfaLayout(),
                         gemm.getSfbLayout(),
-                        Epilogue::Identity};
+                        Epilogue::Identity,
+                        /*offsets=*/Value(),
+                        gemm.getCScales(),
+                        gemm.getCGlobalScale(),
+                        gemm.getCScalesLayout()};
   if (auto dual = dyn_cast<ScaledDualMatmulOp>(op))
     return GemmOperands{op,
                         dual.getA(),
@@ -34,7 +38,11 @@ std::optional<GemmOperands> GemmOperands::of(Operation *op) {
                         dual.getC(),
                         dual.getSfaLayout(),
                         dual.getSfbLayout(),
-                        Epilogue::SiluGate};
+                        Epilogue::SiluGate,
+                        /*offsets=*/Value(),
+                        dual.getCScales(),
+                        dual.getCGlobalScale(),
+                        dual.getCScalesLayout()};
   if (auto grouped = dyn_cast<GroupedMatmulOp>(op))
     return GemmOperands{op,
                         grouped.getA(),
@@ -54,6 +62,10 @@ SmallVector<Value> GemmOperands::getKernelOperands() const {
   for (auto [bi, sfbi] : llvm::zip(b, sfb))
     operands.append({bi, sfbi});
   operands.push_back(c);
+  if (cScales)
+    operands.push_back(cScales);
+  if (cGlobalScale)
+    operands.push_back(cGlobalScale);
   if (offsets)
     operands.push_back(offsets);
   return operands;

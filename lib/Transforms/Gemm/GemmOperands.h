@@ -41,6 +41,10 @@ struct GemmOperands {
   Epilogue epilogue;
   /// A grouped GEMM's G + 1 row offsets (a device buffer), else null.
   Value offsets;
+  /// An NVFP4 C's block scales (in `cScalesLayout`) and optional
+  /// per-tensor scale, else null.
+  Value cScales = {}, cGlobalScale = {};
+  ScaleLayout cScalesLayout = ScaleLayout::Plain;
 
   /// The operands of a GEMM-shaped kernel op: a scaled_matmul, a
   /// scaled_dual_matmul or a grouped_matmul; none for another op.
@@ -66,8 +70,11 @@ struct GemmOperands {
       return "grouped GEMM";
     return epilogue == Epilogue::Identity ? "GEMM" : "gated dual GEMM";
   }
+  /// Whether C is NVFP4 (quantized in the epilogue).
+  bool isQuantizedOutput() const { return static_cast<bool>(cScales); }
   /// The op's operands in the order of its kernel's parameters: A, its
-  /// scales, each weight and its scales, C, then a grouped GEMM's offsets.
+  /// scales, each weight and its scales, C, then an NVFP4 C's scales and
+  /// per-tensor scale or a grouped GEMM's offsets.
   SmallVector<Value> getKernelOperands() const;
   /// The gemm_tile's epilogue region: one f32 argument per weight, the
   /// ops of `epilogue`, nvfp4.yield.

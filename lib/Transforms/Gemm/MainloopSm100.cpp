@@ -312,8 +312,10 @@ LogicalResult Tcgen05PipelineBuilder::build() {
   // GEMM's identity, its one accumulator as it is).
   auto store = [&](Value partials, Value split) {
     auto storeOp =
-        Tcgen05StoreOp::create(b, tmem, plan.getTileM(), op.getC(), partials,
-                               mBase, nBase, op.getBatch(), split);
+        Tcgen05StoreOp::create(b, tmem, plan.getTileM(), op.getC(),
+                               op.getCScales(), op.getCGlobalScale(), partials,
+                               mBase, nBase, op.getBatch(), split,
+                               op.getCScalesLayout());
     // (The identity of the first accumulator needs no region; any other
     // epilogue, the identity of a later one included, is carried.)
     if (op.getEpilogueIdentity() != std::optional<unsigned>(0)) {

@@ -97,6 +97,9 @@ struct GemmShape {
   int64_t m, n, chunks, batch, smCount;
   /// B's chunks can come through the ring (K % 256 == 0 or blocked scales).
   bool bTmaFits;
+  /// C is NVFP4: quantized by wgmma.store, which the CTA that decodes A
+  /// itself does not use.
+  bool quantizedC = false;
   /// A's rows in one tile, up to 128, a multiple of 8.
   int64_t tileM() const { return std::min<int64_t>(llvm::alignTo(m, 8), 128); }
   /// CTAs of a grid of tiles of 64 rows of B and tileM rows of A.
@@ -155,7 +158,9 @@ struct GemmCandidate {
 /// above gives the measurements behind each).
 const GemmCandidate kGemmCandidates[] = {
     {"each CTA decodes A itself",
-     [](const GemmShape &s) { return s.n <= 64 || s.chunks <= kShortKChunks; },
+     [](const GemmShape &s) {
+       return !s.quantizedC && (s.n <= 64 || s.chunks <= kShortKChunks);
+     },
      [](const GemmShape &s) -> GemmPlanFields {
        return {1, s.tileM(), 0, 1, 2, 1, false, false, false};
      },
@@ -210,9 +215,10 @@ const GemmCandidate kGemmCandidates[] = {
 
 KernelPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                               int64_t n, int64_t k, int64_t batch,
-                              bool bTmaFits) {
-  const GemmShape shape{m,     n,         k / WgmmaMainloopAttr::kTileK,
-                        batch, t.smCount, bTmaFits};
+                              bool bTmaFits, bool quantizedC) {
+  const GemmShape shape{m,         n,        k / WgmmaMainloopAttr::kTileK,
+                        batch,     t.smCount, bTmaFits,
+                        quantizedC};
   for (const GemmCandidate &candidate : kGemmCandidates) {
     if (!candidate.applies(shape))
       continue;
@@ -361,10 +367,13 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
 /// SMs idle, tiles of 64 rows of A (a 128-row tile of A becomes two CTAs:
 /// B is read twice, from L2 the second time), then split-K by powers of
 /// two while the grid still fits in one wave; as many ring slots as the
-/// shared memory (and TMEM) hold.
+/// shared memory (and TMEM) hold. Splits add on chip (a cluster) where
+/// the epilogue needs the finished sums: several weights' gate, or an
+/// NVFP4 C's quantization.
 KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
                                  int64_t m, int64_t n, int64_t k, int64_t batch,
-                                 int64_t weights) {
+                                 int64_t weights, bool quantizedC) {
+  const bool onChip = weights > 1 || quantizedC;
   int64_t tileM = m <= 32 ? 32 : m <= 64 ? 64 : 128;
   const int64_t nTiles = llvm::divideCeil(n, Tcgen05MainloopAttr::kTileN);
   auto ctas = [&](int64_t tile) -> int64_t {
@@ -376,7 +385,7 @@ KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
   // Several weights' gate applies after the splits meet: on chip, where
   // the first CTA's ring must hold the other splits' accumulators.
   auto exchangeFits = [&](int64_t splits) {
-    return weights == 1 ||
+    return !onChip ||
            SplitKAttr::exchangeBytes(splits, weights *
                                                  Tcgen05MainloopAttr::kTileN *
                                                  tileM) +
@@ -390,7 +399,7 @@ KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
   SplitKAttr reduction;
   if (splitK > 1)
     reduction = SplitKAttr::get(
-        ctx, splitK, weights > 1 ? SplitKMode::Cluster : SplitKMode::Global);
+        ctx, splitK, onChip ? SplitKMode::Cluster : SplitKMode::Global);
   auto plan = [&](int64_t stages) {
     return KernelPlanAttr::get(
         ctx, Tcgen05MainloopAttr::get(ctx, tileM, stages, weights),
@@ -431,6 +440,22 @@ LogicalResult checkPlanWeights(const GemmOperands &g, KernelPlanAttr plan) {
          << "is a " << g.getKind() << " of " << g.getWeights()
          << " weight(s) and expects a plan of as many accumulators, but "
          << plan << " has " << plan.getMainloop().getWeights();
+}
+
+/// An NVFP4 C is quantized from the finished sums by the ring's epilogue:
+/// not by the CTA that decodes A itself (stages = 0), not after a global
+/// split-K's sum kernel.
+LogicalResult checkQuantizedOutputPlan(const GemmOperands &g,
+                                       KernelPlanAttr plan) {
+  if (!g.isQuantizedOutput())
+    return success();
+  if (plan.getStages() == 0 || plan.needsSumKernel())
+    return g.op->emitOpError()
+           << "has an NVFP4 C, quantized in the epilogue from the finished "
+              "sums, and expects a plan with a ring (stages > 0) whose "
+              "splits add on chip, but got "
+           << plan;
+  return success();
 }
 
 /// The plan given in the IR if it is a #nvfp4.kernel whose mainloop is a
@@ -487,8 +512,9 @@ LogicalResult planGemmTcgen05(const GemmOperands &g, const PlanTarget &t) {
     return failure();
   if (!*plan)
     plan = chooseTcgen05Plan(op->getContext(), t, a.rows, n, a.k, a.batch,
-                             g.getWeights());
-  if (failed(checkPlanWeights(g, *plan)))
+                             g.getWeights(), g.isQuantizedOutput());
+  if (failed(checkPlanWeights(g, *plan)) ||
+      failed(checkQuantizedOutputPlan(g, *plan)))
     return failure();
   if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
                            Tcgen05MainloopAttr::getSlices(a.k), "slices",
@@ -561,10 +587,12 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
     plan = g.isGrouped() ? chooseGroupedPlan(op->getContext(), t, g)
            : g.getWeights() == 1
                ? chooseGemmPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
-                                bTmaScalesFit(g.sfbLayout, a.k))
+                                bTmaScalesFit(g.sfbLayout, a.k),
+                                g.isQuantizedOutput())
                : chooseDualPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
                                 bTmaScalesFit(g.sfbLayout, a.k));
-  if (failed(checkPlanWeights(g, *plan)))
+  if (failed(checkPlanWeights(g, *plan)) ||
+      failed(checkQuantizedOutputPlan(g, *plan)))
     return failure();
   if (g.isGrouped()
           ? failed(checkGroupedPlan(g, *plan))

@@ -176,12 +176,19 @@ void createGemmTile(OpBuilder &kb, Location loc, const GemmOperands &g,
     b.push_back(body.getArgument(2 + 2 * w));
     sfb.push_back(body.getArgument(3 + 2 * w));
   }
+  // After C: an NVFP4 C's scales and per-tensor scale.
+  const unsigned cIndex = 2 + 2 * g.getWeights();
+  Value cScales, cGlobalScale;
+  if (g.cScales)
+    cScales = body.getArgument(cIndex + 1);
+  if (g.cGlobalScale)
+    cGlobalScale = body.getArgument(cIndex + 2);
   auto create = [&](Value group, Value begin, Value end) {
     auto tile = GemmTileOp::create(
         kb, loc, body.getArgument(0), body.getArgument(1), b, sfb,
-        body.getArgument(2 + 2 * g.getWeights()), mBase, nBase, batch, aTiles,
-        aBytes, bBytes, bScales, split, partials, group, begin, end, plan,
-        sfaLayout, sfbLayout);
+        body.getArgument(cIndex), cScales, cGlobalScale, mBase, nBase, batch,
+        aTiles, aBytes, bBytes, bScales, split, partials, group, begin, end,
+        plan, sfaLayout, sfbLayout, g.cScalesLayout);
     g.buildEpilogue(kb, loc, tile.getEpilogue());
     kb.setInsertionPointAfter(tile);
   };

@@ -115,7 +115,7 @@ func.func @scale_type(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E5M2>,
 // -----
 
 func.func @out_type(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xi32>) {
-  // expected-error @+1 {{operand #4 must be memref of 16-bit float or bfloat16 type or 32-bit float values}}
+  // expected-error @+1 {{operand #4 must be memref of 16-bit float or bfloat16 type or 32-bit float or f4E2M1FN type values}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xi32>)
   return
 }
@@ -882,7 +882,7 @@ func.func @mma_rows(%acc: vector<32xf32>, %f: vector<16xi32>, %r: !nvfp4.ring<st
 
 func.func @store_staged_generic(%acc: vector<32xf32>, %c: memref<64x128xf16>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, %i: i32, %l: index) {
   // expected-error @+1 {{expects the staging ring, its offset and its warpgroups together}}
-  "nvfp4.wgmma.store"(%acc, %c, %i, %i, %l, %r) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 1, 1, 0, 1>}> : (vector<32xf32>, memref<64x128xf16>, i32, i32, index, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>) -> ()
+  "nvfp4.wgmma.store"(%acc, %c, %i, %i, %l, %r) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 1, 0, 1, 1, 0, 1>}> : (vector<32xf32>, memref<64x128xf16>, i32, i32, index, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>) -> ()
   return
 }
 
@@ -1466,5 +1466,53 @@ func.func @returned_scale_shape(%x: memref<4x64xf32>, %q: memref<4x64xf4E2M1FN>,
 func.func @amax_words(%x: memref<4x64xf32>, %g: memref<1xf32>, %i: index) {
   // expected-error @+1 {{expects words to be a positive multiple of 256 (the CTA's threads), but got 100}}
   nvfp4.global_amax_tile <amax> ins(%x : memref<4x64xf32>) outs(%g : memref<1xf32>) at %i words 100
+  return
+}
+
+// -----
+
+func.func @fp4_c_without_scales(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf4E2M1FN>) {
+  // expected-error @+1 {{expects 'c_scales' (C's e4m3 block scales) with an NVFP4 C (f4E2M1FN)}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf4E2M1FN>)
+  return
+}
+
+// -----
+
+func.func @scales_with_float_c(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>, %sfc: memref<128x4xf8E4M3FN>) {
+  // expected-error @+1 {{expects 'c_scales' and 'c_global_scale' only with an NVFP4 C (f4E2M1FN), but C is 'f16'}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) c_scales(%sfc : memref<128x4xf8E4M3FN>)
+  return
+}
+
+// -----
+
+func.func @mx_c_scales(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf4E2M1FN>, %sfc: memref<128x2xf8E8M0FNU>) {
+  // expected-error @+1 {{expects NVFP4 (f8E4M3FN) 'c_scales': an MXFP4 C is not supported}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf4E2M1FN>) c_scales(%sfc : memref<128x2xf8E8M0FNU>)
+  return
+}
+
+// -----
+
+func.func @c_scales_shape(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf4E2M1FN>, %sfc: memref<128x8xf8E4M3FN>) {
+  // expected-error @+1 {{expects 'c_scales' in the plain scale layout to have shape [128, 4]}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf4E2M1FN>) c_scales(%sfc : memref<128x8xf8E4M3FN>)
+  return
+}
+
+// -----
+
+func.func @c_global_scale_shape(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf4E2M1FN>, %sfc: memref<128x4xf8E4M3FN>, %g: memref<2xf32>) {
+  // expected-error @+1 {{expects 'c_global_scale' to hold one f32 (memref<1xf32>)}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf4E2M1FN>) c_scales(%sfc : memref<128x4xf8E4M3FN>) c_global_scale(%g : memref<2xf32>)
+  return
+}
+
+// -----
+
+func.func @fp4_c_n_not_16(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<40x256xf4E2M1FN>, %sfb: memref<40x16xf8E4M3FN>, %c: memref<128x40xf4E2M1FN>, %sfc: memref<128x2xf8E4M3FN>) {
+  // expected-error @+1 {{expects N (40) to be a multiple of 16 with an NVFP4 C (one scale per 16 values of a row)}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<40x256xf4E2M1FN>, memref<40x16xf8E4M3FN>) outs(%c : memref<128x40xf4E2M1FN>) c_scales(%sfc : memref<128x2xf8E4M3FN>)
   return
 }

@@ -8,7 +8,7 @@
 // CHECK: nvfp4.scaled_matmul ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<4x7168x2048xf4E2M1FN>, memref<4x7168x128xf8E4M3FN>, memref<4x1x2048xf4E2M1FN>, memref<4x1x128xf8E4M3FN>) outs(%{{.*}} : memref<4x7168x1xf16>)
 // CHECK-NOT: scale_layout
 // GENERIC-LABEL: sym_name = "gemv"
-// GENERIC: "nvfp4.scaled_matmul"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{sfa_layout = #nvfp4.scale_layout<plain>, sfb_layout = #nvfp4.scale_layout<plain>}>
+// GENERIC: "nvfp4.scaled_matmul"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{c_scales_layout = #nvfp4.scale_layout<plain>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>, sfa_layout = #nvfp4.scale_layout<plain>, sfb_layout = #nvfp4.scale_layout<plain>}>
 func.func @gemv(%a: memref<4x7168x2048xf4E2M1FN>, %sfa: memref<4x7168x128xf8E4M3FN>,
                 %b: memref<4x1x2048xf4E2M1FN>, %sfb: memref<4x1x128xf8E4M3FN>,
                 %c: memref<4x7168x1xf16>) {
@@ -123,8 +123,8 @@ func.func @tensor_map(%w: memref<4096xi8>, %a: memref<64x256xf4E2M1FN>, %x: memr
 // CHECK: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<64x256xf16>) partials(%{{.*}} : memref<131072xi8>) at m %{{.*}} row %{{.*}} batch %{{.*}} split %{{.*}} : vector<32xf32>
 // GENERIC-LABEL: sym_name = "pipeline_ops"
 // CHECK: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<64x256xf16>) at m %{{.*}} row %{{.*}} batch %{{.*}} staged in %[[R]] at 0 warpgroups 2 : vector<32xf32>, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
-// GENERIC: "nvfp4.wgmma.store"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1, 1, 1, 0>}>
-// GENERIC: "nvfp4.wgmma.store"({{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 0, 1, 0, 1, 1, 0, 1>, staging_offset = 0 : i64, warpgroups = 2 : i64}>
+// GENERIC: "nvfp4.wgmma.store"({{.*}}) <{c_scales_layout = #nvfp4.scale_layout<plain>, operandSegmentSizes = array<i32: 1, 1, 0, 0, 1, 1, 0, 1, 1, 1, 0>}>
+// GENERIC: "nvfp4.wgmma.store"({{.*}}) <{c_scales_layout = #nvfp4.scale_layout<plain>, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 1, 0, 1, 1, 0, 1>, staging_offset = 0 : i64, warpgroups = 2 : i64}>
 func.func @pipeline_ops(%b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8E4M3FN>, %c: memref<64x256xf16>, %t: !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>, %p: memref<131072xi8>, %i: i32, %o: i64, %l: index) {
   %r = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>
   nvfp4.ring.fill %r[%i] from %t[%i, %i] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, !nvfp4.tensor_map<512x64xf16, box = [64, 64], swizzle = swizzle_128b>
@@ -160,6 +160,20 @@ func.func @ring_copy(%slot: i32, %map: !nvfp4.tensor_map<1x128x256xi8, box = [1,
 // GENERIC: "nvfp4.wgmma.reduce_scatter_splits"({{.*}}) <{a_tiles = 16384 : i64, splits = 2 : i64, warpgroups = 1 : i64}>
 func.func @exchange_in_a_tiles(%acc: vector<64xf32>, %r: !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4>) {
   %m, %p = nvfp4.wgmma.reduce_scatter_splits %acc in %r splits 2 warpgroups 1 a_tiles 16384 : !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4>, vector<64xf32> -> vector<32xf32>
+  return
+}
+
+// An NVFP4 C: its scales (blocked here) and per-tensor scale.
+// CHECK-LABEL: func.func @dual_nvfp4_out
+// CHECK: nvfp4.scaled_dual_matmul ins({{.*}}) outs(%{{.*}} : memref<256x3072xf4E2M1FN>) c_scales(%{{.*}} : memref<2x48x32x4x4xf8E4M3FN>) c_global_scale(%{{.*}} : memref<1xf32>) {c_scales_layout = #nvfp4.scale_layout<blocked>}
+// GENERIC-LABEL: sym_name = "dual_nvfp4_out"
+// GENERIC: "nvfp4.scaled_dual_matmul"({{.*}}) <{c_scales_layout = #nvfp4.scale_layout<blocked>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1>
+func.func @dual_nvfp4_out(%a: memref<256x4096xf4E2M1FN>, %sfa: memref<256x256xf8E4M3FN>,
+                %b1: memref<3072x4096xf4E2M1FN>, %sfb1: memref<3072x256xf8E4M3FN>,
+                %b2: memref<3072x4096xf4E2M1FN>, %sfb2: memref<3072x256xf8E4M3FN>,
+                %c: memref<256x3072xf4E2M1FN>, %sfc: memref<2x48x32x4x4xf8E4M3FN>,
+                %g: memref<1xf32>) {
+  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<256x4096xf4E2M1FN>, memref<256x256xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<3072x256xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<3072x256xf8E4M3FN>) outs(%c : memref<256x3072xf4E2M1FN>) c_scales(%sfc : memref<2x48x32x4x4xf8E4M3FN>) c_global_scale(%g : memref<1xf32>) {c_scales_layout = #nvfp4.scale_layout<blocked>}
   return
 }
 

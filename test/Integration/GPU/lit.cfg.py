@@ -60,6 +60,9 @@ config.substitutions.append(
     ("%gengrouped",
      sys.executable + " " + os.path.join(repo, "bench", "gen_grouped.py")))
 config.substitutions.append(
+    ("%examples", os.path.join(repo, "examples")))
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(
     ("%gen", sys.executable + " " + os.path.join(repo, "bench", "gen_gemv.py")))
 
 import subprocess
