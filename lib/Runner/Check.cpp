@@ -149,7 +149,7 @@ void checkQuantized(ArrayRef<float> ref, ArrayRef<double> tol,
             qCheck.got = got;
             qCheck.want = static_cast<float>(lo);
             qCheck.detail = llvm::formatv(
-                "value [{0}, {1}, {2}] has e2m1 code 0x{3:x} ({4}), but the "
+                "value [{0}, {1}, {2}] has e2m1 code 0x{3:x-} ({4}), but the "
                 "reference {5} +- {6} with the scale 0x{7:x-2} ({8}) gives "
                 "{9} to {10}",
                 l, r, i - (l * rows + r) * n, static_cast<unsigned>(got),

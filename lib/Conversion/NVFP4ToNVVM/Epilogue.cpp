@@ -46,124 +46,15 @@ AccumulatorStore mlir::nvfp4::accumulatorStore(KernelBuilder &k, Value c,
     if (cGlobal)
       out.global = k.load(k.f32, k.pointer(cGlobal), 4);
     out.blockedScales = layout == ScaleLayout::Blocked;
+    out.inverse =
+        out.global
+            ? arith::DivFOp::create(
+                  k.b, k.cf32(1.0f),
+                  arith::MulFOp::create(k.b, out.global, k.cf32(6.0f)))
+                  .getResult()
+            : k.cf32(1.0f / 6.0f);
   }
   return out;
-}
-
-void mlir::nvfp4::storeQuantizedBlock(KernelBuilder &k,
-                                      const AccumulatorStore &out,
-                                      ArrayRef<Value> values,
-                                      ArrayRef<Value> columns, Value mIdx,
-                                      ArrayRef<int64_t> blockLanes,
-                                      int64_t pairXor, bool hardware) {
-  ImplicitLocOpBuilder &b = k.b;
-  Value lane = arith::AndIOp::create(b, k.threadIdX(), k.c32(31));
-  auto shuffle = [&](Value v, int64_t mask) -> Value {
-    return gpu::ShuffleOp::create(b, v, k.c32(mask), k.c32(32),
-                                  gpu::ShuffleMode::XOR)
-        .getShuffleResult();
-  };
-  auto ult = [&](Value x, Value y) -> Value {
-    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
-  };
-  auto laneBitsClear = [&](int64_t mask) -> Value {
-    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
-                                 arith::AndIOp::create(b, lane, k.c32(mask)),
-                                 k.c32(0));
-  };
-  auto both = [&](Value x, Value y) -> Value {
-    return arith::AndIOp::create(b, x, y);
-  };
-  // The block's amax (max.f32 skips NaN), shared by its lanes.
-  Value amax = k.cf32(0.0f);
-  for (Value v : values)
-    amax = maxF32(k, amax, absF32(k, v));
-  int64_t blockMask = 0;
-  for (int64_t mask : blockLanes) {
-    amax = maxF32(k, amax, shuffle(amax, mask));
-    blockMask |= mask;
-  }
-  NVFP4BlockScale scale = nvfp4BlockScale(k, amax, out.global);
-  SmallVector<Value> quotients = nvfp4Quotients(k, scale, values);
-  // The lane's codes, value i's in the low nibble of byte i; the neighbor's
-  // (the next column's) in the high nibbles.
-  Value mine = k.c32(0);
-  for (auto [i, y] : llvm::enumerate(quotients)) {
-    Value code = hardware
-                     ? arith::AndIOp::create(
-                           b, encodeE2M1Pair(k, y, k.cf32(0.0f), true),
-                           k.c32(0xF))
-                     : encodeE2M1Software(k, y);
-    mine = arith::OrIOp::create(
-        b, mine,
-        arith::ShLIOp::create(b, code, k.c32(8 * static_cast<int64_t>(i))));
-  }
-  mine = arith::SelectOp::create(b, scale.zero, k.c32(0), mine);
-  Value bytes = arith::OrIOp::create(
-      b, mine, arith::ShLIOp::create(b, shuffle(mine, pairXor), k.c32(4)));
-
-  auto store = [&](Value pred, Value value, Value base, Value offset) {
-    auto ifOp = scf::IfOp::create(b, pred, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    LLVM::StoreOp::create(b, arith::TruncIOp::create(b, k.i8, value),
-                          k.offset(base, offset), 1);
-  };
-  auto i64 = [&](Value v) -> Value {
-    return arith::ExtUIOp::create(b, k.i64, v);
-  };
-  Value inM = ult(mIdx, k.c32(out.m));
-  Value row64 = arith::AddIOp::create(
-      b, arith::MulIOp::create(b, out.batch64, k.c64(out.m)), i64(mIdx));
-  // The values: the lanes of even columns, a byte each.
-  Value evenLane = laneBitsClear(pairXor);
-  for (auto [i, column] : llvm::enumerate(columns)) {
-    Value byte = arith::ShRUIOp::create(
-        b, bytes, k.c32(8 * static_cast<int64_t>(i)));
-    Value offset = arith::AddIOp::create(
-        b, arith::MulIOp::create(b, row64, k.c64(out.n / 2)),
-        i64(arith::ShRUIOp::create(b, column, k.c32(1))));
-    store(both(both(evenLane, inM), ult(column, k.c32(out.n))), byte,
-          out.base, offset);
-  }
-  // The scale: the block's first lane.
-  Value leader = laneBitsClear(blockMask);
-  Value block = arith::ShRUIOp::create(b, columns.front(), k.c32(4));
-  const int64_t kb = out.n / 16;
-  if (!out.blockedScales) {
-    Value offset =
-        arith::AddIOp::create(b, arith::MulIOp::create(b, row64, k.c64(kb)),
-                              i64(block));
-    store(both(both(leader, inM), ult(block, k.c32(kb))), scale.code,
-          out.scales, offset);
-    return;
-  }
-  // Blocked: the atoms' padding columns (blocks kb .. 4 x chunks) get
-  // zeros from their lanes, padding rows (M .. 128 x rowAtoms) from those
-  // of rows M apart.
-  const int64_t chunks = llvm::divideCeil(kb, 4);
-  const int64_t rowAtoms = llvm::divideCeil(out.m, 128);
-  Value batchBase = arith::MulIOp::create(b, out.batch64,
-                                          k.c64(rowAtoms * chunks * 512));
-  auto at = [&](Value rowIdx) -> Value {
-    return arith::AddIOp::create(
-        b, batchBase, blockedScaleOffset(b, i64(rowIdx), i64(block), chunks));
-  };
-  Value code = arith::SelectOp::create(b, ult(block, k.c32(kb)), scale.code,
-                                       k.c32(0));
-  Value owns = both(both(leader, inM), ult(block, k.c32(4 * chunks)));
-  store(owns, code, out.scales, at(mIdx));
-  if (rowAtoms * 128 == out.m)
-    return;
-  auto ifOp = scf::IfOp::create(b, owns, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  auto loop = scf::ForOp::create(
-      b, arith::AddIOp::create(b, mIdx, k.c32(out.m)),
-      k.c32(rowAtoms * 128), k.c32(out.m));
-  b.setInsertionPointToStart(loop.getBody());
-  LLVM::StoreOp::create(b, arith::ConstantIntOp::create(b, k.i8, 0),
-                        k.offset(out.scales, at(loop.getInductionVar())), 1);
 }
 
 void mlir::nvfp4::storeElement(KernelBuilder &k, const AccumulatorStore &out,
@@ -204,6 +95,143 @@ void mlir::nvfp4::storeElement(KernelBuilder &k, const AccumulatorStore &out,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   emitStore();
+}
+
+void mlir::nvfp4::storeQuantizedBlocks(KernelBuilder &k,
+                                       const AccumulatorStore &out,
+                                       ArrayRef<QuantizedBlock> blocks,
+                                       ArrayRef<int64_t> blockLanes,
+                                       int64_t pairXor, bool hardware) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value lane = arith::AndIOp::create(b, k.threadIdX(), k.c32(31));
+  auto shuffle = [&](Value v, int64_t mask) -> Value {
+    return gpu::ShuffleOp::create(b, v, k.c32(mask), k.c32(32),
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  auto ult = [&](Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
+  };
+  auto laneBitsClear = [&](int64_t mask) -> Value {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq,
+                                 arith::AndIOp::create(b, lane, k.c32(mask)),
+                                 k.c32(0));
+  };
+  auto both = [&](Value x, Value y) -> Value {
+    return arith::AndIOp::create(b, x, y);
+  };
+  // Each block's amax (max.f32 skips NaN), shared by its lanes: one
+  // shuffle step for every block at a time.
+  SmallVector<Value> amax;
+  for (const QuantizedBlock &block : blocks) {
+    Value m = k.cf32(0.0f);
+    for (Value v : block.values)
+      m = maxF32(k, m, absF32(k, v));
+    amax.push_back(m);
+  }
+  int64_t blockMask = 0;
+  for (int64_t mask : blockLanes) {
+    for (Value &m : amax)
+      m = maxF32(k, m, shuffle(m, mask));
+    blockMask |= mask;
+  }
+  SmallVector<NVFP4BlockScale> scales;
+  SmallVector<SmallVector<Value>> values;
+  for (auto [block, m] : llvm::zip(blocks, amax)) {
+    scales.push_back(nvfp4BlockScale(k, m, out.global, out.inverse));
+    values.emplace_back(block.values.begin(), block.values.end());
+  }
+  SmallVector<SmallVector<Value>> quotients =
+      nvfp4QuotientsOfBlocks(k, scales, values);
+  // Each lane's codes, value i's in the low nibble of byte i; the
+  // neighbor's (the next column's) in the high nibbles.
+  SmallVector<Value> bytes;
+  for (auto [scale, y] : llvm::zip(scales, quotients)) {
+    Value mine = k.c32(0);
+    for (auto [i, q] : llvm::enumerate(y)) {
+      Value code = hardware
+                       ? arith::AndIOp::create(
+                             b, encodeE2M1Pair(k, q, k.cf32(0.0f), true),
+                             k.c32(0xF))
+                       : encodeE2M1Software(k, q);
+      mine = arith::OrIOp::create(
+          b, mine,
+          arith::ShLIOp::create(b, code,
+                                k.c32(8 * static_cast<int64_t>(i))));
+    }
+    bytes.push_back(arith::SelectOp::create(b, scale.zero, k.c32(0), mine));
+  }
+  for (Value &mine : bytes)
+    mine = arith::OrIOp::create(
+        b, mine, arith::ShLIOp::create(b, shuffle(mine, pairXor), k.c32(4)));
+
+  auto store = [&](Value pred, Value value, Value base, Value offset) {
+    auto ifOp = scf::IfOp::create(b, pred, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    LLVM::StoreOp::create(b, arith::TruncIOp::create(b, k.i8, value),
+                          k.offset(base, offset), 1);
+  };
+  auto i64 = [&](Value v) -> Value {
+    return arith::ExtUIOp::create(b, k.i64, v);
+  };
+  Value evenLane = laneBitsClear(pairXor);
+  Value leader = laneBitsClear(blockMask);
+  const int64_t kb = out.n / 16;
+  const int64_t chunks = llvm::divideCeil(kb, 4);
+  const int64_t rowAtoms = llvm::divideCeil(out.m, 128);
+  for (auto [block, scale, packed] : llvm::zip(blocks, scales, bytes)) {
+    Value inM = ult(block.mIdx, k.c32(out.m));
+    Value row64 = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, out.batch64, k.c64(out.m)),
+        i64(block.mIdx));
+    // The values: the lanes of even columns, a byte each.
+    for (auto [i, column] : llvm::enumerate(block.columns)) {
+      Value byte = arith::ShRUIOp::create(
+          b, packed, k.c32(8 * static_cast<int64_t>(i)));
+      Value offset = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, row64, k.c64(out.n / 2)),
+          i64(arith::ShRUIOp::create(b, column, k.c32(1))));
+      store(both(both(evenLane, inM), ult(column, k.c32(out.n))), byte,
+            out.base, offset);
+    }
+    // The scale: the block's first lane.
+    Value column16 = arith::ShRUIOp::create(b, block.columns.front(),
+                                            k.c32(4));
+    if (!out.blockedScales) {
+      Value offset = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, row64, k.c64(kb)), i64(column16));
+      store(both(both(leader, inM), ult(column16, k.c32(kb))), scale.code,
+            out.scales, offset);
+      continue;
+    }
+    // Blocked: the atoms' padding columns (blocks kb .. 4 x chunks) get
+    // zeros from their lanes, padding rows (M .. 128 x rowAtoms) from
+    // those of rows M apart.
+    Value batchBase = arith::MulIOp::create(b, out.batch64,
+                                            k.c64(rowAtoms * chunks * 512));
+    auto at = [&](Value rowIdx) -> Value {
+      return arith::AddIOp::create(
+          b, batchBase,
+          blockedScaleOffset(b, i64(rowIdx), i64(column16), chunks));
+    };
+    Value code = arith::SelectOp::create(b, ult(column16, k.c32(kb)),
+                                         scale.code, k.c32(0));
+    Value owns = both(both(leader, inM), ult(column16, k.c32(4 * chunks)));
+    store(owns, code, out.scales, at(block.mIdx));
+    if (rowAtoms * 128 == out.m)
+      continue;
+    auto ifOp = scf::IfOp::create(b, owns, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    auto loop = scf::ForOp::create(
+        b, arith::AddIOp::create(b, block.mIdx, k.c32(out.m)),
+        k.c32(rowAtoms * 128), k.c32(out.m));
+    b.setInsertionPointToStart(loop.getBody());
+    LLVM::StoreOp::create(b, arith::ConstantIntOp::create(b, k.i8, 0),
+                          k.offset(out.scales, at(loop.getInductionVar())),
+                          1);
+  }
 }
 
 namespace {

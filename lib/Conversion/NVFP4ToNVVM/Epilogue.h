@@ -36,6 +36,8 @@ struct AccumulatorStore {
   /// per-tensor scale (f32, null: 1) and whether the scales are blocked.
   Value scales, global;
   bool blockedScales = false;
+  /// RN(1 / (6 x global)): the block scales come from amax x inverse.
+  Value inverse;
 };
 
 /// The output of a GEMM tile: C, or with `partials` (split-K) the fp32
@@ -51,21 +53,30 @@ AccumulatorStore accumulatorStore(KernelBuilder &k, Value c, Value partials,
 void storeElement(KernelBuilder &k, const AccumulatorStore &out, Value value,
                   Value mIdx, Value nIdx);
 
-/// Quantizes and stores one 16-value block of a row of an NVFP4 C whose
-/// values lie across the lanes of a warp, as nvfp4.quantize does: this
-/// lane holds `values` (one or two f32) at columns `columns` (i32) of row
-/// `mIdx`; the block's other lanes differ from this one in the lane bits
-/// of the `blockLanes` xor masks (the amax is reduced over them by
-/// shuffles), and the lane of the values' next columns (column + 1) is
-/// lane ^ `pairXor`. Every lane of the warp executes it (the shuffles);
-/// the stores are masked at M and N, and the blocked layout's padding
-/// scales (rows up to a multiple of 128, scale columns up to one of 4) are
-/// written as zero by the lanes of the rows and blocks that cover them.
-/// e2m1 by cvt with `hardware` (sm_100a), else in software.
-void storeQuantizedBlock(KernelBuilder &k, const AccumulatorStore &out,
-                         ArrayRef<Value> values, ArrayRef<Value> columns,
-                         Value mIdx, ArrayRef<int64_t> blockLanes,
-                         int64_t pairXor, bool hardware);
+/// One 16-value block of a row of an NVFP4 C as one lane holds it: its
+/// `values` (one or two f32) at columns `columns` (i32) of row `mIdx`.
+struct QuantizedBlock {
+  SmallVector<Value, 2> values, columns;
+  Value mIdx;
+};
+
+/// Quantizes and stores blocks of a row of an NVFP4 C whose values lie
+/// across the lanes of a warp, as nvfp4.quantize does (the scale from
+/// amax x out.inverse, the quotients from an approximate reciprocal with
+/// two corrections: within 2 ulp of the exact formulas): for each block
+/// the other lanes holding it differ from this one in the lane bits of the
+/// `blockLanes` xor masks (the amax is reduced over them by shuffles), and
+/// the lane of the values' next columns (column + 1) is lane ^ `pairXor`.
+/// Every lane of the warp executes it (the shuffles); the blocks' steps
+/// are interleaved (one branch for all their quotients); the stores are
+/// masked at M and N, and the blocked layout's padding scales (rows up to
+/// a multiple of 128, scale columns up to one of 4) are written as zero by
+/// the lanes of the rows and blocks that cover them. e2m1 by cvt with
+/// `hardware` (sm_100a), else in software.
+void storeQuantizedBlocks(KernelBuilder &k, const AccumulatorStore &out,
+                          ArrayRef<QuantizedBlock> blocks,
+                          ArrayRef<int64_t> blockLanes, int64_t pairXor,
+                          bool hardware);
 
 } // namespace mlir::nvfp4
 

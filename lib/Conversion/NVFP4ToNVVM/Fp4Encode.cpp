@@ -113,12 +113,17 @@ Value mlir::nvfp4::encodeE2M1Pair(KernelBuilder &k, Value lo, Value hi,
 }
 
 NVFP4BlockScale mlir::nvfp4::nvfp4BlockScale(KernelBuilder &k, Value amax,
-                                             Value global) {
+                                             Value global, Value inverse) {
   ImplicitLocOpBuilder &b = k.b;
   NVFP4BlockScale scale;
-  Value scaled = arith::DivFOp::create(b, amax, k.cf32(6.0f));
-  if (global)
-    scaled = arith::DivFOp::create(b, scaled, global);
+  Value scaled;
+  if (inverse) {
+    scaled = arith::MulFOp::create(b, amax, inverse);
+  } else {
+    scaled = arith::DivFOp::create(b, amax, k.cf32(6.0f));
+    if (global)
+      scaled = arith::DivFOp::create(b, scaled, global);
+  }
   // cvt.rn.satfinite.e4m3x2.f32 (sm_89 and later), its low byte.
   Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
       b, k.i16, scaled, scaled, NVVM::FPRoundingMode::RN,
@@ -142,7 +147,9 @@ NVFP4BlockScale mlir::nvfp4::nvfp4BlockScale(KernelBuilder &k, Value amax,
   // block but for extreme global scales or an infinite value), else
   // divided one by one.
   scale.divisor = arith::SelectOp::create(b, scale.zero, k.cf32(1.0f), s);
-  scale.r = arith::DivFOp::create(b, k.cf32(1.0f), scale.divisor);
+  scale.r = inverse ? arith::DivFOp::create(b, k.cf32(1.0f), scale.divisor,
+                                           arith::FastMathFlags::afn)
+                    : arith::DivFOp::create(b, k.cf32(1.0f), scale.divisor);
   auto within = [&](arith::CmpFPredicate p, Value v, float bound) {
     return arith::CmpFOp::create(b, p, v, k.cf32(bound));
   };
@@ -178,6 +185,42 @@ SmallVector<Value> mlir::nvfp4::nvfp4Quotients(KernelBuilder &k,
         k.cf32(NAN), arith::DivFOp::create(b, v, scale.divisor)));
   scf::YieldOp::create(b, y);
   return SmallVector<Value>(quotients.getResults());
+}
+
+SmallVector<SmallVector<Value>> mlir::nvfp4::nvfp4QuotientsOfBlocks(
+    KernelBuilder &k, ArrayRef<NVFP4BlockScale> scales,
+    ArrayRef<SmallVector<Value>> blocks) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value safe = scales.front().safe;
+  SmallVector<Type> types;
+  for (auto [scale, block] : llvm::zip(scales, blocks)) {
+    safe = arith::AndIOp::create(b, safe, scale.safe);
+    types.append(block.size(), k.f32);
+  }
+  auto quotients =
+      scf::IfOp::create(b, types, safe, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(quotients.thenBlock());
+    SmallVector<Value> y;
+    for (auto [scale, block] : llvm::zip(scales, blocks))
+      for (Value v : block)
+        y.push_back(divideByScale(k, v, scale.divisor, scale.r));
+    scf::YieldOp::create(b, y);
+    b.setInsertionPointToStart(quotients.elseBlock());
+    y.clear();
+    for (auto [scale, block] : llvm::zip(scales, blocks))
+      llvm::append_range(y, nvfp4Quotients(k, scale, block));
+    scf::YieldOp::create(b, y);
+  }
+  SmallVector<SmallVector<Value>> result;
+  unsigned next = 0;
+  for (const SmallVector<Value> &block : blocks) {
+    result.emplace_back();
+    for (size_t i = 0; i < block.size(); ++i)
+      result.back().push_back(quotients.getResult(next++));
+  }
+  return result;
 }
 
 Value mlir::nvfp4::blockedScaleOffset(ImplicitLocOpBuilder &b, Value row,

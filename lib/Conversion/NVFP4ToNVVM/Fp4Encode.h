@@ -44,10 +44,16 @@ Value encodeE2M1Pair(KernelBuilder &k, Value lo, Value hi, bool hardware);
 /// then 0), and what the quotients need: `divisor` (s, or 1 where s is 0),
 /// its reciprocal `r`, and `safe`, whether divideByScale applies to every
 /// value of the block.
+/// With `inverse` (RN(1 / (6 x global)), computed once) the scale comes
+/// from amax x inverse and r from an approximate division (div.approx:
+/// both within 2 ulp, which a GEMM's NVFP4 C, quantized from values that
+/// are themselves within a tolerance, affords); without, exactly as
+/// nvfp4.quantize defines it.
 struct NVFP4BlockScale {
   Value code, s, zero, divisor, r, safe;
 };
-NVFP4BlockScale nvfp4BlockScale(KernelBuilder &k, Value amax, Value global);
+NVFP4BlockScale nvfp4BlockScale(KernelBuilder &k, Value amax, Value global,
+                                Value inverse = {});
 
 /// The quotients x / s of the block's `values` (of which `amax` is the
 /// largest finite magnitude) rounded to nearest, as div.rn.f32 gives them:
@@ -56,6 +62,13 @@ NVFP4BlockScale nvfp4BlockScale(KernelBuilder &k, Value amax, Value global);
 SmallVector<Value> nvfp4Quotients(KernelBuilder &k,
                                   const NVFP4BlockScale &scale,
                                   ArrayRef<Value> values);
+
+/// The quotients of every block of `blocks` (their scales in `scales`): by
+/// divideByScale for all where every block is safe (one branch, so the
+/// blocks' arithmetic interleaves), else each divided one by one.
+SmallVector<SmallVector<Value>>
+nvfp4QuotientsOfBlocks(KernelBuilder &k, ArrayRef<NVFP4BlockScale> scales,
+                       ArrayRef<SmallVector<Value>> blocks);
 
 /// The byte offset of scale (`row`, `column`) in one batch of the blocked
 /// layout with `chunks` 4-column chunks a row (lib/Reference/Layout.h):

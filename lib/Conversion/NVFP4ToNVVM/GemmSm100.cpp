@@ -482,6 +482,7 @@ struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
         loaded.push_back(tc.load32x32b(
             warpLanesColumn(k, adaptor.getTmem(), w * columns + first),
             width));
+      SmallVector<QuantizedBlock> blocks;
       for (int64_t j = 0; j < width; ++j) {
         SmallVector<Value> elements;
         for (Value l : loaded)
@@ -491,13 +492,16 @@ struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
                                : elements.front();
         Value mIdx = arith::AddIOp::create(b, adaptor.getM(), k.c32(first + j));
         // An NVFP4 C: a row's 16-column block is 16 adjacent lanes (rows
-        // of B), the next column's value in lane ^ 1.
+        // of B), the next column's value in lane ^ 1; the loaded columns'
+        // blocks are quantized together.
         if (out.scales)
-          storeQuantizedBlock(k, out, value, nIdx, mIdx, {1, 2, 4, 8}, 1,
-                              /*hardware=*/true);
+          blocks.push_back({{value}, {nIdx}, mIdx});
         else
           storeElement(k, out, value, mIdx, nIdx);
       }
+      if (!blocks.empty())
+        storeQuantizedBlocks(k, out, blocks, {1, 2, 4, 8}, 1,
+                             /*hardware=*/true);
     }
     rewriter.eraseOp(op);
     return success();

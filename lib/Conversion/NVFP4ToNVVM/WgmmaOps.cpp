@@ -264,14 +264,15 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     Value column8 = arith::AddIOp::create(b, column, k.c32(8));
     Value mFirst =
         arith::AddIOp::create(b, m, arith::MulIOp::create(b, ft.q, k.c32(2)));
+    SmallVector<QuantizedBlock> blocks;
     for (int64_t i = 0; i < static_cast<int64_t>(acc.size()); ++i) {
       if ((i >> 1) & 1)
         continue;
       Value mIdx =
           arith::AddIOp::create(b, mFirst, k.c32(8 * (i >> 2) + (i & 1)));
-      storeQuantizedBlock(k, out, {acc[i], acc[i + 2]}, {column, column8},
-                          mIdx, {4, 8, 16}, 4, /*hardware=*/false);
+      blocks.push_back({{acc[i], acc[i + 2]}, {column, column8}, mIdx});
     }
+    storeQuantizedBlocks(k, out, blocks, {4, 8, 16}, 4, /*hardware=*/false);
   }
 
   /// wgmma.store `staged`: the warpgroup's fragments into its tile in the
