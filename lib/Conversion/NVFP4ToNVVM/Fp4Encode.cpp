@@ -225,24 +225,11 @@ SmallVector<SmallVector<Value>> mlir::nvfp4::nvfp4QuotientsOfBlocks(
 
 Value mlir::nvfp4::blockedScaleOffset(ImplicitLocOpBuilder &b, Value row,
                                       Value column, int64_t chunks) {
-  Type type = row.getType();
-  auto c = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, IntegerAttr::get(type, v));
-  };
-  auto div = [&](Value v, int64_t d) -> Value {
-    return arith::DivUIOp::create(b, v, c(d));
-  };
-  auto rem = [&](Value v, int64_t d) -> Value {
-    return arith::RemUIOp::create(b, v, c(d));
-  };
-  auto mul = [&](Value v, int64_t d) -> Value {
-    return arith::MulIOp::create(b, v, c(d));
-  };
-  auto add = [&](Value x, Value y) -> Value {
-    return arith::AddIOp::create(b, x, y);
-  };
-  Value atom = add(mul(div(row, 128), chunks), div(column, 4));
-  Value inAtom = add(
-      add(mul(rem(row, 32), 16), mul(div(rem(row, 128), 32), 4)), rem(column, 4));
-  return add(mul(atom, 512), inAtom);
+  IndexMath m{b, row.getType()};
+  Value atom = m.add(m.mul(m.div(row, 128), chunks), m.div(column, 4));
+  Value inAtom =
+      m.add(m.add(m.mul(m.rem(row, 32), 16),
+                  m.mul(m.div(m.rem(row, 128), 32), 4)),
+            m.rem(column, 4));
+  return m.add(m.mul(atom, 512), inAtom);
 }

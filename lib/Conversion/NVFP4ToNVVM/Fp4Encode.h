@@ -70,6 +70,27 @@ SmallVector<SmallVector<Value>>
 nvfp4QuotientsOfBlocks(KernelBuilder &k, ArrayRef<NVFP4BlockScale> scales,
                        ArrayRef<SmallVector<Value>> blocks);
 
+/// Unsigned index arithmetic on integers of one type (i32 or i64) with
+/// constants of that type: the blocked layout's addresses.
+struct IndexMath {
+  ImplicitLocOpBuilder &b;
+  Type type;
+
+  Value c(int64_t v) const {
+    return arith::ConstantOp::create(b, IntegerAttr::get(type, v));
+  }
+  Value div(Value v, int64_t d) const {
+    return arith::DivUIOp::create(b, v, c(d));
+  }
+  Value rem(Value v, int64_t d) const {
+    return arith::RemUIOp::create(b, v, c(d));
+  }
+  Value mul(Value v, int64_t d) const {
+    return arith::MulIOp::create(b, v, c(d));
+  }
+  Value add(Value x, Value y) const { return arith::AddIOp::create(b, x, y); }
+};
+
 /// The byte offset of scale (`row`, `column`) in one batch of the blocked
 /// layout with `chunks` 4-column chunks a row (lib/Reference/Layout.h):
 /// atom (row / 128, column / 4) at 512 x (atom row x chunks + chunk), in

@@ -189,17 +189,17 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
     SmallVector<Value> values = widen(k, words, element);
 
     SmallVector<Value> codes, packed;
-    for (int64_t blk = 0; blk < perThread && format.isMX(); ++blk) {
-      ArrayRef<Value> block = ArrayRef<Value>(values).slice(32 * blk, 32);
-      auto [code, words] = quantizeMXBlock(
-          k, block,
-          op.getScaleRounding().value_or(ScaleRounding::Floor),
-          hardware);
-      codes.push_back(code);
-      llvm::append_range(packed, words);
-    }
-    for (int64_t blk = 0; blk < perThread && !format.isMX(); ++blk) {
-      ArrayRef<Value> block = ArrayRef<Value>(values).slice(16 * blk, 16);
+    for (int64_t blk = 0; blk < perThread; ++blk) {
+      ArrayRef<Value> block =
+          ArrayRef<Value>(values).slice(blockSize * blk, blockSize);
+      if (format.isMX()) {
+        auto [code, words] = quantizeMXBlock(
+            k, block, op.getScaleRounding().value_or(ScaleRounding::Floor),
+            hardware);
+        codes.push_back(code);
+        llvm::append_range(packed, words);
+        continue;
+      }
       // amax: max.f32 skips NaN, as the reference does.
       Value amax = k.cf32(0.0f);
       for (Value v : block)
@@ -275,19 +275,12 @@ struct QuantizeTileLowering : OpRewritePattern<QuantizeTileOp> {
     const int64_t limit = std::numeric_limits<int32_t>::max();
     const bool narrow = batches * batchBytes <= limit &&
                         batches * r * rowBlocks <= limit && rowAtoms * 128 <= limit;
-    auto c = [&](int64_t v) { return narrow ? k.c32(v) : k.c64(v); };
-    auto div = [&](Value v, int64_t d) -> Value {
-      return arith::DivUIOp::create(b, v, c(d));
-    };
-    auto rem = [&](Value v, int64_t d) -> Value {
-      return arith::RemUIOp::create(b, v, c(d));
-    };
-    auto mul = [&](Value v, int64_t d) -> Value {
-      return arith::MulIOp::create(b, v, c(d));
-    };
-    auto add = [&](Value x, Value y) -> Value {
-      return arith::AddIOp::create(b, x, y);
-    };
+    IndexMath m{b, narrow ? k.i32 : k.i64};
+    auto c = [&](int64_t v) { return m.c(v); };
+    auto div = [&](Value v, int64_t d) { return m.div(v, d); };
+    auto rem = [&](Value v, int64_t d) { return m.rem(v, d); };
+    auto mul = [&](Value v, int64_t d) { return m.mul(v, d); };
+    auto add = [&](Value x, Value y) { return m.add(x, y); };
     if (narrow)
       first = arith::TruncIOp::create(b, k.i32, first);
     Value row = div(first, rowBlocks);

@@ -54,14 +54,6 @@ struct BlockFormat {
   }
 
   StringRef getName() const { return isMX() ? "MXFP4" : "NVFP4"; }
-  /// The scale's element type.
-  Type getScaleType(MLIRContext *ctx) const {
-    if (isMX())
-      return Float8E8M0FNUType::get(ctx);
-    return Float8E4M3FNType::get(ctx);
-  }
-  /// The scale type's name in diagnostics.
-  StringRef getScaleName() const { return isMX() ? "e8m0" : "e4m3"; }
 
   /// Scales of a row of K values: K / blockSize (K is a multiple of it).
   int64_t getScaleColumns(int64_t k) const { return k / blockSize; }
