@@ -68,14 +68,15 @@ def NVFP4_ScaledMatmulOp : NVFP4_KernelOp<"scaled_matmul",
     FP4 GEMM): with C of `f4E2M1FN` (`[L x] M x N`, N a multiple of 16)
     and its e4m3 block scales in `c_scales` (plain `[L x] M x N/16` or, by
     `c_scales_layout`, blocked `[L x] ceil(M/128) x ceil(N/64) x 32 x 4 x
-    4`), C holds exactly what `nvfp4.quantize` with `global_scale`
+    4`), C holds what `nvfp4.quantize` with `global_scale`
     `c_global_scale` (optional: 1 without it) and `sf_layout`
     `c_scales_layout` makes of the fp32 values this op would round to a
     float C: one scale per 16 consecutive values of a row of C, no
-    intermediate rounding. (A kernel's fp32 values differ from the CPU
-    reference's by accumulation order, so a check compares the codes
-    against every value within the tolerance, not bit for bit.) MXFP4
-    outputs are not supported.
+    intermediate rounding; the kernels compute the scale and quotients
+    within 2 ulp of those formulas. (A kernel's fp32 values differ from
+    the CPU reference's by accumulation order, so a check compares the
+    codes against every value within the tolerance, not bit for bit.)
+    MXFP4 outputs are not supported.
 
     Example (the contest's first GEMV shape):
     ```mlir

@@ -77,6 +77,7 @@ std::pair<double, double> magnitudeRange(double lo, double hi) {
 /// and of its scales.
 void checkQuantized(ArrayRef<float> ref, ArrayRef<double> tol,
                     const HostBuffer &q, const HostBuffer &sf,
+                    const HostBuffer *wantQ, const HostBuffer *wantSf,
                     ::nvfp4::ref::ScaleLayout layout, float global,
                     int64_t batches, int64_t rows, int64_t n,
                     OutputCheck &qCheck, OutputCheck &sfCheck) {
@@ -86,6 +87,39 @@ void checkQuantized(ArrayRef<float> ref, ArrayRef<double> tol,
   sfCheck.values = batches * rows * (n / 16);
   const int64_t kb = n / 16;
   const int64_t sfStride = nref::scaleBytes(layout, rows, kb);
+  // A global scale that is not a positive finite number: the formulas'
+  // corner cases (zero data, NaN scales), compared with the reference's
+  // quantization bit for bit.
+  if (!(global > 0) || !std::isfinite(global)) {
+    for (auto [check, got, want] :
+         {std::make_tuple(&qCheck, &q, wantQ), std::make_tuple(&sfCheck, &sf,
+                                                               wantSf)})
+      for (size_t i = 0; i < got->bytes.size(); ++i)
+        if (got->bytes[i] != want->bytes[i] && check->mismatches++ == 0) {
+          check->firstBad = static_cast<int64_t>(i);
+          check->got = got->bytes[i];
+          check->want = want->bytes[i];
+        }
+    return;
+  }
+  // The blocked layout's padding (rows past M, scale columns past N / 16
+  // in the atoms) must be zero.
+  if (layout == nref::ScaleLayout::Blocked) {
+    std::vector<bool> used(sf.bytes.size());
+    for (int64_t l = 0; l < batches; ++l)
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < n / 16; ++j)
+          used[l * nref::scaleBytes(layout, rows, n / 16) +
+               nref::scaleOffset(layout, r, j, rows, n / 16)] = true;
+    for (size_t i = 0; i < used.size(); ++i)
+      if (!used[i] && sf.bytes[i] != 0 && sfCheck.mismatches++ == 0) {
+        sfCheck.firstBad = static_cast<int64_t>(i);
+        sfCheck.got = sf.bytes[i];
+        sfCheck.detail = llvm::formatv("padding byte {0} of the blocked "
+                                       "scales is 0x{1:x-2}, not zero",
+                                       i, static_cast<unsigned>(sf.bytes[i]));
+      }
+  }
   auto scaleCode = [&](double amax) -> uint8_t {
     if (amax == 0)
       return 0;
@@ -109,10 +143,8 @@ void checkQuantized(ArrayRef<float> ref, ArrayRef<double> tol,
             l * sfStride + nref::scaleOffset(layout, r, j, rows, kb);
         const uint8_t code = sf.bytes[sfAt];
         const uint8_t codeLo = scaleCode(amaxLo), codeHi = scaleCode(amaxHi);
-        // Positive e4m3 codes order like their values; NaN (a NaN global)
-        // only as the reference makes it.
-        const bool nanScale = std::isnan(global);
-        if (nanScale ? code != codeLo : code < codeLo || code > codeHi) {
+        // Positive e4m3 codes order like their values.
+        if (code < codeLo || code > codeHi) {
           if (sfCheck.mismatches++ == 0) {
             sfCheck.firstBad = sfAt;
             sfCheck.got = code;
@@ -131,8 +163,8 @@ void checkQuantized(ArrayRef<float> ref, ArrayRef<double> tol,
           const uint8_t byte = q.bytes[i / 2];
           const uint8_t got = (i % 2) ? byte >> 4 : byte & 0xF;
           int lo, hi;
-          if (s == 0 || std::isnan(s)) {
-            lo = hi = e2m1Ordinal(s == 0 ? 0 : 0x7);
+          if (s == 0) {
+            lo = hi = 0;
           } else if (!std::isfinite(ref[i])) {
             continue;
           } else {
@@ -208,7 +240,8 @@ LogicalResult checkOp(Operation *op, ArrayRef<HostBuffer> got,
     quantized.emplace();
     quantized->first.argIndex = cArg;
     quantized->second.argIndex = sfArg;
-    checkQuantized(values, tol, got[cArg], got[sfArg],
+    checkQuantized(values, tol, got[cArg], got[sfArg], &want[cArg],
+                   &want[sfArg],
                    cLayout == ScaleLayout::Plain
                        ? ::nvfp4::ref::ScaleLayout::Plain
                        : ::nvfp4::ref::ScaleLayout::Blocked,

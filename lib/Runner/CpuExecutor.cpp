@@ -247,6 +247,12 @@ FailureOr<EntrySignature> mlir::nvfp4::analyzeEntry(func::FuncOp entry) {
     auto effects = cast<MemoryEffectOpInterface>(op);
     SmallVector<MemoryEffects::EffectInstance> instances;
     effects.getEffects(instances);
+    // (The op's own reads count: an output that is also its input races
+    // on the GPU.)
+    for (auto &inst : instances)
+      if (auto arg = dyn_cast_or_null<BlockArgument>(inst.getValue()))
+        if (isa<MemoryEffects::Read>(inst.getEffect()))
+          lastReader[arg.getArgNumber()] = &op;
     for (auto &inst : instances) {
       auto arg = dyn_cast_or_null<BlockArgument>(inst.getValue());
       if (!arg || !isa<MemoryEffects::Write>(inst.getEffect()))
@@ -256,6 +262,11 @@ FailureOr<EntrySignature> mlir::nvfp4::analyzeEntry(func::FuncOp entry) {
       Operation *earlier = writer.lookup(number);
       if (!earlier)
         earlier = lastReader.lookup(number);
+      if (earlier == &op)
+        return op.emitError()
+               << "writes entry argument #" << number
+               << ", which it also reads; nvfp4-run needs an op's outputs "
+                  "apart from its inputs";
       if (earlier)
         return op.emitError()
                << "writes entry argument #" << number
@@ -265,10 +276,6 @@ FailureOr<EntrySignature> mlir::nvfp4::analyzeEntry(func::FuncOp entry) {
                   "each argument may be written once, before any op reads it";
       writer[number] = &op;
     }
-    for (auto &inst : instances)
-      if (auto arg = dyn_cast_or_null<BlockArgument>(inst.getValue()))
-        if (isa<MemoryEffects::Read>(inst.getEffect()))
-          lastReader[arg.getArgNumber()] = &op;
   }
   if (numKernels == 0)
     return entry.emitError() << "entry function @" << entry.getSymName()
@@ -392,7 +399,7 @@ mlir::nvfp4::accumulationBounds(Operation *op, ArrayRef<HostBuffer> args,
   for (auto [i, argIndex] : llvm::enumerate(outputs)) {
     if (argIndex != c.getArgNumber())
       continue;
-      bounds[i] = absArgs[argIndex].toFloats();
+    bounds[i] = absArgs[argIndex].toFloats();
     for (float &v : bounds[i])
       v = static_cast<float>(factor * v);
   }

@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// NVFP4 quantization as nvfp4.quantize defines it, bit for bit the CPU
-// reference's, for every kernel that writes NVFP4: the quantize kernel
-// (Quantize.cpp) and a GEMM's NVFP4 C (Epilogue.cpp). e2m1 is sm_100a's
+// NVFP4 quantization as nvfp4.quantize defines it, for every kernel that
+// writes NVFP4: bit for bit the CPU reference's in the quantize kernel
+// (Quantize.cpp); within 2 ulp of it (nvfp4BlockScale's `inverse`) for a
+// GEMM's NVFP4 C (Epilogue.cpp), whose values are within a tolerance. e2m1 is sm_100a's
 // cvt.rn.satfinite.e2m1x2.f32, or on sm_90a (no fp4 conversion) a software
 // round to nearest even. Private to lib/Conversion/NVFP4ToNVVM.
 //

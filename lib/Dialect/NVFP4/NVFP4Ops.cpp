@@ -255,16 +255,15 @@ LogicalResult verifyNotMXOutput(Operation *op, Value cScales) {
   return success();
 }
 
-/// Checks C's format companions: an NVFP4 C (f4E2M1FN) comes with its e4m3
-/// block scales `cScales` (and optionally a one-f32 `global`), a float C
-/// with neither; `partials` (split-K's raw sums) only with a float C. With
-/// `a` (the op's shape, C `[L x] M x n`), also N % 16 and the scales'
-/// shape in `layout`.
+/// Checks C's format companions: an NVFP4 C (f4E2M1FN, `[L x] M x N`)
+/// comes with its e4m3 block scales `cScales` of C's shape in `layout` (N
+/// a multiple of 16) and optionally a one-f32 `global`, a float C with
+/// neither; `partials` (split-K's raw sums) and a tile that ends at a
+/// run-time row (`rowEnd`: a grouped GEMM's) only with a float C.
 LogicalResult verifyOutputFormat(Operation *op, MemRefType cType,
                                  Value cScales, Value global,
                                  ScaleLayout layout, Value partials,
-                                 const OperandShape *a = nullptr,
-                                 int64_t n = 0) {
+                                 Value rowEnd = {}) {
   const bool fp4 = isa<Float4E2M1FNType>(cType.getElementType());
   if (!fp4) {
     if (cScales || global)
@@ -286,6 +285,9 @@ LogicalResult verifyOutputFormat(Operation *op, MemRefType cType,
     return op->emitOpError() << "expects no split-K partials with an NVFP4 "
                                 "C: its blocks are quantized from the "
                                 "finished sums";
+  if (rowEnd)
+    return op->emitOpError() << "expects no run-time row end (a grouped "
+                                "GEMM's tile) with an NVFP4 C";
   if (failed(verifyDense(op, cScales, "c_scales")) ||
       (global && failed(verifyDense(op, global, "c_global_scale"))))
     return failure();
@@ -295,14 +297,15 @@ LogicalResult verifyOutputFormat(Operation *op, MemRefType cType,
            << "expects 'c_global_scale' to hold one f32 (memref<1xf32>), but "
               "got "
            << global.getType();
-  if (!a)
-    return success();
-  if (n % 16 != 0)
-    return op->emitOpError() << "expects N (" << n
+  if (cType.getRank() != 2 && cType.getRank() != 3)
+    return op->emitOpError() << "expects an NVFP4 C of rank 2 or 3";
+  OperandShape c = getOperandShape(cType);
+  if (c.k % 16 != 0)
+    return op->emitOpError() << "expects N (" << c.k
                              << ") to be a multiple of 16 with an NVFP4 C "
                                 "(one scale per 16 values of a row)";
-  return verifyScales(op, "c_scales", scalesType, layout, a->rows, "M", n,
-                      a->batched, a->batch);
+  return verifyScales(op, "c_scales", scalesType, layout, c.rows, "M", c.k,
+                      c.batched, c.batch);
 }
 
 /// Checks the rank of the leading operand.
@@ -417,8 +420,7 @@ LogicalResult ScaledMatmulOp::verify() {
   if (failed(a) ||
       failed(verifyOutputFormat(getOperation(), getC().getType(),
                                 getCScales(), getCGlobalScale(),
-                                getCScalesLayout(), Value(), &*a,
-                                getOperandShape(getB().getType()).rows)))
+                                getCScalesLayout(), Value())))
     return failure();
   // A plan given in the IR uses only what the shape has.
   if (auto gemv =
@@ -458,8 +460,7 @@ LogicalResult ScaledDualMatmulOp::verify() {
                           a.batched ? "([L, M, N])" : "([M, N])")))
     return failure();
   return verifyOutputFormat(op, getC().getType(), getCScales(),
-                            getCGlobalScale(), getCScalesLayout(), Value(),
-                            &a, n);
+                            getCGlobalScale(), getCScalesLayout(), Value());
 }
 
 //===----------------------------------------------------------------------===//
@@ -828,8 +829,8 @@ LogicalResult GemmTileOp::verify() {
   if (failed(a) ||
       failed(verifyOutputFormat(getOperation(), getC().getType(),
                                 getCScales(), getCGlobalScale(),
-                                getCScalesLayout(), getPartials(), &*a,
-                                getOperandShape(weightType).rows)))
+                                getCScalesLayout(), getPartials(),
+                                getRowEnd())))
     return failure();
   if (!grouped)
     weightBatch = a->batch;
@@ -1334,7 +1335,7 @@ LogicalResult WgmmaStoreOp::verify() {
     return emitOpError() << "expects `partials` and `split` together";
   if (failed(verifyOutputFormat(getOperation(), c, getCScales(),
                                 getCGlobalScale(), getCScalesLayout(),
-                                getPartials())))
+                                getPartials(), getMEnd())))
     return failure();
   if (getPartials() &&
       getPartials().getType().getNumElements() % (c.getNumElements() * 4))

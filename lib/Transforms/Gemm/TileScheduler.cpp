@@ -163,7 +163,7 @@ void forGroupTile(
 
 /// The CTA's gemm_tile in the GEMM kernel `body`, whose parameters start
 /// with the op's operands (A, its scales, each weight and its scales, C,
-/// a grouped GEMM's offsets), with the op's epilogue; a grouped GEMM's
+/// an NVFP4 C's scales and per-tensor scale, a grouped GEMM's offsets), with the op's epilogue; a grouped GEMM's
 /// tile is its block's (forGroupTile). The builder is left after it.
 void createGemmTile(OpBuilder &kb, Location loc, const GemmOperands &g,
                     Block &body, Value mBase, Value nBase, Value batch,
