@@ -18,6 +18,7 @@ planner does); --tcgen05=TILE_M,STAGES[,SPLIT_K[,SPLIT_ON_CHIP]]
 (anywhere) gives it a #nvfp4.tcgen05_mainloop (sm_100a) instead.
 --dual (anywhere) writes the gated dual GEMM C = silu(A * B1^T) * (A * B2^T)
 (nvfp4.scaled_dual_matmul; a given plan's mainloop gets weights = 2).
+--mx (anywhere) makes A and B MXFP4: e8m0 scales per 32 values.
 out_type nvfp4 makes C NVFP4, quantized in the epilogue: e2m1 values, e4m3
 `c_scales` (blocked with --blocked=c) and a per-tensor `c_global_scale`
 (an input; nvfp4-run calibrates a random one from the fp32 values).
@@ -25,11 +26,12 @@ out_type nvfp4 makes C NVFP4, quantized in the epilogue: e2m1 values, e4m3
 import sys
 
 
-def scales(pre, rows, k, blocked):
+def scales(pre, rows, k, blocked, mx=False):
+    block, elem = (32, "f8E8M0FNU") if mx else (16, "f8E4M3FN")
     if blocked:
-        return (f"memref<{pre}{-(-rows // 128)}x{-(-k // 64)}x32x4x4"
-                "xf8E4M3FN>")
-    return f"memref<{pre}{rows}x{k // 16}xf8E4M3FN>"
+        return (f"memref<{pre}{-(-rows // 128)}x{-(-k // (4 * block))}x32x4x4"
+                f"x{elem}>")
+    return f"memref<{pre}{rows}x{k // block}x{elem}>"
 
 
 def kernel_plan(mma, mainloop, splits, on_chip, tile_m):
@@ -46,12 +48,12 @@ def kernel_plan(mma, mainloop, splits, on_chip, tile_m):
 
 
 def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
-         tcgen05=None, dual=False):
+         tcgen05=None, dual=False, mx=False):
     pre = f"{l}x" if l else ""
     a = f"memref<{pre}{m}x{k}xf4E2M1FN>"
-    sfa = scales(pre, m, k, "a" in blocked)
+    sfa = scales(pre, m, k, "a" in blocked, mx)
     b = f"memref<{pre}{n}x{k}xf4E2M1FN>"
-    sfb = scales(pre, n, k, "b" in blocked)
+    sfb = scales(pre, n, k, "b" in blocked, mx)
     quantized = out == "nvfp4"
     c = f"memref<{pre}{m}x{n}x{'f4E2M1FN' if quantized else out}>"
     # An NVFP4 C's operands: its scales and per-tensor scale.
@@ -102,6 +104,9 @@ if __name__ == "__main__":
     dual = "--dual" in sys.argv
     if dual:
         sys.argv.remove("--dual")
+    mx = "--mx" in sys.argv
+    if mx:
+        sys.argv.remove("--mx")
     for arg in list(sys.argv):
         if arg.startswith("--blocked="):
             blocked = arg.split("=", 1)[1]
@@ -114,4 +119,4 @@ if __name__ == "__main__":
     out = sys.argv[5] if len(sys.argv) > 5 else "f16"
     plan = sys.argv[6:17] if len(sys.argv) > 7 else None
     print(gemm(m, n, k, l, out, plan, name="dual" if dual else "gemm",
-               blocked=blocked, tcgen05=tcgen05, dual=dual), end="")
+               blocked=blocked, tcgen05=tcgen05, dual=dual, mx=mx), end="")

@@ -3,7 +3,7 @@
 
   gen_grouped.py N K M1,M2,...[,...] [out_type] [--mmax=ROWS]
                  [--blocked=b] [--plan=WARPGROUPS,TILE_M,STAGES,K_GROUPS,
-                 B_PREFETCH,B_TMA] [--name=NAME] > grouped.mlir
+                 B_PREFETCH,B_TMA] [--name=NAME] [--mx] > grouped.mlir
 
 G = the number of sizes; the sizes are the op's size_hint (what the
 planner sees) and what nvfp4-run writes into the run-time offsets unless
@@ -13,22 +13,24 @@ Mmax x K (the groups' rows stacked), B is G x N x K, C is Mmax x N.
 --blocked=b gives B's scales the blocked (128x4 atom) layout (A's are
 always plain: a group starts at any row). --plan gives the op a
 #nvfp4.kernel plan with a #nvfp4.wgmma_mainloop, which nvfp4-plan keeps.
+--mx makes A and B MXFP4 (e8m0 scales per 32 values).
 """
 import sys
 
 
 def grouped(n, k, sizes, out="f16", mmax=None, blocked=False, plan=None,
-            name="grouped"):
+            name="grouped", mx=False):
+    block, elem = (32, "f8E8M0FNU") if mx else (16, "f8E4M3FN")
     g = len(sizes)
     rows = mmax if mmax is not None else max(sum(sizes), 1)
     a = f"memref<{rows}x{k}xf4E2M1FN>"
-    sfa = f"memref<{rows}x{k // 16}xf8E4M3FN>"
+    sfa = f"memref<{rows}x{k // block}x{elem}>"
     b = f"memref<{g}x{n}x{k}xf4E2M1FN>"
     if blocked:
-        sfb = (f"memref<{g}x{-(-n // 128)}x{-(-k // 64)}x32x4x4"
-               "xf8E4M3FN>")
+        sfb = (f"memref<{g}x{-(-n // 128)}x{-(-k // (4 * block))}x32x4x4"
+               f"x{elem}>")
     else:
-        sfb = f"memref<{g}x{n}x{k // 16}xf8E4M3FN>"
+        sfb = f"memref<{g}x{n}x{k // block}x{elem}>"
     offsets = f"memref<{g + 1}xi32>"
     c = f"memref<{rows}x{n}x{out}>"
     attrs = ["size_hint = array<i64: " + ", ".join(map(str, sizes)) + ">"]
@@ -67,7 +69,7 @@ def main(argv):
                   int(options["mmax"]) if "mmax" in options else None,
                   options.get("blocked") == "b",
                   plan.split(",") if plan else None,
-                  options.get("name", "grouped")), end="")
+                  options.get("name", "grouped"), "mx" in options), end="")
 
 
 if __name__ == "__main__":

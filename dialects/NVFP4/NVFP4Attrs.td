@@ -74,6 +74,27 @@ def NVFP4_ScaleRoundingAttr : EnumAttr<NVFP4_Dialect, NVFP4_ScaleRounding,
   let assemblyFormat = "`<` $value `>`";
 }
 
+def NVFP4_ScaleFormat : I32EnumAttr<"ScaleFormat",
+    "the block-scaled format a kernel piece decodes", [
+    I32EnumAttrCase<"NVFP4", 0, "nvfp4">,
+    I32EnumAttrCase<"MXFP4", 1, "mxfp4">
+  ]> {
+  let cppNamespace = "::mlir::nvfp4";
+  let genSpecializedAttr = 0;
+}
+
+def NVFP4_ScaleFormatAttr : EnumAttr<NVFP4_Dialect, NVFP4_ScaleFormat,
+                                     "scale_format"> {
+  let summary = "NVFP4 (e4m3 per 16 values) or MXFP4 (e8m0 per 32)";
+  let description = [{
+    For the per-thread ops that no longer see a scale memref (a ring
+    slot's bytes, raw codes in registers): `nvfp4`, an e4m3 scale per 16
+    values; `mxfp4`, an e8m0 (power-of-two) scale per 32 values. The ops
+    with scale memrefs take the format from their element type instead.
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def NVFP4_GlobalAmaxStep : I32EnumAttr<"GlobalAmaxStep",
     "a step of the device-computed per-tensor scale", [
     I32EnumAttrCase<"Zero", 0, "zero">,

@@ -30,11 +30,13 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
       rows of B (one sm_90a `wgmma` M) and dequantizes them in registers.
     - `tile_m`: rows of A per CTA, the MMA's N: a multiple of 8 in
       [8, 192]. Each 64-wide K chunk of them is `tile_m x 128` bytes of
-      decoded, 128B-swizzled f16 in shared memory.
+      decoded, 128B-swizzled f16 (MXFP4: bf16, `nvfp4.wgmma.decode_b`) in
+      shared memory.
     - `stages` (default 0): 0 decodes A inside every CTA, into two shared-
       memory buffers (decode of chunk c + 1 overlaps the MMAs of chunk c).
       N >= 2 decodes A once, in a pre-pass kernel, into a workspace laid
-      out as rows of 64 f16 per K chunk; the GEMM CTA then streams the tiles
+      out as rows of 64 f16 or bf16 per K chunk; MXFP4 operands need it.
+      The GEMM CTA then streams the tiles
       through a ring of N shared-memory slots with TMA tile copies (a
       tensor map passed by value, 128B-swizzled by the copy; a full and an
       empty mbarrier per slot), N / k_groups - 1 rounds ahead of the MMAs

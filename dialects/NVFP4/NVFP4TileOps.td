@@ -256,10 +256,11 @@ def NVFP4_DecodeATileOp : NVFP4_WgmmaOp<"decode_a_tile",
   let description = [{
     The GEMM's pre-pass (plans with `stages > 0`), one per CTA of its own
     kernel: decodes rows `[m_base, m_base + tile_m)` (clamped to M) of
-    batch `batch`, K chunk `chunk` (64 values), of A into f16 value x scale,
+    batch `batch`, K chunk `chunk` (64 values), of A into f16 value x scale
+    (MXFP4: bf16 value x scale / 4, as `nvfp4.wgmma.decode_b` decodes B),
     in the MMA's permuted K order, and writes that tile (`tile_m` plain
     rows of 128 bytes) to its place in `tiles`, a row-major matrix of 64
-    f16 columns: rows from `((batch * m_tiles + m_base / tile_m) * chunks +
+    16-bit columns: rows from `((batch * m_tiles + m_base / tile_m) * chunks +
     chunk) * tile_m`. The GEMM CTAs then copy tiles with TMA through a
     tensor map of `tiles` (which applies the 128B swizzle their shared
     memory needs) instead of decoding A again for every tile of B. Scales

@@ -67,33 +67,37 @@ def NVFP4_WgmmaReadBOp : NVFP4_WgmmaOp<"wgmma.read_b"> {
     `wgmma.load_b` for plans whose producer copies B's chunks into the ring
     (`b_tma`): the same four results, read from shared memory once the
     slot is full. The slot holds the chunk of the CTA's rows of B at
-    `b_offset` (32 bytes a row) and their scale codes at `sfb_offset`: 16
-    bytes a row of which word `sfb_word` (0 to 3) holds the chunk's 4
-    (plain: TMA copies 16-byte aligned windows of a row, those of 4
-    chunks), or the chunk's 128 x 4 atom of the 128 rows from `atom_row`
-    rows before the slot's first row (blocked). `row` is the warpgroup's
-    first row in the slot;
-    thread t (w = t / 32, g = t % 32 / 4, q = t % 4) reads rows
-    row + 16w + g and row + 16w + g + 8, bytes 8q .. 8q + 7 and scale code
-    q of each. The slot must hold `row` + 64 rows from `b_offset` and
-    `sfb_offset` (the pipeline gives each warpgroup its 64 rows of the
-    CTA's); the verifier checks the first 64.
+    `b_offset` (32 bytes a row) and their scale codes at `sfb_offset`, 16
+    bytes a row: plain, the 16-byte aligned window of codes (4 chunks'
+    NVFP4, 8 chunks' MXFP4: what a TMA box of 16 bytes brings) that holds
+    the chunk's; blocked, the 128 x 4 atom (one chunk's NVFP4, two
+    chunks' MXFP4) of the 128 rows from `atom_row` rows before the slot's
+    first row. `sfb_chunk` is the chunk's place among those chunks (its
+    codes, 4 NVFP4 or 2 MXFP4, start at byte `sfb_chunk` x 4 or x 2 of a
+    row's 16). `row` is the warpgroup's first row in the
+    slot; thread t (w = t / 32, g = t % 32 / 4, q = t % 4) reads rows
+    row + 16w + g and row + 16w + g + 8, bytes 8q .. 8q + 7 and the scale
+    code of their block (NVFP4: code q; MXFP4: code q / 2) of each. The
+    slot must hold `row` + 64 rows from `b_offset` and `sfb_offset` (the
+    pipeline gives each warpgroup its 64 rows of the CTA's); the verifier
+    checks the first 64.
 
     Example:
     ```mlir
     %b0, %b1, %s0, %s1 = nvfp4.wgmma.read_b %ring[%slot] row %row
-        atom_row %arow sfb_word %w b_offset 16384 sfb_offset 18432
+        atom_row %arow sfb_chunk %w b_offset 16384 sfb_offset 18432
         : !nvfp4.ring<stages = 6, slot_bytes = 19456, consumers = 4>
     ```
   }];
   let arguments = (ins
-    NVFP4_RingType:$ring, I32:$slot, I32:$row, I32:$atom_row, I32:$sfb_word,
+    NVFP4_RingType:$ring, I32:$slot, I32:$row, I32:$atom_row, I32:$sfb_chunk,
     ConfinedAttr<I64Attr, [IntNonNegative]>:$b_offset,
     ConfinedAttr<I64Attr, [IntNonNegative]>:$sfb_offset,
-    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout,
+    DefaultValuedAttr<NVFP4_ScaleFormatAttr, "ScaleFormat::NVFP4">:$format);
   let results = (outs I64:$bytes0, I64:$bytes1, I8:$scale0, I8:$scale1);
   let assemblyFormat = [{
-    $ring `[` $slot `]` `row` $row `atom_row` $atom_row `sfb_word` $sfb_word
+    $ring `[` $slot `]` `row` $row `atom_row` $atom_row `sfb_chunk` $sfb_chunk
     `b_offset` $b_offset
     `sfb_offset` $sfb_offset attr-dict `:` qualified(type($ring))
   }];
@@ -103,17 +107,24 @@ def NVFP4_WgmmaReadBOp : NVFP4_WgmmaOp<"wgmma.read_b"> {
 def NVFP4_WgmmaDecodeBOp : NVFP4_WgmmaOp<"wgmma.decode_b", [Pure]> {
   let summary = "Dequantize a loaded chunk of B into wgmma's register A fragments";
   let description = [{
-    value x scale in f16 pairs (exact: e2m1 x e4m3 fits f16), arranged as
-    the A fragments of the chunk's 4 MMAs of K = 16: registers 4s .. 4s + 3
-    are step s's (rows g and g + 8, K slots {2q, 2q + 1} and
-    {2q + 8, 2q + 9} in the permuted K order of GemmSm90.cpp).
+    NVFP4: value x scale in f16 pairs (exact: e2m1 x e4m3 fits f16).
+    MXFP4 (`format = mxfp4`): value x 2^(code - 129) in bf16 pairs (exact
+    for every e2m1 value and e8m0 code: the quarter keeps 6 x 2^127 in
+    bf16's range, and 0.5 x 2^-129 is a bf16 subnormal), which the
+    pipeline's `nvfp4.wgmma.mma` with the same format multiplies with A's
+    tile decoded the same way, so the accumulators hold 1/16 of the
+    products. The pairs are arranged as the A fragments of the chunk's 4
+    MMAs of K = 16: registers 4s .. 4s + 3 are step s's (rows g and g + 8,
+    K slots {2q, 2q + 1} and {2q + 8, 2q + 9} in the permuted K order of
+    GemmSm90.cpp).
 
     Example:
     ```mlir
     %frags = nvfp4.wgmma.decode_b %b0, %b1, %s0, %s1
     ```
   }];
-  let arguments = (ins I64:$bytes0, I64:$bytes1, I8:$scale0, I8:$scale1);
+  let arguments = (ins I64:$bytes0, I64:$bytes1, I8:$scale0, I8:$scale1,
+      DefaultValuedAttr<NVFP4_ScaleFormatAttr, "ScaleFormat::NVFP4">:$format);
   let results = (outs NVFP4_WgmmaFragments:$fragments);
   let assemblyFormat = [{
     $bytes0 `,` $bytes1 `,` $scale0 `,` $scale1 attr-dict
@@ -131,7 +142,8 @@ def NVFP4_WgmmaMmaOp : NVFP4_WgmmaOp<"wgmma.mma",
     may only be read after a `nvvm.wgmma.wait.group.sync.aligned` that
     leaves this group complete (except as the accumulator of a later
     `nvfp4.wgmma.mma`, which the hardware chains), and the slot may only be
-    released then.
+    released then. With `format = mxfp4` the fragments and the tile are
+    bf16 (`nvfp4.wgmma.decode_b`), the MMAs `.bf16.bf16`.
 
     With `rows = R` (a multiple of 8, at most 2 x len(acc)) the MMAs are
     `m64n<R>k16` on the tile's first R rows of A, and the accumulators of
@@ -148,7 +160,9 @@ def NVFP4_WgmmaMmaOp : NVFP4_WgmmaOp<"wgmma.mma",
   let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
                        NVFP4_WgmmaFragments:$fragments,
                        NVFP4_RingType:$ring, I32:$slot,
-                       OptionalAttr<I64Attr>:$rows);
+                       OptionalAttr<I64Attr>:$rows,
+                       DefaultValuedAttr<NVFP4_ScaleFormatAttr,
+                                         "ScaleFormat::NVFP4">:$format);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
     $acc `,` $fragments `,` $ring `[` $slot `]` attr-dict `:`

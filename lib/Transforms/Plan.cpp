@@ -185,15 +185,16 @@ LogicalResult checkMXSupport(Operation *op, const GpuTargetInfo &info) {
   });
   if (!mx)
     return success();
-  // The GEMV and quantize.
+  // The GEMV and quantize; on sm_90a the tensor-core kernels too.
   if (auto matmul = dyn_cast<ScaledMatmulOp>(op);
       (matmul && getOperandShape(matmul.getB().getType()).rows == 1) ||
-      isa<QuantizeOp>(op))
+      isa<QuantizeOp>(op) || info.hasWgmma)
     return success();
   return op->emitOpError()
          << "has no " << info.chip
          << " kernel for MXFP4 (e8m0) scales yet (the GEMV and quantize "
-            "have); the CPU reference runs it (nvfp4-run --cpu)";
+            "have; sm_90a has the tensor-core kernels too); the CPU "
+            "reference runs it (nvfp4-run --cpu)";
 }
 
 struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {

@@ -329,7 +329,7 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
 // CHECK: %[[ANY:.*]] = arith.cmpi ugt, %[[COUNT:.*]], %c0_i32
 // CHECK: scf.if %[[ANY]] -> (vector<16xi32>)
 // CHECK: nvfp4.ring.wait %[[RING]]
-// CHECK: nvfp4.wgmma.read_b %[[RING]][%{{.*}}] row %{{.*}} atom_row %{{.*}} sfb_word %{{.*}} b_offset 16384 sfb_offset 18432
+// CHECK: nvfp4.wgmma.read_b %[[RING]][%{{.*}}] row %{{.*}} atom_row %{{.*}} sfb_chunk %{{.*}} b_offset 16384 sfb_offset 18432
 // CHECK: } else {
 // CHECK: scf.yield %{{.*}} : vector<16xi32>
 // CHECK: scf.for {{.*}} -> (vector<64xf32>, vector<16xi32>, i32, i32)

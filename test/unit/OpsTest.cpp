@@ -791,6 +791,27 @@ TEST(Compare, NaNAndInfinityHandling) {
   EXPECT_EQ(r.maxRelErr, 0.0);
 }
 
+// A kernel that forms each product in fp32 (the tensor-core MXFP4 GEMMs)
+// gets NaN where products of both signs overflow and the reference, which
+// sums a block exactly first, gets an infinity: pairs whose accumulation
+// bound overflowed are accepted (and counted) only under
+// productsMayOverflow; with a finite bound the strict rules still hold.
+TEST(Compare, ProductsMayOverflowWhereTheBoundDoes) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float got[3] = {nan, -inf, nan};
+  const float want[3] = {inf, 1.0f, inf};
+  const float bound[3] = {inf, inf, 1.0f};
+  CompareResult strict = compareOutputs(got, want, 3, 1e-3, 1e-3, bound);
+  EXPECT_EQ(strict.mismatches, 3);
+  EXPECT_EQ(strict.overflowed, 0);
+  CompareResult loose =
+      compareOutputs(got, want, 3, 1e-3, 1e-3, bound, 0.0, true);
+  EXPECT_EQ(loose.mismatches, 1);
+  EXPECT_EQ(loose.firstBad, 2);
+  EXPECT_EQ(loose.overflowed, 2);
+}
+
 TEST(Quantize, ScaleUsesCorrectlyRoundedFp32Division) {
   // For this amax, amax / 6.0f and amax * (1.0f / 6.0f) are neighbouring
   // floats on either side of an E4M3 rounding boundary, so the two ways of

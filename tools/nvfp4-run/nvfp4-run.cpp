@@ -848,6 +848,13 @@ static int run(int argc, char **argv) {
                                  check.argIndex, check.values, check.maxAbsErr,
                                  check.maxRelErr, check.widened)
                        .str();
+      if (check.overflowed)
+        checkLine +=
+            llvm::formatv(", {0} not compared (their products' magnitudes "
+                          "overflow fp32, where the tensor cores' fp32 "
+                          "products give inf or NaN)",
+                          check.overflowed)
+                .str();
     }
     where = "gpu " + target + " (" + gpu->deviceName() + ")";
     int64_t checkedValues = 0;

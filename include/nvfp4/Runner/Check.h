@@ -39,6 +39,10 @@ struct OutputCheck {
   double maxAbsErr = 0, maxRelErr = 0;
   /// Elements that passed only thanks to the widened tolerance.
   int64_t widened = 0;
+  /// Elements accepted unchecked because the sum of their products'
+  /// magnitudes overflows fp32 in a kernel that forms each product in fp32
+  /// (the tensor-core MXFP4 kernels; compareOutputs).
+  int64_t overflowed = 0;
   /// Non-finite values in the output, and the first one.
   int64_t nonFinite = 0;
   int64_t firstNonFinite = -1;

@@ -232,3 +232,57 @@ SmallVector<Value, 4> mlir::nvfp4::decodeWordPairs(KernelBuilder &k, Value word,
   }
   return pairs;
 }
+
+Value mlir::nvfp4::scaleSplatMX(KernelBuilder &k, Value code) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value byte = arith::AndIOp::create(b, code, k.c32(0xFF));
+  // 2^(code - 129): exponent field code - 2 from code 3 on, below that the
+  // subnormals 2^-127 .. 2^-129 (mantissa 0x40 >> (2 - code)).
+  Value normal =
+      arith::ShLIOp::create(b, arith::SubIOp::create(b, byte, k.c32(2)),
+                            k.c32(7));
+  Value subnormal = arith::ShLIOp::create(b, k.c32(0x10), byte);
+  Value bits = arith::SelectOp::create(
+      b, arith::CmpIOp::create(b, arith::CmpIPredicate::ult, byte, k.c32(3)),
+      subnormal, normal);
+  bits = arith::SelectOp::create(
+      b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, byte, k.c32(0xFF)),
+      k.c32(0x7FC0), bits);
+  Value two =
+      arith::OrIOp::create(b, bits, arith::ShLIOp::create(b, bits, k.c32(16)));
+  return LLVM::BitcastOp::create(b, VectorType::get({2}, b.getBF16Type()),
+                                 two);
+}
+
+SmallVector<Value, 4> mlir::nvfp4::decodeWordPairsMX(KernelBuilder &k,
+                                                     Value word, Value scale) {
+  ImplicitLocOpBuilder &b = k.b;
+  auto v2bf16 = VectorType::get({2}, b.getBF16Type());
+  // 2^126 in both halves (exponent field 253).
+  Value restore = LLVM::BitcastOp::create(b, v2bf16, k.c32(0x7E807E80));
+  auto shift = [&](Value v, int64_t left) -> Value {
+    if (left > 0)
+      return arith::ShLIOp::create(b, v, k.c32(left));
+    if (left < 0)
+      return arith::ShRUIOp::create(b, v, k.c32(-left));
+    return v;
+  };
+  SmallVector<Value, 4> pairs;
+  for (int64_t j = 0; j < 4; ++j) {
+    // Nibble j's magnitude bits 4j .. 4j + 2 and nibble j + 4's (16 bits
+    // higher) to bf16 bits 6 .. 8 of each half (the exponent's low two
+    // bits and the mantissa's first), their signs 4j + 3 and 4j + 19 to
+    // bits 15 and 31.
+    Value magnitudes = arith::AndIOp::create(b, shift(word, 6 - 4 * j),
+                                             k.c32(0x01C001C0));
+    Value signs = arith::AndIOp::create(
+        b, shift(word, 12 - 4 * j),
+        k.c32(static_cast<int32_t>(0x80008000u)));
+    Value halves = LLVM::BitcastOp::create(
+        b, v2bf16, arith::OrIOp::create(b, magnitudes, signs));
+    Value values = arith::MulFOp::create(b, halves, restore);
+    pairs.push_back(LLVM::BitcastOp::create(
+        b, k.i32, arith::MulFOp::create(b, values, scale)));
+  }
+  return pairs;
+}

@@ -62,6 +62,25 @@ Value scaleSplat(KernelBuilder &k, Value code);
 SmallVector<Value, 4> decodeWordPairs(KernelBuilder &k, Value word,
                                       Value scale);
 
+/// MXFP4 on sm_90a's tensor cores: every e2m1 value times 2^(c - 127) is a
+/// bf16 once divided by 4 (6 x 2^127 / 4 is below bf16's largest, 0.5 x
+/// 2^-127 / 4 = 2^-130 above its smallest subnormal), so the operands hold
+/// a quarter of their values and the accumulators 1/16 of the products.
+constexpr float kMXOperandScale = 0.25f;
+
+/// The e8m0 code in the low 8 bits of an i32 as a bf16x2 splat of
+/// 2^(code - 127) x kMXOperandScale (a subnormal for codes below 3; NaN for
+/// 0xFF).
+Value scaleSplatMX(KernelBuilder &k, Value code);
+
+/// decodeWordPairs for MXFP4: the 8 e2m1 values of `word` times `scale`
+/// (scaleSplatMX) as 4 bf16x2 pairs, pair j from nibbles j and j + 4.
+/// Exact: each value's bits placed where bf16's are give it times 2^-126
+/// (e2m1's subnormal 0.5 lands on bf16's), an exact multiply by 2^126
+/// restores it, and one by the scale gives a bf16 value.
+SmallVector<Value, 4> decodeWordPairsMX(KernelBuilder &k, Value word,
+                                        Value scale);
+
 } // namespace mlir::nvfp4
 
 #endif // NVFP4_CONVERSION_NVFP4TONVVM_FP4DECODE_H

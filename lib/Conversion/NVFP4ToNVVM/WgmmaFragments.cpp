@@ -16,12 +16,13 @@ using namespace mlir::nvfp4::sm90;
 
 SmallVector<Value> sm90::wgmmaRegisterA(KernelBuilder &k, ArrayRef<Value> acc,
                                         ArrayRef<Value> a, Value descB,
-                                        int64_t n) {
+                                        int64_t n, bool bf16) {
   ImplicitLocOpBuilder &b = k.b;
   MLIRContext *ctx = b.getContext();
   const int64_t count = n / 2;
   std::string asmString = "wgmma.mma_async.sync.aligned.m64n" +
-                          std::to_string(n) + "k16.f32.f16.f16 {";
+                          std::to_string(n) + "k16.f32" +
+                          (bf16 ? ".bf16.bf16 {" : ".f16.f16 {");
   std::string constraints;
   for (int64_t i = 0; i < count; ++i) {
     asmString += (i ? ", $" : "$") + std::to_string(i);
@@ -85,13 +86,13 @@ ATileDecoder::RowChunk ATileDecoder::rowChunk(Value i, Value chunk64) {
 }
 
 Value ATileDecoder::chunkScales(Value row, Value chunk64) {
-  return k.offset(sfaBase, arith::AddIOp::create(
-                               b, scales.rowOffset(k, batch, row),
-                               arith::MulIOp::create(
-                                   b, chunk64, k.c64(scales.chunkStride()))));
+  return k.offset(sfaBase,
+                  arith::AddIOp::create(b, scales.rowOffset(k, batch, row),
+                                        scales.chunkOffset(k, chunk64)));
 }
 
 AChunk ATileDecoder::load(Value chunk) {
+  assert(!format.isMX() && "the CTA's own decode of A is NVFP4 only");
   AChunk c;
   Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
   for (int64_t r = 0; r < rowsPerThread; ++r) {
@@ -129,14 +130,14 @@ void ATileDecoder::decodeBlock(Value chunk,
                arith::ExtUIOp::create(
                    b, k.i64, arith::MulIOp::create(b, firstWord, k.c32(4)))),
       4 * words);
-  // The scale of block q (words 2q and 2q + 1).
+  // The scale of words 2q and 2q + 1 (NVFP4's block q, MXFP4's q / 2).
   Value code = arith::ExtUIOp::create(
       b, k.i32,
       k.load(k.i8,
              k.offset(chunkScales(at.row, chunk64),
-                      arith::ExtUIOp::create(b, k.i64, q)),
+                      arith::ExtUIOp::create(b, k.i64, scales.blockOf(k, q))),
              1));
-  Value scale = scaleSplat(k, code);
+  Value scale = format.isMX() ? scaleSplatMX(k, code) : scaleSplat(k, code);
   // Word v = 2q + h gives pairs 4h .. 4h + 3 of block q, element q of
   // 16-byte slots 4h .. 4h + 3 (decode()'s slot p, element qq).
   Value base = arith::AddIOp::create(
@@ -146,8 +147,10 @@ void ATileDecoder::decodeBlock(Value chunk,
           arith::MulIOp::create(
               b, arith::AndIOp::create(b, firstWord, k.c32(1)), k.c32(64))));
   for (int64_t w = 0; w < words; ++w) {
-    SmallVector<Value, 4> pairs =
-        decodeWordPairs(k, words == 1 ? values : k.extract(values, w), scale);
+    Value word = words == 1 ? values : k.extract(values, w);
+    SmallVector<Value, 4> pairs = format.isMX()
+                                      ? decodeWordPairsMX(k, word, scale)
+                                      : decodeWordPairs(k, word, scale);
     for (int64_t p = 0; p < 4; ++p)
       store(pairs[p], arith::AddIOp::create(b, base, k.c32(64 * w + 16 * p)));
   }
@@ -209,16 +212,20 @@ void sm90::fenceAsyncShared(KernelBuilder &k) {
 }
 
 SmallVector<Value> sm90::decodeFragments(KernelBuilder &k, const Value bytes[2],
-                                         const Value scales[2]) {
+                                         const Value scales[2],
+                                         ScaleFormat format) {
   ImplicitLocOpBuilder &b = k.b;
+  const bool mx = format == ScaleFormat::MXFP4;
   SmallVector<Value> decoded[2];
   for (int r = 0; r < 2; ++r) {
-    Value scale = scaleSplat(k, arith::ExtUIOp::create(b, k.i32, scales[r]));
+    Value code = arith::ExtUIOp::create(b, k.i32, scales[r]);
+    Value scale = mx ? scaleSplatMX(k, code) : scaleSplat(k, code);
     Value lo = arith::TruncIOp::create(b, k.i32, bytes[r]);
     Value hi = arith::TruncIOp::create(
         b, k.i32, arith::ShRUIOp::create(b, bytes[r], k.c64(32)));
-    llvm::append_range(decoded[r], decodeWordPairs(k, lo, scale));
-    llvm::append_range(decoded[r], decodeWordPairs(k, hi, scale));
+    for (Value word : {lo, hi})
+      llvm::append_range(decoded[r], mx ? decodeWordPairsMX(k, word, scale)
+                                        : decodeWordPairs(k, word, scale));
   }
   // decoded[r][t]: pair t of row r's scale block.
   SmallVector<Value> frags;
@@ -233,7 +240,7 @@ SmallVector<Value> sm90::decodeFragments(KernelBuilder &k, const Value bytes[2],
 
 SmallVector<Value> sm90::mmaChunk(KernelBuilder &k, SmallVector<Value> acc,
                                   ArrayRef<Value> frags, Value tileAddress,
-                                  int64_t n) {
+                                  int64_t n, ScaleFormat format) {
   ImplicitLocOpBuilder &b = k.b;
   NVVM::WgmmaFenceAlignedOp::create(b);
   for (int64_t s = 0; s < 4; ++s) {
@@ -241,7 +248,8 @@ SmallVector<Value> sm90::mmaChunk(KernelBuilder &k, SmallVector<Value> acc,
     // swizzle atom (the hardware swizzles the absolute address).
     Value desc = sharedDescriptor(
         k, arith::AddIOp::create(b, tileAddress, k.c32(32 * s)));
-    acc = wgmmaRegisterA(k, acc, frags.slice(4 * s, 4), desc, n);
+    acc = wgmmaRegisterA(k, acc, frags.slice(4 * s, 4), desc, n,
+                         format == ScaleFormat::MXFP4);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
   return acc;

@@ -28,10 +28,11 @@ namespace mlir::nvfp4::sm90 {
 /// (`nvvm.wgmma.mma_async` takes two shared-memory descriptors), so this
 /// one helper emits the instruction as inline PTX. Accumulates into `acc`
 /// (tile_m / 2 f32 values, tied in and out) the product of the 64 x 16 f16
-/// fragment `a` (4 x i32 of f16 pairs) and the 16 x n K-major
-/// shared-memory matrix described by `descB`.
+/// (`bf16`: bf16) fragment `a` (4 x i32 of pairs) and the 16 x n K-major
+/// shared-memory matrix of the same type described by `descB`.
 SmallVector<Value> wgmmaRegisterA(KernelBuilder &k, ArrayRef<Value> acc,
-                                  ArrayRef<Value> a, Value descB, int64_t n);
+                                  ArrayRef<Value> a, Value descB, int64_t n,
+                                  bool bf16 = false);
 
 /// The sm_90 shared-memory matrix descriptor of a K-major, 128B-swizzled
 /// operand whose 8-row groups are 1024 bytes apart (PTX ISA, "Matrix
@@ -47,16 +48,18 @@ inline Value byteOf(KernelBuilder &k, Value word, int64_t i) {
   return i ? arith::ShRUIOp::create(k.b, word, k.c32(8 * i)) : word;
 }
 
-/// Where the scales of an operand row are: the byte offset of its 4 scales
-/// of K chunk 0 (i64) and the distance between consecutive K chunks. Plain:
-/// row-major [batch x] rows x K/16. Blocked (the 128x4 atoms of cuBLAS and
-/// tcgen05, lib/Reference/Layout.h): atom (row / 128, chunk) of 512 bytes,
-/// row at (row % 32) * 16 + (row % 128 / 32) * 4 inside it; a K chunk of 64
-/// values is exactly one atom column group (4 scales), so either way a
-/// chunk's 4 scales of a row are 4 contiguous bytes.
+/// Where the scales of an operand row are: the byte offset of its scales
+/// of K chunk 0 (i64) and that of a K chunk's from them. Plain: row-major
+/// [batch x] rows x K/16 (MXFP4: K/32). Blocked (the 128x4 atoms of cuBLAS
+/// and tcgen05, lib/Reference/Layout.h): atom (row / 128, K / 64 or K /
+/// 128) of 512 bytes, row at (row % 32) * 16 + (row % 128 / 32) * 4 inside
+/// it; a K chunk of 64 values is one atom's 4 scale columns (NVFP4) or 2
+/// of them (MXFP4), so either way a chunk's scales of a row are contiguous
+/// bytes.
 struct ScaleRows {
   ScaleLayout layout;
   int64_t rows, kBlocks;
+  BlockFormat format = BlockFormat::nvfp4();
 
   Value rowOffset(KernelBuilder &k, Value batch64, Value row32) const {
     ImplicitLocOpBuilder &b = k.b;
@@ -67,7 +70,7 @@ struct ScaleRows {
           arith::AddIOp::create(
               b, arith::MulIOp::create(b, batch64, k.c64(rows)), row),
           k.c64(kBlocks));
-    const int64_t chunks = kBlocks / 4;
+    const int64_t chunks = llvm::divideCeil(kBlocks, 4);
     const int64_t batchBytes =
         BlockFormat::getRowAtoms(rows) * chunks * BlockFormat::kAtomBytes;
     Value atomRow = arith::MulIOp::create(
@@ -85,7 +88,27 @@ struct ScaleRows {
         b, arith::MulIOp::create(b, batch64, k.c64(batchBytes)),
         arith::AddIOp::create(b, atomRow, inner));
   }
-  int64_t chunkStride() const { return layout == ScaleLayout::Plain ? 4 : 512; }
+  /// The offset of K chunk `chunk64`'s (i64) scales from chunk 0's.
+  Value chunkOffset(KernelBuilder &k, Value chunk64) const {
+    ImplicitLocOpBuilder &b = k.b;
+    const int64_t perChunk = WgmmaMainloopAttr::kTileK / format.blockSize;
+    if (layout == ScaleLayout::Plain)
+      return arith::MulIOp::create(b, chunk64, k.c64(perChunk));
+    if (!format.isMX())
+      return arith::MulIOp::create(b, chunk64, k.c64(BlockFormat::kAtomBytes));
+    // Two chunks an atom: atom chunk / 2, columns 2 (chunk % 2) ...
+    return arith::AddIOp::create(
+        b,
+        arith::MulIOp::create(b, arith::ShRUIOp::create(b, chunk64, k.c64(1)),
+                              k.c64(BlockFormat::kAtomBytes)),
+        arith::MulIOp::create(b, arith::AndIOp::create(b, chunk64, k.c64(1)),
+                              k.c64(perChunk)));
+  }
+  /// The scale code of the 16 values from value 16q of a chunk, from the
+  /// chunk's first code: q (NVFP4) or q / 2 (MXFP4).
+  Value blockOf(KernelBuilder &k, Value q) const {
+    return format.isMX() ? Value(arith::ShRUIOp::create(k.b, q, k.c32(1))) : q;
+  }
 };
 
 /// Registers of one K chunk of A for the rows a thread decodes: 32 bytes
@@ -111,8 +134,8 @@ public:
     OperandShape shape = getOperandShape(cast<MemRefType>(a.getType()));
     m = shape.rows;
     rowBytes = shape.k / 2;
-    scales = ScaleRows{sfaLayout, m,
-                       BlockFormat::of(sfa.getType()).getScaleColumns(shape.k)};
+    format = BlockFormat::of(sfa.getType());
+    scales = ScaleRows{sfaLayout, m, format.getScaleColumns(shape.k), format};
     rowsPerThread = llvm::divideCeil(tileM, threads);
   }
 
@@ -120,6 +143,8 @@ public:
   /// ends with its group); never past A's last.
   void clampRowsTo(Value row) { lastRow = row; }
 
+  /// The CTA's own decode (NVFP4 only: the verifier refuses MXFP4 with
+  /// stages = 0).
   AChunk load(Value chunk);
   /// Decodes `chunk` and hands every 16-byte slot to `store` with its byte
   /// offset inside the 128B-swizzled shared-memory tile: row i at i * 128,
@@ -129,7 +154,8 @@ public:
   /// The pre-pass's form (nvfp4.decode_a_tile, WgmmaMainloopAttr::
   /// getDecodeThreads(): 8 or 4 threads per tile row): a thread loads and
   /// decodes one or two words (8 values each) of a row of `chunk` and hands
-  /// each f16x2 pair to `store` with its byte offset in the unswizzled
+  /// each f16x2 pair (MXFP4: bf16x2, a quarter of the values,
+  /// decodeWordPairsMX) to `store` with its byte offset in the unswizzled
   /// tile: pair p (MMA step p / 2, K slots 8 (p % 2) ..) of scale block q
   /// at row * 128 + p * 16 + 4q, so that the threads of a row fill each
   /// 16-byte slot of decode().
@@ -150,6 +176,7 @@ private:
   ImplicitLocOpBuilder &b;
   Value aBase, sfaBase, batch, mBase, tid, lastRow;
   int64_t threads, tileM, m, rowBytes, rowsPerThread;
+  BlockFormat format = BlockFormat::nvfp4();
   ScaleRows scales;
 };
 
@@ -185,21 +212,23 @@ struct FragmentThread {
 
 /// A thread's two rows of B (16w + g and 16w + g + 8 of its warpgroup's 64
 /// rows from `row`, clamped to N): the addresses of their bytes 8q and of
-/// their scales of block q, and the loads of one K chunk of them.
+/// the scale of their block (NVFP4: q; MXFP4: q / 2), and the loads of one
+/// K chunk of them.
 struct BRows {
   Value bytes[2], scales[2];
-  int64_t scaleChunkStride;
+  ScaleRows scaleRows;
 
   BRows(KernelBuilder &k, Value b, Value sfb, ScaleLayout layout, Value batch64,
         Value row, const FragmentThread &ft) {
     ImplicitLocOpBuilder &bb = k.b;
     OperandShape shape = getOperandShape(cast<MemRefType>(b.getType()));
-    ScaleRows scaleRows{
-        layout, shape.rows,
-        BlockFormat::of(sfb.getType()).getScaleColumns(shape.k)};
-    scaleChunkStride = scaleRows.chunkStride();
+    BlockFormat format = BlockFormat::of(sfb.getType());
+    scaleRows = ScaleRows{layout, shape.rows, format.getScaleColumns(shape.k),
+                          format};
     Value first = ft.firstRow(k, row);
     Value q64 = arith::ExtUIOp::create(bb, k.i64, ft.q);
+    Value block64 =
+        arith::ExtUIOp::create(bb, k.i64, scaleRows.blockOf(k, ft.q));
     Value bBase = k.pointer(b), sfbBase = k.pointer(sfb);
     for (int r = 0; r < 2; ++r) {
       Value rr = arith::MinUIOp::create(
@@ -214,7 +243,8 @@ struct BRows {
                      arith::MulIOp::create(bb, q64, k.c64(8))));
       scales[r] = k.offset(
           sfbBase,
-          arith::AddIOp::create(bb, scaleRows.rowOffset(k, batch64, rr), q64));
+          arith::AddIOp::create(bb, scaleRows.rowOffset(k, batch64, rr),
+                                block64));
     }
   }
 
@@ -226,8 +256,7 @@ struct BRows {
     ImplicitLocOpBuilder &b = k.b;
     Value chunk64 = arith::ExtUIOp::create(b, k.i64, chunk);
     Value byteOffset = arith::MulIOp::create(b, chunk64, k.c64(32));
-    Value scaleOffset =
-        arith::MulIOp::create(b, chunk64, k.c64(scaleChunkStride));
+    Value scaleOffset = scaleRows.chunkOffset(k, chunk64);
     for (int r = 0; r < 2; ++r) {
       outBytes[r] = k.load(k.i64, k.offset(bytes[r], byteOffset), 8);
       outScales[r] = k.load(k.i8, k.offset(scales[r], scaleOffset), 1);
@@ -236,15 +265,18 @@ struct BRows {
 };
 
 /// wgmma A fragments of one chunk (4 steps x 4 registers) from a thread's
-/// raw bytes (i64 per row) and scale codes (i8 per row).
+/// raw bytes (i64 per row) and scale codes (i8 per row): f16 pairs, or
+/// for MXFP4 bf16 pairs of a quarter of the values (decodeWordPairsMX).
 SmallVector<Value> decodeFragments(KernelBuilder &k, const Value bytes[2],
-                                   const Value scales[2]);
+                                   const Value scales[2],
+                                   ScaleFormat format = ScaleFormat::NVFP4);
 
 /// The 4 MMAs of one chunk on the decoded tile of N rows of A at
-/// `tileAddress` (fence, MMAs, commit group).
+/// `tileAddress` (fence, MMAs, commit group); bf16 operands for MXFP4.
 SmallVector<Value> mmaChunk(KernelBuilder &k, SmallVector<Value> acc,
                             ArrayRef<Value> frags, Value tileAddress,
-                            int64_t n);
+                            int64_t n,
+                            ScaleFormat format = ScaleFormat::NVFP4);
 
 /// Thread t's accumulator i is C[m][n] with n = row + 16w + g + 8 ((i >> 1)
 /// & 1), m = mBase + 8 (i >> 2) + 2q + (i & 1) (wgmma's D fragment),

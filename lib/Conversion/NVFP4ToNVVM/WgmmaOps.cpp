@@ -75,9 +75,9 @@ struct WgmmaReadBLowering : OpConversionPattern<WgmmaReadBOp> {
           arith::AddIOp::create(b, arith::MulIOp::create(b, row, k.c32(32)),
                                 arith::MulIOp::create(b, ft.q, k.c32(8))));
       bytes[r] = k.load(k.i64, sharedAt(byteAddress), 8, /*invariant=*/false);
-      // The scale code: word sfb_word of 16 bytes a row (plain), or in the
-      // 128 x 4 atom
-      // (blocked): row i of the atom at (i % 32) x 16 + (i / 32) x 4.
+      // The chunk's scale codes: from byte sfb_chunk x (codes a chunk) of 16
+      // bytes a row (plain), or of row i of the 128 x 4 atom at (i % 32) x
+      // 16 + (i / 32) x 4 (blocked).
       Value scaleOffset;
       if (op.getSfbLayout() == ScaleLayout::Blocked) {
         Value atomRow = arith::AddIOp::create(b, row, adaptor.getAtomRow());
@@ -88,12 +88,16 @@ struct WgmmaReadBLowering : OpConversionPattern<WgmmaReadBOp> {
             arith::MulIOp::create(
                 b, arith::ShRUIOp::create(b, atomRow, k.c32(5)), k.c32(4)));
       } else {
-        scaleOffset = arith::AddIOp::create(
-            b, arith::MulIOp::create(b, row, k.c32(16)),
-            arith::MulIOp::create(b, adaptor.getSfbWord(), k.c32(4)));
+        scaleOffset = arith::MulIOp::create(b, row, k.c32(16));
       }
+      const bool mx = op.getFormat() == ScaleFormat::MXFP4;
+      scaleOffset = b.createOrFold<arith::AddIOp>(
+          scaleOffset, b.createOrFold<arith::MulIOp>(adaptor.getSfbChunk(),
+                                                     k.c32(mx ? 2 : 4)));
+      // This thread's block: NVFP4's code q, MXFP4's q / 2.
+      Value block = mx ? arith::ShRUIOp::create(b, ft.q, k.c32(1)) : ft.q;
       Value scaleAddress = arith::AddIOp::create(
-          b, sfbBase, arith::AddIOp::create(b, scaleOffset, ft.q));
+          b, sfbBase, arith::AddIOp::create(b, scaleOffset, block));
       scales[r] = k.load(k.i8, sharedAt(scaleAddress), 1, /*invariant=*/false);
     }
     rewriter.replaceOp(op, {bytes[0], bytes[1], scales[0], scales[1]});
@@ -111,8 +115,9 @@ struct WgmmaDecodeBLowering : OpConversionPattern<WgmmaDecodeBOp> {
     KernelBuilder k(b);
     Value bytes[2] = {adaptor.getBytes0(), adaptor.getBytes1()};
     Value scales[2] = {adaptor.getScale0(), adaptor.getScale1()};
-    rewriter.replaceOp(op, k.pack(op.getFragments().getType(),
-                                  decodeFragments(k, bytes, scales)));
+    rewriter.replaceOp(
+        op, k.pack(op.getFragments().getType(),
+                   decodeFragments(k, bytes, scales, op.getFormat())));
     return success();
   }
 };
@@ -133,7 +138,8 @@ struct WgmmaMmaLowering : OpConversionPattern<WgmmaMmaOp> {
     SmallVector<Value> acc = k.unpack(adaptor.getAcc());
     const int64_t n = op.getRows().value_or(2 * accType.getNumElements());
     SmallVector<Value> used(acc.begin(), acc.begin() + n / 2);
-    used = mmaChunk(k, used, k.unpack(adaptor.getFragments()), tile, n);
+    used = mmaChunk(k, used, k.unpack(adaptor.getFragments()), tile, n,
+                    op.getFormat());
     llvm::copy(used, acc.begin());
     rewriter.replaceOp(op, k.pack(accType, acc));
     return success();

@@ -367,24 +367,12 @@ verifyScaledProduct(Operation *op, MemRefType aType, MemRefType sfaType,
   return a;
 }
 
-/// Checks that a CTA-level op of the tensor-core GEMM kernels has NVFP4
-/// scales: their decodes and MMAs read e4m3 (MXFP4 stops at nvfp4-plan).
-LogicalResult verifyNVFP4Only(Operation *op) {
-  FailureOr<BlockFormat> format = verifyFormat(op);
-  if (failed(format))
-    return failure();
-  if (format->isMX())
-    return op->emitOpError() << "expects NVFP4 (f8E4M3FN) scales: the "
-                                "tensor-core GEMM kernels have no MXFP4 "
-                                "path yet";
-  return success();
-}
-
 /// Checks the GEMM's scales, K step and the tensor map of the decoded
 /// tiles of A.
 LogicalResult verifyGemmTiles(Operation *op, const OperandShape &a,
                               WgmmaMainloopAttr plan, TensorMapType tiles) {
-  if (failed(verifyNVFP4Only(op)))
+  FailureOr<BlockFormat> format = verifyFormat(op);
+  if (failed(format))
     return failure();
   if (a.k % WgmmaMainloopAttr::kTileK != 0)
     return op->emitOpError() << "expects K (" << a.k
@@ -392,7 +380,7 @@ LogicalResult verifyGemmTiles(Operation *op, const OperandShape &a,
                                 "K step";
   if (!tiles)
     return success();
-  TensorMapType want = getATilesMapType(plan, a.batch, a.rows, a.k);
+  TensorMapType want = getATilesMapType(plan, a.batch, a.rows, a.k, *format);
   if (tiles != want)
     return op->emitOpError() << "expects the decoded tiles of A as " << want
                              << ", but got " << tiles;
@@ -759,10 +747,21 @@ static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
 }
 
 LogicalResult GemmTileOp::verify() {
-  if (failed(verifyNotMXOutput(getOperation(), getCScales())) ||
-      failed(verifyNVFP4Only(getOperation())))
+  if (failed(verifyNotMXOutput(getOperation(), getCScales())))
+    return failure();
+  FailureOr<BlockFormat> format = verifyFormat(getOperation());
+  if (failed(format))
     return failure();
   Tcgen05MainloopAttr tcgen05 = getTcgen05Mainloop();
+  // MXFP4 is decoded by the ring's ops (wgmma.decode_b, decode_a_tile) to
+  // bf16; the CTA that decodes A itself and tcgen05 read NVFP4 only.
+  if (format->isMX() && (tcgen05 || getWgmmaMainloop().getStages() == 0))
+    return emitOpError()
+           << "expects NVFP4 (f8E4M3FN) scales with "
+           << (tcgen05 ? "a #nvfp4.tcgen05_mainloop (its MXFP4 MMAs, "
+                         "kind::mxf4, are not built yet)"
+                       : "stages = 0 (the CTA that decodes A itself has no "
+                         "MXFP4 path; plans with a ring have)");
   if (tcgen05 && (getSfaLayout() != ScaleLayout::Blocked ||
                   getSfbLayout() != ScaleLayout::Blocked))
     return emitOpError()
@@ -1621,7 +1620,7 @@ LogicalResult TensorMapOp::verify() {
 LogicalResult WgmmaLoadBOp::verify() {
   Operation *op = getOperation();
   MemRefType bType = getB().getType();
-  if (failed(verifyNVFP4Only(op)) ||
+  if (failed(verifyFormat(op)) ||
       failed(verifyDenseOperands(op, {"b", "sfb"})) ||
       failed(verifyRank2or3(op, "b", bType, "N")))
     return failure();

@@ -19,6 +19,7 @@
 #define NVFP4_TRANSFORMS_GEMM_GEMMOPERANDS_H
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+#include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
 
 #include <optional>
 
@@ -72,6 +73,14 @@ struct GemmOperands {
   }
   /// Whether C is NVFP4 (quantized in the epilogue).
   bool isQuantizedOutput() const { return static_cast<bool>(cScales); }
+  /// The operands' block format (NVFP4 or MXFP4).
+  BlockFormat getFormat() const {
+    return BlockFormat::of(sfb.front().getType());
+  }
+  /// Whether B's scales can come through the ring (b_tma) at this K.
+  bool bTmaScalesFit() const {
+    return nvfp4::bTmaScalesFit(sfbLayout, getAShape().k, getFormat());
+  }
   /// The op's operands in the order of its kernel's parameters: A, its
   /// scales, each weight and its scales, C, then an NVFP4 C's scales and
   /// per-tensor scale or a grouped GEMM's offsets.

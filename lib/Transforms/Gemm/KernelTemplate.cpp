@@ -32,7 +32,8 @@ using namespace mlir::nvfp4::gemm;
 
 WgmmaCta::WgmmaCta(GemmTileOp op, ImplicitLocOpBuilder &b)
     : FoldingBuilder(b), op(op), kernel(op.getPlan()),
-      plan(op.getWgmmaMainloop()) {
+      plan(op.getWgmmaMainloop()),
+      format(BlockFormat::of(op.getWeightScales().getType())) {
   OperandShape a = getOperandShape(op.getA().getType());
   // A grouped GEMM's pre-pass gathers each group's rows into tiles of
   // their own: as many as the groups can need.
@@ -53,6 +54,18 @@ namespace {
 /// producer warpgroup).
 void consume(WgmmaCta &cta, WgmmaMainloop &mainloop, bool fillFirst) {
   SmallVector<Value> accs = mainloop.consume(fillFirst);
+  // MXFP4's operands are a quarter of their values (wgmma.decode_b): the
+  // products' sums are 1/16 of the true ones, and 16 x restores them
+  // exactly (an overflow there is one of the true sum too).
+  if (cta.format.isMX())
+    for (Value &acc : accs) {
+      auto type = cast<VectorType>(acc.getType());
+      acc = arith::MulFOp::create(
+          cta.b, acc,
+          arith::ConstantOp::create(
+              cta.b, DenseElementsAttr::get(type, cta.b.getF32FloatAttr(
+                                                      16.0f))));
+    }
   // With split-K in mode global a third kernel adds the partials: it may
   // be scheduled now (it waits for this grid's completion before reading
   // them).

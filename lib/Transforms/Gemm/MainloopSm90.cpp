@@ -48,7 +48,8 @@ using namespace mlir::nvfp4::gemm;
 
 Value WgmmaMainloop::decode(Raw raw) {
   return WgmmaDecodeBOp::create(b, VectorType::get({16}, i32), raw.bytes0,
-                                raw.bytes1, raw.scale0, raw.scale1);
+                                raw.bytes1, raw.scale0, raw.scale1,
+                                scaleFormat());
 }
 
 SmallVector<Value> WgmmaMainloop::decode(const Raws &raws) {
@@ -63,7 +64,8 @@ void WgmmaMainloop::mma(SmallVector<Value> &accs, ValueRange frags,
   for (size_t w = 0; w < accs.size(); ++w)
     accs[w] = WgmmaMmaOp::create(
         b, accs[w].getType(), accs[w], frags[w], cta.ring, slot,
-        mmaRows ? b.getI64IntegerAttr(mmaRows) : IntegerAttr());
+        mmaRows ? b.getI64IntegerAttr(mmaRows) : IntegerAttr(),
+        scaleFormat());
 }
 
 void WgmmaMainloop::fill(Value chunk, Value slot) {
@@ -86,17 +88,24 @@ WgmmaMainloop::Raws WgmmaMainloop::loadB(Value chunk) {
 
 WgmmaMainloop::Raws WgmmaMainloop::readB(Position p, Value r) {
   Value slot = slotAt(p);
-  // Plain scales: the slot holds the 16-byte aligned window of 4 chunks'
-  // codes (TMA's boxes start 16-byte aligned), the chunk's in word c % 4.
-  Value word = b.createOrFold<arith::AndIOp>(globalChunk(chunkOf(r)), c32(3));
+  // The chunk's place among those whose codes a row's 16 bytes hold:
+  // plain scales, the 16-byte aligned window of 16 codes (TMA's boxes
+  // start 16-byte aligned) that holds them; blocked, the atom, which holds
+  // one chunk's (NVFP4) or two chunks' (MXFP4).
+  const int64_t perChunk = WgmmaMainloopAttr::kTileK / cta.format.blockSize;
+  const int64_t perRow = cta.op.getSfbLayout() == ScaleLayout::Blocked
+                             ? BlockFormat::kAtomColumns
+                             : 16;
+  Value inRow = b.createOrFold<arith::AndIOp>(globalChunk(chunkOf(r)),
+                                              c32(perRow / perChunk - 1));
   RingWaitOp::create(b, cta.ring, slot, p.phase);
   Raws raws;
   for (int64_t w = 0; w < cta.weights; ++w) {
     auto read = WgmmaReadBOp::create(
         b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
-        cta.ring, slot, cta.warpgroupRow, cta.atomRow, word,
+        cta.ring, slot, cta.warpgroupRow, cta.atomRow, inRow,
         cta.smem->getBBytesOffset(w), cta.smem->getBScalesOffset(w),
-        cta.op.getSfbLayout());
+        cta.op.getSfbLayout(), scaleFormat());
     raws.push_back({read.getBytes0(), read.getBytes1(), read.getScale0(),
                     read.getScale1()});
   }
@@ -136,24 +145,33 @@ void WgmmaMainloop::fillB(Value chunk, Value slot) {
         b, cta.ring, slot, cta.smem->getBBytesOffset(w), cta.op.getBBytes()[w],
         ValueRange{cta.batch32, cta.nBase32, mul(global, c32(32))});
     if (!blocked) {
-      // From the 16-byte aligned window that holds the chunk's 4 codes:
-      // TMA faults on a box that starts inside one (an illegal instruction
-      // on the H100).
+      // From the 16-byte aligned window that holds the chunk's codes (4
+      // chunks' NVFP4, 8 chunks' MXFP4): TMA faults on a box that starts
+      // inside one (an illegal instruction on the H100).
+      const int64_t chunksPerWindow =
+          16 * cta.format.blockSize / WgmmaMainloopAttr::kTileK;
       RingCopyOp::create(
           b, cta.ring, slot, sfbOffset, cta.op.getBScales()[w],
-          ValueRange{
-              cta.batch32, cta.nBase32,
-              mul(b.createOrFold<arith::ShRUIOp>(global, c32(2)), c32(16))});
+          ValueRange{cta.batch32, cta.nBase32,
+                     mul(b.createOrFold<arith::DivUIOp>(
+                             global, c32(chunksPerWindow)),
+                         c32(16))});
       continue;
     }
     // The chunk's atom of the rows' 128-row block: atom (batch x N / 128 +
-    // block) x K / 64 + chunk, one row of the map.
+    // block) x (K / 64 or K / 128) + chunk (MXFP4: chunk / 2), one row of
+    // the map.
     const int64_t rowBlocks = BlockFormat::getRowAtoms(bShape.rows);
+    const int64_t columnAtoms = cta.format.getColumnAtoms(
+        cta.totalChunks * WgmmaMainloopAttr::kTileK);
     Value block = add(mul(cta.batch32, c32(rowBlocks)),
                       b.createOrFold<arith::DivUIOp>(cta.nBase32, c32(128)));
+    Value atom = cta.format.isMX()
+                     ? b.createOrFold<arith::ShRUIOp>(global, c32(1))
+                     : global;
     RingCopyOp::create(
         b, cta.ring, slot, sfbOffset, cta.op.getBScales()[w],
-        ValueRange{add(mul(block, c32(cta.totalChunks)), global), c32(0)});
+        ValueRange{add(mul(block, c32(columnAtoms)), atom), c32(0)});
   }
 }
 

@@ -97,9 +97,9 @@ struct GemmShape {
   int64_t m, n, chunks, batch, smCount;
   /// B's chunks can come through the ring (K % 256 == 0 or blocked scales).
   bool bTmaFits;
-  /// C is NVFP4: quantized by wgmma.store, which the CTA that decodes A
-  /// itself does not use.
-  bool quantizedC = false;
+  /// C is NVFP4 (quantized by wgmma.store) or the operands MXFP4 (decoded
+  /// by the ring's ops): a ring, not the CTA that decodes A itself.
+  bool needsRing = false;
   /// A's rows in one tile, up to 128, a multiple of 8.
   int64_t tileM() const { return std::min<int64_t>(llvm::alignTo(m, 8), 128); }
   /// CTAs of a grid of tiles of 64 rows of B and tileM rows of A.
@@ -159,7 +159,7 @@ struct GemmCandidate {
 const GemmCandidate kGemmCandidates[] = {
     {"each CTA decodes A itself",
      [](const GemmShape &s) {
-       return !s.quantizedC && (s.n <= 64 || s.chunks <= kShortKChunks);
+       return !s.needsRing && (s.n <= 64 || s.chunks <= kShortKChunks);
      },
      [](const GemmShape &s) -> GemmPlanFields {
        return {1, s.tileM(), 0, 1, 2, 1, false, false, false};
@@ -215,10 +215,10 @@ const GemmCandidate kGemmCandidates[] = {
 
 KernelPlanAttr chooseGemmPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                               int64_t n, int64_t k, int64_t batch,
-                              bool bTmaFits, bool quantizedC) {
+                              bool bTmaFits, bool needsRing) {
   const GemmShape shape{m,         n,        k / WgmmaMainloopAttr::kTileK,
                         batch,     t.smCount, bTmaFits,
-                        quantizedC};
+                        needsRing};
   for (const GemmCandidate &candidate : kGemmCandidates) {
     if (!candidate.applies(shape))
       continue;
@@ -334,7 +334,7 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
   f.splitK = 1;
   f.producer = true;
   f.bPrefetch = 2;
-  if (bTmaScalesFit(g.sfbLayout, a.k)) {
+  if (g.bTmaScalesFit()) {
     f.bTma = true;
     f.kGroups = 1;
     f.warpgroups = g.getN() > 64 ? 2 : 1;
@@ -444,9 +444,14 @@ LogicalResult checkPlanWeights(const GemmOperands &g, KernelPlanAttr plan) {
 
 /// An NVFP4 C is quantized from the finished sums by the ring's epilogue:
 /// not by the CTA that decodes A itself (stages = 0), not after a global
-/// split-K's sum kernel.
+/// split-K's sum kernel. MXFP4 operands need a ring too.
 LogicalResult checkQuantizedOutputPlan(const GemmOperands &g,
                                        KernelPlanAttr plan) {
+  if (g.getFormat().isMX() && plan.getStages() == 0)
+    return g.op->emitOpError()
+           << "has MXFP4 operands, which only the ring's ops decode, and "
+              "expects a plan with a ring (stages > 0), but got "
+           << plan;
   if (!g.isQuantizedOutput())
     return success();
   if (plan.getStages() == 0 || plan.needsSumKernel())
@@ -587,10 +592,10 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
     plan = g.isGrouped() ? chooseGroupedPlan(op->getContext(), t, g)
            : g.getWeights() == 1
                ? chooseGemmPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
-                                bTmaScalesFit(g.sfbLayout, a.k),
-                                g.isQuantizedOutput())
+                                g.bTmaScalesFit(),
+                                g.isQuantizedOutput() || g.getFormat().isMX())
                : chooseDualPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
-                                bTmaScalesFit(g.sfbLayout, a.k));
+                                g.bTmaScalesFit());
   if (failed(checkPlanWeights(g, *plan)) ||
       failed(checkQuantizedOutputPlan(g, *plan)))
     return failure();
@@ -601,13 +606,14 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
                                  WgmmaMainloopAttr::kTileK)))
     return failure();
   // b_tma copies plain scales with a tensor map, whose row stride (K / 16
-  // bytes) TMA needs in multiples of 16.
-  if (plan->getWgmma().getBTma() && !bTmaScalesFit(g.sfbLayout, a.k))
+  // bytes, MXFP4's K / 32) TMA needs in multiples of 16.
+  if (plan->getWgmma().getBTma() && !g.bTmaScalesFit())
     return op->emitOpError()
            << "has a plan with b_tma, which copies B's plain scales with a "
-              "tensor map and needs K to be a multiple of 256 (a row of "
-              "scales a multiple of 16 bytes), but K = "
-           << a.k << "; use blocked scales or b_tma = false";
+              "tensor map and needs K to be a multiple of "
+           << 16 * g.getFormat().blockSize
+           << " (a row of scales a multiple of 16 bytes), but K = " << a.k
+           << "; use blocked scales or b_tma = false";
   if (plan->getStages() == 0 &&
       plan->getSharedBytes() > t.info.staticSharedBytes)
     return op->emitOpError()

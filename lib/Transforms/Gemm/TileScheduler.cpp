@@ -291,7 +291,10 @@ LogicalResult mlir::nvfp4::tileGemm(const GemmOperands &g,
     // The GEMM copies the tiles with TMA: a tensor map of the workspace,
     // which the launcher encodes and passes by value.
     operands.push_back(TensorMapOp::create(
-        hb, loc, getATilesMapType(mainloop, a.batch, tileRows, a.k), tiles));
+        hb, loc,
+        getATilesMapType(mainloop, a.batch, tileRows, a.k,
+                         BlockFormat::of(g.sfa.getType())),
+        tiles));
     // b_tma: the producer copies B's chunks and scale codes into the ring
     // too, through maps of B's own buffers: each weight's bytes, then each
     // one's scale codes.

@@ -42,6 +42,9 @@ struct WgmmaCta : FoldingBuilder {
   /// Tiles of A's rows, K chunks of A, this CTA's chunks (a split's
   /// share), K groups, ring slots, weights (accumulators).
   int64_t mTiles, totalChunks, chunks, kGroups, stages, weights;
+  /// The operands' block format: MXFP4's decode to bf16 at a quarter of
+  /// their values, so the accumulators are scaled back after the K loop.
+  BlockFormat format;
   /// Set by the template: the ring and its memory's plan.
   Value ring;
   std::optional<WgmmaSmemPlan> smem;
@@ -130,6 +133,9 @@ private:
   void fillA(Value chunk, Value slot);
   Value decode(Raw raw);
   SmallVector<Value> decode(const Raws &raws);
+  ScaleFormat scaleFormat() const {
+    return cta.format.isMX() ? ScaleFormat::MXFP4 : ScaleFormat::NVFP4;
+  }
   /// First workspace row (i32) of decoded tile `chunk` of this CTA's rows
   /// of A (ATileWorkspace.h).
   Value tileRow(Value chunk);

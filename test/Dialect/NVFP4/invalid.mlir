@@ -1445,16 +1445,6 @@ func.func @mx_returned_scale(%x: memref<4x64xf32>, %q: memref<4x64xf4E2M1FN>, %s
 
 // -----
 
-// The tensor-core GEMM's CTA-level ops read e4m3 only (MXFP4 stops at
-// nvfp4-plan): IR written at that level with e8m0 scales is refused.
-func.func @load_b_mx(%b: memref<64x512xf4E2M1FN>, %sfb: memref<64x16xf8E8M0FNU>, %i: i32, %l: index) {
-  // expected-error @+1 {{expects NVFP4 (f8E4M3FN) scales: the tensor-core GEMM kernels have no MXFP4 path yet}}
-  %b0, %b1, %s0, %s1 = nvfp4.wgmma.load_b ins(%b, %sfb : memref<64x512xf4E2M1FN>, memref<64x16xf8E8M0FNU>) row %i chunk %i batch %l
-  return
-}
-
-// -----
-
 func.func @returned_scale_shape(%x: memref<4x64xf32>, %q: memref<4x64xf4E2M1FN>, %sf: memref<4x4xf8E4M3FN>, %r: memref<8xf32>) {
   // expected-error @+1 {{expects 'returns_global_scale' to hold one f32 (memref<1xf32>), but got 'memref<8xf32>'}}
   nvfp4.quantize ins(%x : memref<4x64xf32>) outs(%q, %sf : memref<4x64xf4E2M1FN>, memref<4x4xf8E4M3FN>) returns_global_scale(%r : memref<8xf32>)

@@ -118,6 +118,8 @@ func.func @tensor_map(%w: memref<4096xi8>, %a: memref<64x256xf4E2M1FN>, %x: memr
 // CHECK: %[[B0:.*]], %[[B1:.*]], %[[S0:.*]], %[[S1:.*]] = nvfp4.wgmma.load_b ins({{.*}}) row %{{.*}} chunk %{{.*}} batch %{{.*}} {sfb_layout = #nvfp4.scale_layout<blocked>}
 // CHECK: nvfp4.wgmma.decode_b %[[B0]], %[[B1]], %[[S0]], %[[S1]]
 // CHECK: nvfp4.wgmma.mma
+// CHECK: nvfp4.wgmma.decode_b %[[B0]], %[[B1]], %[[S0]], %[[S1]] {format = #nvfp4.scale_format<mxfp4>}
+// CHECK: nvfp4.wgmma.mma {{.*}} {format = #nvfp4.scale_format<mxfp4>}
 // CHECK: nvfp4.wgmma.reduce_k_groups %{{.*}} in %[[R]] groups 2 warpgroups 2
 // CHECK: %{{.*}}, %{{.*}} = nvfp4.wgmma.reduce_splits %{{.*}} in %[[R]] splits 2 warpgroups 2
 // CHECK: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<64x256xf16>) partials(%{{.*}} : memref<131072xi8>) at m %{{.*}} row %{{.*}} batch %{{.*}} split %{{.*}} : vector<32xf32>
@@ -135,6 +137,8 @@ func.func @pipeline_ops(%b: memref<256x512xf4E2M1FN>, %sfb: memref<2x8x32x4x4xf8
   %f = nvfp4.wgmma.decode_b %b0, %b1, %s0, %s1
   %zero = arith.constant dense<0.0> : vector<32xf32>
   %acc = nvfp4.wgmma.mma %zero, %f, %r[%i] : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, vector<32xf32>
+  %fmx = nvfp4.wgmma.decode_b %b0, %b1, %s0, %s1 {format = #nvfp4.scale_format<mxfp4>}
+  %accmx = nvfp4.wgmma.mma %zero, %fmx, %r[%i] {format = #nvfp4.scale_format<mxfp4>} : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, vector<32xf32>
   %sum = nvfp4.wgmma.reduce_k_groups %acc in %r groups 2 warpgroups 2 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, vector<32xf32>
   %first, %splits = nvfp4.wgmma.reduce_splits %sum in %r splits 2 warpgroups 2 : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 2, scratch_bytes = 65536>, vector<32xf32>
   nvfp4.wgmma.store %splits outs(%c : memref<64x256xf16>) partials(%p : memref<131072xi8>) at m %i row %i batch %l split %l : vector<32xf32>

@@ -6,11 +6,11 @@
 //
 // The layout of the workspace nvfp4.decode_a_tile writes and the ring's
 // fills read (plans with stages > 0), said once for both. The workspace is
-// a row-major matrix of f16 with 64 columns (one K chunk, 128 bytes per
-// row): tile (batch, m tile, chunk), of tile_m rows, starts at row
-// ((batch * m_tiles + m_base / tile_m) * chunks + chunk) * tile_m. The
-// GEMM reads it through a tensor map whose box is one tile, 128B-swizzled
-// by the copy (`getATilesMapType`).
+// a row-major matrix of f16 (MXFP4: bf16) with 64 columns (one K chunk,
+// 128 bytes per row): tile (batch, m tile, chunk), of tile_m rows, starts
+// at row ((batch * m_tiles + m_base / tile_m) * chunks + chunk) * tile_m.
+// The GEMM reads it through a tensor map whose box is one tile,
+// 128B-swizzled by the copy (`getATilesMapType`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,18 +24,22 @@
 
 namespace mlir::nvfp4 {
 
-/// Bytes of one row of the workspace: a K chunk of f16.
+/// Bytes of one row of the workspace: a K chunk of f16 or bf16.
 constexpr int64_t kATileRowBytes = WgmmaMainloopAttr::kTileK * 2;
 
 /// The tensor map through which the GEMM copies the workspace of a
-/// [batch x] m x k A: one tile per copy.
+/// [batch x] m x k A: one tile per copy. MXFP4's tiles are bf16
+/// (nvfp4.wgmma.decode_b says why).
 inline TensorMapType getATilesMapType(WgmmaMainloopAttr plan, int64_t batch,
-                                      int64_t m, int64_t k) {
+                                      int64_t m, int64_t k,
+                                      BlockFormat format) {
   MLIRContext *ctx = plan.getContext();
+  Type element = format.isMX() ? Type(BFloat16Type::get(ctx))
+                               : Type(Float16Type::get(ctx));
   return TensorMapType::get(ctx,
                             {plan.getATilesBytes(batch, m, k) / kATileRowBytes,
                              WgmmaMainloopAttr::kTileK},
-                            Float16Type::get(ctx),
+                            element,
                             {plan.getTileM(), WgmmaMainloopAttr::kTileK},
                             TensorMapSwizzle::B128);
 }

@@ -8,12 +8,13 @@
 // of the CTA's rows of B into the ring slot behind A's tile: the packed e2m1
 // bytes ([batch x] N x K/2 in global memory; a box of [1, tile_n rows, 32
 // bytes], unswizzled: a row's 64 values of the chunk) and, with plain
-// scales, the rows' scale codes ([batch x] N x K/16; a box of [1, tile_n, 16 bytes]:
-// the 16-byte aligned window of 4 chunks' codes that holds the chunk's 4,
-// since TMA copies at least 16 bytes a row and faults on a box that
-// starts inside such a window), or with blocked scales the chunk's 128 x 4
-// atom of the rows' 128-row block (512 contiguous bytes: one row of a map
-// of 128 i32 per atom). Rows past N read as zero.
+// scales, the rows' scale codes ([batch x] N x K/16, MXFP4's K/32; a box
+// of [1, tile_n, 16 bytes]: the 16-byte aligned window of 4 chunks' codes,
+// MXFP4's 8, that holds the chunk's, since TMA copies at least 16 bytes a
+// row and faults on a box that starts inside such a window), or with
+// blocked scales the chunk's 128 x 4 atom (MXFP4: shared by two chunks) of
+// the rows' 128-row block (512 contiguous bytes: one row of a map of 128
+// i32 per atom). Rows past N read as zero.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,9 +26,11 @@
 namespace mlir::nvfp4 {
 
 /// Whether B's scales in `layout` can come through a tensor map at K: a
-/// plain row of scales (K / 16 bytes) must be a multiple of 16 bytes.
-inline bool bTmaScalesFit(ScaleLayout layout, int64_t k) {
-  return layout == ScaleLayout::Blocked || k % 256 == 0;
+/// plain row of scales (K / 16 bytes, MXFP4's K / 32) must be a multiple
+/// of 16 bytes.
+inline bool bTmaScalesFit(ScaleLayout layout, int64_t k,
+                          BlockFormat format = BlockFormat::nvfp4()) {
+  return layout == ScaleLayout::Blocked || k % (16 * format.blockSize) == 0;
 }
 
 /// The tensor map of B's packed bytes, one chunk of a CTA's rows a copy.
@@ -39,8 +42,8 @@ inline TensorMapType getWgmmaBMapType(MLIRContext *ctx, WgmmaMainloopAttr plan,
 }
 
 /// The tensor map of B's scale codes: plain, 16 of a row a copy; blocked,
-/// the [batch x] ceil(N / 128) x K / 64 atoms of 512 bytes as rows of 128
-/// i32, one atom a copy.
+/// the [batch x] ceil(N / 128) x K / 64 (MXFP4: ceil(K / 128)) atoms of
+/// 512 bytes as rows of 128 i32, one atom a copy.
 inline TensorMapType getWgmmaSfbMapType(MLIRContext *ctx,
                                         WgmmaMainloopAttr plan,
                                         BlockFormat format, ScaleLayout layout,
@@ -48,8 +51,7 @@ inline TensorMapType getWgmmaSfbMapType(MLIRContext *ctx,
   if (layout == ScaleLayout::Blocked)
     return TensorMapType::get(
         ctx,
-        {batch * BlockFormat::getRowAtoms(n) * (k / WgmmaMainloopAttr::kTileK),
-         128},
+        {batch * BlockFormat::getRowAtoms(n) * format.getColumnAtoms(k), 128},
         IntegerType::get(ctx, 32), {1, 128}, TensorMapSwizzle::None);
   return TensorMapType::get(ctx, {batch, n, format.getScaleColumns(k)},
                             IntegerType::get(ctx, 8), {1, plan.getTileN(), 16},

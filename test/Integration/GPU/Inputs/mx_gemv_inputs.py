@@ -5,7 +5,9 @@ bytes. With A near 2^127 and B near 2^-127 every value alone is huge or
 tiny while each block's exact product is moderate: what the GEMV's split
 scaling (and the reference's exact blocks) exist for.
 
-  mx_gemv_inputs.py OUTDIR L M K LO_A HI_A LO_B HI_B SEED
+  mx_gemv_inputs.py OUTDIR L M K LO_A HI_A LO_B HI_B SEED [N]
+
+N (default 1) rows of B make them a GEMM's inputs.
 """
 import os
 import random
@@ -17,6 +19,7 @@ import numpy as np
 def main():
     out = sys.argv[1]
     l, m, k, lo_a, hi_a, lo_b, hi_b, seed = (int(v) for v in sys.argv[2:10])
+    n = int(sys.argv[10]) if len(sys.argv) > 10 else 1
     rng = random.Random(seed)
 
     def data(shape):
@@ -31,8 +34,8 @@ def main():
 
     np.save(os.path.join(out, "a.npy"), data((l, m, k // 2)))
     np.save(os.path.join(out, "sfa.npy"), codes((l, m, k // 32), lo_a, hi_a))
-    np.save(os.path.join(out, "b.npy"), data((l, 1, k // 2)))
-    np.save(os.path.join(out, "sfb.npy"), codes((l, 1, k // 32), lo_b, hi_b))
+    np.save(os.path.join(out, "b.npy"), data((l, n, k // 2)))
+    np.save(os.path.join(out, "sfb.npy"), codes((l, n, k // 32), lo_b, hi_b))
 
 
 if __name__ == "__main__":
