@@ -6,7 +6,8 @@
 # splits, with one or two warpgroups per tile; B copied into the
 # ring (b_tma) with plain and blocked scales, alone and in a split cluster;
 # the gated dual GEMM's two weights through the ring, through registers,
-# and in a split cluster):
+# and in a split cluster; MXFP4 operands through the ring, blocked in a
+# split cluster, through registers, and the dual GEMM):
 #   [ONLY="case ..."] bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
 # Exits non-zero when a tool reports an error or a check fails.
 set -uo pipefail
@@ -34,6 +35,10 @@ cases=(
   "dual_b_tma_scatter: 130 300 1024 0 f16 2 128 6 1 2 2 true true true --dual"
   "dual_b_registers: 70 200 448 2 bf16 1 64 6 1 2 1 true false false --dual"
   "dual_blocked_cluster: 77 300 512 0 f32 2 40 6 1 2 2 true true true --dual --blocked=ab"
+  "mx_b_tma: 130 300 1024 2 bf16 1 128 6 1 2 1 true false true --mx"
+  "mx_b_tma_blocked_cluster: 130 300 1024 0 f16 2 128 6 1 2 2 true true true --mx --blocked=ab"
+  "mx_b_registers_k2: 128 256 320 0 f32 1 128 6 2 4 --mx"
+  "mx_dual: 70 200 512 2 bf16 1 64 6 1 2 1 true false true --dual --mx"
 )
 # ONLY="name ..." runs just those cases.
 if [ -n "${ONLY:-}" ]; then

@@ -3,10 +3,11 @@
 #   bench/mxfp4_gemm_gpu.sh NVFP4_RUN [OUTDIR]
 # (a) correctness: test/Integration/GPU/gemm-mxfp4.test through lit (GEMM,
 #     dual and grouped with e8m0 scales over their whole range); (b) speed:
-#     each contest GEMM shape as NVFP4 and as MXFP4 (nvfp4-run --bench),
-#     back to back in this call, twice each; then Triton's tl.dot_scaled
-#     MXFP4 GEMM and cuBLAS on the same shapes (bench/gemm_peers.py). The
-#     table: MXFP4 / NVFP4 time and Triton / ours (MXFP4) per shape.
+#     each contest GEMM, dual GEMM and two grouped GEMM shapes as NVFP4 and
+#     as MXFP4 (nvfp4-run --bench), back to back in this call, twice each;
+#     then Triton's tl.dot_scaled MXFP4 GEMM and cuBLAS on the GEMM shapes
+#     (bench/gemm_peers.py). The table: MXFP4 / NVFP4 time per shape, and
+#     Triton / ours (MXFP4) on the GEMMs.
 set -uo pipefail
 run="$1"; out="${2:-/tmp/nvfp4-mxfp4-gemm}"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -29,6 +30,24 @@ for s in "128 7168 16384" "128 4096 7168" "128 7168 2048"; do
     bench "mxfp4 $1x$2x$3" "$out/mx_$1_$2_$3.mlir"
   done
 done
+for s in "256 4096 7168" "512 4096 7168" "256 3072 4096" "512 3072 7168"; do
+  set -- $s
+  python3 "$here/gen_gemm.py" --dual "$1" "$2" "$3" > "$out/nvd_$1_$2_$3.mlir"
+  python3 "$here/gen_gemm.py" --dual --mx "$1" "$2" "$3" > "$out/mxd_$1_$2_$3.mlir"
+  for rep in 1 2; do
+    bench "nvfp4 dual-$1x$2x$3" "$out/nvd_$1_$2_$3.mlir"
+    bench "mxfp4 dual-$1x$2x$3" "$out/mxd_$1_$2_$3.mlir"
+  done
+done
+for s in "4096 7168 80,176,128,72,64,248,96,160" "3072 4096 192,320"; do
+  set -- $s
+  python3 "$here/gen_grouped.py" "$1" "$2" "$3" > "$out/nvg_$1_$2.mlir"
+  python3 "$here/gen_grouped.py" "$1" "$2" "$3" --mx > "$out/mxg_$1_$2.mlir"
+  for rep in 1 2; do
+    bench "nvfp4 grouped-$1x$2" "$out/nvg_$1_$2.mlir"
+    bench "mxfp4 grouped-$1x$2" "$out/mxg_$1_$2.mlir"
+  done
+done
 python3 "$here/gemm_peers.py" 2>&1 | tee "$out/peers.txt"
 python3 - "$out/times.txt" "$out/peers.txt" <<'PY'
 import re, sys
@@ -44,7 +63,7 @@ for line in open(sys.argv[2]):
     if m:
         triton[f"{m[1]}x{m[2]}x{m[3]}"] = float(m[4])
 print("shape | NVFP4 us | MXFP4 us | MXFP4/NVFP4 | Triton MXFP4 us | Triton/ours")
-for shape in ("128x7168x16384", "128x4096x7168", "128x7168x2048"):
+for shape in dict.fromkeys(k[1] for k in best):
     nv, mx = best.get(("nvfp4", shape)), best.get(("mxfp4", shape))
     t = triton.get(shape)
     if nv is None or mx is None:
