@@ -238,18 +238,27 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
       has its own TMEM columns for its scales, so a slot's scale copy never
       overwrites scales an MMA of another slot may still read.
 
+    - `format` (`nvfp4`, the default, or `mxfp4`): the scales' format.
+      MXFP4's e8m0 scales (one per 32 values) run `.block32` MMAs: a
+      128 x 4 atom then covers 128 K values, two MMAs, so a slot holds 2
+      atoms per 128 rows (1 KiB) instead of 4, one `tcgen05.cp` serves two
+      MMAs, and the second reads the cells' upper half words (scale id 2).
+
     K must be a multiple of 64. The slots copy the scales in the blocked
     layout (the 128 x 4 atoms `tcgen05.cp` copies as they are), 256 K
     values at a time: plain scales, and blocked ones when K is not a
     multiple of 256, are first written blocked and zero-padded to whole
     slots by `nvfp4.block_scales_tile` (a pre-pass kernel `nvfp4-tile` adds);
-    the last slot's MMAs past K then add zero (TMA reads values past K as
-    zero).
+    the last slot issues only the MMAs of K steps before K (values past K
+    read as zero, scales past K never multiplied: a producer may leave the
+    padding of an MXFP4 atom non-zero).
 
     Example: `#nvfp4.tcgen05_mainloop<tile_m = 128, stages = 6>`.
   }];
   let parameters = (ins "int64_t":$tile_m, "int64_t":$stages,
-                        DefaultValuedParameter<"int64_t", "1">:$weights);
+                        DefaultValuedParameter<"int64_t", "1">:$weights,
+                        DefaultValuedParameter<"ScaleFormat",
+                                               "ScaleFormat::NVFP4">:$format);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -261,9 +270,24 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
     static constexpr int64_t kStageRowBytes = kStageK / 2;
     /// K values per MMA.
     static constexpr int64_t kMmaK = 64;
-    /// Bytes of the scales of 128 rows over one slot's K (4 atoms of the
-    /// blocked layout, contiguous in it).
-    static constexpr int64_t kScaleBlockBytes = 4 * 512;
+    /// The scales' format; its blocked atoms of 4 scale columns per slot
+    /// (4 for NVFP4, 2 for MXFP4), and the MMAs each atom serves (1 or 2:
+    /// MXFP4's second reads scale id 2).
+    BlockFormat getBlockFormat() const {
+      return getFormat() == ScaleFormat::MXFP4 ? BlockFormat::mxfp4()
+                                               : BlockFormat::nvfp4();
+    }
+    int64_t getScaleAtomsPerSlot() const {
+      return kStageK / getBlockFormat().getAtomK();
+    }
+    int64_t getMmasPerAtom() const {
+      return getBlockFormat().getAtomK() / kMmaK;
+    }
+    /// Bytes of the scales of 128 rows over one slot's K (its atoms of
+    /// the blocked layout, contiguous in it): 2 KiB NVFP4, 1 KiB MXFP4.
+    int64_t getScaleBlockBytes() const {
+      return getScaleAtomsPerSlot() * BlockFormat::kAtomBytes;
+    }
     /// Threads of the CTA (4 warps: one per TMEM lane quadrant).
     static constexpr int64_t kThreads = 128;
     /// The ring's K slices (the last one partial when K % 256 != 0), and
@@ -287,32 +311,35 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
     int64_t getAOffset() const { return getBOffset(getWeights()); }
     int64_t getSfbOffset(int64_t w = 0) const {
       return getAOffset() + getTileM() * kStageRowBytes +
-             w * kScaleBlockBytes;
+             w * getScaleBlockBytes();
     }
     int64_t getSfaOffset() const { return getSfbOffset(getWeights()); }
     int64_t getSlotBytes() const {
-      int64_t end = getSfaOffset() + getScaleBlocksA() * kScaleBlockBytes;
+      int64_t end = getSfaOffset() + getScaleBlocksA() * getScaleBlockBytes();
       return (end + 1023) / 1024 * 1024;
     }
     /// TMEM columns: each weight's fp32 accumulator (one column per row
     /// of A) from column w x tile_m, then per slot each weight's B scales
-    /// (4 columns per MMA) and A's (4 per MMA and block of 128 rows).
+    /// (4 columns per atom) and A's (4 per atom and block of 128 rows).
     int64_t getAccumulatorColumn(int64_t w) const { return w * getTileM(); }
-    int64_t getSfbColumnsPerMma() const { return 4; }
-    int64_t getSfaColumnsPerMma() const { return 4 * getScaleBlocksA(); }
+    int64_t getSfbColumnsPerAtom() const { return 4; }
+    int64_t getSfaColumnsPerAtom() const { return 4 * getScaleBlocksA(); }
     int64_t getScaleColumnsPerSlot() const {
-      return (kStageK / kMmaK) *
-             (getWeights() * getSfbColumnsPerMma() + getSfaColumnsPerMma());
+      return getScaleAtomsPerSlot() *
+             (getWeights() * getSfbColumnsPerAtom() + getSfaColumnsPerAtom());
     }
     int64_t getScaleColumnBase() const { return getWeights() * getTileM(); }
     int64_t getTmemColumnsUsed() const {
-      return tmemColumnsUsed(getTileM(), getStages(), getWeights());
+      return tmemColumnsUsed(getTileM(), getStages(), getWeights(),
+                             getFormat());
     }
     static int64_t tmemColumnsUsed(int64_t tileM, int64_t stages,
-                                   int64_t weights = 1) {
+                                   int64_t weights = 1,
+                                   ScaleFormat format = ScaleFormat::NVFP4) {
+      const int64_t atoms =
+          format == ScaleFormat::MXFP4 ? kStageK / 128 : kStageK / 64;
       return weights * tileM +
-             stages * (kStageK / kMmaK) *
-                 (4 * weights + 4 * ((tileM + 127) / 128));
+             stages * atoms * (4 * weights + 4 * ((tileM + 127) / 128));
     }
     /// The allocation: a power of two >= 32 (tcgen05.alloc), or 0 when the
     /// columns exceed TMEM's 512.

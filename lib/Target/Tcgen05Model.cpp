@@ -14,6 +14,7 @@ using namespace mlir::nvfp4;
 using namespace mlir::nvfp4::tcgen05;
 using nvfp4::ref::decodeE2M1;
 using nvfp4::ref::decodeE4M3;
+using nvfp4::ref::decodeE8M0;
 
 namespace {
 
@@ -76,10 +77,18 @@ std::string tcgen05::mmaMxf4Nvf4(const SharedMemory &smem, const Mxf4Mma &mma,
     return "the instruction descriptor does not decode";
   if (i->m != 128)
     return "the model covers cta_group::1, M = 128";
-  if (i->scaleIdA != 0 || i->scaleIdB != 0)
+  if (!mma.block32 && (i->scaleIdA != 0 || i->scaleIdB != 0))
     return "block16 scales need scale ids 0";
-  if (i->scaleFormat != ScaleFormat::UE4M3)
-    return "NVFP4 scales are ue4m3";
+  if (mma.block32 != (i->scaleFormat == ScaleFormat::UE8M0))
+    return mma.block32 ? "block32 (MXFP4) scales are ue8m0"
+                       : "block16 (NVFP4) scales are ue4m3";
+  // Scale c of a row's 64 values: byte c of the cell (block16) or byte
+  // id + c of it (block32: the id's half word).
+  const int64_t block = mma.block32 ? 32 : 16;
+  auto scaleOf = [&](uint32_t cell, int64_t k, uint8_t id) {
+    uint8_t code = byteOf(cell, id + k / block);
+    return mma.block32 ? decodeE8M0(code) : decodeE4M3(code);
+  };
   const int64_t n = i->n;
   if (laneOf(mma.d) != 0 || laneOf(mma.scaleA) != 0 ||
       laneOf(mma.scaleB) != 0)
@@ -95,8 +104,8 @@ std::string tcgen05::mmaMxf4Nvf4(const SharedMemory &smem, const Mxf4Mma &mma,
       uint8_t byte = 0;
       if (!readK(smem, *a, m, k / 2, byte))
         return "A's rows leave shared memory or the descriptor's pattern";
-      float scale = decodeE4M3(byteOf(
-          tmem.cell(m, columnOf(mma.scaleA) + m / 32), k / 16));
+      float scale = scaleOf(tmem.cell(m, columnOf(mma.scaleA) + m / 32), k,
+                            i->scaleIdA);
       av[m * 64 + k] = decodeE2M1(byte & 0xF) * scale;
       av[m * 64 + k + 1] = decodeE2M1(byte >> 4) * scale;
     }
@@ -105,8 +114,8 @@ std::string tcgen05::mmaMxf4Nvf4(const SharedMemory &smem, const Mxf4Mma &mma,
       uint8_t byte = 0;
       if (!readK(smem, *b, c, k / 2, byte))
         return "B's rows leave shared memory or the descriptor's pattern";
-      float scale = decodeE4M3(byteOf(
-          tmem.cell(c % 32, columnOf(mma.scaleB) + c / 32), k / 16));
+      float scale = scaleOf(
+          tmem.cell(c % 32, columnOf(mma.scaleB) + c / 32), k, i->scaleIdB);
       bv[c * 64 + k] = decodeE2M1(byte & 0xF) * scale;
       bv[c * 64 + k + 1] = decodeE2M1(byte >> 4) * scale;
     }

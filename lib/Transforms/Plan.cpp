@@ -185,16 +185,17 @@ LogicalResult checkMXSupport(Operation *op, const GpuTargetInfo &info) {
   });
   if (!mx)
     return success();
-  // The GEMV and quantize; on sm_90a the tensor-core kernels too.
+  // The GEMV and quantize; the tensor-core kernels where the target has
+  // tensor cores (sm_90a: bf16 wgmma; sm_100a: tcgen05 .block32).
   if (auto matmul = dyn_cast<ScaledMatmulOp>(op);
       (matmul && getOperandShape(matmul.getB().getType()).rows == 1) ||
-      isa<QuantizeOp>(op) || info.hasWgmma)
+      isa<QuantizeOp>(op) || info.hasWgmma || info.hasTcgen05)
     return success();
   return op->emitOpError()
          << "has no " << info.chip
          << " kernel for MXFP4 (e8m0) scales yet (the GEMV and quantize "
-            "have; sm_90a has the tensor-core kernels too); the CPU "
-            "reference runs it (nvfp4-run --cpu)";
+            "have; sm_90a and sm_100a have the tensor-core kernels too); "
+            "the CPU reference runs it (nvfp4-run --cpu)";
 }
 
 struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {

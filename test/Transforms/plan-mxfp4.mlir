@@ -1,15 +1,13 @@
 // nvfp4-plan on tensor-core GEMMs with MXFP4 operands (e8m0 scales per 32
 // values): on sm_90a the ring's plans (only the ring's ops decode MXFP4;
 // never the CTA that decodes A itself), B through the ring where a plain
-// row of scales (K / 32 bytes) is a multiple of 16 bytes; on sm_100a a
-// clear refusal (tcgen05's kind::mxf4 is not built).
+// row of scales (K / 32 bytes) is a multiple of 16 bytes. sm_100a:
+// plan-mxfp4-sm100.mlir.
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_90a -verify-diagnostics | FileCheck %s
-// RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
 
 // The contest's middle GEMM: the NVFP4 plan (K % 512 == 0: b_tma).
 // CHECK-LABEL: func.func @contest
 // CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 6, producer = true, b_tma = true>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>
-// SM100: error: 'nvfp4.scaled_matmul' op has no sm_100a kernel for MXFP4 (e8m0) scales yet
 func.func @contest(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x224xf8E8M0FNU>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x224xf8E8M0FNU>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<128x224xf8E8M0FNU>, memref<4096x7168xf4E2M1FN>, memref<4096x224xf8E8M0FNU>) outs(%c : memref<128x4096xf16>)
   return

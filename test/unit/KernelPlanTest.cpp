@@ -137,7 +137,7 @@ TEST_F(KernelPlanTest, Tcgen05ResourcesAreTheFlatPlans) {
             continue;
           auto mainloop =
               Tcgen05MainloopAttr::getChecked(emit, &ctx, tileM, stages,
-                                              int64_t{1});
+                                              int64_t{1}, ScaleFormat::NVFP4);
           if (!mainloop)
             continue;
           SplitKAttr reduction;

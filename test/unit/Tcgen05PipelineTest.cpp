@@ -18,6 +18,9 @@
 // bit. Planted errors in the compiled ops (a wrong swizzle mode, a wrong
 // stride byte offset, the activations' scales shifted by 32 rows, the
 // wrong TMEM column offset of an odd 64-row tile) must change the result.
+// The same for MXFP4 (e8m0 scales per 32 values, .block32 MMAs that read
+// an atom's half words by scale id), with its own planted errors (the
+// scale ids swapped, each MMA on its own atom, .block16 on ue8m0 scales).
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +62,10 @@ struct Shape {
   bool plain = false;
   /// The gated dual GEMM (two weights) instead of the GEMM.
   bool dual = false;
+  /// MXFP4 (e8m0 scales per 32 values) instead of NVFP4.
+  bool mx = false;
+  int64_t block() const { return mx ? 32 : 16; }
+  std::string scaleType() const { return mx ? "f8E8M0FNU" : "f8E4M3FN"; }
 };
 
 /// A GEMM entry with plain or blocked scales, optionally with a plan.
@@ -66,10 +73,12 @@ std::string gemmSource(Shape s, const std::string &plan) {
   auto scales = [&](int64_t rows) {
     if (s.plain)
       return "memref<" + std::to_string(s.batch) + "x" + std::to_string(rows) +
-             "x" + std::to_string(s.k / 16) + "xf8E4M3FN>";
+             "x" + std::to_string(s.k / s.block()) + "x" + s.scaleType() +
+             ">";
     return "memref<" + std::to_string(s.batch) + "x" +
            std::to_string((rows + 127) / 128) + "x" +
-           std::to_string((s.k + 63) / 64) + "x32x4x4xf8E4M3FN>";
+           std::to_string((s.k / s.block() + 3) / 4) + "x32x4x4x" +
+           s.scaleType() + ">";
   };
   auto values = [&](int64_t rows) {
     return "memref<" + std::to_string(s.batch) + "x" + std::to_string(rows) +
@@ -127,21 +136,23 @@ Host randomHost(Shape s, unsigned seed) {
     for (size_t i = 0; i < packed.size(); ++i)
       packed[i] = uint8_t(codes[2 * i] | (codes[2 * i + 1] << 4));
     // Scales 0.5, 1, 2 keep every partial sum exact in f32.
-    const uint8_t choice[] = {::nvfp4::ref::encodeE4M3(0.5f),
-                              ::nvfp4::ref::encodeE4M3(1.0f),
-                              ::nvfp4::ref::encodeE4M3(2.0f)};
-    const int64_t kb = s.k / 16;
+    const uint8_t e4m3[] = {::nvfp4::ref::encodeE4M3(0.5f),
+                            ::nvfp4::ref::encodeE4M3(1.0f),
+                            ::nvfp4::ref::encodeE4M3(2.0f)};
+    const uint8_t e8m0[] = {126, 127, 128};
+    const int64_t kb = s.k / s.block();
     plain.resize(s.batch * rows * kb);
     for (uint8_t &c : plain)
-      c = choice[rng() % 3];
+      c = (s.mx ? e8m0 : e4m3)[rng() % 3];
     if (s.plain) {
       passed = plain;
       return;
     }
     const int64_t perBatch = ::nvfp4::ref::blockedScaleBytes(rows, kb);
-    // Padding bytes as a careless producer leaves them: NaN scales (0x7f),
-    // which the kernel must never multiply into a stored result.
-    passed.assign(s.batch * perBatch, 0x7f);
+    // Padding bytes as a careless producer leaves them: NaN scales (e4m3
+    // 0x7f, e8m0 0xff), which the kernel must never multiply into a stored
+    // result.
+    passed.assign(s.batch * perBatch, s.mx ? 0xff : 0x7f);
     for (int64_t l = 0; l < s.batch; ++l)
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t c = 0; c < kb; ++c)
@@ -161,14 +172,17 @@ float reference(const Host &h, int64_t l, int64_t m, int64_t n,
   const Shape &s = h.shape;
   const std::vector<uint8_t> &codes = w ? h.b2Codes : h.bCodes;
   const std::vector<uint8_t> &scales = w ? h.sfb2Plain : h.sfbPlain;
+  auto scale = [&](uint8_t code) {
+    return s.mx ? ::nvfp4::ref::decodeE8M0(code)
+                : ::nvfp4::ref::decodeE4M3(code);
+  };
+  const int64_t kb = s.k / s.block();
   double sum = 0;
   for (int64_t k = 0; k < s.k; ++k) {
     double a = ::nvfp4::ref::decodeE2M1(h.aCodes[(l * s.m + m) * s.k + k]) *
-               ::nvfp4::ref::decodeE4M3(
-                   h.sfaPlain[(l * s.m + m) * (s.k / 16) + k / 16]);
+               scale(h.sfaPlain[(l * s.m + m) * kb + k / s.block()]);
     double b = ::nvfp4::ref::decodeE2M1(codes[(l * s.n + n) * s.k + k]) *
-               ::nvfp4::ref::decodeE4M3(
-                   scales[(l * s.n + n) * (s.k / 16) + k / 16]);
+               scale(scales[(l * s.n + n) * kb + k / s.block()]);
     sum += a * b;
   }
   return static_cast<float>(sum);
@@ -220,6 +234,8 @@ public:
       switch (cmp.getPredicate()) {
       case arith::CmpIPredicate::eq:
         return x(0) == x(1);
+      case arith::CmpIPredicate::ne:
+        return x(0) != x(1);
       case arith::CmpIPredicate::ugt:
         return x(0) > x(1);
       case arith::CmpIPredicate::ult:
@@ -251,7 +267,13 @@ enum class Plant {
   AcquireParity,
   WaitParity,
   NoRelease,
-  ExpectBytes
+  ExpectBytes,
+  // MXFP4: an atom's two MMAs with their scale ids swapped (each reads the
+  // other's half words), each MMA reading the scale columns of an atom of
+  // its own as NVFP4's do, a .block16 MMA on the ue8m0 scales.
+  MxScaleIds,
+  MxAtomPerMma,
+  MxBlock16
 };
 
 /// One compiled GEMM and its model execution.
@@ -636,10 +658,22 @@ public:
           sfb += 1;
         if (plant == Plant::OddTileColumn)
           shift = 0;
+        Mxf4InstrDescriptor instr = *Mxf4InstrDescriptor::decode(
+            static_cast<uint32_t>(mma.getIdesc()));
+        // As the lowering: ue8m0 scales in the descriptor make .block32.
+        const bool block32 = instr.scaleFormat == tcgen05::ScaleFormat::UE8M0;
+        if (plant == Plant::MxScaleIds && block32)
+          instr.scaleIdA = instr.scaleIdB = 2 - instr.scaleIdA;
+        if (plant == Plant::MxAtomPerMma && instr.scaleIdA == 2) {
+          // The next atom's columns: A's 4 per 128-row block, B's 4.
+          sfa += 4 * plan.getTcgen05().getScaleBlocksA();
+          sfb += 4;
+        }
         Mxf4Mma run;
         run.aDescriptor = a.encode() + start;
         run.bDescriptor = b.encode() + start;
-        run.instrDescriptor = static_cast<uint32_t>(mma.getIdesc());
+        run.instrDescriptor = instr.encode();
+        run.block32 = block32 && plant != Plant::MxBlock16;
         run.d = tmemAddress(0, static_cast<uint32_t>(d));
         run.scaleA = tmemAddress(
             0, static_cast<uint32_t>(sfa + slot * mma.getColumnStep()));
@@ -1084,6 +1118,80 @@ TEST(Tcgen05PipelineDual, BothAccumulatorsAndTheGate) {
           << " went unnoticed on " << plan;
     }
   }
+}
+
+/// MXFP4 (e8m0 scales, .block32 MMAs): plans of every kind bit for bit
+/// (the planner's, tiles of 32 to 256 rows, slots reused, ragged M and N
+/// with a batch, plain scales blocked by the pre-pass, blocked ones padded
+/// from K % 256 != 0, split-K globally and on chip, the dual GEMM), and
+/// the planted errors of the 32-value scale layout caught.
+TEST(Tcgen05PipelineMX, CompiledKernelsMatchTheReference) {
+  const std::string mainloop =
+      "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<";
+  auto mx = [](Shape s) {
+    s.mx = true;
+    return s;
+  };
+  using Plan = std::pair<Shape, std::string>;
+  for (auto [shape, plan] : std::initializer_list<Plan>{
+           {mx({128, 256, 512, 1}), ""},
+           {mx({128, 256, 1024, 1}),
+            mainloop + "tile_m = 128, stages = 2, format = mxfp4>>"},
+           {mx({100, 200, 512, 2}),
+            mainloop + "tile_m = 32, stages = 3, format = mxfp4>>"},
+           {mx({300, 128, 512, 1}),
+            mainloop + "tile_m = 256, stages = 2, format = mxfp4>, "
+                       "reduction = #nvfp4.split_k<splits = 2>>"},
+           {mx({100, 200, 640, 2, /*plain=*/true}), ""},
+           {mx({64, 130, 704, 1}),
+            mainloop + "tile_m = 64, stages = 2, format = mxfp4>>"},
+           {mx({100, 200, 1024, 2}),
+            mainloop + "tile_m = 128, stages = 2, format = mxfp4>, "
+                       "reduction = #nvfp4.split_k<splits = 2, mode = "
+                       "cluster>>"},
+           {mx({100, 200, 640, 1, /*plain=*/true, /*dual=*/true}), ""}}) {
+    CompiledGemm gemm(shape, plan);
+    ASSERT_TRUE(gemm.ok) << plan;
+    ASSERT_EQ(gemm.plan.getTcgen05().getFormat(),
+              mlir::nvfp4::ScaleFormat::MXFP4);
+    Host h = randomHost(shape, 19);
+    for (int64_t schedule = 0; schedule < 3; ++schedule) {
+      gemm.modelError.clear();
+      EXPECT_EQ(mismatches(h, gemm.runAll(h, Plant::None, schedule)), 0)
+          << plan << " schedule " << schedule;
+      EXPECT_EQ(gemm.modelError, "") << plan;
+    }
+    for (Plant plant :
+         {Plant::MxScaleIds, Plant::MxAtomPerMma, Plant::MxBlock16}) {
+      gemm.modelError.clear();
+      int64_t bad = mismatches(h, gemm.runAll(h, plant));
+      EXPECT_TRUE(bad > 0 || !gemm.modelError.empty())
+          << "planted error " << static_cast<int>(plant)
+          << " went unnoticed on " << plan;
+    }
+  }
+}
+
+/// A slot of MXFP4 holds half the scale bytes of NVFP4's: 2 atoms per 128
+/// rows and slice, one TMEM copy per atom serving two MMAs.
+TEST(Tcgen05PipelineMX, SlotAndCopies) {
+  Shape nv{128, 256, 512, 1}, mxShape = nv;
+  mxShape.mx = true;
+  const std::string plan = "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<"
+                           "tile_m = 128, stages = 2";
+  CompiledGemm a(nv, plan + ">>"), b(mxShape, plan + ", format = mxfp4>>");
+  ASSERT_TRUE(a.ok && b.ok);
+  auto count = [](CompiledGemm &g) {
+    int64_t copies = 0, mmas = 0;
+    g.issuer.walk([&](Operation *op) {
+      copies += isa<Tcgen05CopyScalesOp>(op);
+      mmas += isa<Tcgen05MmaOp>(op);
+    });
+    return std::make_pair(copies, mmas);
+  };
+  EXPECT_EQ(count(a), std::make_pair(int64_t(8), int64_t(4)));
+  EXPECT_EQ(count(b), std::make_pair(int64_t(4), int64_t(4)));
+  EXPECT_EQ(a.ring.getSlotBytes() - b.ring.getSlotBytes(), 2048);
 }
 
 /// The contest shapes' plans: the first and the last CTA of each (a full

@@ -27,6 +27,13 @@
 //   the cell at lane m, column col(sfa) + m / 32; SFB(n, c) the same at
 //   lane n % 32, column col(sfb) + n / 32; D[m][n] is the f32 cell at lane
 //   m, column col(d) + n.
+// - ... .block_scale.block32 (scale_vec::2X) with ue8m0 scales (MXFP4): the
+//   same with one scale per 32 K values, two per row per instruction, from
+//   the cell's half word the scale id selects: SFA(m, c) is byte
+//   sfa_id + c (sfa_id 0 or 2) of the cell at lane m, column col(sfa) +
+//   m / 32 (PTX ISA 9.7.16.10.7.2.2), and the same for B with sfb_id.
+//   A blocked 128x4 atom (4 scales of a row: 128 K values) thereby serves
+//   two instructions, scale ids 0 and 2.
 // - tcgen05.ld.sync.aligned.32x32b: warp w reads lanes 32 (w % 4) ..
 //   32 (w % 4) + 31, thread t lane 32 (w % 4) + t, register i column
 //   col + i.
@@ -79,18 +86,24 @@ using SharedMemory = std::vector<uint8_t>;
 std::string copy32x128bWarpx4(const SharedMemory &smem, uint64_t source,
                               uint32_t destination, TensorMemory &tmem);
 
-/// The operands of one tcgen05.mma ... kind::mxf4nvf4.block_scale.block16.
+/// The operands of one tcgen05.mma ... kind::mxf4nvf4.block_scale.block16
+/// (or .block32).
 struct Mxf4Mma {
   uint64_t aDescriptor = 0, bDescriptor = 0;
   uint32_t instrDescriptor = 0;
   uint32_t d = 0, scaleA = 0, scaleB = 0;
   /// The enable-input-d predicate: accumulate into D (else overwrite).
   bool accumulate = false;
+  /// The instruction's .block32 qualifier (one scale per 32 values;
+  /// MXFP4), else .block16.
+  bool block32 = false;
 };
 
 /// Executes `mma` (cta_group::1, M = 128) on `smem` and `tmem`. Returns why
 /// the operands are invalid (undecodable descriptors, a shape other than
-/// M = 128, scale ids other than 0, columns past the allocation), or "".
+/// M = 128, a scale format the block size does not take (block16: ue4m3,
+/// ids 0; block32: ue8m0, ids 0 or 2), columns past the allocation), or
+/// "".
 std::string mmaMxf4Nvf4(const SharedMemory &smem, const Mxf4Mma &mma,
                         TensorMemory &tmem);
 

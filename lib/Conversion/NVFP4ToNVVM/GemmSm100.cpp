@@ -92,16 +92,19 @@ struct Tcgen05Ops {
         /*srcFormat=*/NVVM::Tcgen05CpSrcFormatAttr(), tmemPointer(address),
         descriptor);
   }
-  /// tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16.
+  /// tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16, or
+  /// .block32 (MXFP4: ue8m0 scales, two a row per instruction).
   void mmaMxf4Nvf4(Value d, Value aDesc, Value bDesc, Value idesc,
-                   Value accumulate, Value scaleA, Value scaleB) {
+                   Value accumulate, Value scaleA, Value scaleB,
+                   bool block32) {
     NVVM::Tcgen05MMABlockScaleOp::create(
         k.b,
         NVVM::MMABlockScaleKindAttr::get(ctx(),
                                          NVVM::MMABlockScaleKind::MXF4NVF4),
         cta1(),
         NVVM::Tcgen05MMABlockScaleAttr::get(
-            ctx(), NVVM::Tcgen05MMABlockScale::BLOCK16),
+            ctx(), block32 ? NVVM::Tcgen05MMABlockScale::BLOCK32
+                           : NVVM::Tcgen05MMABlockScale::BLOCK16),
         /*collectorOp=*/NVVM::Tcgen05MMACollectorOpAttr(), tmemPointer(d),
         aDesc, bDesc, idesc, accumulate, tmemPointer(scaleA),
         tmemPointer(scaleB));
@@ -308,7 +311,11 @@ struct Tcgen05MmaLowering : OpConversionPattern<Tcgen05MmaOp> {
         k.c32(static_cast<uint32_t>(op.getIdesc())), adaptor.getAccumulate(),
         column(k, tmem,
                slotColumn(k, slot, op.getSfaColumn(), op.getColumnStep())),
-        sfb);
+        sfb,
+        // ue8m0 scales in the instruction descriptor: MXFP4's block32.
+        tcgen05::Mxf4InstrDescriptor::decode(
+            static_cast<uint32_t>(op.getIdesc()))
+                ->scaleFormat == tcgen05::ScaleFormat::UE8M0);
     rewriter.eraseOp(op);
     return success();
   }

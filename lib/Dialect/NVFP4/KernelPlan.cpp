@@ -199,7 +199,8 @@ Tcgen05MainloopAttr::verifyWith(function_ref<InFlightDiagnostic()>,
 
 LogicalResult
 Tcgen05MainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                            int64_t tileM, int64_t stages, int64_t weights) {
+                            int64_t tileM, int64_t stages, int64_t weights,
+                            ScaleFormat format) {
   if (weights != 1 && weights != 2)
     return emitError() << "expects weights to be 1 or 2 (TMEM accumulators "
                           "of the same A tile), but got "
@@ -217,14 +218,16 @@ Tcgen05MainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects stages to be in [2, 16], but got " << stages;
   // The accumulator and every slot's scale columns share TMEM's 512.
   const int64_t blocksA = BlockFormat::getRowAtoms(tileM);
-  const int64_t columns = tmemColumnsUsed(tileM, stages, weights);
+  const int64_t columns = tmemColumnsUsed(tileM, stages, weights, format);
+  const int64_t atoms = (columns - weights * tileM) / stages /
+                        (4 * weights + 4 * blocksA);
   if (columns > 512)
     return emitError() << "expects the accumulator"
                        << (weights > 1 ? "s (" + std::to_string(weights) + " x "
                                        : std::string(" ("))
                        << tileM << " columns) and the scales of " << stages
                        << " slots ("
-                       << (kStageK / kMmaK) * (4 * weights + 4 * blocksA)
+                       << atoms * (4 * weights + 4 * blocksA)
                        << " columns each) to fit TMEM's 512 columns, but "
                           "they need "
                        << columns << "; use fewer stages";

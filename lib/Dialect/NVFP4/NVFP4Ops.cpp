@@ -753,15 +753,21 @@ LogicalResult GemmTileOp::verify() {
   if (failed(format))
     return failure();
   Tcgen05MainloopAttr tcgen05 = getTcgen05Mainloop();
-  // MXFP4 is decoded by the ring's ops (wgmma.decode_b, decode_a_tile) to
-  // bf16; the CTA that decodes A itself and tcgen05 read NVFP4 only.
-  if (format->isMX() && (tcgen05 || getWgmmaMainloop().getStages() == 0))
+  // On sm_90a MXFP4 is decoded by the ring's ops (wgmma.decode_b,
+  // decode_a_tile) to bf16; the CTA that decodes A itself reads NVFP4
+  // only. tcgen05 reads either, as its plan's format says.
+  if (tcgen05 && (tcgen05.getFormat() == ScaleFormat::MXFP4) !=
+                     format->isMX())
+    return emitOpError() << "has " << format->getName()
+                         << " scales and expects a #nvfp4.tcgen05_mainloop "
+                            "of that format (its MMAs' scale vector and "
+                            "slot layout), but got "
+                         << tcgen05;
+  if (format->isMX() && !tcgen05 && getWgmmaMainloop().getStages() == 0)
     return emitOpError()
-           << "expects NVFP4 (f8E4M3FN) scales with "
-           << (tcgen05 ? "a #nvfp4.tcgen05_mainloop (its MXFP4 MMAs, "
-                         "kind::mxf4, are not built yet)"
-                       : "stages = 0 (the CTA that decodes A itself has no "
-                         "MXFP4 path; plans with a ring have)");
+           << "expects NVFP4 (f8E4M3FN) scales with stages = 0 (the CTA "
+              "that decodes A itself has no MXFP4 path; plans with a ring "
+              "have)";
   if (tcgen05 && (getSfaLayout() != ScaleLayout::Blocked ||
                   getSfbLayout() != ScaleLayout::Blocked))
     return emitOpError()
@@ -1517,6 +1523,17 @@ LogicalResult Tcgen05MmaOp::verify() {
     return emitOpError() << "expects a kind::mxf4nvf4 instruction descriptor "
                             "of M = 128 (cta_group::1), got "
                          << getIdesc();
+  // .block16 (ue4m3 scales: NVFP4) reads a cell's 4 scales, scale ids 0;
+  // .block32 (ue8m0: MXFP4) the half word id 0 or 2 selects.
+  const bool block32 = idesc->scaleFormat == tcgen05::ScaleFormat::UE8M0;
+  for (auto [name, id] : {std::pair<StringRef, uint8_t>{"A", idesc->scaleIdA},
+                          {"B", idesc->scaleIdB}})
+    if (block32 ? id != 0 && id != 2 : id != 0)
+      return emitOpError()
+             << "expects " << name << "'s scale id to be "
+             << (block32 ? "0 or 2 (ue8m0 scales: a half word of the cell)"
+                         : "0 (ue4m3 scales: the whole cell)")
+             << ", got " << int(id);
   for (auto [name, bits] : {std::pair<StringRef, int64_t>{"a_desc", getADesc()},
                             {"b_desc", getBDesc()}}) {
     auto desc = SmemDescriptor::decode(static_cast<uint64_t>(bits));

@@ -12,12 +12,14 @@
 //   slice i: `nvfp4.ring.expect`, then TMA copies of the tiles of B (128
 //   rows, the MMA's A) and A (tile_m rows, the MMA's B), 128B-swizzled
 //   (values past K read as zero), and 1-D bulk copies of their scales (the
-//   blocked layout's 128 x 4 atoms of the slice: 2 KiB per 128 rows,
-//   contiguous in global memory; zero past K, nvfp4.block_scales_tile);
+//   blocked layout's 128 x 4 atoms of the slice: 2 KiB per 128 rows, 1 KiB
+//   for MXFP4, contiguous in global memory; zero past K,
+//   nvfp4.block_scales_tile);
 //   before reusing a slot it acquires it (`nvfp4.ring.acquire`);
 // - warp 1 (the MMA warp) waits for the slot (`nvfp4.ring.wait`),
 //   copies its scale atoms to the slot's TMEM columns (`nvfp4.tcgen05.cp`),
-//   issues the slice's 4 MMAs of K = 64 (`nvfp4.tcgen05.mma`) and releases
+//   issues the slice's 4 MMAs of K = 64 (`nvfp4.tcgen05.mma`; an MXFP4
+//   atom serves two, the second with scale id 2) and releases
 //   the slot when they complete (`nvfp4.tcgen05.release`: tcgen05.commit on
 //   its empty barrier); after the last slice it commits the accumulator
 //   (`nvfp4.tcgen05.commit`);
@@ -97,16 +99,17 @@ private:
   /// for K slice `global` (i32, in the whole K) of batch `batch` in the
   /// blocked layout of an operand of `rows` rows, K padded to whole slices
   /// (the tile's scale operands): atom (block, chunk) is at (block x
-  /// chunks + chunk) x 512 (lib/Reference/Layout.h), so a slice's 4
-  /// chunks are 2 KiB from chunk 4 x global.
+  /// chunks + chunk) x 512 (lib/Reference/Layout.h), so a slice's atoms
+  /// (4 NVFP4, 2 MXFP4) are contiguous from chunk atoms x global.
   Value scaleOffset(int64_t rows, Value block, Value global) {
-    const int64_t chunks = Tcgen05MainloopAttr::getSlotK(k) / 64;
+    const int64_t chunks = Tcgen05MainloopAttr::getSlotK(k) /
+                           plan.getBlockFormat().getAtomK();
     const int64_t batchBytes = BlockFormat::getRowAtoms(rows) * chunks * 512;
     Value batch64 =
         b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(), op.getBatch());
     return add(
         add(mul(batch64, c64(batchBytes)), mul(ext(block), c64(chunks * 512))),
-        mul(ext(global), c64(Tcgen05MainloopAttr::kScaleBlockBytes)));
+        mul(ext(global), c64(plan.getScaleBlockBytes())));
   }
   void produce(Value leader);
   void issue(Value leader);
@@ -151,7 +154,7 @@ void Tcgen05PipelineBuilder::produce(Value leader) {
         b, ring, slot, plan.getSfbOffset(w), op.getSfb()[w],
         scaleOffset(n, b.createOrFold<arith::DivUIOp>(nBase, c32(128)),
                     global),
-        Tcgen05MainloopAttr::kScaleBlockBytes);
+        plan.getScaleBlockBytes());
   // A's blocks: past M's last block (a 256-row tile over fewer rows) the
   // last one again; its rows of A are zero (TMA's bounds) and unstored.
   const int64_t lastBlock = BlockFormat::getRowAtoms(m) - 1;
@@ -160,10 +163,9 @@ void Tcgen05PipelineBuilder::produce(Value leader) {
         add(b.createOrFold<arith::DivUIOp>(mBase, c32(128)), c32(j)),
         c32(lastBlock));
     RingCopyBytesOp::create(b, ring, slot,
-                            plan.getSfaOffset() +
-                                j * Tcgen05MainloopAttr::kScaleBlockBytes,
+                            plan.getSfaOffset() + j * plan.getScaleBlockBytes(),
                             op.getSfa(), scaleOffset(m, block, global),
-                            Tcgen05MainloopAttr::kScaleBlockBytes);
+                            plan.getScaleBlockBytes());
   }
 }
 
@@ -174,19 +176,31 @@ void Tcgen05PipelineBuilder::issue(Value leader) {
   MLIRContext *ctx = b.getContext();
   const int64_t steps =
       Tcgen05MainloopAttr::kStageK / Tcgen05MainloopAttr::kMmaK;
+  const int64_t atoms = plan.getScaleAtomsPerSlot();
+  const int64_t mmasPerAtom = plan.getMmasPerAtom();
+  const bool mx = plan.getFormat() == ScaleFormat::MXFP4;
   const int64_t blocksA = plan.getScaleBlocksA();
   const int64_t weights = plan.getWeights();
   const int64_t step = plan.getScaleColumnsPerSlot();
-  // Per slot: each weight's B scales (4 columns per MMA), then A's.
+  // Per slot: each weight's B scales (4 columns per atom), then A's.
   const int64_t sfbBase = plan.getScaleColumnBase();
-  auto sfbColumn = [&](int64_t w, int64_t t) {
-    return sfbBase + (w * steps + t) * plan.getSfbColumnsPerMma();
+  auto sfbColumn = [&](int64_t w, int64_t u) {
+    return sfbBase + (w * atoms + u) * plan.getSfbColumnsPerAtom();
   };
   const int64_t sfaBase = sfbColumn(weights, 0);
-  tcgen05::Mxf4InstrDescriptor instr;
-  instr.m = Tcgen05MainloopAttr::kTileN;
-  instr.n = plan.getTileM();
-  const uint32_t idesc = instr.encode();
+  // MMA step t reads atom t / mmasPerAtom; MXFP4's .block32 the half word
+  // of its cells that scale id 2 (t % 2) selects.
+  auto idescOf = [&](int64_t t) {
+    tcgen05::Mxf4InstrDescriptor instr;
+    instr.m = Tcgen05MainloopAttr::kTileN;
+    instr.n = plan.getTileM();
+    if (mx) {
+      instr.scaleFormat = tcgen05::ScaleFormat::UE8M0;
+      instr.scaleIdA = instr.scaleIdB =
+          static_cast<uint8_t>(2 * (t % mmasPerAtom));
+    }
+    return instr.encode();
+  };
   // A tile of fewer than 128 rows of A reads its quarters of the 128-row
   // block's scales: columns + (m_base % 128) / 32.
   Value sfbShift =
@@ -205,38 +219,53 @@ void Tcgen05PipelineBuilder::issue(Value leader) {
     NVVM::SyncWarpOp::create(b, c32(-1));
     b.setInsertionPointToStart(
         scf::IfOp::create(b, leader, /*withElseRegion=*/false).thenBlock());
-    // MMA step t of weight w reads its B scales from sfbColumn(w, t) and
-    // A's from sfaBase + 4 blocksA t (+ 4 j for A's block j), each copied
-    // from its atom.
+    // Atom u of weight w's B scales goes to sfbColumn(w, u), A's to
+    // sfaBase + 4 blocksA u (+ 4 j for A's block j).
     for (int64_t w = 0; w < weights; ++w)
-      for (int64_t t = 0; t < steps; ++t)
+      for (int64_t u = 0; u < atoms; ++u)
         Tcgen05CopyScalesOp::create(b, ring, slot,
-                                    plan.getSfbOffset(w) + 512 * t, tmem,
-                                    sfbColumn(w, t), step);
+                                    plan.getSfbOffset(w) + 512 * u, tmem,
+                                    sfbColumn(w, u), step);
     for (int64_t j = 0; j < blocksA; ++j)
-      for (int64_t t = 0; t < steps; ++t)
+      for (int64_t u = 0; u < atoms; ++u)
         Tcgen05CopyScalesOp::create(
             b, ring, slot,
-            plan.getSfaOffset() + j * Tcgen05MainloopAttr::kScaleBlockBytes +
-                512 * t,
-            tmem, sfaBase + 4 * blocksA * t + 4 * j, step);
+            plan.getSfaOffset() + j * plan.getScaleBlockBytes() + 512 * u,
+            tmem, sfaBase + 4 * blocksA * u + 4 * j, step);
     Value notFirst = cmp(arith::CmpIPredicate::ugt, i, c32(0));
     Value yes = arith::ConstantIntOp::create(b, b.getI1Type(), 1);
+    // A last slice of fewer than 4 K steps (K % 256 != 0) issues only its
+    // own: the steps past K would add zero values times the scales of the
+    // padding, which a blocked layout's producer may have left non-zero
+    // (an MXFP4 atom half past K; NaN times zero is NaN).
+    const int64_t lastSteps =
+        (k % Tcgen05MainloopAttr::kStageK) / Tcgen05MainloopAttr::kMmaK;
+    Value notLast;
+    if (lastSteps)
+      notLast = cmp(arith::CmpIPredicate::ne, add(i, sliceBase),
+                    c32(Tcgen05MainloopAttr::getSlices(k) - 1));
     // Each weight's MMA on the same tile of A and its scales, into its
     // own accumulator.
     for (int64_t t = 0; t < steps; ++t)
-      for (int64_t w = 0; w < weights; ++w)
+      for (int64_t w = 0; w < weights; ++w) {
+        const int64_t u = t / mmasPerAtom;
+        OpBuilder::InsertionGuard stepGuard(b);
+        if (lastSteps && t >= lastSteps)
+          b.setInsertionPointToStart(
+              scf::IfOp::create(b, notLast, /*withElseRegion=*/false)
+                  .thenBlock());
         Tcgen05MmaOp::create(
             b, tmem, ring, slot, t == 0 ? notFirst : yes, sfbShift,
             b.getI64IntegerAttr(static_cast<int64_t>(
                 operandDescriptor(Tcgen05MainloopAttr::getBOffset(w), t))),
             b.getI64IntegerAttr(
                 static_cast<int64_t>(operandDescriptor(plan.getAOffset(), t))),
-            IntegerAttr::get(IntegerType::get(ctx, 32), idesc),
+            IntegerAttr::get(IntegerType::get(ctx, 32), idescOf(t)),
             b.getI64IntegerAttr(plan.getAccumulatorColumn(w)),
-            b.getI64IntegerAttr(sfbColumn(w, t)),
-            b.getI64IntegerAttr(sfaBase + 4 * blocksA * t),
+            b.getI64IntegerAttr(sfbColumn(w, u)),
+            b.getI64IntegerAttr(sfaBase + 4 * blocksA * u),
             b.getI64IntegerAttr(step));
+      }
     Tcgen05ReleaseOp::create(b, ring, slot);
   }
   OpBuilder::InsertionGuard guard(b);
@@ -267,8 +296,7 @@ LogicalResult Tcgen05PipelineBuilder::build() {
       weights * Tcgen05MainloopAttr::kTileN *
           Tcgen05MainloopAttr::kStageRowBytes +
       plan.getTileM() * Tcgen05MainloopAttr::kStageRowBytes +
-      (weights + plan.getScaleBlocksA()) *
-          Tcgen05MainloopAttr::kScaleBlockBytes;
+      (weights + plan.getScaleBlocksA()) * plan.getScaleBlockBytes();
   if (copied != ringType.getSlotBytes())
     return op.emitOpError() << "has a slot of " << ringType.getSlotBytes()
                             << " bytes that its copies (" << copied

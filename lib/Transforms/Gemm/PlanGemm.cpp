@@ -372,7 +372,8 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
 /// NVFP4 C's quantization.
 KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
                                  int64_t m, int64_t n, int64_t k, int64_t batch,
-                                 int64_t weights, bool quantizedC) {
+                                 int64_t weights, bool quantizedC,
+                                 ScaleFormat format) {
   const bool onChip = weights > 1 || quantizedC;
   int64_t tileM = m <= 32 ? 32 : m <= 64 ? 64 : 128;
   const int64_t nTiles = llvm::divideCeil(n, Tcgen05MainloopAttr::kTileN);
@@ -402,13 +403,13 @@ KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
         ctx, splitK, onChip ? SplitKMode::Cluster : SplitKMode::Global);
   auto plan = [&](int64_t stages) {
     return KernelPlanAttr::get(
-        ctx, Tcgen05MainloopAttr::get(ctx, tileM, stages, weights),
+        ctx, Tcgen05MainloopAttr::get(ctx, tileM, stages, weights, format),
         reduction);
   };
   int64_t stages = 2;
   while (stages < 16 && stages < slices / splitK) {
-    if (Tcgen05MainloopAttr::tmemColumnsUsed(tileM, stages + 1, weights) >
-            512 ||
+    if (Tcgen05MainloopAttr::tmemColumnsUsed(tileM, stages + 1, weights,
+                                             format) > 512 ||
         plan(stages + 1).getSharedBytes() > t.info.maxSharedBytes)
       break;
     ++stages;
@@ -511,13 +512,33 @@ LogicalResult planGemmTcgen05(const GemmOperands &g, const PlanTarget &t) {
   if (failed(checkGemmShape(op, a, n, Tcgen05MainloopAttr::kMmaK,
                             "the tcgen05 MMA's K is 64 fp4 values")))
     return failure();
+  // Plain scales are blocked by a pre-pass that moves whole 4-scale
+  // words: MXFP4's K / 32 columns must fill them.
+  if (g.getFormat().isMX() &&
+      (g.sfaLayout == ScaleLayout::Plain ||
+       g.sfbLayout == ScaleLayout::Plain) &&
+      a.k % g.getFormat().getAtomK() != 0)
+    return op->emitOpError()
+           << "has plain MXFP4 scales, which the sm_100a kernel's pre-pass "
+              "blocks in words of 4 scales, and expects K to be a multiple "
+              "of "
+           << g.getFormat().getAtomK() << ", but K = " << a.k
+           << "; use blocked scales";
   FailureOr<KernelPlanAttr> plan =
       givenPlan<Tcgen05MainloopAttr>(op, t, n, "#nvfp4.tcgen05_mainloop");
   if (failed(plan))
     return failure();
+  const ScaleFormat format =
+      g.getFormat().isMX() ? ScaleFormat::MXFP4 : ScaleFormat::NVFP4;
   if (!*plan)
     plan = chooseTcgen05Plan(op->getContext(), t, a.rows, n, a.k, a.batch,
-                             g.getWeights(), g.isQuantizedOutput());
+                             g.getWeights(), g.isQuantizedOutput(), format);
+  if (plan->getTcgen05().getFormat() != format)
+    return op->emitOpError()
+           << "has " << g.getFormat().getName()
+           << " operands and expects a #nvfp4.tcgen05_mainloop of format = "
+           << stringifyScaleFormat(format) << " (its MMAs' scale vector and "
+           << "slot layout), but got " << *plan;
   if (failed(checkPlanWeights(g, *plan)) ||
       failed(checkQuantizedOutputPlan(g, *plan)))
     return failure();

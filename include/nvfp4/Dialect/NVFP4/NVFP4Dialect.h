@@ -25,6 +25,9 @@ struct KernelParts;
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h.inc"
 #include "nvfp4/Dialect/NVFP4/NVFP4Enums.h.inc"
 
+// (The tcgen05 mainloop plan sizes its scales by the format.)
+#include "nvfp4/Dialect/NVFP4/BlockFormat.h"
+
 namespace mlir::nvfp4 {
 /// Parses a bool attribute parameter: `true` or `false`.
 FailureOr<bool> parseBoolParameter(AsmParser &parser);
@@ -61,7 +64,6 @@ namespace mlir::nvfp4 {
 inline bool isPlainScaleSource(MemRefType src) { return src.getRank() <= 3; }
 } // namespace mlir::nvfp4
 
-#include "nvfp4/Dialect/NVFP4/BlockFormat.h"
 #include "nvfp4/Dialect/NVFP4/NVFP4Traits.h"
 
 #define GET_OP_CLASSES
