@@ -217,8 +217,9 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
     The operands are swapped as in `#nvfp4.wgmma_mainloop`: a CTA computes
     128 rows of B (the weights, the MMA's M: one `tcgen05.mma.cta_group::1`
     of M = 128) by `tile_m` rows of A (the activations, the MMA's N),
-    accumulated in tensor memory (TMEM), with e2m1 operands and e4m3
-    block16 scales read by the MMA itself (`kind::mxf4nvf4.block_scale`).
+    accumulated in tensor memory (TMEM), with e2m1 operands and their
+    block scales read by the MMA itself (`kind::mxf4nvf4.block_scale`:
+    e4m3 `.block16`, or MXFP4's e8m0 `.block32` with `format = mxfp4`).
     With `weights = 2` (the gated dual GEMM) the slot holds both weights'
     tiles and scales, TMEM both accumulators (columns [0, tile_m) and
     [tile_m, 2 tile_m)) and both weights' scale columns, and each K step
@@ -273,12 +274,16 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
     /// The scales' format; its blocked atoms of 4 scale columns per slot
     /// (4 for NVFP4, 2 for MXFP4), and the MMAs each atom serves (1 or 2:
     /// MXFP4's second reads scale id 2).
-    BlockFormat getBlockFormat() const {
-      return getFormat() == ScaleFormat::MXFP4 ? BlockFormat::mxfp4()
-                                               : BlockFormat::nvfp4();
+    static BlockFormat getBlockFormat(ScaleFormat format) {
+      return format == ScaleFormat::MXFP4 ? BlockFormat::mxfp4()
+                                          : BlockFormat::nvfp4();
+    }
+    BlockFormat getBlockFormat() const { return getBlockFormat(getFormat()); }
+    static int64_t getScaleAtomsPerSlot(ScaleFormat format) {
+      return kStageK / getBlockFormat(format).getAtomK();
     }
     int64_t getScaleAtomsPerSlot() const {
-      return kStageK / getBlockFormat().getAtomK();
+      return getScaleAtomsPerSlot(getFormat());
     }
     int64_t getMmasPerAtom() const {
       return getBlockFormat().getAtomK() / kMmaK;
@@ -336,10 +341,9 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
     static int64_t tmemColumnsUsed(int64_t tileM, int64_t stages,
                                    int64_t weights = 1,
                                    ScaleFormat format = ScaleFormat::NVFP4) {
-      const int64_t atoms =
-          format == ScaleFormat::MXFP4 ? kStageK / 128 : kStageK / 64;
       return weights * tileM +
-             stages * atoms * (4 * weights + 4 * ((tileM + 127) / 128));
+             stages * getScaleAtomsPerSlot(format) *
+                 (4 * weights + 4 * ((tileM + 127) / 128));
     }
     /// The allocation: a power of two >= 32 (tcgen05.alloc), or 0 when the
     /// columns exceed TMEM's 512.

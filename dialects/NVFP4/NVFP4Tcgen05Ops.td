@@ -84,7 +84,8 @@ def NVFP4_Tcgen05MmaOp : NVFP4_Tcgen05Op<"tcgen05.mma"> {
     Issues `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`
     (`.block32` when `idesc`'s scale format is ue8m0: MXFP4, two scales a
     row from the half word of each scale cell that the descriptor's scale
-    ids select):
+    ids select; the ISA would also take ue8m0 with `.block16`, which this
+    project does not pair):
     D (f32, from column `d_column`) (+)= (A x SFA) (B x SFB)^T over 64 K
     values, A and B read from the slot through the shared-memory matrix
     descriptors `a_desc` and `b_desc`, whose start-address fields hold

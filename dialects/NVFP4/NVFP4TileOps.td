@@ -387,12 +387,12 @@ def NVFP4_BlockScalesTileOp : NVFP4_CtaOp<"block_scales_tile"> {
     sm_100a GEMM's scale pre-pass for an operand whose scales are plain,
     or blocked with K not a multiple of 256 (`#nvfp4.tcgen05_mainloop`): `dst`
     is the blocked layout (`[batch x] ceil(rows/128) x chunks x 32 x 4 x
-    4`) of the scales in `src` (plain `[batch x] rows x K/16`, or blocked
-    with fewer or as many K chunks). Chunks past `src`'s are zero, and so
-    are a plain `src`'s rows past `rows`; a blocked `src`'s padding rows
-    are copied as they are. The GEMM's ring slots then copy whole 2 KiB
-    runs of 4 chunks, and its MMAs past K multiply zero values by zero
-    scales.
+    4`) of the scales in `src` (plain `[batch x] rows x K/16`, MXFP4's
+    K/32, or blocked with fewer or as many K chunks). Chunks past `src`'s
+    are zero, and so are a plain `src`'s rows past `rows`; a blocked
+    `src`'s padding rows and columns are copied as they are. The GEMM's
+    ring slots then copy whole runs of a slice's chunks (2 KiB per 128
+    rows, MXFP4's 1 KiB), and issue no MMA past K.
 
     The CTA writes 32-bit words `[base, base + 4 * kThreads)` of `dst`
     (clipped), 4 per thread, with coalesced stores (the lowering's comment

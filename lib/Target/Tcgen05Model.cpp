@@ -80,8 +80,8 @@ std::string tcgen05::mmaMxf4Nvf4(const SharedMemory &smem, const Mxf4Mma &mma,
   if (!mma.block32 && (i->scaleIdA != 0 || i->scaleIdB != 0))
     return "block16 scales need scale ids 0";
   if (mma.block32 != (i->scaleFormat == ScaleFormat::UE8M0))
-    return mma.block32 ? "block32 (MXFP4) scales are ue8m0"
-                       : "block16 (NVFP4) scales are ue4m3";
+    return mma.block32 ? "block32 is paired with ue8m0 scales here (MXFP4)"
+                       : "block16 is paired with ue4m3 scales here (NVFP4)";
   // Scale c of a row's 64 values: byte c of the cell (block16) or byte
   // id + c of it (block32: the id's half word).
   const int64_t block = mma.block32 ? 32 : 16;

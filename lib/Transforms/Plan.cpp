@@ -176,28 +176,6 @@ LogicalResult planGemv(ScaledMatmulOp op, const PlanTarget &t) {
   return success();
 }
 
-/// MXFP4 (e8m0 scales) has kernels for some ops only; the others are
-/// refused with what does run them.
-LogicalResult checkMXSupport(Operation *op, const GpuTargetInfo &info) {
-  bool mx = llvm::any_of(op->getOperandTypes(), [](Type type) {
-    auto memref = dyn_cast<MemRefType>(type);
-    return memref && isa<Float8E8M0FNUType>(memref.getElementType());
-  });
-  if (!mx)
-    return success();
-  // The GEMV and quantize; the tensor-core kernels where the target has
-  // tensor cores (sm_90a: bf16 wgmma; sm_100a: tcgen05 .block32).
-  if (auto matmul = dyn_cast<ScaledMatmulOp>(op);
-      (matmul && getOperandShape(matmul.getB().getType()).rows == 1) ||
-      isa<QuantizeOp>(op) || info.hasWgmma || info.hasTcgen05)
-    return success();
-  return op->emitOpError()
-         << "has no " << info.chip
-         << " kernel for MXFP4 (e8m0) scales yet (the GEMV and quantize "
-            "have; sm_90a and sm_100a have the tensor-core kernels too); "
-            "the CPU reference runs it (nvfp4-run --cpu)";
-}
-
 struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
   using Base::Base;
 
@@ -222,8 +200,6 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
       if (!op->hasTrait<OpTrait::nvfp4::KernelLevel>() ||
           op->hasTrait<OpTrait::nvfp4::PlanFree>())
         return WalkResult::advance();
-      if (failed(checkMXSupport(op, info)))
-        return WalkResult::interrupt();
       if (auto quantize = dyn_cast<QuantizeOp>(op))
         return failed(planQuantize(quantize, planTarget))
                    ? WalkResult::interrupt()

@@ -645,7 +645,7 @@ public:
         // its scales 4 x steps columns after the first weight's.
         const bool second = d != 0;
         const int64_t weightScales =
-            4 * (Tcgen05MainloopAttr::kStageK / Tcgen05MainloopAttr::kMmaK);
+            4 * plan.getTcgen05().getScaleAtomsPerSlot();
         if (plant == Plant::DualAccumulatorColumn && second)
           d = 0;
         if (plant == Plant::DualSwappedScales && shape.dual)
@@ -1147,6 +1147,15 @@ TEST(Tcgen05PipelineMX, CompiledKernelsMatchTheReference) {
             mainloop + "tile_m = 64, stages = 2, format = mxfp4>>"},
            {mx({100, 200, 1024, 2}),
             mainloop + "tile_m = 128, stages = 2, format = mxfp4>, "
+                       "reduction = #nvfp4.split_k<splits = 2, mode = "
+                       "cluster>>"},
+           // K = 960: 4 slices, the last of 3 K steps and half an atom of
+           // NaN padding, in the second split's CTAs (global and on chip).
+           {mx({100, 200, 960, 1}),
+            mainloop + "tile_m = 64, stages = 2, format = mxfp4>, "
+                       "reduction = #nvfp4.split_k<splits = 2>>"},
+           {mx({100, 200, 960, 1}),
+            mainloop + "tile_m = 64, stages = 2, format = mxfp4>, "
                        "reduction = #nvfp4.split_k<splits = 2, mode = "
                        "cluster>>"},
            {mx({100, 200, 640, 1, /*plain=*/true, /*dual=*/true}), ""}}) {

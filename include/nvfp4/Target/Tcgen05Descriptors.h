@@ -133,8 +133,9 @@ struct Mxf4InstrDescriptor {
   int64_t m = 128, n = 8;
   /// Bit 23. UE4M3 with block16 scales is NVFP4.
   ScaleFormat scaleFormat = ScaleFormat::UE4M3;
-  /// Scale-factor ids of A (bits 29-30) and B (bits 4-5): which 32-bit
-  /// column of the scale TMEM words; must be 0 with block16 scales.
+  /// Scale-factor ids of A (bits 29-30) and B (bits 4-5): the byte of each
+  /// 32-bit scale cell its scales start at; 0 with block16 scales (a whole
+  /// cell), 0 or 2 with block32 ones (a half word, scale_vec::2X).
   uint8_t scaleIdA = 0, scaleIdB = 0;
   /// Negate A (bit 13) / B (bit 14).
   bool negateA = false, negateB = false;

@@ -219,8 +219,7 @@ Tcgen05MainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // The accumulator and every slot's scale columns share TMEM's 512.
   const int64_t blocksA = BlockFormat::getRowAtoms(tileM);
   const int64_t columns = tmemColumnsUsed(tileM, stages, weights, format);
-  const int64_t atoms = (columns - weights * tileM) / stages /
-                        (4 * weights + 4 * blocksA);
+  const int64_t atoms = getScaleAtomsPerSlot(format);
   if (columns > 512)
     return emitError() << "expects the accumulator"
                        << (weights > 1 ? "s (" + std::to_string(weights) + " x "

@@ -1521,19 +1521,10 @@ LogicalResult Tcgen05MmaOp::verify() {
   auto idesc = Mxf4InstrDescriptor::decode(static_cast<uint32_t>(getIdesc()));
   if (!idesc || idesc->m != 128)
     return emitOpError() << "expects a kind::mxf4nvf4 instruction descriptor "
-                            "of M = 128 (cta_group::1), got "
+                            "of M = 128 (cta_group::1) whose scale ids fit "
+                            "its scale format (ue4m3: 0; ue8m0: 0 or 2), "
+                            "got "
                          << getIdesc();
-  // .block16 (ue4m3 scales: NVFP4) reads a cell's 4 scales, scale ids 0;
-  // .block32 (ue8m0: MXFP4) the half word id 0 or 2 selects.
-  const bool block32 = idesc->scaleFormat == tcgen05::ScaleFormat::UE8M0;
-  for (auto [name, id] : {std::pair<StringRef, uint8_t>{"A", idesc->scaleIdA},
-                          {"B", idesc->scaleIdB}})
-    if (block32 ? id != 0 && id != 2 : id != 0)
-      return emitOpError()
-             << "expects " << name << "'s scale id to be "
-             << (block32 ? "0 or 2 (ue8m0 scales: a half word of the cell)"
-                         : "0 (ue4m3 scales: the whole cell)")
-             << ", got " << int(id);
   for (auto [name, bits] : {std::pair<StringRef, int64_t>{"a_desc", getADesc()},
                             {"b_desc", getBDesc()}}) {
     auto desc = SmemDescriptor::decode(static_cast<uint64_t>(bits));

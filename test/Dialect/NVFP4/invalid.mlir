@@ -1027,6 +1027,21 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
 
 // -----
 
+// Scale id 2 (A's scales from the cells' upper half words) is MXFP4's
+// (.block32, ue8m0); with ue4m3 scales (.block16) a scale reads a whole
+// cell. (idesc: the NVFP4 one of N = 64 with A's scale id, bits 29-30, 2.)
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @scale_id(%slot: i32, %acc: i1, %shift: i32) kernel {
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1>
+    %tmem = nvfp4.tmem.alloc : !nvfp4.tmem<columns = 128>
+    // expected-error @+1 {{expects a kind::mxf4nvf4 instruction descriptor of M = 128 (cta_group::1) whose scale ids fit its scale format (ue4m3: 0; ue8m0: 0 or 2), got 1209009280}}
+    nvfp4.tcgen05.mma %tmem, %ring[%slot] accumulate %acc sfb_shift %shift {a_desc = 4611756662049538048 : i64, b_desc = 4611756662049539072 : i64, column_step = 32 : i64, d_column = 0 : i64, idesc = 1209009280 : i32, sfa_column = 64 : i64, sfb_column = 80 : i64} : !nvfp4.tmem<columns = 128>, !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1>
+    gpu.return
+  }
+}
+
+// -----
+
 gpu.module @k [#nvvm.target<chip = "sm_100a">] {
   gpu.func @copy_offset(%slot: i32, %map: !nvfp4.tensor_map<1x128x256xi8, box = [1, 128, 128], swizzle = swizzle_128b>, %c0: i32) kernel {
     %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 4, slot_bytes = 36864, consumers = 1>
