@@ -214,10 +214,11 @@ std::vector<double> runTile(const Operand &a, const Operand &b,
 
 class Tcgen05Tile : public ::testing::TestWithParam<std::pair<int64_t, int64_t>> {};
 
-TEST_P(Tcgen05Tile, MatchesTheReferenceExactly) {
-  auto [n, bFirst] = GetParam();
-  std::mt19937 rng(static_cast<unsigned>(n * 1000 + bFirst));
-  Operand a = randomOperand(128, rng), b = randomOperand(256, rng);
+/// A random tile (NVFP4, or MXFP4 with `mx`) unplanted: every output
+/// equals the reference.
+void expectTileExact(int64_t n, int64_t bFirst, bool mx) {
+  std::mt19937 rng(static_cast<unsigned>(n * 1000 + bFirst + mx));
+  Operand a = randomOperand(128, rng, mx), b = randomOperand(256, rng, mx);
   std::string error;
   std::vector<double> got = runTile(a, b, bFirst, n, Plant(), error);
   ASSERT_EQ(error, "");
@@ -226,6 +227,11 @@ TEST_P(Tcgen05Tile, MatchesTheReferenceExactly) {
   for (size_t i = 0; i < want.size(); ++i)
     bad += got[i] != want[i];
   EXPECT_EQ(bad, 0) << "of " << want.size();
+}
+
+TEST_P(Tcgen05Tile, MatchesTheReferenceExactly) {
+  auto [n, bFirst] = GetParam();
+  expectTileExact(n, bFirst, /*mx=*/false);
 }
 
 // N = 128 and 256 (B's rows 0..N-1); N = 64 as the even (rows 0..63) and
@@ -238,16 +244,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Tcgen05Tile,
 
 TEST_P(Tcgen05Tile, MXFP4MatchesTheReferenceExactly) {
   auto [n, bFirst] = GetParam();
-  std::mt19937 rng(static_cast<unsigned>(n * 1000 + bFirst + 1));
-  Operand a = randomOperand(128, rng, true), b = randomOperand(256, rng, true);
-  std::string error;
-  std::vector<double> got = runTile(a, b, bFirst, n, Plant(), error);
-  ASSERT_EQ(error, "");
-  std::vector<double> want = reference(a, b, bFirst, n);
-  int64_t bad = 0;
-  for (size_t i = 0; i < want.size(); ++i)
-    bad += got[i] != want[i];
-  EXPECT_EQ(bad, 0) << "of " << want.size();
+  expectTileExact(n, bFirst, /*mx=*/true);
 }
 
 /// How many of the tile's outputs differ from the reference with `plant`.
