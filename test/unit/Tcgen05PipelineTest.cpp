@@ -1072,6 +1072,20 @@ TEST(Tcgen05PipelinePlanted, SynchronizationErrorsAreCaught) {
   }
 }
 
+/// Each of `plants` is caught on `gemm` (as a wrong result or an error the
+/// model reports) with the inputs `h`.
+void expectCaught(CompiledGemm &gemm, const Host &h,
+                  std::initializer_list<Plant> plants,
+                  const std::string &plan) {
+  for (Plant plant : plants) {
+    gemm.modelError.clear();
+    int64_t bad = mismatches(h, gemm.runAll(h, plant));
+    EXPECT_TRUE(bad > 0 || !gemm.modelError.empty())
+        << "planted error " << static_cast<int>(plant)
+        << " went unnoticed on " << plan;
+  }
+}
+
 /// The gated dual GEMM: both weights' accumulators bit for bit on plans of
 /// every kind (tiles of 64 and 128 rows, ragged M and N with a batch, plain
 /// scales through the pre-passes, slots reused, a cluster split adding both
@@ -1109,14 +1123,9 @@ TEST(Tcgen05PipelineDual, BothAccumulatorsAndTheGate) {
       EXPECT_NEAR(evalEpilogue(gemm.store, {x1, x2}), silu * x2,
                   1e-6 * (1.0 + std::abs(silu * x2)));
     }
-    for (Plant plant :
-         {Plant::DualAccumulatorColumn, Plant::DualSwappedScales}) {
-      gemm.modelError.clear();
-      int64_t bad = mismatches(h, gemm.runAll(h, plant));
-      EXPECT_TRUE(bad > 0 || !gemm.modelError.empty())
-          << "planted error " << static_cast<int>(plant)
-          << " went unnoticed on " << plan;
-    }
+    expectCaught(gemm, h, {Plant::DualAccumulatorColumn,
+                           Plant::DualSwappedScales},
+                 plan);
   }
 }
 
@@ -1170,14 +1179,9 @@ TEST(Tcgen05PipelineMX, CompiledKernelsMatchTheReference) {
           << plan << " schedule " << schedule;
       EXPECT_EQ(gemm.modelError, "") << plan;
     }
-    for (Plant plant :
-         {Plant::MxScaleIds, Plant::MxAtomPerMma, Plant::MxBlock16}) {
-      gemm.modelError.clear();
-      int64_t bad = mismatches(h, gemm.runAll(h, plant));
-      EXPECT_TRUE(bad > 0 || !gemm.modelError.empty())
-          << "planted error " << static_cast<int>(plant)
-          << " went unnoticed on " << plan;
-    }
+    expectCaught(gemm, h,
+                 {Plant::MxScaleIds, Plant::MxAtomPerMma, Plant::MxBlock16},
+                 plan);
   }
 }
 
