@@ -660,8 +660,8 @@ public:
           shift = 0;
         Mxf4InstrDescriptor instr = *Mxf4InstrDescriptor::decode(
             static_cast<uint32_t>(mma.getIdesc()));
-        // As the lowering: ue8m0 scales in the descriptor make .block32.
-        const bool block32 = instr.scaleFormat == tcgen05::ScaleFormat::UE8M0;
+        // As the lowering picks it.
+        const bool block32 = instr.isBlock32();
         if (plant == Plant::MxScaleIds && block32)
           instr.scaleIdA = instr.scaleIdB = 2 - instr.scaleIdA;
         if (plant == Plant::MxAtomPerMma && instr.scaleIdA == 2) {

@@ -133,6 +133,9 @@ struct Mxf4InstrDescriptor {
   int64_t m = 128, n = 8;
   /// Bit 23. UE4M3 with block16 scales is NVFP4.
   ScaleFormat scaleFormat = ScaleFormat::UE4M3;
+  /// The instruction's scale vector as this project pairs it with the
+  /// format: .block32 (scale_vec::2X) for ue8m0 (MXFP4), else .block16.
+  bool isBlock32() const { return scaleFormat == ScaleFormat::UE8M0; }
   /// Scale-factor ids of A (bits 29-30) and B (bits 4-5): the byte of each
   /// 32-bit scale cell its scales start at; 0 with block16 scales (a whole
   /// cell), 0 or 2 with block32 ones (a half word, scale_vec::2X).

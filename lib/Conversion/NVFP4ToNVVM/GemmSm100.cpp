@@ -312,10 +312,9 @@ struct Tcgen05MmaLowering : OpConversionPattern<Tcgen05MmaOp> {
         column(k, tmem,
                slotColumn(k, slot, op.getSfaColumn(), op.getColumnStep())),
         sfb,
-        // ue8m0 scales in the instruction descriptor: MXFP4's block32.
         tcgen05::Mxf4InstrDescriptor::decode(
             static_cast<uint32_t>(op.getIdesc()))
-                ->scaleFormat == tcgen05::ScaleFormat::UE8M0);
+            ->isBlock32());
     rewriter.eraseOp(op);
     return success();
   }
