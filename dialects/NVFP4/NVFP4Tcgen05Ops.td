@@ -221,7 +221,8 @@ def NVFP4_Tcgen05StoreOp : NVFP4_Tcgen05Op<"tcgen05.store",
     its quadrant, `tcgen05.ld.32x32b`), the accumulator of row `row` + t of
     B, column j for row `m` + j of A (j < `columns`), and stores it to
     C[batch][m + j][row + t] in C's element type; elements past M or N are
-    not stored. With `partials`, the fp32 values go to split `split`'s
+    not stored, nor (with `end`: a grouped GEMM's tile, which ends with its
+    group at a run-time row) those from row `end` of A on. With `partials`, the fp32 values go to split `split`'s
     copy of C in it (split-major [split][batch][m][n]) instead.
 
     With an `epilogue` region (the gemm_tile's: one f32 argument per
@@ -251,7 +252,8 @@ def NVFP4_Tcgen05StoreOp : NVFP4_Tcgen05Op<"tcgen05.store",
         [MemRead]>:$c_global_scale,
     Arg<Optional<MemRefRankOf<[I8], [1]>>, "fp32 partial tiles",
         [MemWrite]>:$partials,
-    I32:$m, I32:$row, Index:$batch, Optional<Index>:$split,
+    I32:$m, Optional<I32>:$m_end, I32:$row, Index:$batch,
+    Optional<Index>:$split,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:
         $c_scales_layout);
   let regions = (region AnyRegion:$epilogue);
@@ -260,7 +262,8 @@ def NVFP4_Tcgen05StoreOp : NVFP4_Tcgen05Op<"tcgen05.store",
     (`c_scales` `(` $c_scales^ `:` type($c_scales) `)`)?
     (`c_global_scale` `(` $c_global_scale^ `:` type($c_global_scale) `)`)?
     (`partials` `(` $partials^ `:` type($partials) `)`)?
-    `at` `m` $m `row` $row `batch` $batch (`split` $split^)? attr-dict `:`
+    `at` `m` $m (`end` $m_end^)? `row` $row `batch` $batch
+    (`split` $split^)? attr-dict `:`
     qualified(type($tmem)) (`epilogue` $epilogue^)?
   }];
   let hasVerifier = 1;

@@ -73,7 +73,11 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
     group g's (B is `G x N x K`; A and C are not batched and `batch` is
     0), A's decoded tile is the pre-pass's tile at `m_base` as usual, and
     its rows are C's rows `[begin, end)` (at most `tile_m`): C's tile
-    starts at row `begin` and is masked at `end`.
+    starts at row `begin` and is masked at `end`. With a
+    `#nvfp4.tcgen05_mainloop` A's packed tile is read from row `begin` of
+    A itself, and `sfa` holds the tiles' scales as
+    `nvfp4.gather_scales_tile` wrote them (tile `m_base / tile_m` at rows
+    `m_base`, blocked), not A's rows.
 
     - `weight` clauses: the weights B_i (N x K) with their scales, each
       multiplied with the same A into its own fp32 accumulator: the GEMM
@@ -418,6 +422,46 @@ def NVFP4_BlockScalesTileOp : NVFP4_CtaOp<"block_scales_tile"> {
     static constexpr int64_t kThreads = 256;
     /// The shape of `src`: plain (rank 2 or 3) or blocked (rank 5 or 6).
     bool isSrcPlain() { return isPlainScaleSource(getSrc().getType()); }
+  }];
+}
+
+def NVFP4_GatherScalesTileOp : NVFP4_CtaOp<"gather_scales_tile"> {
+  let summary = "One grouped tile's rows of A's scales, blocked";
+  let description = [{
+    The sm_100a grouped GEMM's pre-pass for A's scales, one per CTA of
+    `kThreads` threads (the kernel's `known_block_size`), created by
+    `nvfp4-tile` with `nvfp4.group_tile`: a group's tile of rows
+    `[begin, end)` of A may start on any row, and tcgen05.cp copies whole
+    128 x 4 atoms, so each tile's scales get rows of their own. The CTA
+    writes rows `[row, row + tile_m)` of `dst`, every K chunk: row
+    `row + j` holds the scales of `src`'s plain row `begin + j` where
+    `begin + j < end`, and zeros past it (so the tile's MMA multiplies its
+    rows past the group by zero scales); chunks past `src`'s are zero.
+    `src` is plain (`rows x K/16`, MXFP4's `K/32`, whole words of 4
+    scales per chunk), `dst` blocked (`ceil(R/128) x chunks x 32 x 4 x 4`,
+    K padded to whole slots). Rows of `dst` that no tile writes keep what
+    they held.
+
+    Example:
+    ```mlir
+    nvfp4.gather_scales_tile ins(%sfa : memref<1024x448xf8E4M3FN>)
+        outs(%ws : memref<15x112x32x4x4xf8E4M3FN>) rows %begin to %end
+        at %row tile_m 128
+    ```
+  }];
+  let arguments = (ins
+    Arg<NVFP4_ScaleMemref, "plain scales of A's rows", [MemRead]>:$src,
+    Arg<NVFP4_ScaleMemref, "the tiles' blocked scales", [MemWrite]>:$dst,
+    Index:$begin, Index:$end, Index:$row,
+    ConfinedAttr<I64Attr, [IntPositive]>:$tile_m);
+  let assemblyFormat = [{
+    `ins` `(` $src `:` type($src) `)` `outs` `(` $dst `:` type($dst) `)`
+    `rows` $begin `to` $end `at` $row `tile_m` $tile_m attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Threads of a gather_scales_tile CTA.
+    static constexpr int64_t kThreads = 128;
   }];
 }
 

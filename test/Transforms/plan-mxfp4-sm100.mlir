@@ -61,9 +61,10 @@ func.func @mxfp4_plan_on_nvfp4(%a: memref<128x512xf4E2M1FN>, %sfa: memref<128x32
 
 // -----
 
-// The grouped GEMM has no sm_100a kernel in either format.
-func.func @grouped(%a: memref<512x4096xf4E2M1FN>, %sfa: memref<512x128xf8E8M0FNU>, %b: memref<2x3072x4096xf4E2M1FN>, %sfb: memref<2x3072x128xf8E8M0FNU>, %c: memref<512x3072xf16>, %offs: memref<3xi32>) {
-  // expected-error @+1 {{has no sm_100a kernel yet: the grouped GEMM is lowered with wgmma (sm_90a)}}
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offs : memref<512x4096xf4E2M1FN>, memref<512x128xf8E8M0FNU>, memref<2x3072x4096xf4E2M1FN>, memref<2x3072x128xf8E8M0FNU>, memref<3xi32>) outs(%c : memref<512x3072xf16>)
+// The grouped GEMM's A scales are plain: MXFP4 on sm_100a needs K % 128
+// (here K = 4032).
+func.func @grouped(%a: memref<512x4032xf4E2M1FN>, %sfa: memref<512x126xf8E8M0FNU>, %b: memref<2x3072x4032xf4E2M1FN>, %sfb: memref<2x3072x126xf8E8M0FNU>, %c: memref<512x3072xf16>, %offs: memref<3xi32>) {
+  // expected-error @+1 {{has plain MXFP4 scales, which the sm_100a kernel's pre-pass blocks in words of 4 scales, and expects K to be a multiple of 128, but K = 4032 (a grouped GEMM's A scales are plain)}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offs : memref<512x4032xf4E2M1FN>, memref<512x126xf8E8M0FNU>, memref<2x3072x4032xf4E2M1FN>, memref<2x3072x126xf8E8M0FNU>, memref<3xi32>) outs(%c : memref<512x3072xf16>)
   return
 }

@@ -12,7 +12,6 @@
 // and stores C's rows [begin, end) of that group, masked at run time.
 // RUN: nvfp4-opt %s --nvfp4-plan=target=sm_90a --nvfp4-tile=target=sm_90a | FileCheck %s --check-prefix=TILE
 // RUN: nvfp4-opt %s --nvfp4-plan=target=sm_90a --nvfp4-tile=target=sm_90a --nvfp4-software-pipeline | FileCheck %s --check-prefix=PIPE
-// RUN: not nvfp4-opt %s --nvfp4-plan=target=sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
 
 // TILE: gpu.launch_func @nvfp4_kernels::@grouped_kernel_decode_a blocks in (%c112, %c15, %{{.*}}) threads in {{.*}} args(%arg0 : {{.*}}, %arg1 : {{.*}}, %{{.*}} : memref<27525120xi8>, %arg4 : memref<9xi32>)
 // TILE: gpu.launch_func @nvfp4_kernels::@grouped_kernel blocks in (%c32, %c15{{.*}}, %{{.*}}) threads in {{.*}} args({{.*}}, %arg5 : memref<1024x4096xf16>, %arg4 : memref<9xi32>, %{{.*}} : !nvfp4.tensor_map<215040x64xf16, {{.*}}>, %{{.*}} : !nvfp4.tensor_map<8x4096x3584xi8, {{.*}}>, %{{.*}} : !nvfp4.tensor_map<8x4096x448xi8, {{.*}}>)
@@ -41,8 +40,6 @@
 // PIPE: default {
 // PIPE-NOT: rows =
 // PIPE: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<1024x4096xf16>) at m %[[BEGIN32]] to %[[END32]] row
-
-// SM100: error: 'nvfp4.grouped_matmul' op has no sm_100a kernel yet: the grouped GEMM is lowered with wgmma (sm_90a)
 
 func.func @grouped(%a: memref<1024x7168xf4E2M1FN>, %sfa: memref<1024x448xf8E4M3FN>, %b: memref<8x4096x7168xf4E2M1FN>, %sfb: memref<8x4096x448xf8E4M3FN>, %offsets: memref<9xi32>, %c: memref<1024x4096xf16>) {
   nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offsets : memref<1024x7168xf4E2M1FN>, memref<1024x448xf8E4M3FN>, memref<8x4096x7168xf4E2M1FN>, memref<8x4096x448xf8E4M3FN>, memref<9xi32>) outs(%c : memref<1024x4096xf16>) {size_hint = array<i64: 80, 176, 128, 72, 64, 248, 96, 160>}

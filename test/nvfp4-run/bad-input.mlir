@@ -60,11 +60,10 @@
 // PLAN: error: 'nvfp4.scaled_matmul' op cannot be planned as a GEMV: the GEMV kernels need K % 64 == 0 (whole 64-value chunks per load), but K = 96
 // PLAN: nvfp4-run: error: cannot compile @k96 for sm_90a (diagnostics above)
 
-// An op the target has no kernel for (the grouped GEMM has no tcgen05
-// kernel yet) is an error on the GPU path, not a fallback to the CPU
-// reference.
+// An op the target has no kernel for (K = 32: the tcgen05 MMA's K is 64)
+// is an error on the GPU path, not a fallback to the CPU reference.
 // RUN: not nvfp4-run %s --entry grouped --target sm_100a 2>&1 | FileCheck %s --check-prefix=NOKERNEL
-// NOKERNEL: error: 'nvfp4.grouped_matmul' op has no sm_100a kernel yet
+// NOKERNEL: error: 'nvfp4.grouped_matmul' op cannot be planned as a GEMM: the tcgen05 MMA's K is 64 fp4 values, so K % 64 == 0 is needed, but K = 32
 
 // An unknown --emit stage.
 // RUN: not nvfp4-run %s --entry gemv --emit=sass 2>&1 | FileCheck %s --check-prefix=EMIT

@@ -14,9 +14,11 @@
 // NOGPU: nvfp4-run: @gemv: compiled for sm_100a (1 kernel), ran on the CPU reference only (no GPU: no CUDA driver (libcuda.so.1 not found)): not checked
 // NOGPU-NOT: {{.}}
 
-// An op with no kernel yet: why it was not compiled is in the last line.
+// An op with no kernel for the target (a grouped MXFP4 GEMM's plain A
+// scales need K % 128 on sm_100a): why it was not compiled is in the last
+// line.
 // RUN: %if no-gpu %{ nvfp4-run %s --entry grouped 2>/dev/null | FileCheck %s --check-prefix=NOKERNEL %}
-// NOKERNEL: nvfp4-run: @grouped: not compiled for sm_100a ('nvfp4.grouped_matmul' op has no sm_100a kernel yet{{.*}}), ran on the CPU reference only (no GPU: {{.*}}): not checked
+// NOKERNEL: nvfp4-run: @grouped: not compiled for sm_100a ('nvfp4.grouped_matmul' op has plain MXFP4 scales{{.*}}), ran on the CPU reference only (no GPU: {{.*}}): not checked
 
 // --emit says what it wrote, on stderr (the data may be on stdout).
 // RUN: nvfp4-run %s --entry gemv --target sm_90a --emit=ptx -o %t/k.ptx 2>&1 | FileCheck %s --check-prefix=EMIT
@@ -66,9 +68,9 @@ func.func @gemv(%a: memref<256x64xf4E2M1FN>, %sfa: memref<256x4xf8E4M3FN>,
   return
 }
 
-func.func @grouped(%a: memref<64x64xf4E2M1FN>, %sfa: memref<64x4xf8E4M3FN>,
-                   %b: memref<2x32x64xf4E2M1FN>, %sfb: memref<2x32x4xf8E4M3FN>,
+func.func @grouped(%a: memref<64x64xf4E2M1FN>, %sfa: memref<64x2xf8E8M0FNU>,
+                   %b: memref<2x32x64xf4E2M1FN>, %sfb: memref<2x32x2xf8E8M0FNU>,
                    %offsets: memref<3xi32>, %c: memref<64x32xf32>) {
-  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offsets : memref<64x64xf4E2M1FN>, memref<64x4xf8E4M3FN>, memref<2x32x64xf4E2M1FN>, memref<2x32x4xf8E4M3FN>, memref<3xi32>) outs(%c : memref<64x32xf32>) {size_hint = array<i64: 24, 40>}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offsets : memref<64x64xf4E2M1FN>, memref<64x2xf8E8M0FNU>, memref<2x32x64xf4E2M1FN>, memref<2x32x2xf8E8M0FNU>, memref<3xi32>) outs(%c : memref<64x32xf32>) {size_hint = array<i64: 24, 40>}
   return
 }

@@ -28,6 +28,7 @@
 #include "nvfp4/InitAll.h"
 #include "nvfp4/Reference/Formats.h"
 #include "nvfp4/Reference/Layout.h"
+#include "nvfp4/Reference/Ops.h"
 #include "nvfp4/Target/Tcgen05Model.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,6 +43,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <deque>
 #include <fstream>
@@ -64,12 +66,63 @@ struct Shape {
   bool dual = false;
   /// MXFP4 (e8m0 scales per 32 values) instead of NVFP4.
   bool mx = false;
+  /// A grouped GEMM (nvfp4.grouped_matmul) of these groups' rows (m is
+  /// Mmax, batch 1; B has one batch per group; A's scales plain) with the
+  /// run-time offsets `offsets` (their prefix sums when empty).
+  std::vector<int64_t> groups = {};
+  std::vector<int32_t> offsets = {};
   int64_t block() const { return mx ? 32 : 16; }
+  bool grouped() const { return !groups.empty(); }
+  /// B's batches: the groups, or A's.
+  int64_t weightBatch() const {
+    return grouped() ? static_cast<int64_t>(groups.size()) : batch;
+  }
+  std::vector<int32_t> runtimeOffsets() const {
+    if (!offsets.empty())
+      return offsets;
+    std::vector<int32_t> o{0};
+    for (int64_t g : groups)
+      o.push_back(static_cast<int32_t>(o.back() + g));
+    return o;
+  }
   std::string scaleType() const { return mx ? "f8E8M0FNU" : "f8E4M3FN"; }
 };
 
+/// A grouped GEMM entry: A's scales plain, B's in the shape's layout.
+std::string groupedSource(Shape s, const std::string &plan) {
+  auto str = [](int64_t v) { return std::to_string(v); };
+  const int64_t g = s.weightBatch(), kb = s.k / s.block();
+  std::string a = "memref<" + str(s.m) + "x" + str(s.k) + "xf4E2M1FN>";
+  std::string sfa = "memref<" + str(s.m) + "x" + str(kb) + "x" +
+                    s.scaleType() + ">";
+  std::string b =
+      "memref<" + str(g) + "x" + str(s.n) + "x" + str(s.k) + "xf4E2M1FN>";
+  std::string sfb =
+      s.plain ? "memref<" + str(g) + "x" + str(s.n) + "x" + str(kb) + "x" +
+                    s.scaleType() + ">"
+              : "memref<" + str(g) + "x" + str((s.n + 127) / 128) + "x" +
+                    str((kb + 3) / 4) + "x32x4x4x" + s.scaleType() + ">";
+  std::string offsets = "memref<" + str(g + 1) + "xi32>";
+  std::string c = "memref<" + str(s.m) + "x" + str(s.n) + "xf32>";
+  std::string hint;
+  for (int64_t m : s.groups)
+    hint += (hint.empty() ? "" : ", ") + str(m);
+  std::string attrs = "size_hint = array<i64: " + hint +
+                      ">, sfb_layout = #nvfp4.scale_layout<" +
+                      (s.plain ? "plain" : "blocked") + ">";
+  if (!plan.empty())
+    attrs += ", nvfp4.plan = " + plan;
+  return "func.func @gemm(%a: " + a + ", %sfa: " + sfa + ", %b: " + b +
+         ", %sfb: " + sfb + ", %offsets: " + offsets + ", %c: " + c +
+         ") {\n  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offsets : " +
+         a + ", " + sfa + ", " + b + ", " + sfb + ", " + offsets +
+         ") outs(%c : " + c + ") {" + attrs + "}\n  return\n}\n";
+}
+
 /// A GEMM entry with plain or blocked scales, optionally with a plan.
 std::string gemmSource(Shape s, const std::string &plan) {
+  if (s.grouped())
+    return groupedSource(s, plan);
   auto scales = [&](int64_t rows) {
     if (s.plain)
       return "memref<" + std::to_string(s.batch) + "x" + std::to_string(rows) +
@@ -116,6 +169,8 @@ struct Host {
   std::vector<uint8_t> aCodes, bCodes, sfaPlain, sfbPlain;
   /// The dual GEMM's second weight.
   std::vector<uint8_t> b2, sfb2, b2Codes, sfb2Plain;
+  /// A grouped GEMM's run-time offsets (G + 1 i32, as bytes).
+  std::vector<uint8_t> offsets;
   /// Distinct per randomHost call (the pre-passes' results are cached by
   /// it).
   int64_t generation = 0;
@@ -125,11 +180,12 @@ Host randomHost(Shape s, unsigned seed) {
   std::mt19937 rng(seed);
   static int64_t generations = 0;
   Host h{s, {}, {}, {}, {}, {}, {}, {}, {},
-         {}, {}, {}, {}, generations++};
-  auto fill = [&](int64_t rows, std::vector<uint8_t> &codes,
+         {}, {}, {}, {}, {}, generations++};
+  // A grouped GEMM's A scales are plain whatever B's are.
+  auto fill = [&](int64_t batch, int64_t rows, std::vector<uint8_t> &codes,
                   std::vector<uint8_t> &packed, std::vector<uint8_t> &plain,
-                  std::vector<uint8_t> &passed) {
-    codes.resize(s.batch * rows * s.k);
+                  std::vector<uint8_t> &passed, bool plainScales) {
+    codes.resize(batch * rows * s.k);
     for (uint8_t &v : codes)
       v = rng() % 16;
     packed.resize(codes.size() / 2);
@@ -141,10 +197,10 @@ Host randomHost(Shape s, unsigned seed) {
                             ::nvfp4::ref::encodeE4M3(2.0f)};
     const uint8_t e8m0[] = {126, 127, 128};
     const int64_t kb = s.k / s.block();
-    plain.resize(s.batch * rows * kb);
+    plain.resize(batch * rows * kb);
     for (uint8_t &c : plain)
       c = (s.mx ? e8m0 : e4m3)[rng() % 3];
-    if (s.plain) {
+    if (plainScales) {
       passed = plain;
       return;
     }
@@ -152,24 +208,63 @@ Host randomHost(Shape s, unsigned seed) {
     // Padding bytes as a careless producer leaves them: NaN scales (e4m3
     // 0x7f, e8m0 0xff), which the kernel must never multiply into a stored
     // result.
-    passed.assign(s.batch * perBatch, s.mx ? 0xff : 0x7f);
-    for (int64_t l = 0; l < s.batch; ++l)
+    passed.assign(batch * perBatch, s.mx ? 0xff : 0x7f);
+    for (int64_t l = 0; l < batch; ++l)
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t c = 0; c < kb; ++c)
           passed[l * perBatch + ::nvfp4::ref::blockedScaleOffset(r, c, kb)] =
               plain[(l * rows + r) * kb + c];
   };
-  fill(s.m, h.aCodes, h.a, h.sfaPlain, h.sfa);
-  fill(s.n, h.bCodes, h.b, h.sfbPlain, h.sfb);
+  fill(s.batch, s.m, h.aCodes, h.a, h.sfaPlain, h.sfa,
+       s.plain || s.grouped());
+  fill(s.weightBatch(), s.n, h.bCodes, h.b, h.sfbPlain, h.sfb, s.plain);
   if (s.dual)
-    fill(s.n, h.b2Codes, h.b2, h.sfb2Plain, h.sfb2);
+    fill(s.batch, s.n, h.b2Codes, h.b2, h.sfb2Plain, h.sfb2, s.plain);
+  for (int32_t o : s.runtimeOffsets())
+    for (int byte = 0; byte < 4; ++byte)
+      h.offsets.push_back(
+          static_cast<uint8_t>(static_cast<uint32_t>(o) >> (8 * byte)));
   return h;
 }
 
-/// The product with weight `w` (0: B, the GEMM's; 1: the dual's B2).
+/// The groups' rows [begin, end) as nvfp4.grouped_matmul defines them
+/// from the run-time offsets.
+std::vector<std::pair<int64_t, int64_t>> groupRowsOf(const Shape &s) {
+  std::vector<int32_t> offsets = s.runtimeOffsets();
+  return ::nvfp4::ref::groupRows(offsets.data(), s.weightBatch(), s.m);
+}
+
+/// The group whose rows hold row m, or -1 (rows outside every group).
+int64_t groupOf(const Shape &s, int64_t m) {
+  std::vector<std::pair<int64_t, int64_t>> rows = groupRowsOf(s);
+  for (size_t g = 0; g < rows.size(); ++g)
+    if (m >= rows[g].first && m < rows[g].second)
+      return static_cast<int64_t>(g);
+  return -1;
+}
+
+/// nvfp4.group_tile on the host: the group and rows [begin, end) of tile
+/// `t` of tiles of `tileM` rows, numbered in group order; {0, 0, 0} past
+/// the last.
+std::array<int64_t, 3> groupTileOf(const Shape &s, int64_t t, int64_t tileM) {
+  std::vector<std::pair<int64_t, int64_t>> rows = groupRowsOf(s);
+  for (size_t g = 0; g < rows.size(); ++g) {
+    auto [begin, end] = rows[g];
+    const int64_t tiles = (end - begin + tileM - 1) / tileM;
+    if (t < tiles)
+      return {static_cast<int64_t>(g), begin + t * tileM,
+              std::min(end, begin + (t + 1) * tileM)};
+    t -= tiles;
+  }
+  return {0, 0, 0};
+}
+
+/// The product with weight `w` (0: B, the GEMM's; 1: the dual's B2); a
+/// grouped GEMM's row m with its group's weights.
 float reference(const Host &h, int64_t l, int64_t m, int64_t n,
                 int64_t w = 0) {
   const Shape &s = h.shape;
+  const int64_t lb = s.grouped() ? groupOf(s, m) : l;
   const std::vector<uint8_t> &codes = w ? h.b2Codes : h.bCodes;
   const std::vector<uint8_t> &scales = w ? h.sfb2Plain : h.sfbPlain;
   auto scale = [&](uint8_t code) {
@@ -181,8 +276,8 @@ float reference(const Host &h, int64_t l, int64_t m, int64_t n,
   for (int64_t k = 0; k < s.k; ++k) {
     double a = ::nvfp4::ref::decodeE2M1(h.aCodes[(l * s.m + m) * s.k + k]) *
                scale(h.sfaPlain[(l * s.m + m) * kb + k / s.block()]);
-    double b = ::nvfp4::ref::decodeE2M1(codes[(l * s.n + n) * s.k + k]) *
-               scale(scales[(l * s.n + n) * kb + k / s.block()]);
+    double b = ::nvfp4::ref::decodeE2M1(codes[(lb * s.n + n) * s.k + k]) *
+               scale(scales[(lb * s.n + n) * kb + k / s.block()]);
     sum += a * b;
   }
   return static_cast<float>(sum);
@@ -196,6 +291,9 @@ public:
   /// nvvm.elect.sync is true.
   int64_t threadId = 0;
   DenseMap<Value, int64_t> bound;
+  /// A grouped GEMM's nvfp4.group_tile (tile, tile_m -> group, begin,
+  /// end).
+  std::function<std::array<int64_t, 3>(int64_t, int64_t)> groupTile;
 
   int64_t operator()(Value v) {
     if (auto it = bound.find(v); it != bound.end())
@@ -214,6 +312,14 @@ public:
     if (isa<NVVM::ElectSyncOp>(op))
       return 1;
     auto x = [&](unsigned i) { return (*this)(op->getOperand(i)); };
+    if (auto tile = dyn_cast<GroupTileOp>(op)) {
+      if (!groupTile) {
+        ADD_FAILURE() << "a group_tile outside a grouped GEMM";
+        return 0;
+      }
+      return groupTile(x(1), tile.getTileM())[cast<OpResult>(v)
+                                                  .getResultNumber()];
+    }
     if (isa<arith::IndexCastUIOp, arith::IndexCastOp, arith::ExtUIOp>(op))
       return x(0);
     if (isa<arith::AddIOp>(op))
@@ -273,7 +379,15 @@ enum class Plant {
   // its own as NVFP4's do, a .block16 MMA on the ue8m0 scales.
   MxScaleIds,
   MxAtomPerMma,
-  MxBlock16
+  MxBlock16,
+  // The grouped GEMM: A's tile read from the grid's rows (m_base) instead
+  // of its group's, B's scales always the first group's, C's tile stored
+  // at m_base instead of its group's rows, or not masked at the group's
+  // end.
+  GroupARows,
+  GroupWeightScales,
+  GroupStoreRows,
+  GroupStoreEnd
 };
 
 /// One compiled GEMM and its model execution.
@@ -363,9 +477,13 @@ public:
       static const std::vector<uint8_t> none;
       return none;
     }
+    const unsigned arg = cast<BlockArgument>(operand).getArgNumber();
+    // A grouped GEMM's entry: a, sfa, b, sfb, offsets, c.
+    if (shape.grouped() && arg == 4)
+      return h.offsets;
     const std::vector<uint8_t> *buffers[] = {&h.a,  &h.sfa, &h.b,
                                              &h.sfb, &h.b2, &h.sfb2};
-    return *buffers[cast<BlockArgument>(operand).getArgNumber()];
+    return *buffers[arg];
   }
 
   /// Which host buffer a kernel argument of the GEMM is: its launch
@@ -388,6 +506,12 @@ public:
       auto fn = module->lookupSymbol<gpu::GPUFuncOp>(pre.getKernel());
       BlockScalesTileOp op;
       fn.walk([&](BlockScalesTileOp b) { op = b; });
+      GatherScalesTileOp gather;
+      fn.walk([&](GatherScalesTileOp g) { gather = g; });
+      if (gather) {
+        runGather(h, pre, gather);
+        continue;
+      }
       if (!op) {
         ADD_FAILURE() << "a launch before the GEMM that is not a scale "
                          "pre-pass: "
@@ -419,6 +543,39 @@ public:
     }
   }
 
+  /// A grouped GEMM's gather of A's scales, by the semantics of its
+  /// nvfp4.gather_scales_tile: each tile y of the launch writes rows
+  /// [y tile_m, (y + 1) tile_m) of the blocked workspace from the plain
+  /// rows [begin, end) of its group tile (zero past them and past the
+  /// source's K); the rows of empty tiles are left as NaN scales.
+  void runGather(const Host &h, gpu::LaunchFuncOp pre,
+                 GatherScalesTileOp gather) {
+    ArrayRef<int64_t> dst = gather.getDst().getType().getShape();
+    const int64_t kb = gather.getSrc().getType().getDimSize(1);
+    const int64_t kbOut = dst[1] * 4;
+    const int64_t tileM = static_cast<int64_t>(gather.getTileM());
+    const std::vector<uint8_t> &in =
+        entryBuffer(h, pre.getKernelOperands()[0]);
+    std::vector<uint8_t> out(
+        ::nvfp4::ref::blockedScaleBytes(dst[0] * 128, kbOut),
+        shape.mx ? 0xff : 0x7f);
+    const int64_t tiles = cast<IntegerAttr>(pre.getGridSizeY()
+                                                .getDefiningOp<arith::ConstantOp>()
+                                                .getValue())
+                              .getInt();
+    EXPECT_LE(tiles * tileM, dst[0] * 128);
+    for (int64_t t = 0; t < tiles; ++t) {
+      auto [g, begin, end] = groupTileOf(shape, t, tileM);
+      if (begin == end)
+        continue;
+      for (int64_t j = 0; j < tileM; ++j)
+        for (int64_t c = 0; c < kbOut; ++c)
+          out[::nvfp4::ref::blockedScaleOffset(t * tileM + j, c, kbOut)] =
+              begin + j < end && c < kb ? in[(begin + j) * kb + c] : 0;
+    }
+    workspaces[pre.getKernelOperands()[1].getDefiningOp()] = std::move(out);
+  }
+
   /// Runs CTA (x, y, z) through the model; adds its tile to `out`
   /// ([L][M][N] floats; split-K CTAs add their partials as the sum kernel
   /// does). The producer thread and the MMA thread run their loops from
@@ -442,6 +599,20 @@ public:
     eval.blockId = [&](gpu::Dimension d) {
       return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
     };
+    // A grouped GEMM's CTA of an empty tile has nothing to do.
+    if (shape.grouped()) {
+      eval.groupTile = [&](int64_t t, int64_t tileM) {
+        return groupTileOf(shape, t, tileM);
+      };
+      GroupTileOp tileOp;
+      kernel.walk([&](GroupTileOp t) { tileOp = t; });
+      if (!tileOp) {
+        ADD_FAILURE() << "a grouped GEMM kernel without nvfp4.group_tile";
+        return;
+      }
+      if (eval(tileOp.getRowBegin()) >= eval(tileOp.getRowEnd()))
+        return;
+    }
     constexpr uint32_t kRingBase = 1024;
     SharedMemory smem(kRingBase + ring.getStages() * ring.getSlotBytes(), 0);
     TensorMemory tmem;
@@ -589,6 +760,10 @@ public:
         const std::vector<uint8_t> *src = &hostBuffer(h, copy.getMap());
         int64_t l = eval(copy.getCoordinates()[0]);
         int64_t row0 = eval(copy.getCoordinates()[1]);
+        // A grouped tile's A read from its tile of the grid's rows, not
+        // its group's.
+        if (plant == Plant::GroupARows && src == &h.a)
+          row0 = y * plan.getTileM();
         int64_t col0 = eval(copy.getCoordinates()[2]);
         int64_t slot = eval(copy.getSlot());
         uint32_t base =
@@ -610,6 +785,11 @@ public:
       } else if (auto bytes = dyn_cast<RingCopyBytesOp>(op)) {
         const std::vector<uint8_t> *src = &hostBuffer(h, bytes.getSource());
         int64_t from = eval(bytes.getSourceOffset());
+        // A grouped tile's B scales from the first group's.
+        if (plant == Plant::GroupWeightScales &&
+            static_cast<int64_t>(bytes.getOffset()) ==
+                plan.getTcgen05().getSfbOffset(0))
+          from %= static_cast<int64_t>(src->size()) / shape.weightBatch();
         int64_t count = static_cast<int64_t>(bytes.getBytes());
         EXPECT_LE(from + count, static_cast<int64_t>(src->size()));
         int64_t slot = eval(bytes.getSlot());
@@ -756,23 +936,43 @@ public:
     // each accumulator w from column w x columns (the dual's: `out` holds
     // each accumulator's tile, weight w's from w x L x M x N; its gate is
     // checked on its own, dualEpilogue below).
-    const int64_t m0 = eval(store.getM()), n0 = eval(store.getRow());
+    if (stores.size() != out.size())
+      stores.assign(out.size(), 0);
+    int64_t m0 = eval(store.getM()), n0 = eval(store.getRow());
     const int64_t l = eval(store.getBatch());
+    // A grouped tile ends with its group.
+    int64_t mEnd = store.getMEnd() && plant != Plant::GroupStoreEnd
+                       ? eval(store.getMEnd())
+                       : shape.m;
+    if (plant == Plant::GroupStoreRows)
+      m0 = y * plan.getTileM();
     const int64_t columns = static_cast<int64_t>(store.getColumns());
     const int64_t tile = shape.batch * shape.m * shape.n;
     for (int64_t w = 0; w < store.getAccumulators(); ++w)
       for (int64_t t = 0; t < 128; ++t)
         for (int64_t j = 0; j < columns; ++j) {
           int64_t m = m0 + j, n = n0 + t;
-          if (m >= shape.m || n >= shape.n)
+          if (m >= shape.m || m >= mEnd || n >= shape.n)
             continue;
           float v = load32x32b(
               tmem, static_cast<int>(t / 32), static_cast<int>(t % 32),
               tmemAddress(static_cast<uint32_t>(32 * (t / 32)), 0),
               static_cast<int>(w * columns + j));
-          out[w * tile + (l * shape.m + m) * shape.n + n] += v;
+          const int64_t at = w * tile + (l * shape.m + m) * shape.n + n;
+          out[at] += v;
+          // Without split-K every element of C is stored by one CTA (an
+          // unmasked tile that stores zeros over a neighbour's rows adds
+          // nothing, but stores twice). (The model runs every split's
+          // store: global ones add partials, a cluster's first alone
+          // stores the sum, checked when compiled.)
+          if (plan.getSplitK() == 1 && ++stores[at] > 1)
+            note("C's element (" + std::to_string(m) + ", " +
+                 std::to_string(n) + ") stored by two CTAs");
         }
   }
+
+  /// Per element of `out`: how many CTAs stored it.
+  std::vector<int64_t> stores;
 
   /// The first operand the model refused ("" when it took them all).
   std::string modelError;
@@ -787,6 +987,7 @@ public:
     std::vector<float> out((shape.dual ? 2 : 1) * shape.batch * shape.m *
                                shape.n,
                            0.0f);
+    stores.assign(out.size(), 0);
     int64_t gx = grid(0), gy = grid(1), gz = grid(2);
     for (int64_t z = 0; z < gz; ++z)
       for (int64_t y = 0; y < gy; ++y)
@@ -887,10 +1088,13 @@ int64_t mismatches(const Host &h, const std::vector<float> &out) {
   int64_t bad = 0;
   for (int64_t w = 0; w < (s.dual ? 2 : 1); ++w)
     for (int64_t l = 0; l < s.batch; ++l)
-      for (int64_t m = 0; m < s.m; ++m)
+      for (int64_t m = 0; m < s.m; ++m) {
+        // A grouped GEMM leaves the rows of no group untouched (zero).
+        const bool untouched = s.grouped() && groupOf(s, m) < 0;
         for (int64_t n = 0; n < s.n; ++n)
           bad += out[w * tile + (l * s.m + m) * s.n + n] !=
-                 reference(h, l, m, n, w);
+                 (untouched ? 0.0f : reference(h, l, m, n, w));
+      }
   return bad;
 }
 
@@ -1205,6 +1409,58 @@ TEST(Tcgen05PipelineMX, SlotAndCopies) {
   EXPECT_EQ(count(a), std::make_pair(int64_t(8), int64_t(4)));
   EXPECT_EQ(count(b), std::make_pair(int64_t(4), int64_t(4)));
   EXPECT_EQ(a.ring.getSlotBytes() - b.ring.getSlotBytes(), 2048);
+}
+
+/// The grouped GEMM (run-time offsets, nvfp4.group_tile): plans of every
+/// tile size bit for bit, groups that start inside tiles of the grid,
+/// empty groups, rows past the last group (untouched), out-of-range
+/// offsets (clamped), plain and blocked B scales, K with a partial last
+/// slice, MXFP4; and the planted errors of the per-group addressing
+/// caught: A's rows, B's scales, C's rows and the group's end.
+TEST(Tcgen05PipelineGrouped, GroupsMatchTheReference) {
+  const std::string mainloop =
+      "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<";
+  auto grouped = [](int64_t m, int64_t n, int64_t k, bool plain,
+                    std::vector<int64_t> groups,
+                    std::vector<int32_t> offsets = {}) {
+    Shape s{m, n, k, 1, plain};
+    s.groups = std::move(groups);
+    s.offsets = std::move(offsets);
+    return s;
+  };
+  Shape mx = grouped(128, 256, 512, false, {70, 0, 50});
+  mx.mx = true;
+  using Plan = std::pair<Shape, std::string>;
+  for (auto [shape, plan] : std::initializer_list<Plan>{
+           // The planner's plan; an empty group, rows past the last.
+           {grouped(160, 256, 512, false, {80, 0, 40, 7}), ""},
+           // 32-row tiles (quarters of the gathered blocks), plain B
+           // scales, a last slice of 2 of 4 chunks.
+           {grouped(128, 200, 640, true, {33, 64, 1, 30}),
+            mainloop + "tile_m = 32, stages = 2>>"},
+           // 256-row tiles over two scale blocks; slots reused.
+           {grouped(300, 128, 1024, false, {200, 57}),
+            mainloop + "tile_m = 256, stages = 2>>"},
+           // Offsets out of range and not monotonic: clamped.
+           {grouped(100, 130, 512, false, {50, 0, 50}, {-5, 50, 30, 1000}),
+            mainloop + "tile_m = 64, stages = 2>>"},
+           {mx, mainloop + "tile_m = 128, stages = 2, format = mxfp4>>"}}) {
+    CompiledGemm gemm(shape, plan);
+    ASSERT_TRUE(gemm.ok) << plan;
+    Host h = randomHost(shape, 23);
+    for (int64_t schedule = 0; schedule < 3; ++schedule) {
+      gemm.modelError.clear();
+      EXPECT_EQ(mismatches(h, gemm.runAll(h, Plant::None, schedule)), 0)
+          << plan << " schedule " << schedule;
+      EXPECT_EQ(gemm.modelError, "");
+    }
+    std::initializer_list<Plant> plants = {
+        Plant::GroupARows, Plant::GroupWeightScales, Plant::GroupStoreRows,
+        Plant::GroupStoreEnd};
+    expectCaught(gemm, h, plants, plan);
+    if (gemm.plan.getTileM() < 128)
+      expectCaught(gemm, h, {Plant::OddTileColumn}, plan);
+  }
 }
 
 /// The contest shapes' plans: the first and the last CTA of each (a full

@@ -470,6 +470,8 @@ struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
     const int64_t columns = op.getColumns();
     out.maskM = out.m % columns != 0;
     out.maskN = out.n % 128 != 0;
+    // A grouped GEMM's tile ends with its group.
+    out.mEnd = adaptor.getMEnd();
     Value tid = k.threadIdX();
     Value nIdx = arith::AddIOp::create(b, adaptor.getRow(), tid);
     // The .sync.aligned loads need the whole warp converged: the elected

@@ -76,6 +76,10 @@ void populateSumSplitsPatterns(RewritePatternSet &patterns);
 /// (BlockScales.cpp).
 void populateBlockScalesPatterns(RewritePatternSet &patterns);
 
+/// nvfp4.gather_scales_tile: a grouped tile's rows of A's scales, blocked
+/// (GatherScales.cpp).
+void populateGatherScalesPatterns(RewritePatternSet &patterns);
+
 /// nvfp4.quantize_tile (Quantize.cpp): e2m1 by cvt on sm_100a, by
 /// rounding the f32 bits on sm_90a.
 void populateQuantizePatterns(RewritePatternSet &patterns, GpuTarget target);

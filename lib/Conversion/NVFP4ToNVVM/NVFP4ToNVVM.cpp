@@ -139,6 +139,7 @@ void mlir::nvfp4::populateNVFP4ToNVVMConversionPatterns(
   populateSumSplitsPatterns(patterns);
   populateGroupTilePatterns(patterns);
   populateBlockScalesPatterns(patterns);
+  populateGatherScalesPatterns(patterns);
   populateQuantizePatterns(patterns, target);
   populateRingPatterns(converter, patterns);
   populateEpilogueMathPatterns(patterns);

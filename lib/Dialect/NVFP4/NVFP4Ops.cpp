@@ -719,7 +719,8 @@ static LogicalResult verifySplitK(GemmTileOp op, int64_t splitK, int64_t steps,
 /// The sm_100a tile: K in steps of 64, the maps of A's and B's packed
 /// bytes, and split-K's operands (the scales are checked by the caller).
 static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
-                                       KernelPlanAttr plan) {
+                                       KernelPlanAttr plan,
+                                       int64_t weightBatch) {
   if (a.k % Tcgen05MainloopAttr::kMmaK != 0)
     return op.emitOpError()
            << "expects K (" << a.k
@@ -729,7 +730,7 @@ static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
   MLIRContext *ctx = op.getContext();
   TensorMapType want[] = {
       getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
-      getPackedOperandMapType(ctx, a.batch, n, a.k,
+      getPackedOperandMapType(ctx, weightBatch, n, a.k,
                               Tcgen05MainloopAttr::kTileN)};
   auto wrongB = [&](Value map) { return map.getType() != want[1]; };
   if (op.getATiles() || !op.getBScales().empty() || !op.getABytes() ||
@@ -805,10 +806,10 @@ LogicalResult GemmTileOp::verify() {
     if (!grouped || !getRowBegin() || !getRowEnd())
       return emitOpError() << "expects `group` with `rows` (a grouped "
                               "GEMM's tile), or neither";
-    if (tcgen05 || getPlan().getSplitK() > 1 || getPlan().getStages() == 0)
+    if (getPlan().getSplitK() > 1 || getPlan().getStages() == 0)
       return emitOpError() << "has a grouped GEMM's tile, which takes a "
-                              "#nvfp4.wgmma_mainloop with a ring (stages > "
-                              "0) and without split-K";
+                              "plan with a ring (stages > 0) and without "
+                              "split-K";
     if (weightType.getRank() != 3 || getA().getType().getRank() != 2 ||
         getC().getType().getRank() != 2)
       return emitOpError() << "expects a grouped GEMM's weights of rank 3 "
@@ -825,10 +826,28 @@ LogicalResult GemmTileOp::verify() {
     weightType = dropGroup(weightType);
     weightScalesType = dropGroup(weightScalesType);
   }
+  // A grouped sm_100a tile's A scales are the gathered tiles'
+  // (nvfp4.gather_scales_tile), not A's rows: checked here, and A's own
+  // blocked shape stands in for them below.
+  MemRefType sfaType = getSfa().getType();
+  if (grouped && tcgen05) {
+    OperandShape shape = getOperandShape(getA().getType());
+    const int64_t slotK = Tcgen05MainloopAttr::getSlotK(shape.k);
+    const int64_t tileRows =
+        GroupTileOp::maxTiles(shape.rows, weightBatch, tcgen05.getTileM()) *
+        tcgen05.getTileM();
+    if (failed(verifyScales(getOperation(), "sfa", sfaType,
+                            ScaleLayout::Blocked, tileRows,
+                            "the gathered tiles' rows", slotK, false, 1)))
+      return failure();
+    sfaType = MemRefType::get(getScaleShape(*format, ScaleLayout::Blocked,
+                                            shape.rows, slotK, false, 1),
+                              sfaType.getElementType());
+  }
   // sm_100a slots copy scales 256 K values at a time: blocked for K
   // rounded up to 256 (nvfp4.block_scales_tile pads them).
   FailureOr<OperandShape> a = verifyScaledProduct(
-      getOperation(), getA().getType(), getSfa().getType(), weightType,
+      getOperation(), getA().getType(), sfaType, weightType,
       weightScalesType, getC().getType(), getSfaLayout(), getSfbLayout(),
       tcgen05 ? &Tcgen05MainloopAttr::getSlotK : nullptr);
   if (failed(a) ||
@@ -840,7 +859,7 @@ LogicalResult GemmTileOp::verify() {
   if (!grouped)
     weightBatch = a->batch;
   if (tcgen05)
-    return verifyTcgen05Tile(*this, *a, getPlan());
+    return verifyTcgen05Tile(*this, *a, getPlan(), weightBatch);
   WgmmaMainloopAttr plan = getWgmmaMainloop();
   // A grouped GEMM's decoded tiles: the pre-pass's gather, as many tiles
   // as the groups can need.
@@ -1027,8 +1046,11 @@ LogicalResult SumSplitsOp::verify() {
 /// The shapes of a scale re-layout (nvfp4.block_scales and its CTA form):
 /// `dst` blocked, `src` plain or blocked over the same rows and batch, with
 /// no more K chunks than `dst`.
+/// Checks a scale pre-pass's `src` and blocked `dst`; `anyRows`: `dst`'s
+/// rows need not be `src`'s (a gather's).
 static LogicalResult verifyBlockScales(Operation *op, MemRefType srcType,
-                                       MemRefType dstType) {
+                                       MemRefType dstType,
+                                       bool anyRows = false) {
   auto emitOpError = [&]() { return op->emitOpError(); };
   if (failed(verifyDenseOperands(op, {"src", "dst"})))
     return failure();
@@ -1064,7 +1086,7 @@ static LogicalResult verifyBlockScales(Operation *op, MemRefType srcType,
   const int64_t srcBlocks = plain
                                 ? BlockFormat::getRowAtoms(src[src.size() - 2])
                                 : src[src.size() - 5];
-  if (srcBlocks != rowBlocks)
+  if (srcBlocks != rowBlocks && !anyRows)
     return emitOpError() << "expects 'dst' to have " << srcBlocks
                          << " blocks of 128 rows like 'src', but got "
                          << rowBlocks;
@@ -1095,6 +1117,26 @@ LogicalResult BlockScalesTileOp::verify() {
                             "CTA its words are spread over";
   return verifyBlockScales(getOperation(), getSrc().getType(),
                            getDst().getType());
+}
+
+LogicalResult GatherScalesTileOp::verify() {
+  Operation *op = getOperation();
+  if (DenseI32ArrayAttr block = getKnownBlockSize(op);
+      block && !isRowShape(block, kThreads))
+    return emitOpError() << "expects a kernel of " << kThreads
+                         << " x 1 x 1 threads (known_block_size), the "
+                            "CTA its words are spread over";
+  if (getSrc().getType().getRank() != 2 || getDst().getType().getRank() != 5)
+    return emitOpError() << "expects a plain, unbatched 'src' ([R, K/bs]) "
+                            "and a blocked, unbatched 'dst'";
+  if (getTileM() % 32 != 0 || getTileM() > 256)
+    return emitOpError() << "expects tile_m to be 32, 64, ..., 256 (the "
+                            "tcgen05 MMA's N), but got "
+                         << getTileM();
+  // The same words as nvfp4.block_scales_tile's: whole 4-scale words,
+  // the destination at least as long in K.
+  return verifyBlockScales(op, getSrc().getType(), getDst().getType(),
+                           /*anyRows=*/true);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1583,7 +1625,7 @@ LogicalResult Tcgen05StoreOp::verify() {
     return emitOpError() << "expects `partials` and `split` together";
   return verifyOutputFormat(getOperation(), getC().getType(), getCScales(),
                             getCGlobalScale(), getCScalesLayout(),
-                            getPartials());
+                            getPartials(), getMEnd());
 }
 
 LogicalResult Tcgen05StoreOp::verifyRegions() {

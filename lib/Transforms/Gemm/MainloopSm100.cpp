@@ -36,6 +36,12 @@
 //   an on-chip split-K the splits' CTAs first add their accumulators into the
 //   first one's (`nvfp4.tcgen05.reduce_splits`), which alone stores.
 //
+// A grouped GEMM's tile (nvfp4.group_tile's group and rows [begin, end))
+// reads group g's weights and their scales (batch g), A's packed rows from
+// `begin` (rows past the group's end are multiplied but not stored), and
+// A's scales from the gathered tiles at m_base (nvfp4.gather_scales_tile);
+// its store starts at C's row `begin` and ends at `end`.
+//
 // The pass computes every layout decision here, as attributes of the ops:
 // slot offsets, TMEM columns and the MMAs' descriptors (built by
 // include/nvfp4/Target/Tcgen05Descriptors.h with the operand's offset in
@@ -77,6 +83,13 @@ public:
     OperandShape a = getOperandShape(op.getA().getType());
     k = a.k;
     m = a.rows;
+    // A grouped tile's scales are the gathered tiles' (one tile of rows
+    // per tile of the grid), not A's rows.
+    scaleRows = m;
+    if (op.getGroup())
+      scaleRows = GroupTileOp::maxTiles(m, op.getWeight().getType().getDimSize(0),
+                                        plan.getTileM()) *
+                  plan.getTileM();
     n = getOperandShape(op.getWeight().getType()).rows;
     slices = Tcgen05MainloopAttr::getSlices(a.k) / kernel.getSplitK();
   }
@@ -96,17 +109,17 @@ private:
             b.createOrFold<arith::DivUIOp>(i, c32(plan.getStages()))};
   }
   /// Byte offset (i64) of the scales of rows' 128-row block `block` (i32)
-  /// for K slice `global` (i32, in the whole K) of batch `batch` in the
+  /// for K slice `global` (i32, in the whole K) of batch `batch` (index)
+  /// in the
   /// blocked layout of an operand of `rows` rows, K padded to whole slices
   /// (the tile's scale operands): atom (block, chunk) is at (block x
   /// chunks + chunk) x 512 (lib/Reference/Layout.h), so a slice's atoms
   /// (4 NVFP4, 2 MXFP4) are contiguous from chunk atoms x global.
-  Value scaleOffset(int64_t rows, Value block, Value global) {
+  Value scaleOffset(int64_t rows, Value batch, Value block, Value global) {
     const int64_t chunks = Tcgen05MainloopAttr::getSlotK(k) /
                            plan.getBlockFormat().getAtomK();
     const int64_t batchBytes = BlockFormat::getRowAtoms(rows) * chunks * 512;
-    Value batch64 =
-        b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(), op.getBatch());
+    Value batch64 = b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(), batch);
     return add(
         add(mul(batch64, c64(batchBytes)), mul(ext(block), c64(chunks * 512))),
         mul(ext(global), c64(plan.getScaleBlockBytes())));
@@ -117,8 +130,10 @@ private:
   GemmTileOp op;
   KernelPlanAttr kernel;
   Tcgen05MainloopAttr plan;
-  int64_t k, m, n, slices;
-  Value ring, tmem, mBase, nBase, batch32, sliceBase;
+  int64_t k, m, n, slices, scaleRows;
+  /// The weights' batch (a grouped tile's group) and A's first row (a
+  /// grouped tile's first row of its group, else m_base).
+  Value ring, tmem, mBase, nBase, batch32, weightBatch32, aRow, sliceBase;
 };
 
 /// Warp 0: every K slice into its slot, in order; the whole warp acquires
@@ -142,29 +157,31 @@ void Tcgen05PipelineBuilder::produce(Value leader) {
   RingExpectOp::create(b, ring, slot, /*bytes=*/IntegerAttr());
   for (int64_t w = 0; w < weights; ++w)
     RingCopyOp::create(b, ring, slot, Tcgen05MainloopAttr::getBOffset(w),
-                       op.getBBytes()[w], ValueRange{batch32, nBase, kByte});
+                       op.getBBytes()[w],
+                       ValueRange{weightBatch32, nBase, kByte});
   // Every CTA of a column of the grid reads this tile of A (the
   // activations) while the weights stream through L2 once: A's lines are
   // kept longer, as on sm_90a (performance.md GEMM v17).
   RingCopyOp::create(b, ring, slot, plan.getAOffset(), aMap,
-                     ValueRange{batch32, mBase, kByte},
+                     ValueRange{batch32, aRow, kByte},
                      /*keep_in_l2=*/true);
   for (int64_t w = 0; w < weights; ++w)
     RingCopyBytesOp::create(
         b, ring, slot, plan.getSfbOffset(w), op.getSfb()[w],
-        scaleOffset(n, b.createOrFold<arith::DivUIOp>(nBase, c32(128)),
-                    global),
+        scaleOffset(n, op.getGroup() ? op.getGroup() : op.getBatch(),
+                    b.createOrFold<arith::DivUIOp>(nBase, c32(128)), global),
         plan.getScaleBlockBytes());
   // A's blocks: past M's last block (a 256-row tile over fewer rows) the
   // last one again; its rows of A are zero (TMA's bounds) and unstored.
-  const int64_t lastBlock = BlockFormat::getRowAtoms(m) - 1;
+  const int64_t lastBlock = BlockFormat::getRowAtoms(scaleRows) - 1;
   for (int64_t j = 0; j < plan.getScaleBlocksA(); ++j) {
     Value block = b.createOrFold<arith::MinUIOp>(
         add(b.createOrFold<arith::DivUIOp>(mBase, c32(128)), c32(j)),
         c32(lastBlock));
     RingCopyBytesOp::create(b, ring, slot,
                             plan.getSfaOffset() + j * plan.getScaleBlockBytes(),
-                            op.getSfa(), scaleOffset(m, block, global),
+                            op.getSfa(),
+                            scaleOffset(scaleRows, op.getBatch(), block, global),
                             plan.getScaleBlockBytes());
   }
 }
@@ -319,6 +336,14 @@ LogicalResult Tcgen05PipelineBuilder::build() {
   mBase = arith::IndexCastUIOp::create(b, i32, op.getMBase());
   nBase = arith::IndexCastUIOp::create(b, i32, op.getNBase());
   batch32 = arith::IndexCastUIOp::create(b, i32, op.getBatch());
+  weightBatch32 = batch32;
+  aRow = mBase;
+  Value rowEnd;
+  if (op.getGroup()) {
+    weightBatch32 = arith::IndexCastUIOp::create(b, i32, op.getGroup());
+    aRow = arith::IndexCastUIOp::create(b, i32, op.getRowBegin());
+    rowEnd = arith::IndexCastUIOp::create(b, i32, op.getRowEnd());
+  }
   sliceBase = kernel.getSplitK() > 1
                   ? mul(arith::IndexCastUIOp::create(b, i32, op.getSplit()),
                         c32(slices))
@@ -342,7 +367,7 @@ LogicalResult Tcgen05PipelineBuilder::build() {
     auto storeOp =
         Tcgen05StoreOp::create(b, tmem, plan.getTileM(), op.getC(),
                                op.getCScales(), op.getCGlobalScale(), partials,
-                               mBase, nBase, op.getBatch(), split,
+                               aRow, rowEnd, nBase, op.getBatch(), split,
                                op.getCScalesLayout());
     // (The identity of the first accumulator needs no region; any other
     // epilogue, the identity of a later one included, is carried.)

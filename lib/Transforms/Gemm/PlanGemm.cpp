@@ -273,17 +273,19 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t,
 
 /// The time a grid of grouped GEMM tiles of `tileM` rows takes on `smCount`
 /// SMs, in units of one K chunk of a 128-row MMA: the groups' tiles (MMA N
-/// = rows rounded up to 32) times `nTiles` tiles of B, each CTA costing
+/// = rows rounded up to 32 where the kernel narrows a group's last tile's
+/// MMAs, `narrow`, else tileM) times `nTiles` tiles of B, each CTA costing
 /// chunks x (0.25 + N / 128), handed out in grid order to the SM that
 /// frees first, as the hardware's block scheduler does. The fixed 0.25 per
 /// chunk (B's decode) is a fit to grouped v3's sweep, whose best tile it
 /// picks on all four contest shapes for any value from 0.02 to 0.5.
 double groupedMakespan(ArrayRef<int64_t> sizes, int64_t tileM, int64_t nTiles,
-                       int64_t chunks, int64_t smCount) {
+                       int64_t chunks, int64_t smCount, bool narrow = true) {
   std::vector<double> free(static_cast<size_t>(smCount), 0.0);
   for (int64_t m : sizes) {
     for (int64_t left = m; left > 0; left -= tileM) {
-      const int64_t n = llvm::alignTo(std::min(left, tileM), 32);
+      const int64_t n =
+          narrow ? llvm::alignTo(std::min(left, tileM), 32) : tileM;
       const double cost = chunks * (0.25 + n / 128.0);
       for (int64_t i = 0; i < nTiles; ++i) {
         std::pop_heap(free.begin(), free.end(), std::greater<>());
@@ -309,25 +311,40 @@ double groupedMakespan(ArrayRef<int64_t> sizes, int64_t tileM, int64_t nTiles,
 /// registers: the GEMM's three-K-group plan with tiles of a typical
 /// group's rows up to 128 (the hint's mean over non-empty groups). No
 /// split-K: a group's tiles are not known before the kernel runs.
+/// The group sizes a grouped GEMM's plan is made for: its size hint, else
+/// Mmax / G rows each; with the largest and the mean of the non-empty
+/// ones (at least 1).
+struct GroupSizes {
+  SmallVector<int64_t> sizes;
+  int64_t typical, largest;
+
+  explicit GroupSizes(const GemmOperands &g) {
+    const int64_t groups = g.getWeightBatch();
+    typical = llvm::divideCeil(g.getAShape().rows, groups);
+    largest = typical;
+    sizes.assign(groups, typical);
+    if (std::optional<ArrayRef<int64_t>> hint =
+            cast<GroupedMatmulOp>(g.op).getSizeHint()) {
+      sizes.assign(hint->begin(), hint->end());
+      int64_t total = 0, used = 0;
+      largest = 0;
+      for (int64_t m : *hint)
+        if (m > 0)
+          total += m, ++used, largest = std::max(largest, m);
+      if (used)
+        typical = llvm::divideCeil(total, used);
+    }
+    typical = std::max<int64_t>(typical, 1);
+    largest = std::max<int64_t>(largest, 1);
+  }
+};
+
 KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
                                  const GemmOperands &g) {
   OperandShape a = g.getAShape();
-  const int64_t groups = g.getWeightBatch();
-  int64_t typical = llvm::divideCeil(a.rows, groups), largest = typical;
-  SmallVector<int64_t> sizes(groups, typical);
-  if (std::optional<ArrayRef<int64_t>> hint =
-          cast<GroupedMatmulOp>(g.op).getSizeHint()) {
-    sizes.assign(hint->begin(), hint->end());
-    int64_t total = 0, used = 0;
-    largest = 0;
-    for (int64_t m : *hint)
-      if (m > 0)
-        total += m, ++used, largest = std::max(largest, m);
-    if (used)
-      typical = llvm::divideCeil(total, used);
-  }
-  typical = std::max<int64_t>(typical, 1);
-  largest = std::max<int64_t>(largest, 1);
+  GroupSizes groups(g);
+  const SmallVector<int64_t> &sizes = groups.sizes;
+  const int64_t typical = groups.typical, largest = groups.largest;
   const int64_t chunks = a.k / WgmmaMainloopAttr::kTileK;
   GemmPlanFields f{};
   f.warpgroups = 1;
@@ -370,6 +387,29 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
 /// shared memory (and TMEM) hold. Splits add on chip (a cluster) where
 /// the epilogue needs the finished sums: several weights' gate, or an
 /// NVFP4 C's quantization.
+/// An sm_100a plan of tiles of `tileM` rows of A with as many ring slots
+/// (2 to 16, at most `slices`) as TMEM's 512 columns and the shared
+/// memory hold.
+KernelPlanAttr tcgen05PlanWithStages(MLIRContext *ctx, const PlanTarget &t,
+                                     int64_t tileM, int64_t weights,
+                                     ScaleFormat format, SplitKAttr reduction,
+                                     int64_t slices) {
+  auto plan = [&](int64_t stages) {
+    return KernelPlanAttr::get(
+        ctx, Tcgen05MainloopAttr::get(ctx, tileM, stages, weights, format),
+        reduction);
+  };
+  int64_t stages = 2;
+  while (stages < 16 && stages < slices) {
+    if (Tcgen05MainloopAttr::tmemColumnsUsed(tileM, stages + 1, weights,
+                                             format) > 512 ||
+        plan(stages + 1).getSharedBytes() > t.info.maxSharedBytes)
+      break;
+    ++stages;
+  }
+  return plan(stages);
+}
+
 KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
                                  int64_t m, int64_t n, int64_t k, int64_t batch,
                                  int64_t weights, bool quantizedC,
@@ -401,20 +441,34 @@ KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
   if (splitK > 1)
     reduction = SplitKAttr::get(
         ctx, splitK, onChip ? SplitKMode::Cluster : SplitKMode::Global);
-  auto plan = [&](int64_t stages) {
-    return KernelPlanAttr::get(
-        ctx, Tcgen05MainloopAttr::get(ctx, tileM, stages, weights, format),
-        reduction);
-  };
-  int64_t stages = 2;
-  while (stages < 16 && stages < slices / splitK) {
-    if (Tcgen05MainloopAttr::tmemColumnsUsed(tileM, stages + 1, weights,
-                                             format) > 512 ||
-        plan(stages + 1).getSharedBytes() > t.info.maxSharedBytes)
-      break;
-    ++stages;
+  return tcgen05PlanWithStages(ctx, t, tileM, weights, format, reduction,
+                               slices / splitK);
+}
+
+/// The sm_100a grouped GEMM plan: tiles of 32, 64, 128 or 256 rows of A
+/// (each group's rows from its own first row; a tile's MMAs are as wide as
+/// the tile, its rows past the group multiplied and not stored), the one
+/// whose grid groupedMakespan says ends first for the size hint (tiles of
+/// B: 128 rows), the largest on a tie (fewer reads of B's tiles); no
+/// split-K (a group's tiles are known on the device only); as many slots
+/// as fit. The per-chunk costs are sm_90a's fit: no B200 has timed them.
+KernelPlanAttr chooseTcgen05GroupedPlan(MLIRContext *ctx, const PlanTarget &t,
+                                        const GemmOperands &g,
+                                        ScaleFormat format) {
+  GroupSizes groups(g);
+  const int64_t slices = Tcgen05MainloopAttr::getSlices(g.getAShape().k);
+  const int64_t nTiles =
+      llvm::divideCeil(g.getN(), Tcgen05MainloopAttr::kTileN);
+  int64_t tileM = 32;
+  double best = std::numeric_limits<double>::infinity();
+  for (int64_t candidate : {32, 64, 128, 256}) {
+    const double time = groupedMakespan(groups.sizes, candidate, nTiles,
+                                        slices, t.smCount, /*narrow=*/false);
+    if (time <= best)
+      best = time, tileM = candidate;
   }
-  return plan(stages);
+  return tcgen05PlanWithStages(ctx, t, tileM, g.getWeights(), format,
+                               SplitKAttr(), slices);
 }
 
 /// The shape limits every GEMM plan shares: K in steps of `kStep` (`why`
@@ -502,66 +556,10 @@ LogicalResult checkGemmGrid(Operation *op, const OperandShape &a,
   return success();
 }
 
-/// Plans a GEMM for sm_100a (tcgen05); reports on `op` and fails when it
-/// cannot. Any scale layout: the tile pass blocks plain scales (and pads
-/// K to whole slots) with a pre-pass.
-LogicalResult planGemmTcgen05(const GemmOperands &g, const PlanTarget &t) {
-  Operation *op = g.op;
-  OperandShape a = g.getAShape();
-  int64_t n = g.getN();
-  if (failed(checkGemmShape(op, a, n, Tcgen05MainloopAttr::kMmaK,
-                            "the tcgen05 MMA's K is 64 fp4 values")))
-    return failure();
-  // Plain scales are blocked by a pre-pass that moves whole 4-scale
-  // words: MXFP4's K / 32 columns must fill them.
-  if (g.getFormat().isMX() &&
-      (g.sfaLayout == ScaleLayout::Plain ||
-       g.sfbLayout == ScaleLayout::Plain) &&
-      a.k % g.getFormat().getAtomK() != 0)
-    return op->emitOpError()
-           << "has plain MXFP4 scales, which the sm_100a kernel's pre-pass "
-              "blocks in words of 4 scales, and expects K to be a multiple "
-              "of "
-           << g.getFormat().getAtomK() << ", but K = " << a.k
-           << "; use blocked scales";
-  FailureOr<KernelPlanAttr> plan =
-      givenPlan<Tcgen05MainloopAttr>(op, t, n, "#nvfp4.tcgen05_mainloop");
-  if (failed(plan))
-    return failure();
-  const ScaleFormat format =
-      g.getFormat().isMX() ? ScaleFormat::MXFP4 : ScaleFormat::NVFP4;
-  if (!*plan)
-    plan = chooseTcgen05Plan(op->getContext(), t, a.rows, n, a.k, a.batch,
-                             g.getWeights(), g.isQuantizedOutput(), format);
-  if (plan->getTcgen05().getFormat() != format)
-    return op->emitOpError()
-           << "has " << g.getFormat().getName()
-           << " operands and expects a #nvfp4.tcgen05_mainloop of format = "
-           << stringifyScaleFormat(format) << " (its MMAs' scale vector and "
-           << "slot layout), but got " << *plan;
-  if (failed(checkPlanWeights(g, *plan)) ||
-      failed(checkQuantizedOutputPlan(g, *plan)))
-    return failure();
-  if (failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
-                           Tcgen05MainloopAttr::getSlices(a.k), "slices",
-                           Tcgen05MainloopAttr::kStageK)))
-    return failure();
-  if (plan->getSharedBytes() > t.info.maxSharedBytes)
-    return op->emitOpError()
-           << "has a plan that needs " << plan->getSharedBytes()
-           << " bytes of shared memory (" << plan->getStages() << " slots of "
-           << plan->getTcgen05().getSlotBytes() << "), more than the "
-           << t.info.maxSharedBytes << " a CTA can have; use fewer stages";
-  op->setAttr(NVFP4Dialect::kPlanAttrName, *plan);
-  return success();
-}
-
-} // namespace
-
-/// What a grouped GEMM's sm_90a plan needs beyond a GEMM's: a ring (its
+/// What a grouped GEMM's plan needs beyond a GEMM's: a ring (sm_90a's
 /// pre-pass gathers the groups' rows), no split-K, and a grid of as many
 /// tiles as the groups can need.
-static LogicalResult checkGroupedPlan(const GemmOperands &g,
+LogicalResult checkGroupedPlan(const GemmOperands &g,
                                       KernelPlanAttr plan) {
   Operation *op = g.op;
   if (plan.getStages() == 0 || plan.getSplitK() > 1)
@@ -583,15 +581,73 @@ static LogicalResult checkGroupedPlan(const GemmOperands &g,
   return success();
 }
 
+/// Plans a GEMM for sm_100a (tcgen05); reports on `op` and fails when it
+/// cannot. Any scale layout: the tile pass blocks plain scales (and pads
+/// K to whole slots) with a pre-pass.
+LogicalResult planGemmTcgen05(const GemmOperands &g, const PlanTarget &t) {
+  Operation *op = g.op;
+  OperandShape a = g.getAShape();
+  int64_t n = g.getN();
+  if (failed(checkGemmShape(op, a, n, Tcgen05MainloopAttr::kMmaK,
+                            "the tcgen05 MMA's K is 64 fp4 values")))
+    return failure();
+  // Plain scales are blocked by a pre-pass that moves whole 4-scale
+  // words: MXFP4's K / 32 columns must fill them.
+  if (g.getFormat().isMX() &&
+      (g.sfaLayout == ScaleLayout::Plain ||
+       g.sfbLayout == ScaleLayout::Plain) &&
+      a.k % g.getFormat().getAtomK() != 0)
+    return op->emitOpError()
+           << "has plain MXFP4 scales, which the sm_100a kernel's pre-pass "
+              "blocks in words of 4 scales, and expects K to be a multiple "
+              "of "
+           << g.getFormat().getAtomK() << ", but K = " << a.k
+           << (g.isGrouped() ? " (a grouped GEMM's A scales are plain)"
+                             : "; use blocked scales");
+  FailureOr<KernelPlanAttr> plan =
+      givenPlan<Tcgen05MainloopAttr>(op, t, n, "#nvfp4.tcgen05_mainloop");
+  if (failed(plan))
+    return failure();
+  const ScaleFormat format =
+      g.getFormat().isMX() ? ScaleFormat::MXFP4 : ScaleFormat::NVFP4;
+  if (!*plan)
+    plan = g.isGrouped()
+               ? chooseTcgen05GroupedPlan(op->getContext(), t, g, format)
+               : chooseTcgen05Plan(op->getContext(), t, a.rows, n, a.k,
+                                   a.batch, g.getWeights(),
+                                   g.isQuantizedOutput(), format);
+  if (plan->getTcgen05().getFormat() != format)
+    return op->emitOpError()
+           << "has " << g.getFormat().getName()
+           << " operands and expects a #nvfp4.tcgen05_mainloop of format = "
+           << stringifyScaleFormat(format) << " (its MMAs' scale vector and "
+           << "slot layout), but got " << *plan;
+  if (failed(checkPlanWeights(g, *plan)) ||
+      failed(checkQuantizedOutputPlan(g, *plan)))
+    return failure();
+  if (g.isGrouped()
+          ? failed(checkGroupedPlan(g, *plan))
+          : failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
+                                 Tcgen05MainloopAttr::getSlices(a.k), "slices",
+                                 Tcgen05MainloopAttr::kStageK)))
+    return failure();
+  if (plan->getSharedBytes() > t.info.maxSharedBytes)
+    return op->emitOpError()
+           << "has a plan that needs " << plan->getSharedBytes()
+           << " bytes of shared memory (" << plan->getStages() << " slots of "
+           << plan->getTcgen05().getSlotBytes() << "), more than the "
+           << t.info.maxSharedBytes << " a CTA can have; use fewer stages";
+  op->setAttr(NVFP4Dialect::kPlanAttrName, *plan);
+  return success();
+}
+
+} // namespace
+
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
 /// cannot.
 LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
                                     const PlanTarget &t) {
   Operation *op = g.op;
-  if (g.isGrouped() && !t.info.hasWgmma)
-    return op->emitOpError()
-           << "has no " << t.info.chip
-           << " kernel yet: the grouped GEMM is lowered with wgmma (sm_90a)";
   // sm_100a: tcgen05; sm_90a: wgmma.
   if (t.info.hasTcgen05)
     return planGemmTcgen05(g, t);

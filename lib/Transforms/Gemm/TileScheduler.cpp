@@ -118,28 +118,38 @@ std::pair<Value, Value> batchAndSplit(OpBuilder &kb, Location loc,
           arith::RemUIOp::create(kb, loc, z, splits)};
 }
 
-/// The sm_100a GEMM's scales of an operand (`rows` rows) as its ring slots
-/// copy them: blocked, K chunks padded to whole slots. Scales already so
-/// are used as they are; others are written so into a workspace by the
-/// pre-pass kernel `<name>_block_<operand>`, before the GEMM in stream
-/// order.
+/// The sm_100a GEMM's scales of an operand (`rows` rows, `batch` batches
+/// if `batched`) as its ring slots copy them: blocked, K chunks padded to
+/// whole slots. Scales already so are used as they are; others are
+/// written so into a workspace by the pre-pass kernel
+/// `<name>_block_<operand>`, before the GEMM in stream order.
 Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
                         gpu::GPUModuleOp kernels, SymbolTable &symbols,
                         StringRef name, Value scales, ScaleLayout layout,
-                        const OperandShape &a, int64_t rows, Attribute plan,
-                        SmallVectorImpl<Value> &workspaces) {
-  if (!Tcgen05MainloopAttr::needsScalePrePass(layout, a.k))
+                        int64_t k, int64_t rows, bool batched, int64_t batch,
+                        Attribute plan, SmallVectorImpl<Value> &workspaces) {
+  if (!Tcgen05MainloopAttr::needsScalePrePass(layout, k))
     return scales;
-  const int64_t slotK = Tcgen05MainloopAttr::getSlotK(a.k);
+  const int64_t slotK = Tcgen05MainloopAttr::getSlotK(k);
   auto type = MemRefType::get(
       getScaleShape(BlockFormat::of(scales.getType()), ScaleLayout::Blocked,
-                    rows, slotK, a.batched, a.batch),
+                    rows, slotK, batched, batch),
       cast<MemRefType>(scales.getType()).getElementType());
   Value blocked = allocWorkspace(hb, loc, type);
   workspaces.push_back(blocked);
   launchBlockScales(hb, kb, loc, kernels, symbols, name, scales, blocked, plan);
   return blocked;
 }
+
+/// The sm_100a grouped GEMM's A scales: each tile's rows of A gathered into
+/// rows of its own, blocked, K padded to whole slots (a workspace of
+/// `tiles` x tile_m rows), by the pre-pass kernel `<name>_gather_sfa` (one
+/// CTA of nvfp4.gather_scales_tile per tile, block y as in the GEMM).
+Value gatherGroupScales(OpBuilder &hb, OpBuilder &kb, Location loc,
+                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                        StringRef name, const GemmOperands &g, int64_t tiles,
+                        int64_t tileM, Attribute plan,
+                        SmallVectorImpl<Value> &workspaces);
 
 /// A grouped GEMM's tile in a kernel whose block y numbers the tiles
 /// (nvfp4.group_tile over the offsets parameter `offsets`): builds what
@@ -196,6 +206,45 @@ void createGemmTile(OpBuilder &kb, Location loc, const GemmOperands &g,
     return create(Value(), Value(), Value());
   forGroupTile(kb, loc, body.getArgument(3 + 2 * g.getWeights()),
                g.getAShape().rows, plan.getTileM(), create);
+}
+
+Value gatherGroupScales(OpBuilder &hb, OpBuilder &kb, Location loc,
+                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                        StringRef name, const GemmOperands &g, int64_t tiles,
+                        int64_t tileM, Attribute plan,
+                        SmallVectorImpl<Value> &workspaces) {
+  OperandShape a = g.getAShape();
+  auto sfaType = cast<MemRefType>(g.sfa.getType());
+  auto type = MemRefType::get(
+      getScaleShape(BlockFormat::of(sfaType), ScaleLayout::Blocked,
+                    tiles * tileM, Tcgen05MainloopAttr::getSlotK(a.k),
+                    /*batched=*/false, 1),
+      sfaType.getElementType());
+  Value gathered = allocWorkspace(hb, loc, type);
+  workspaces.push_back(gathered);
+  kb.setInsertionPointToEnd(kernels.getBody());
+  auto kernel = createKernel(kb, loc, name,
+                             {sfaType, type, g.offsets.getType()},
+                             GatherScalesTileOp::kThreads, symbols);
+  Block &body = kernel.getBody().front();
+  forGroupTile(kb, loc, body.getArgument(2), a.rows, tileM,
+               [&](Value, Value begin, Value end) {
+                 GatherScalesTileOp::create(
+                     kb, loc, body.getArgument(0), body.getArgument(1), begin,
+                     end,
+                     scaledBlockId(kb, loc, gpu::Dimension::y, tileM),
+                     tileM);
+               });
+  gpu::ReturnOp::create(kb, loc);
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  launchWithPlan(hb, loc, kernel, gpu::KernelDim3{idx(1), idx(tiles), idx(1)},
+                 gpu::KernelDim3{idx(GatherScalesTileOp::kThreads), idx(1),
+                                 idx(1)},
+                 /*dynamicShared=*/Value(),
+                 ValueRange{g.sfa, gathered, g.offsets}, plan);
+  return gathered;
 }
 
 } // namespace
@@ -393,8 +442,10 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
   MLIRContext *ctx = g.op->getContext();
   OperandShape a = g.getAShape();
   int64_t n = g.getN();
-  if (g.isGrouped())
-    return g.op->emitOpError() << "has no tcgen05 (sm_100a) kernel yet";
+  const bool grouped = g.isGrouped();
+  // A grouped GEMM's grid numbers the tiles its groups can need.
+  const int64_t mTiles = getATileCount(
+      a.rows, grouped ? g.getWeightBatch() : 0, plan.getTileM());
   OpBuilder hb(g.op);
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
@@ -403,14 +454,21 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
   SmallVector<Value> operands = g.getKernelOperands(), workspaces;
   const size_t opOperands = operands.size();
   const int64_t weights = g.getWeights();
-  operands[1] = slotBlockedScales(
-      hb, kb, loc, kernels, symbols, (kernelName + "_block_sfa").str(), g.sfa,
-      g.sfaLayout, a, a.rows, plan, workspaces);
+  operands[1] =
+      grouped
+          ? gatherGroupScales(hb, kb, loc, kernels, symbols,
+                              (kernelName + "_gather_sfa").str(), g, mTiles,
+                              plan.getTileM(), plan, workspaces)
+          : slotBlockedScales(hb, kb, loc, kernels, symbols,
+                              (kernelName + "_block_sfa").str(), g.sfa,
+                              g.sfaLayout, a.k, a.rows, a.batched, a.batch,
+                              plan, workspaces);
   for (int64_t w = 0; w < weights; ++w)
     operands[3 + 2 * w] = slotBlockedScales(
         hb, kb, loc, kernels, symbols,
         (kernelName + "_block_sfb" + (w ? std::to_string(w + 1) : "")).str(),
-        g.sfb[w], g.sfbLayout, a, n, plan, workspaces);
+        g.sfb[w], g.sfbLayout, a.k, n, a.batched || grouped,
+        g.getWeightBatch(), plan, workspaces);
   operands.push_back(TensorMapOp::create(
       hb, loc,
       getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
@@ -418,7 +476,7 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
   for (Value b : g.b)
     operands.push_back(TensorMapOp::create(
         hb, loc,
-        getPackedOperandMapType(ctx, a.batch, n, a.k,
+        getPackedOperandMapType(ctx, g.getWeightBatch(), n, a.k,
                                 Tcgen05MainloopAttr::kTileN),
         b));
   const int64_t splitK = plan.getSplitK();
@@ -447,8 +505,7 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
       clusterOf(hb, kb, loc, kernel, plan.getClusterShape());
   launchWithPlan(
       hb, loc, kernel,
-      gemmGrid(hb, loc, plan, getATileCount(a.rows, 0, plan.getTileM()),
-               a.batch, n),
+      gemmGrid(hb, loc, plan, mTiles, a.batch, n),
       gpu::KernelDim3{idx(plan.getThreadsPerCta()), idx(1), idx(1)},
       arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
                                    plan.getSharedBytes()),

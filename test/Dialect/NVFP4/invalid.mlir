@@ -239,7 +239,7 @@ func.func @grouped_hint_size(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf
 // A grouped GEMM's tile needs the ring (its lowering without one knows no
 // groups).
 func.func @grouped_tile_stages(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %c: memref<64x64xf16>, %i: index) {
-  // expected-error @+1 {{has a grouped GEMM's tile, which takes a #nvfp4.wgmma_mainloop with a ring (stages > 0) and without split-K}}
+  // expected-error @+1 {{has a grouped GEMM's tile, which takes a plan with a ring (stages > 0) and without split-K}}
   nvfp4.gemm_tile ins(%a, %sfa : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) weight(%b, %sfb : memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>) outs(%c : memref<64x64xf16>) at m %i n %i batch %i group %i rows %i to %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 32>> epilogue {
   ^bb0(%x: f32):
     nvfp4.yield %x : f32
@@ -1519,5 +1519,36 @@ func.func @c_global_scale_shape(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x1
 func.func @fp4_c_n_not_16(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<40x256xf4E2M1FN>, %sfb: memref<40x16xf8E4M3FN>, %c: memref<128x40xf4E2M1FN>, %sfc: memref<128x2xf8E4M3FN>) {
   // expected-error @+1 {{expects N (40) to be a multiple of 16 with an NVFP4 C (one scale per 16 values of a row)}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<40x256xf4E2M1FN>, memref<40x16xf8E4M3FN>) outs(%c : memref<128x40xf4E2M1FN>) c_scales(%sfc : memref<128x2xf8E4M3FN>)
+  return
+}
+
+// -----
+
+// A group tile's gather writes rows of a tcgen05 MMA's N: 32, 64, ..., 256.
+func.func @gather_scales_tile_m(%s: memref<100x16xf8E4M3FN>, %d: memref<2x4x32x4x4xf8E4M3FN>, %i: index) {
+  // expected-error @+1 {{expects tile_m to be 32, 64, ..., 256 (the tcgen05 MMA's N), but got 48}}
+  nvfp4.gather_scales_tile ins(%s : memref<100x16xf8E4M3FN>) outs(%d : memref<2x4x32x4x4xf8E4M3FN>) rows %i to %i at %i tile_m 48
+  return
+}
+
+// -----
+
+func.func @gather_scales_chunks(%s: memref<100x32xf8E4M3FN>, %d: memref<2x4x32x4x4xf8E4M3FN>, %i: index) {
+  // expected-error @+1 {{expects 'dst' to have at least the 8 K chunks of 'src', but got 4}}
+  nvfp4.gather_scales_tile ins(%s : memref<100x32xf8E4M3FN>) outs(%d : memref<2x4x32x4x4xf8E4M3FN>) rows %i to %i at %i tile_m 64
+  return
+}
+
+// -----
+
+// A grouped sm_100a tile reads A's scales from the gathered tiles: as many
+// rows as its groups' tiles can need (ceil(128 / 64) + 2 - 1 = 3 tiles of
+// 64: two 128-row blocks), not A's 128 (one).
+func.func @grouped_tcgen05_sfa(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32x4x4xf8E4M3FN>, %b: memref<2x128x256xf4E2M1FN>, %sfb: memref<2x1x4x32x4x4xf8E4M3FN>, %c: memref<128x128xf16>, %am: !nvfp4.tensor_map<1x128x128xi8, box = [1, 64, 128], swizzle = swizzle_128b>, %bm: !nvfp4.tensor_map<2x128x128xi8, box = [1, 128, 128], swizzle = swizzle_128b>, %i: index) {
+  // expected-error @+1 {{expects 'sfa' in the blocked scale layout to have shape [2, 4, 32, 4, 4]}}
+  nvfp4.gemm_tile ins(%a, %sfa : memref<128x256xf4E2M1FN>, memref<1x4x32x4x4xf8E4M3FN>) weight(%b, %sfb : memref<2x128x256xf4E2M1FN>, memref<2x1x4x32x4x4xf8E4M3FN>) a_bytes(%am : !nvfp4.tensor_map<1x128x128xi8, box = [1, 64, 128], swizzle = swizzle_128b>) b_bytes(%bm : !nvfp4.tensor_map<2x128x128xi8, box = [1, 128, 128], swizzle = swizzle_128b>) outs(%c : memref<128x128xf16>) at m %i n %i batch %i group %i rows %i to %i plan #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>> epilogue {
+  ^bb0(%x: f32):
+    nvfp4.yield %x : f32
+  } {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return
 }

@@ -1,0 +1,110 @@
+//===- GatherScales.cpp - nvfp4.gather_scales_tile: a group tile's scales -===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// The sm_100a grouped GEMM's pre-pass for A's scales: the CTA writes the
+// tile_m x chunks words of its tile's rows of the blocked destination. Word
+// i of the tile (thread t takes i = t, t + kThreads, ...) is row j =
+// i / chunks, chunk c = i % chunks: consecutive threads read consecutive
+// words of a plain source row (the source row begin + j, its 4 scales of
+// chunk c, one aligned word), or write zero past the group's end or the
+// source's chunks; the word goes to atom (block, c) of destination row
+// r = row + j, word 4 (r % 32) + (r % 128) / 32 of the atom
+// (lib/Reference/Layout.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+#include "Lowerings.h"
+
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+struct GatherScalesLowering : OpRewritePattern<GatherScalesTileOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherScalesTileOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    ArrayRef<int64_t> dst = op.getDst().getType().getShape();
+    const int64_t chunks = dst[1];
+    const int64_t srcChunks = op.getSrc().getType().getDimSize(1) / 4;
+    const int64_t tileM = op.getTileM();
+    Value srcPtr = k.pointer(op.getSrc());
+    Value dstPtr = k.pointer(op.getDst());
+    auto i64 = [&](Value index) -> Value {
+      return arith::IndexCastUIOp::create(b, k.i64, index);
+    };
+    auto div = [&](Value x, int64_t d) -> Value {
+      return arith::DivUIOp::create(b, x, k.c64(d));
+    };
+    auto rem = [&](Value x, int64_t d) -> Value {
+      return arith::RemUIOp::create(b, x, k.c64(d));
+    };
+    auto lt = [&](Value x, Value y) -> Value {
+      return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
+    };
+    // x * s + y.
+    auto mulAdd = [&](Value x, int64_t s, Value y) -> Value {
+      return arith::AddIOp::create(b, arith::MulIOp::create(b, x, k.c64(s)),
+                                   y);
+    };
+    Value begin = i64(op.getBegin());
+    Value rows = arith::SubIOp::create(b, i64(op.getEnd()), begin);
+    Value row = i64(op.getRow());
+    Value tid = arith::IndexCastUIOp::create(
+        b, k.i64, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
+    auto loop = scf::ForOp::create(b, tid, k.c64(tileM * chunks),
+                                   k.c64(GatherScalesTileOp::kThreads));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value i = loop.getInductionVar();
+      Value j = div(i, chunks), c = rem(i, chunks);
+      Value present = arith::AndIOp::create(b, lt(j, rows),
+                                            lt(c, k.c64(srcChunks)));
+      auto load = scf::IfOp::create(b, k.i32, present, /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(load.thenBlock());
+        // Word (begin + j) x K/64 + c of the plain source.
+        Value index =
+            mulAdd(arith::AddIOp::create(b, begin, j), srcChunks, c);
+        scf::YieldOp::create(
+            b, k.load(k.i32,
+                      k.offset(srcPtr, arith::MulIOp::create(b, index,
+                                                             k.c64(4))),
+                      4, /*invariant=*/true));
+      }
+      {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(load.elseBlock());
+        scf::YieldOp::create(b, k.c32(0));
+      }
+      Value r = arith::AddIOp::create(b, row, j);
+      Value inBlock = rem(r, 128);
+      Value word = mulAdd(rem(inBlock, 32), 4, div(inBlock, 32));
+      Value w = mulAdd(mulAdd(div(r, 128), chunks, c), 128, word);
+      LLVM::StoreOp::create(
+          b, load.getResult(0),
+          k.offset(dstPtr, arith::MulIOp::create(b, w, k.c64(4))), 4);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::nvfp4::populateGatherScalesPatterns(RewritePatternSet &patterns) {
+  patterns.add<GatherScalesLowering>(patterns.getContext());
+}
