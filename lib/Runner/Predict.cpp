@@ -40,6 +40,26 @@ std::optional<double> contestBest(int64_t m, int64_t n, int64_t k,
   return std::nullopt;
 }
 
+/// The contest's best B200 time of a grouped GEMM of these groups' rows
+/// (PROBLEMS.md), if it is a contest shape.
+std::optional<double> contestBestGrouped(ArrayRef<int64_t> groups, int64_t n,
+                                         int64_t k) {
+  struct Best {
+    int64_t n, k;
+    std::vector<int64_t> groups;
+    double us;
+  };
+  static const Best kBest[] = {
+      {4096, 7168, {80, 176, 128, 72, 64, 248, 96, 160}, 27.9},
+      {7168, 2048, {40, 76, 168, 72, 164, 148, 196, 160}, 19.4},
+      {3072, 4096, {192, 320}, 8.48},
+      {4096, 1536, {128, 384}, 6.43}};
+  for (const Best &b : kBest)
+    if (b.n == n && b.k == k && ArrayRef<int64_t>(b.groups) == groups)
+      return b.us * 1e-6;
+  return std::nullopt;
+}
+
 /// A GEMM-shaped op's operands as the model reads them: A's and the first
 /// weight's types and scale layouts, C's type, the weights.
 struct Problem {
@@ -78,6 +98,19 @@ std::optional<GemmPrediction>
 mlir::nvfp4::predictB200Gemm(Operation *op, const B200Model &model) {
   auto plan = op->getAttrOfType<KernelPlanAttr>(NVFP4Dialect::kPlanAttrName);
   std::optional<Problem> problem = problemOf(op);
+  // A grouped GEMM: G weights, the size hint's rows (else Mmax / G each).
+  std::vector<int64_t> groups;
+  if (auto grouped = dyn_cast<GroupedMatmulOp>(op)) {
+    problem = Problem{grouped.getA().getType(),  grouped.getSfa().getType(),
+                      grouped.getB().getType(),  grouped.getC().getType(),
+                      grouped.getSfaLayout(),    grouped.getSfbLayout(),
+                      1};
+    const int64_t g = grouped.getGroups();
+    if (std::optional<ArrayRef<int64_t>> hint = grouped.getSizeHint())
+      groups.assign(hint->begin(), hint->end());
+    else
+      groups.assign(g, getOperandShape(problem->a).rows / g);
+  }
   if (!plan || !plan.getTcgen05() || !problem)
     return std::nullopt;
   OperandShape a = getOperandShape(problem->a);
@@ -89,6 +122,15 @@ mlir::nvfp4::predictB200Gemm(Operation *op, const B200Model &model) {
   p.batch = a.batch;
   p.n = getOperandShape(problem->b).rows;
   p.weights = problem->weights;
+  p.groups = groups;
+  // A grouped GEMM's rows are its groups', its weights' bytes all G's.
+  double weightMatrices = static_cast<double>(p.weights);
+  if (!groups.empty()) {
+    p.m = 0;
+    for (int64_t rows : groups)
+      p.m += rows;
+    weightMatrices = static_cast<double>(groups.size());
+  }
   llvm::raw_string_ostream os(p.plan);
   os << plan;
   const double l = static_cast<double>(a.batch);
@@ -97,10 +139,10 @@ mlir::nvfp4::predictB200Gemm(Operation *op, const B200Model &model) {
   const double bw = model.bytesPerSecond;
 
   // The problem: its operands as given (every weight), and C.
-  const double values = l * (p.m + w * p.n) * (p.k / 2.0);
+  const double values = l * (p.m + weightMatrices * p.n) * (p.k / 2.0);
   const double givenScales =
       l * (scaleBytes(format, problem->sfaLayout, p.m, p.k) +
-           w * scaleBytes(format, problem->sfbLayout, p.n, p.k));
+           weightMatrices * scaleBytes(format, problem->sfbLayout, p.n, p.k));
   const double c = l * p.m * p.n * outBytes;
   const double flops = w * 2.0 * l * p.m * p.n * p.k;
   p.speedOfLightSeconds = std::max((values + givenScales + c) / bw,
@@ -108,9 +150,20 @@ mlir::nvfp4::predictB200Gemm(Operation *op, const B200Model &model) {
 
   // The plan. Its slices: K padded to 256, split among split_k CTAs.
   const int64_t slotK = Tcgen05MainloopAttr::getSlotK(p.k);
+  // (A grouped GEMM's A scales: one tile of rows per tile of A.)
+  const int64_t gx = llvm::divideCeil(p.n, Tcgen05MainloopAttr::kTileN);
+  int64_t gy = llvm::divideCeil(p.m, plan.getTileM());
+  if (!groups.empty()) {
+    gy = 0;
+    for (int64_t rows : groups)
+      gy += llvm::divideCeil(rows, plan.getTileM());
+  }
+  const int64_t scaleRowsA =
+      groups.empty() ? p.m : gy * plan.getTileM();
   const double slotScales =
-      l * (scaleBytes(format, ScaleLayout::Blocked, p.m, slotK) +
-           w * scaleBytes(format, ScaleLayout::Blocked, p.n, slotK));
+      l * (scaleBytes(format, ScaleLayout::Blocked, scaleRowsA, slotK) +
+           weightMatrices *
+               scaleBytes(format, ScaleLayout::Blocked, p.n, slotK));
   const int64_t splitK = plan.getSplitK();
   const double partials =
       static_cast<double>(plan.getPartialsBytes(a.batch, p.m, p.n));
@@ -126,12 +179,16 @@ mlir::nvfp4::predictB200Gemm(Operation *op, const B200Model &model) {
     return l * (scaleBytes(format, layout, rows, p.k) +
                 scaleBytes(format, ScaleLayout::Blocked, rows, slotK));
   };
-  p.prePassBytes = prePass(problem->sfaLayout, p.m) +
-                   w * prePass(problem->sfbLayout, p.n);
+  // A grouped GEMM's A scales are always gathered into its tiles' rows.
+  const double prePassA =
+      groups.empty()
+          ? prePass(problem->sfaLayout, p.m)
+          : scaleBytes(format, ScaleLayout::Plain, p.m, p.k) +
+                scaleBytes(format, ScaleLayout::Blocked, scaleRowsA, slotK);
+  p.prePassBytes =
+      prePassA + weightMatrices * prePass(problem->sfbLayout, p.n);
   p.sumBytes = sumKernel ? partials + c : 0.0;
 
-  const int64_t gx = llvm::divideCeil(p.n, Tcgen05MainloopAttr::kTileN);
-  const int64_t gy = llvm::divideCeil(p.m, plan.getTileM());
   p.ctas = gx * gy * a.batch * splitK;
   p.waves = llvm::divideCeil(p.ctas, model.smCount);
   const int64_t ctaSlices = Tcgen05MainloopAttr::getSlices(p.k) / splitK;
@@ -147,7 +204,9 @@ mlir::nvfp4::predictB200Gemm(Operation *op, const B200Model &model) {
   p.sumSeconds = p.sumBytes / bw;
   p.seconds =
       std::max(p.memorySeconds, p.mmaSeconds) + p.prePassSeconds + p.sumSeconds;
-  p.contestBestSeconds = contestBest(p.m, p.n, p.k, a.batch, p.weights);
+  p.contestBestSeconds =
+      groups.empty() ? contestBest(p.m, p.n, p.k, a.batch, p.weights)
+                     : contestBestGrouped(groups, p.n, p.k);
   return p;
 }
 
@@ -184,7 +243,12 @@ std::string mlir::nvfp4::formatPrediction(const GemmPrediction &p,
       "wave(s) of {12} SMs, {13:f1}% padding, at {14:f1} PFLOP/s)",
       entry, p.m, p.n, p.k,
       (p.batch > 1 ? llvm::formatv(" L{0}", p.batch).str() : std::string()) +
-          (p.weights > 1 ? " (gated dual: two products)" : ""),
+          (p.weights > 1 ? " (gated dual: two products)" : "") +
+          (p.groups.empty()
+               ? std::string()
+               : llvm::formatv(" (grouped: {0} groups, the size hint's rows)",
+                               p.groups.size())
+                     .str()),
       us(p.seconds), us(p.memorySeconds), p.gemmBytes * 1e-6,
       p.model.bytesPerSecond * 1e-12, us(p.mmaSeconds), p.ctas, p.waves,
       p.model.smCount, 100.0 * p.mmaPadding,

@@ -8,6 +8,10 @@
 // CONTEST: nvfp4-run: B200 prediction @contest3 128x7168x2048: 1.33 us = max(memory 1.33 us: 10.2 MB at 7.68 TB/s, MMA 0.72 us: 112 CTAs in 1 wave(s) of 148 SMs, 0.0% padding, at 6.9 PFLOP/s); speed of light 1.33 us; contest best 6.54 us; plan #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 8>>
 // RUN: nvfp4-run %s --entry ragged --target sm_100a | FileCheck %s --check-prefix=RAGGED
 // RAGGED: nvfp4-run: B200 prediction @ragged 200x300x640 L2: 0.28 us = max(memory 0.08 us: 0.6 MB at 7.68 TB/s, MMA 0.27 us: 24 CTAs in 1 wave(s) of 148 SMs, 49.1% padding, at 6.9 PFLOP/s) + scale pre-passes 0.01 us (0.1 MB); speed of light 0.08 us; plan
+// A grouped GEMM is predicted for its size hint's rows (the A scales'
+// gather per tile a pre-pass; B's scales already blocked need none).
+// RUN: nvfp4-run %s --entry grouped4 --target sm_100a | FileCheck %s --check-prefix=GROUPED
+// GROUPED: nvfp4-run: B200 prediction @grouped4 512x4096x1536 (grouped: 2 groups, the size hint's rows): {{.*}} us = max(memory {{.*}}, MMA {{.*}}: 128 CTAs in 1 wave(s) of 148 SMs, 0.0% padding, at 6.9 PFLOP/s) + scale pre-passes {{.*}}; speed of light 1.53 us; contest best 6.43 us; plan #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128
 // RUN: nvfp4-run %s --entry ragged --target sm_90a | FileCheck %s --check-prefix=SM90
 // SM90-NOT: B200 prediction
 
@@ -18,5 +22,10 @@ func.func @contest3(%a: memref<128x2048xf4E2M1FN>, %sfa: memref<1x32x32x4x4xf8E4
 
 func.func @ragged(%a: memref<2x200x640xf4E2M1FN>, %sfa: memref<2x200x40xf8E4M3FN>, %b: memref<2x300x640xf4E2M1FN>, %sfb: memref<2x300x40xf8E4M3FN>, %c: memref<2x200x300xbf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x200x640xf4E2M1FN>, memref<2x200x40xf8E4M3FN>, memref<2x300x640xf4E2M1FN>, memref<2x300x40xf8E4M3FN>) outs(%c : memref<2x200x300xbf16>)
+  return
+}
+
+func.func @grouped4(%a: memref<512x1536xf4E2M1FN>, %sfa: memref<512x96xf8E4M3FN>, %b: memref<2x4096x1536xf4E2M1FN>, %sfb: memref<2x32x24x32x4x4xf8E4M3FN>, %offsets: memref<3xi32>, %c: memref<512x4096xf16>) {
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offsets : memref<512x1536xf4E2M1FN>, memref<512x96xf8E4M3FN>, memref<2x4096x1536xf4E2M1FN>, memref<2x32x24x32x4x4xf8E4M3FN>, memref<3xi32>) outs(%c : memref<512x4096xf16>) {size_hint = array<i64: 128, 384>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return
 }

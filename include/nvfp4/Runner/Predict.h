@@ -58,6 +58,9 @@ struct B200Model {
 struct GemmPrediction {
   /// The shape; `weights` = 2 for the gated dual GEMM (two products).
   int64_t m = 0, n = 0, k = 0, batch = 1, weights = 1;
+  /// A grouped GEMM's rows per group (its size hint, else Mmax / G each;
+  /// m is their sum), empty otherwise.
+  std::vector<int64_t> groups;
   std::string plan;
   /// The problem's speed of light: max(its bytes / bandwidth, 2 M N K L /
   /// FP4 rate), bytes = A, B, their scales (as given) and C.
@@ -75,8 +78,9 @@ struct GemmPrediction {
   B200Model model;
 };
 
-/// Predicts `op`, a scaled_matmul with N > 1 or a scaled_dual_matmul
-/// planned with a #nvfp4.tcgen05_mainloop; std::nullopt for any other op.
+/// Predicts `op`, a scaled_matmul with N > 1, a scaled_dual_matmul or a
+/// grouped_matmul (for its size hint's rows) planned with a
+/// #nvfp4.tcgen05_mainloop; std::nullopt for any other op.
 std::optional<GemmPrediction> predictB200Gemm(Operation *op,
                                               const B200Model &model = {});
 
