@@ -20,6 +20,7 @@
 
 #include "KernelBuilder.h"
 #include "Lowerings.h"
+#include "ScaleWords.h"
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 
@@ -134,32 +135,18 @@ struct BlockScalesLowering : OpRewritePattern<BlockScalesTileOp> {
       Value present = lt(chunk, srcChunks);
       if (plain)
         present = arith::AndIOp::create(b, present, lt(row, rows));
-      auto load = scf::IfOp::create(b, k.i32, present, /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(load.thenBlock());
-        // The source word's index: plain (batch x rows + row) x K/64 +
-        // chunk; blocked ((batch x blocks + block) x chunks + chunk) x 128 +
-        // word.
-        Value index =
-            plain ? mulAdd(mulAdd(batch, rows, row), srcChunks, chunk)
-                  : mulAdd(mulAdd(mulAdd(batch, rowBlocks, block), srcChunks,
-                                  chunk),
-                           128, word);
-        Value v = k.load(
-            k.i32, k.offset(srcPtr, arith::MulIOp::create(b, index, k.c64(4))),
-            4,
-            /*invariant=*/true);
-        scf::YieldOp::create(b, v);
-      }
-      {
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(load.elseBlock());
-        scf::YieldOp::create(b, k.c32(0));
-      }
-      LLVM::StoreOp::create(
-          b, load.getResult(0),
-          k.offset(dstPtr, arith::MulIOp::create(b, w, k.c64(4))), 4);
+      // The source word's index: plain (batch x rows + row) x K/64 +
+      // chunk; blocked ((batch x blocks + block) x chunks + chunk) x 128 +
+      // word.
+      copyScaleWord(
+          k, present, srcPtr,
+          [&] {
+            return plain ? mulAdd(mulAdd(batch, rows, row), srcChunks, chunk)
+                         : mulAdd(mulAdd(mulAdd(batch, rowBlocks, block),
+                                         srcChunks, chunk),
+                                  128, word);
+          },
+          dstPtr, w);
     }
     rewriter.eraseOp(op);
     return success();

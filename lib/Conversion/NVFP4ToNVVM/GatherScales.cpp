@@ -18,6 +18,7 @@
 
 #include "KernelBuilder.h"
 #include "Lowerings.h"
+#include "ScaleWords.h"
 
 #include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
 
@@ -72,31 +73,17 @@ struct GatherScalesLowering : OpRewritePattern<GatherScalesTileOp> {
       Value j = div(i, chunks), c = rem(i, chunks);
       Value present = arith::AndIOp::create(b, lt(j, rows),
                                             lt(c, k.c64(srcChunks)));
-      auto load = scf::IfOp::create(b, k.i32, present, /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(load.thenBlock());
-        // Word (begin + j) x K/64 + c of the plain source.
-        Value index =
-            mulAdd(arith::AddIOp::create(b, begin, j), srcChunks, c);
-        scf::YieldOp::create(
-            b, k.load(k.i32,
-                      k.offset(srcPtr, arith::MulIOp::create(b, index,
-                                                             k.c64(4))),
-                      4, /*invariant=*/true));
-      }
-      {
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(load.elseBlock());
-        scf::YieldOp::create(b, k.c32(0));
-      }
       Value r = arith::AddIOp::create(b, row, j);
       Value inBlock = rem(r, 128);
       Value word = mulAdd(rem(inBlock, 32), 4, div(inBlock, 32));
       Value w = mulAdd(mulAdd(div(r, 128), chunks, c), 128, word);
-      LLVM::StoreOp::create(
-          b, load.getResult(0),
-          k.offset(dstPtr, arith::MulIOp::create(b, w, k.c64(4))), 4);
+      // Word (begin + j) x K/64 + c of the plain source.
+      copyScaleWord(
+          k, present, srcPtr,
+          [&] {
+            return mulAdd(arith::AddIOp::create(b, begin, j), srcChunks, c);
+          },
+          dstPtr, w);
     }
     rewriter.eraseOp(op);
     return success();
