@@ -233,6 +233,15 @@ def NVFP4_GroupedMatmulOp : NVFP4_KernelOp<"grouped_matmul"> {
   let extraClassDeclaration = [{
     /// G, the number of groups (B's leading dimension).
     int64_t getGroups() { return getB().getType().getDimSize(0); }
+    /// The group sizes plans and predictions are made for: the size hint,
+    /// else Mmax / G rows each (rounded up).
+    SmallVector<int64_t> getPlannedSizes() {
+      if (std::optional<ArrayRef<int64_t>> hint = getSizeHint())
+        return SmallVector<int64_t>(*hint);
+      const int64_t rows = getA().getType().getDimSize(0);
+      return SmallVector<int64_t>(getGroups(),
+                                  (rows + getGroups() - 1) / getGroups());
+    }
   }];
 }
 

@@ -61,11 +61,13 @@ std::optional<double> contestBestGrouped(ArrayRef<int64_t> groups, int64_t n,
 }
 
 /// A GEMM-shaped op's operands as the model reads them: A's and the first
-/// weight's types and scale layouts, C's type, the weights.
+/// weight's types and scale layouts, C's type, the weights; a grouped
+/// GEMM's planned rows per group (GroupedMatmulOp::getPlannedSizes).
 struct Problem {
   MemRefType a, sfa, b, c;
   ScaleLayout sfaLayout, sfbLayout;
   int64_t weights;
+  SmallVector<int64_t> groups = {};
 };
 
 std::optional<Problem> problemOf(Operation *op) {
@@ -79,6 +81,11 @@ std::optional<Problem> problemOf(Operation *op) {
                    dual.getB1().getType(), dual.getC().getType(),
                    dual.getSfaLayout(),    dual.getSfbLayout(),
                    2};
+  if (auto grouped = dyn_cast<GroupedMatmulOp>(op))
+    return Problem{grouped.getA().getType(),   grouped.getSfa().getType(),
+                   grouped.getB().getType(),   grouped.getC().getType(),
+                   grouped.getSfaLayout(),     grouped.getSfbLayout(),
+                   1,                          grouped.getPlannedSizes()};
   return std::nullopt;
 }
 
@@ -98,19 +105,6 @@ std::optional<GemmPrediction>
 mlir::nvfp4::predictB200Gemm(Operation *op, const B200Model &model) {
   auto plan = op->getAttrOfType<KernelPlanAttr>(NVFP4Dialect::kPlanAttrName);
   std::optional<Problem> problem = problemOf(op);
-  // A grouped GEMM: G weights, the size hint's rows (else Mmax / G each).
-  std::vector<int64_t> groups;
-  if (auto grouped = dyn_cast<GroupedMatmulOp>(op)) {
-    problem = Problem{grouped.getA().getType(),  grouped.getSfa().getType(),
-                      grouped.getB().getType(),  grouped.getC().getType(),
-                      grouped.getSfaLayout(),    grouped.getSfbLayout(),
-                      1};
-    const int64_t g = grouped.getGroups();
-    if (std::optional<ArrayRef<int64_t>> hint = grouped.getSizeHint())
-      groups.assign(hint->begin(), hint->end());
-    else
-      groups.assign(g, getOperandShape(problem->a).rows / g);
-  }
   if (!plan || !plan.getTcgen05() || !problem)
     return std::nullopt;
   OperandShape a = getOperandShape(problem->a);
@@ -122,7 +116,8 @@ mlir::nvfp4::predictB200Gemm(Operation *op, const B200Model &model) {
   p.batch = a.batch;
   p.n = getOperandShape(problem->b).rows;
   p.weights = problem->weights;
-  p.groups = groups;
+  const SmallVector<int64_t> &groups = problem->groups;
+  p.groups.assign(groups.begin(), groups.end());
   // A grouped GEMM's rows are its groups', its weights' bytes all G's.
   double weightMatrices = static_cast<double>(p.weights);
   if (!groups.empty()) {

@@ -77,8 +77,7 @@ std::string tcgen05::mmaMxf4Nvf4(const SharedMemory &smem, const Mxf4Mma &mma,
     return "the instruction descriptor does not decode";
   if (i->m != 128)
     return "the model covers cta_group::1, M = 128";
-  if (!mma.block32 && (i->scaleIdA != 0 || i->scaleIdB != 0))
-    return "block16 scales need scale ids 0";
+  // (decode() checked the scale ids against the scale format.)
   if (mma.block32 != (i->scaleFormat == ScaleFormat::UE8M0))
     return mma.block32 ? "block32 is paired with ue8m0 scales here (MXFP4)"
                        : "block16 is paired with ue4m3 scales here (NVFP4)";

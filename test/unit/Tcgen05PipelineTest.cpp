@@ -169,18 +169,27 @@ struct Host {
   std::vector<uint8_t> aCodes, bCodes, sfaPlain, sfbPlain;
   /// The dual GEMM's second weight.
   std::vector<uint8_t> b2, sfb2, b2Codes, sfb2Plain;
-  /// A grouped GEMM's run-time offsets (G + 1 i32, as bytes).
+  /// A grouped GEMM's run-time offsets (G + 1 i32, as bytes), and the
+  /// group of each row of A (-1: none).
   std::vector<uint8_t> offsets;
+  std::vector<int64_t> rowGroup;
   /// Distinct per randomHost call (the pre-passes' results are cached by
   /// it).
   int64_t generation = 0;
 };
 
+/// The groups' rows [begin, end) as nvfp4.grouped_matmul defines them
+/// from the run-time offsets.
+std::vector<std::pair<int64_t, int64_t>> groupRowsOf(const Shape &s) {
+  std::vector<int32_t> offsets = s.runtimeOffsets();
+  return ::nvfp4::ref::groupRows(offsets.data(), s.weightBatch(), s.m);
+}
+
 Host randomHost(Shape s, unsigned seed) {
   std::mt19937 rng(seed);
   static int64_t generations = 0;
   Host h{s, {}, {}, {}, {}, {}, {}, {}, {},
-         {}, {}, {}, {}, {}, generations++};
+         {}, {}, {}, {}, {}, {}, generations++};
   // A grouped GEMM's A scales are plain whatever B's are.
   auto fill = [&](int64_t batch, int64_t rows, std::vector<uint8_t> &codes,
                   std::vector<uint8_t> &packed, std::vector<uint8_t> &plain,
@@ -224,23 +233,14 @@ Host randomHost(Shape s, unsigned seed) {
     for (int byte = 0; byte < 4; ++byte)
       h.offsets.push_back(
           static_cast<uint8_t>(static_cast<uint32_t>(o) >> (8 * byte)));
+  if (s.grouped()) {
+    h.rowGroup.assign(s.m, -1);
+    std::vector<std::pair<int64_t, int64_t>> rows = groupRowsOf(s);
+    for (size_t g = 0; g < rows.size(); ++g)
+      for (int64_t m = rows[g].first; m < rows[g].second; ++m)
+        h.rowGroup[m] = static_cast<int64_t>(g);
+  }
   return h;
-}
-
-/// The groups' rows [begin, end) as nvfp4.grouped_matmul defines them
-/// from the run-time offsets.
-std::vector<std::pair<int64_t, int64_t>> groupRowsOf(const Shape &s) {
-  std::vector<int32_t> offsets = s.runtimeOffsets();
-  return ::nvfp4::ref::groupRows(offsets.data(), s.weightBatch(), s.m);
-}
-
-/// The group whose rows hold row m, or -1 (rows outside every group).
-int64_t groupOf(const Shape &s, int64_t m) {
-  std::vector<std::pair<int64_t, int64_t>> rows = groupRowsOf(s);
-  for (size_t g = 0; g < rows.size(); ++g)
-    if (m >= rows[g].first && m < rows[g].second)
-      return static_cast<int64_t>(g);
-  return -1;
 }
 
 /// nvfp4.group_tile on the host: the group and rows [begin, end) of tile
@@ -264,7 +264,7 @@ std::array<int64_t, 3> groupTileOf(const Shape &s, int64_t t, int64_t tileM) {
 float reference(const Host &h, int64_t l, int64_t m, int64_t n,
                 int64_t w = 0) {
   const Shape &s = h.shape;
-  const int64_t lb = s.grouped() ? groupOf(s, m) : l;
+  const int64_t lb = s.grouped() ? h.rowGroup[m] : l;
   const std::vector<uint8_t> &codes = w ? h.b2Codes : h.bCodes;
   const std::vector<uint8_t> &scales = w ? h.sfb2Plain : h.sfbPlain;
   auto scale = [&](uint8_t code) {
@@ -1090,7 +1090,7 @@ int64_t mismatches(const Host &h, const std::vector<float> &out) {
     for (int64_t l = 0; l < s.batch; ++l)
       for (int64_t m = 0; m < s.m; ++m) {
         // A grouped GEMM leaves the rows of no group untouched (zero).
-        const bool untouched = s.grouped() && groupOf(s, m) < 0;
+        const bool untouched = s.grouped() && h.rowGroup[m] < 0;
         for (int64_t n = 0; n < s.n; ++n)
           bad += out[w * tile + (l * s.m + m) * s.n + n] !=
                  (untouched ? 0.0f : reference(h, l, m, n, w));
@@ -1276,6 +1276,19 @@ TEST(Tcgen05PipelinePlanted, SynchronizationErrorsAreCaught) {
   }
 }
 
+/// `gemm` (plan `plan`) matches the reference bit for bit with the inputs
+/// `h` in three schedules of the threads and the asynchronous work, and
+/// the model reports nothing.
+void expectRightInSchedules(CompiledGemm &gemm, const Host &h,
+                            const std::string &plan) {
+  for (int64_t schedule = 0; schedule < 3; ++schedule) {
+    gemm.modelError.clear();
+    EXPECT_EQ(mismatches(h, gemm.runAll(h, Plant::None, schedule)), 0)
+        << plan << " schedule " << schedule;
+    EXPECT_EQ(gemm.modelError, "") << plan;
+  }
+}
+
 /// Each of `plants` is caught on `gemm` (as a wrong result or an error the
 /// model reports) with the inputs `h`.
 void expectCaught(CompiledGemm &gemm, const Host &h,
@@ -1310,12 +1323,7 @@ TEST(Tcgen05PipelineDual, BothAccumulatorsAndTheGate) {
     CompiledGemm gemm(shape, plan);
     ASSERT_TRUE(gemm.ok);
     Host h = randomHost(shape, 17);
-    for (int64_t schedule = 0; schedule < 3; ++schedule) {
-      gemm.modelError.clear();
-      EXPECT_EQ(mismatches(h, gemm.runAll(h, Plant::None, schedule)), 0)
-          << plan << " schedule " << schedule;
-      EXPECT_EQ(gemm.modelError, "");
-    }
+    expectRightInSchedules(gemm, h, plan);
     // The store applies the gate to the two accumulators' elements.
     ASSERT_EQ(gemm.store.getAccumulators(), 2);
     for (auto [x1, x2] : {std::pair<float, float>{0.0f, 3.0f},
@@ -1377,12 +1385,7 @@ TEST(Tcgen05PipelineMX, CompiledKernelsMatchTheReference) {
     ASSERT_EQ(gemm.plan.getTcgen05().getFormat(),
               mlir::nvfp4::ScaleFormat::MXFP4);
     Host h = randomHost(shape, 19);
-    for (int64_t schedule = 0; schedule < 3; ++schedule) {
-      gemm.modelError.clear();
-      EXPECT_EQ(mismatches(h, gemm.runAll(h, Plant::None, schedule)), 0)
-          << plan << " schedule " << schedule;
-      EXPECT_EQ(gemm.modelError, "") << plan;
-    }
+    expectRightInSchedules(gemm, h, plan);
     expectCaught(gemm, h,
                  {Plant::MxScaleIds, Plant::MxAtomPerMma, Plant::MxBlock16},
                  plan);
@@ -1448,12 +1451,7 @@ TEST(Tcgen05PipelineGrouped, GroupsMatchTheReference) {
     CompiledGemm gemm(shape, plan);
     ASSERT_TRUE(gemm.ok) << plan;
     Host h = randomHost(shape, 23);
-    for (int64_t schedule = 0; schedule < 3; ++schedule) {
-      gemm.modelError.clear();
-      EXPECT_EQ(mismatches(h, gemm.runAll(h, Plant::None, schedule)), 0)
-          << plan << " schedule " << schedule;
-      EXPECT_EQ(gemm.modelError, "");
-    }
+    expectRightInSchedules(gemm, h, plan);
     std::initializer_list<Plant> plants = {
         Plant::GroupARows, Plant::GroupWeightScales, Plant::GroupStoreRows,
         Plant::GroupStoreEnd};

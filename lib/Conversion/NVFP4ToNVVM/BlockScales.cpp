@@ -49,26 +49,15 @@ struct BlockScalesLowering : OpRewritePattern<BlockScalesTileOp> {
     Value tid = arith::IndexCastUIOp::create(
         b, k.i64, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
     Value base = arith::IndexCastUIOp::create(b, k.i64, op.getBase());
-    auto div = [&](Value x, int64_t d) -> Value {
-      return arith::DivUIOp::create(b, x, k.c64(d));
+    ScaleIndex ix{k};
+    auto div = [&](Value x, int64_t d) { return ix.div(x, d); };
+    auto rem = [&](Value x, int64_t d) { return ix.rem(x, d); };
+    auto lt = [&](Value x, int64_t v) { return ix.lt(x, v); };
+    auto mulAdd = [&](Value x, int64_t s, Value y) {
+      return ix.mulAdd(x, s, y);
     };
-    auto rem = [&](Value x, int64_t d) -> Value {
-      return arith::RemUIOp::create(b, x, k.c64(d));
-    };
-    auto lt = [&](Value x, int64_t v) -> Value {
-      return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, k.c64(v));
-    };
-    // x * s + y.
-    auto mulAdd = [&](Value x, int64_t s, Value y) -> Value {
-      Value product = arith::MulIOp::create(b, x, k.c64(s));
-      return arith::AddIOp::create(b, product, y);
-    };
-    // The row of word j of an atom of 128-row block `block`: row
-    // 32 * (j % 4) + j / 4 of the block.
-    auto rowOf = [&](Value block, Value word) -> Value {
-      Value quarter = rem(word, 4);
-      Value lane = div(word, 4);
-      return mulAdd(block, 128, mulAdd(quarter, 32, lane));
+    auto rowOf = [&](Value block, Value word) {
+      return ix.rowOfWord(block, word);
     };
     // Plain rows of whole 16-byte groups (4 chunks) into whole groups:
     // thread t of the CTA takes unit u = base / 4 + t, word j = u % 128 of

@@ -36,29 +36,16 @@ struct GatherScalesLowering : OpRewritePattern<GatherScalesTileOp> {
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    ArrayRef<int64_t> dst = op.getDst().getType().getShape();
-    const int64_t chunks = dst[1];
-    const int64_t srcChunks = op.getSrc().getType().getDimSize(1) / 4;
+    BlockScalesShape shape =
+        getBlockScalesShape(op.getSrc().getType(), op.getDst().getType());
+    const int64_t chunks = shape.chunks, srcChunks = shape.srcChunks;
     const int64_t tileM = op.getTileM();
     Value srcPtr = k.pointer(op.getSrc());
     Value dstPtr = k.pointer(op.getDst());
     auto i64 = [&](Value index) -> Value {
       return arith::IndexCastUIOp::create(b, k.i64, index);
     };
-    auto div = [&](Value x, int64_t d) -> Value {
-      return arith::DivUIOp::create(b, x, k.c64(d));
-    };
-    auto rem = [&](Value x, int64_t d) -> Value {
-      return arith::RemUIOp::create(b, x, k.c64(d));
-    };
-    auto lt = [&](Value x, Value y) -> Value {
-      return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
-    };
-    // x * s + y.
-    auto mulAdd = [&](Value x, int64_t s, Value y) -> Value {
-      return arith::AddIOp::create(b, arith::MulIOp::create(b, x, k.c64(s)),
-                                   y);
-    };
+    ScaleIndex ix{k};
     Value begin = i64(op.getBegin());
     Value rows = arith::SubIOp::create(b, i64(op.getEnd()), begin);
     Value row = i64(op.getRow());
@@ -70,18 +57,20 @@ struct GatherScalesLowering : OpRewritePattern<GatherScalesTileOp> {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value i = loop.getInductionVar();
-      Value j = div(i, chunks), c = rem(i, chunks);
-      Value present = arith::AndIOp::create(b, lt(j, rows),
-                                            lt(c, k.c64(srcChunks)));
+      Value j = ix.div(i, chunks), c = ix.rem(i, chunks);
+      Value present =
+          arith::AndIOp::create(b, ix.lt(j, rows), ix.lt(c, srcChunks));
+      // Word j' of atom (r / 128, c), j' row r's word in the atom.
       Value r = arith::AddIOp::create(b, row, j);
-      Value inBlock = rem(r, 128);
-      Value word = mulAdd(rem(inBlock, 32), 4, div(inBlock, 32));
-      Value w = mulAdd(mulAdd(div(r, 128), chunks, c), 128, word);
-      // Word (begin + j) x K/64 + c of the plain source.
+      Value atom = ix.mulAdd(ix.div(r, 128), chunks, c);
+      Value w = ix.mulAdd(atom, 128, ix.wordOfRow(r));
+      // Word c of the plain source row begin + j (its row holds srcChunks
+      // words: K/64 of them, MXFP4's K/128).
       copyScaleWord(
           k, present, srcPtr,
           [&] {
-            return mulAdd(arith::AddIOp::create(b, begin, j), srcChunks, c);
+            return ix.mulAdd(arith::AddIOp::create(b, begin, j), srcChunks,
+                             c);
           },
           dstPtr, w);
     }

@@ -344,12 +344,15 @@ SmallVector<int64_t> outputShape(const OperandShape &a, int64_t n) {
 /// The checks of an A x B^T op with separate scale and output operands (the
 /// kernel-level scaled_matmul and the CTA-level tiles): operands, both
 /// scales in their layouts (for K rounded up by `scaleK`, the identity by
-/// default), and C's shape. Returns A's shape.
+/// default; A's for `sfaRows` rows named `sfaRowsName`, by default A's M,
+/// unbatched when they are not A's), and C's shape. Returns A's shape.
 FailureOr<OperandShape>
 verifyScaledProduct(Operation *op, MemRefType aType, MemRefType sfaType,
                     MemRefType bType, MemRefType sfbType, MemRefType cType,
                     ScaleLayout sfaLayout, ScaleLayout sfbLayout,
-                    int64_t (*scaleK)(int64_t) = nullptr) {
+                    int64_t (*scaleK)(int64_t) = nullptr,
+                    std::optional<int64_t> sfaRows = std::nullopt,
+                    StringRef sfaRowsName = "M") {
   FailureOr<OperandShape> shape = verifyProductOperands(
       op, {"a", "sfa", "b", "sfb", "c"}, aType, "b", bType);
   if (failed(shape))
@@ -357,8 +360,9 @@ verifyScaledProduct(Operation *op, MemRefType aType, MemRefType sfaType,
   const OperandShape &a = *shape;
   int64_t n = getOperandShape(bType).rows;
   const int64_t k = scaleK ? scaleK(a.k) : a.k;
-  if (failed(verifyScales(op, "sfa", sfaType, sfaLayout, a.rows, "M", k,
-                          a.batched, a.batch)) ||
+  if (failed(verifyScales(op, "sfa", sfaType, sfaLayout,
+                          sfaRows.value_or(a.rows), sfaRowsName, k,
+                          a.batched && !sfaRows, a.batch)) ||
       failed(verifyScales(op, "sfb", sfbType, sfbLayout, n, "N", k, a.batched,
                           a.batch)) ||
       failed(verifyOutput(op, cType, outputShape(a, n),
@@ -757,8 +761,7 @@ LogicalResult GemmTileOp::verify() {
   // On sm_90a MXFP4 is decoded by the ring's ops (wgmma.decode_b,
   // decode_a_tile) to bf16; the CTA that decodes A itself reads NVFP4
   // only. tcgen05 reads either, as its plan's format says.
-  if (tcgen05 && (tcgen05.getFormat() == ScaleFormat::MXFP4) !=
-                     format->isMX())
+  if (tcgen05 && tcgen05.getFormat() != getScaleFormat(*format))
     return emitOpError() << "has " << format->getName()
                          << " scales and expects a #nvfp4.tcgen05_mainloop "
                             "of that format (its MMAs' scale vector and "
@@ -827,29 +830,19 @@ LogicalResult GemmTileOp::verify() {
     weightScalesType = dropGroup(weightScalesType);
   }
   // A grouped sm_100a tile's A scales are the gathered tiles'
-  // (nvfp4.gather_scales_tile), not A's rows: checked here, and A's own
-  // blocked shape stands in for them below.
-  MemRefType sfaType = getSfa().getType();
-  if (grouped && tcgen05) {
-    OperandShape shape = getOperandShape(getA().getType());
-    const int64_t slotK = Tcgen05MainloopAttr::getSlotK(shape.k);
-    const int64_t tileRows =
-        GroupTileOp::maxTiles(shape.rows, weightBatch, tcgen05.getTileM()) *
-        tcgen05.getTileM();
-    if (failed(verifyScales(getOperation(), "sfa", sfaType,
-                            ScaleLayout::Blocked, tileRows,
-                            "the gathered tiles' rows", slotK, false, 1)))
-      return failure();
-    sfaType = MemRefType::get(getScaleShape(*format, ScaleLayout::Blocked,
-                                            shape.rows, slotK, false, 1),
-                              sfaType.getElementType());
-  }
+  // (nvfp4.gather_scales_tile), not A's rows.
+  std::optional<int64_t> sfaRows;
+  if (grouped && tcgen05)
+    sfaRows = getATileCount(getOperandShape(getA().getType()).rows,
+                            weightBatch, tcgen05.getTileM()) *
+              tcgen05.getTileM();
   // sm_100a slots copy scales 256 K values at a time: blocked for K
   // rounded up to 256 (nvfp4.block_scales_tile pads them).
   FailureOr<OperandShape> a = verifyScaledProduct(
-      getOperation(), getA().getType(), sfaType, weightType,
+      getOperation(), getA().getType(), getSfa().getType(), weightType,
       weightScalesType, getC().getType(), getSfaLayout(), getSfbLayout(),
-      tcgen05 ? &Tcgen05MainloopAttr::getSlotK : nullptr);
+      tcgen05 ? &Tcgen05MainloopAttr::getSlotK : nullptr, sfaRows,
+      sfaRows ? "the gathered tiles' rows" : "M");
   if (failed(a) ||
       failed(verifyOutputFormat(getOperation(), getC().getType(),
                                 getCScales(), getCGlobalScale(),
@@ -866,8 +859,7 @@ LogicalResult GemmTileOp::verify() {
   OperandShape tilesShape = *a;
   if (grouped)
     tilesShape.rows =
-        GroupTileOp::maxTiles(a->rows, weightBatch, plan.getTileM()) *
-        plan.getTileM();
+        getATileCount(a->rows, weightBatch, plan.getTileM()) * plan.getTileM();
   int64_t n = getOperandShape(weightType).rows;
   if (getABytes())
     return emitOpError() << "expects no a_bytes with a "
@@ -1045,9 +1037,8 @@ LogicalResult SumSplitsOp::verify() {
 
 /// The shapes of a scale re-layout (nvfp4.block_scales and its CTA form):
 /// `dst` blocked, `src` plain or blocked over the same rows and batch, with
-/// no more K chunks than `dst`.
-/// Checks a scale pre-pass's `src` and blocked `dst`; `anyRows`: `dst`'s
-/// rows need not be `src`'s (a gather's).
+/// no more K chunks than `dst`; with `anyRows` (a gather's), `dst`'s rows
+/// need not be `src`'s.
 static LogicalResult verifyBlockScales(Operation *op, MemRefType srcType,
                                        MemRefType dstType,
                                        bool anyRows = false) {

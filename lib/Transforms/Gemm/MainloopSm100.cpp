@@ -83,13 +83,9 @@ public:
     OperandShape a = getOperandShape(op.getA().getType());
     k = a.k;
     m = a.rows;
-    // A grouped tile's scales are the gathered tiles' (one tile of rows
-    // per tile of the grid), not A's rows.
-    scaleRows = m;
-    if (op.getGroup())
-      scaleRows = GroupTileOp::maxTiles(m, op.getWeight().getType().getDimSize(0),
-                                        plan.getTileM()) *
-                  plan.getTileM();
+    // A's 128-row scale blocks: A's rows', or a grouped tile's gathered
+    // tiles' (the verifier checked the shape).
+    aScaleBlocks = op.getSfa().getType().getShape().drop_back(4).back();
     n = getOperandShape(op.getWeight().getType()).rows;
     slices = Tcgen05MainloopAttr::getSlices(a.k) / kernel.getSplitK();
   }
@@ -108,17 +104,17 @@ private:
     return {b.createOrFold<arith::RemUIOp>(i, c32(plan.getStages())),
             b.createOrFold<arith::DivUIOp>(i, c32(plan.getStages()))};
   }
-  /// Byte offset (i64) of the scales of rows' 128-row block `block` (i32)
-  /// for K slice `global` (i32, in the whole K) of batch `batch` (index)
-  /// in the
-  /// blocked layout of an operand of `rows` rows, K padded to whole slices
+  /// Byte offset (i64) of the scales of 128-row block `block` (i32) for K
+  /// slice `global` (i32, in the whole K) of batch `batch` (index) in the
+  /// blocked layout of `rowBlocks` blocks of rows, K padded to whole slices
   /// (the tile's scale operands): atom (block, chunk) is at (block x
   /// chunks + chunk) x 512 (lib/Reference/Layout.h), so a slice's atoms
   /// (4 NVFP4, 2 MXFP4) are contiguous from chunk atoms x global.
-  Value scaleOffset(int64_t rows, Value batch, Value block, Value global) {
+  Value scaleOffset(int64_t rowBlocks, Value batch, Value block,
+                    Value global) {
     const int64_t chunks = Tcgen05MainloopAttr::getSlotK(k) /
                            plan.getBlockFormat().getAtomK();
-    const int64_t batchBytes = BlockFormat::getRowAtoms(rows) * chunks * 512;
+    const int64_t batchBytes = rowBlocks * chunks * 512;
     Value batch64 = b.createOrFold<arith::IndexCastUIOp>(b.getI64Type(), batch);
     return add(
         add(mul(batch64, c64(batchBytes)), mul(ext(block), c64(chunks * 512))),
@@ -130,10 +126,11 @@ private:
   GemmTileOp op;
   KernelPlanAttr kernel;
   Tcgen05MainloopAttr plan;
-  int64_t k, m, n, slices, scaleRows;
-  /// The weights' batch (a grouped tile's group) and A's first row (a
-  /// grouped tile's first row of its group, else m_base).
-  Value ring, tmem, mBase, nBase, batch32, weightBatch32, aRow, sliceBase;
+  int64_t k, m, n, slices, aScaleBlocks;
+  /// The weights' batch (a grouped tile's group; index and i32) and A's
+  /// first row (a grouped tile's first row of its group, else m_base).
+  Value ring, tmem, mBase, nBase, batch32, weightBatch, weightBatch32, aRow,
+      sliceBase;
 };
 
 /// Warp 0: every K slice into its slot, in order; the whole warp acquires
@@ -168,12 +165,12 @@ void Tcgen05PipelineBuilder::produce(Value leader) {
   for (int64_t w = 0; w < weights; ++w)
     RingCopyBytesOp::create(
         b, ring, slot, plan.getSfbOffset(w), op.getSfb()[w],
-        scaleOffset(n, op.getGroup() ? op.getGroup() : op.getBatch(),
+        scaleOffset(BlockFormat::getRowAtoms(n), weightBatch,
                     b.createOrFold<arith::DivUIOp>(nBase, c32(128)), global),
         plan.getScaleBlockBytes());
   // A's blocks: past M's last block (a 256-row tile over fewer rows) the
   // last one again; its rows of A are zero (TMA's bounds) and unstored.
-  const int64_t lastBlock = BlockFormat::getRowAtoms(scaleRows) - 1;
+  const int64_t lastBlock = aScaleBlocks - 1;
   for (int64_t j = 0; j < plan.getScaleBlocksA(); ++j) {
     Value block = b.createOrFold<arith::MinUIOp>(
         add(b.createOrFold<arith::DivUIOp>(mBase, c32(128)), c32(j)),
@@ -181,7 +178,8 @@ void Tcgen05PipelineBuilder::produce(Value leader) {
     RingCopyBytesOp::create(b, ring, slot,
                             plan.getSfaOffset() + j * plan.getScaleBlockBytes(),
                             op.getSfa(),
-                            scaleOffset(scaleRows, op.getBatch(), block, global),
+                            scaleOffset(aScaleBlocks, op.getBatch(), block,
+                                        global),
                             plan.getScaleBlockBytes());
   }
 }
@@ -336,11 +334,13 @@ LogicalResult Tcgen05PipelineBuilder::build() {
   mBase = arith::IndexCastUIOp::create(b, i32, op.getMBase());
   nBase = arith::IndexCastUIOp::create(b, i32, op.getNBase());
   batch32 = arith::IndexCastUIOp::create(b, i32, op.getBatch());
+  weightBatch = op.getBatch();
   weightBatch32 = batch32;
   aRow = mBase;
   Value rowEnd;
   if (op.getGroup()) {
-    weightBatch32 = arith::IndexCastUIOp::create(b, i32, op.getGroup());
+    weightBatch = op.getGroup();
+    weightBatch32 = arith::IndexCastUIOp::create(b, i32, weightBatch);
     aRow = arith::IndexCastUIOp::create(b, i32, op.getRowBegin());
     rowEnd = arith::IndexCastUIOp::create(b, i32, op.getRowEnd());
   }

@@ -297,6 +297,26 @@ double groupedMakespan(ArrayRef<int64_t> sizes, int64_t tileM, int64_t nTiles,
   return *std::max_element(free.begin(), free.end());
 }
 
+/// The group sizes a grouped GEMM's plan is made for
+/// (GroupedMatmulOp::getPlannedSizes), with the largest (at least 1) and
+/// the mean of the non-empty ones (Mmax / G when none is).
+struct GroupSizes {
+  SmallVector<int64_t> sizes;
+  int64_t typical, largest = 1;
+
+  explicit GroupSizes(const GemmOperands &g)
+      : sizes(cast<GroupedMatmulOp>(g.op).getPlannedSizes()),
+        typical(std::max<int64_t>(
+            llvm::divideCeil(g.getAShape().rows, g.getWeightBatch()), 1)) {
+    int64_t total = 0, used = 0;
+    for (int64_t m : sizes)
+      if (m > 0)
+        total += m, ++used, largest = std::max(largest, m);
+    if (used)
+      typical = std::max<int64_t>(llvm::divideCeil(total, used), 1);
+  }
+};
+
 /// The sm_90a grouped GEMM plan (performance.md, grouped v1-v4). A tile of
 /// A holds rows of one group, and its K loop runs the MMAs its rows need
 /// (multiples of 32 rows of A as the MMA's N). Where B's chunks can come
@@ -311,34 +331,6 @@ double groupedMakespan(ArrayRef<int64_t> sizes, int64_t tileM, int64_t nTiles,
 /// registers: the GEMM's three-K-group plan with tiles of a typical
 /// group's rows up to 128 (the hint's mean over non-empty groups). No
 /// split-K: a group's tiles are not known before the kernel runs.
-/// The group sizes a grouped GEMM's plan is made for: its size hint, else
-/// Mmax / G rows each; with the largest and the mean of the non-empty
-/// ones (at least 1).
-struct GroupSizes {
-  SmallVector<int64_t> sizes;
-  int64_t typical, largest;
-
-  explicit GroupSizes(const GemmOperands &g) {
-    const int64_t groups = g.getWeightBatch();
-    typical = llvm::divideCeil(g.getAShape().rows, groups);
-    largest = typical;
-    sizes.assign(groups, typical);
-    if (std::optional<ArrayRef<int64_t>> hint =
-            cast<GroupedMatmulOp>(g.op).getSizeHint()) {
-      sizes.assign(hint->begin(), hint->end());
-      int64_t total = 0, used = 0;
-      largest = 0;
-      for (int64_t m : *hint)
-        if (m > 0)
-          total += m, ++used, largest = std::max(largest, m);
-      if (used)
-        typical = llvm::divideCeil(total, used);
-    }
-    typical = std::max<int64_t>(typical, 1);
-    largest = std::max<int64_t>(largest, 1);
-  }
-};
-
 KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
                                  const GemmOperands &g) {
   OperandShape a = g.getAShape();
@@ -379,14 +371,6 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
   return getGemmPlan(ctx, f);
 }
 
-/// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128
-/// in one of 32, 64 or 128; when the grid would leave more than half the
-/// SMs idle, tiles of 64 rows of A (a 128-row tile of A becomes two CTAs:
-/// B is read twice, from L2 the second time), then split-K by powers of
-/// two while the grid still fits in one wave; as many ring slots as the
-/// shared memory (and TMEM) hold. Splits add on chip (a cluster) where
-/// the epilogue needs the finished sums: several weights' gate, or an
-/// NVFP4 C's quantization.
 /// An sm_100a plan of tiles of `tileM` rows of A with as many ring slots
 /// (2 to 16, at most `slices`) as TMEM's 512 columns and the shared
 /// memory hold.
@@ -410,6 +394,14 @@ KernelPlanAttr tcgen05PlanWithStages(MLIRContext *ctx, const PlanTarget &t,
   return plan(stages);
 }
 
+/// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128
+/// in one of 32, 64 or 128; when the grid would leave more than half the
+/// SMs idle, tiles of 64 rows of A (a 128-row tile of A becomes two CTAs:
+/// B is read twice, from L2 the second time), then split-K by powers of
+/// two while the grid still fits in one wave; as many ring slots as the
+/// shared memory (and TMEM) hold. Splits add on chip (a cluster) where
+/// the epilogue needs the finished sums: several weights' gate, or an
+/// NVFP4 C's quantization.
 KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
                                  int64_t m, int64_t n, int64_t k, int64_t batch,
                                  int64_t weights, bool quantizedC,
@@ -462,6 +454,10 @@ KernelPlanAttr chooseTcgen05GroupedPlan(MLIRContext *ctx, const PlanTarget &t,
   int64_t tileM = 32;
   double best = std::numeric_limits<double>::infinity();
   for (int64_t candidate : {32, 64, 128, 256}) {
+    // (A grid past CUDA's y limit is no candidate.)
+    if (GroupTileOp::maxTiles(g.getAShape().rows, g.getWeightBatch(),
+                              candidate) > kMaxGridY)
+      continue;
     const double time = groupedMakespan(groups.sizes, candidate, nTiles,
                                         slices, t.smCount, /*narrow=*/false);
     if (time <= best)
@@ -608,8 +604,7 @@ LogicalResult planGemmTcgen05(const GemmOperands &g, const PlanTarget &t) {
       givenPlan<Tcgen05MainloopAttr>(op, t, n, "#nvfp4.tcgen05_mainloop");
   if (failed(plan))
     return failure();
-  const ScaleFormat format =
-      g.getFormat().isMX() ? ScaleFormat::MXFP4 : ScaleFormat::NVFP4;
+  const ScaleFormat format = getScaleFormat(g.getFormat());
   if (!*plan)
     plan = g.isGrouped()
                ? chooseTcgen05GroupedPlan(op->getContext(), t, g, format)

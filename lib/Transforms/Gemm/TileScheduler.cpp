@@ -141,16 +141,6 @@ Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
   return blocked;
 }
 
-/// The sm_100a grouped GEMM's A scales: each tile's rows of A gathered into
-/// rows of its own, blocked, K padded to whole slots (a workspace of
-/// `tiles` x tile_m rows), by the pre-pass kernel `<name>_gather_sfa` (one
-/// CTA of nvfp4.gather_scales_tile per tile, block y as in the GEMM).
-Value gatherGroupScales(OpBuilder &hb, OpBuilder &kb, Location loc,
-                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
-                        StringRef name, const GemmOperands &g, int64_t tiles,
-                        int64_t tileM, Attribute plan,
-                        SmallVectorImpl<Value> &workspaces);
-
 /// A grouped GEMM's tile in a kernel whose block y numbers the tiles
 /// (nvfp4.group_tile over the offsets parameter `offsets`): builds what
 /// `body` builds for a tile that has rows, with its group and rows,
@@ -208,12 +198,19 @@ void createGemmTile(OpBuilder &kb, Location loc, const GemmOperands &g,
                g.getAShape().rows, plan.getTileM(), create);
 }
 
+/// The sm_100a grouped GEMM's A scales: each tile's rows of A gathered into
+/// rows of its own, blocked, K padded to whole slots (a workspace of as
+/// many tiles of `plan`'s tile_m rows as the groups can need), by the
+/// pre-pass kernel `<name>_gather_sfa` (one CTA of
+/// nvfp4.gather_scales_tile per tile, block y as in the GEMM).
 Value gatherGroupScales(OpBuilder &hb, OpBuilder &kb, Location loc,
                         gpu::GPUModuleOp kernels, SymbolTable &symbols,
-                        StringRef name, const GemmOperands &g, int64_t tiles,
-                        int64_t tileM, Attribute plan,
+                        StringRef name, const GemmOperands &g,
+                        KernelPlanAttr plan,
                         SmallVectorImpl<Value> &workspaces) {
   OperandShape a = g.getAShape();
+  const int64_t tileM = plan.getTileM();
+  const int64_t tiles = getATileCount(a.rows, g.getWeightBatch(), tileM);
   auto sfaType = cast<MemRefType>(g.sfa.getType());
   auto type = MemRefType::get(
       getScaleShape(BlockFormat::of(sfaType), ScaleLayout::Blocked,
@@ -433,6 +430,8 @@ LogicalResult mlir::nvfp4::tileGemm(const GemmOperands &g,
 /// of A's rows, z -> batch (times split_k + the split), reading A and B
 /// through tensor maps of their packed bytes (Tcgen05Tiles.h), created
 /// next to the launch; split-K's sum kernel, or its cluster, as for sm_90a.
+/// A grouped GEMM's grid numbers the tiles its groups can need in y (each
+/// CTA's nvfp4.group_tile), and its A scales are gathered per tile.
 LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
                                            KernelPlanAttr plan,
                                            gpu::GPUModuleOp kernels,
@@ -457,8 +456,8 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
   operands[1] =
       grouped
           ? gatherGroupScales(hb, kb, loc, kernels, symbols,
-                              (kernelName + "_gather_sfa").str(), g, mTiles,
-                              plan.getTileM(), plan, workspaces)
+                              (kernelName + "_gather_sfa").str(), g, plan,
+                              workspaces)
           : slotBlockedScales(hb, kb, loc, kernels, symbols,
                               (kernelName + "_block_sfa").str(), g.sfa,
                               g.sfaLayout, a.k, a.rows, a.batched, a.batch,

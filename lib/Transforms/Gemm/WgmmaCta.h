@@ -134,7 +134,7 @@ private:
   Value decode(Raw raw);
   SmallVector<Value> decode(const Raws &raws);
   ScaleFormat scaleFormat() const {
-    return cta.format.isMX() ? ScaleFormat::MXFP4 : ScaleFormat::NVFP4;
+    return getScaleFormat(cta.format);
   }
   /// First workspace row (i32) of decoded tile `chunk` of this CTA's rows
   /// of A (ATileWorkspace.h).

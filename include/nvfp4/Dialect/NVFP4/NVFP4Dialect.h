@@ -104,6 +104,11 @@ struct BlockScalesShape {
 };
 BlockScalesShape getBlockScalesShape(MemRefType src, MemRefType dst);
 
+/// The plan attributes' spelling of a block format.
+inline ScaleFormat getScaleFormat(BlockFormat format) {
+  return format.isMX() ? ScaleFormat::MXFP4 : ScaleFormat::NVFP4;
+}
+
 /// Returns the expected shape of a scale memref of `format` for `rows x k`
 /// values in `layout`, with a leading `batch` dimension when `batched` is
 /// set.
