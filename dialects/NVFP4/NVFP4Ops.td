@@ -246,6 +246,60 @@ def NVFP4_GroupedMatmulOp : NVFP4_KernelOp<"grouped_matmul"> {
 }
 
 //===----------------------------------------------------------------------===//
+// grouped_problems
+//===----------------------------------------------------------------------===//
+
+def NVFP4_GroupedProblemsOp : NVFP4_KernelOp<"grouped_problems",
+                                             [AttrSizedOperandSegments]> {
+  let summary = "G independent block-scaled products, each of its own shape";
+  let description = [{
+    The grouped GEMM as CUTLASS and the NVFP4 contest define it: G problems
+    `C_g = A_g * B_g^T`, each with its own tensors and its own (M, N, K),
+    all known when the kernel is compiled. Problem g is `a[g]` (M x K),
+    `sfa[g]`, `b[g]` (N x K), `sfb[g]` and `c[g]` (M x N); arithmetic as in
+    `nvfp4.scaled_matmul`. The operand lists are in problem order and
+    equally long; every problem has at least one row (drop an empty one).
+    One scale format and one layout per operand role hold for all
+    problems.
+
+    All problems run in one kernel whose CTAs each take one tile of one
+    problem (the kernel switches on the problem; its tensors are kernel
+    parameters by value). Where the sizes are decided at run time, use
+    `nvfp4.grouped_matmul`.
+
+    Example (the contest's first test case):
+    ```mlir
+    nvfp4.grouped_problems
+        a(%a0, %a1 : memref<96x128xf4E2M1FN>, memref<128x512xf4E2M1FN>)
+        sfa(%sa0, %sa1 : memref<96x8xf8E4M3FN>, memref<128x32xf8E4M3FN>)
+        b(%b0, %b1 : memref<128x128xf4E2M1FN>, memref<256x512xf4E2M1FN>)
+        sfb(%sb0, %sb1 : memref<128x8xf8E4M3FN>, memref<256x32xf8E4M3FN>)
+        outs(%c0, %c1 : memref<96x128xf16>, memref<128x256xf16>)
+    ```
+  }];
+  let arguments = (ins
+    Arg<Variadic<NVFP4_FP4Memref>, "each problem's A", [MemRead]>:$a,
+    Arg<Variadic<NVFP4_ScaleMemref>, "each problem's A scales",
+        [MemRead]>:$sfa,
+    Arg<Variadic<NVFP4_FP4Memref>, "each problem's B", [MemRead]>:$b,
+    Arg<Variadic<NVFP4_ScaleMemref>, "each problem's B scales",
+        [MemRead]>:$sfb,
+    Arg<Variadic<NVFP4_OutMemref>, "each problem's C", [MemWrite]>:$c,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
+    DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout);
+  let assemblyFormat = [{
+    `a` `(` $a `:` type($a) `)` `sfa` `(` $sfa `:` type($sfa) `)`
+    `b` `(` $b `:` type($b) `)` `sfb` `(` $sfb `:` type($sfb) `)`
+    `outs` `(` $c `:` type($c) `)` attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// G, the number of problems.
+    int64_t getProblems() { return static_cast<int64_t>(getA().size()); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // quantize
 //===----------------------------------------------------------------------===//
 

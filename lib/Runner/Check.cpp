@@ -201,6 +201,9 @@ void checkQuantized(ArrayRef<float> ref, ArrayRef<double> tol,
 /// overflow it; the GEMV scales each block's exact sum, as the reference
 /// does).
 static bool formsProductsInFp32(Operation *op) {
+  // Every problem of a grouped_problems runs on the GEMM's tensor cores.
+  if (auto problems = dyn_cast<GroupedProblemsOp>(op))
+    return BlockFormat::of(problems.getSfa().front().getType()).isMX();
   if (!isa<ScaledMatmulOp, ScaledDualMatmulOp, GroupedMatmulOp>(op))
     return false;
   // Operand 0 is A, 1 its scales, 2 the (first) weight.

@@ -138,6 +138,23 @@ LogicalResult run(GroupedMatmulOp op, const Operands &get) {
   return success();
 }
 
+LogicalResult run(GroupedProblemsOp op, const Operands &get) {
+  for (int64_t g = 0; g < op.getProblems(); ++g) {
+    Value b = op.getB()[g];
+    HostBuffer &c = get(op.getC()[g]);
+    const OperandShape a = getOperandShape(cast<MemRefType>(
+        op.getA()[g].getType()));
+    std::vector<float> out(static_cast<size_t>(
+        a.rows * getOperandShape(cast<MemRefType>(b.getType())).rows));
+    ::nvfp4::ref::scaledMatmul(
+        matrixAt(get(op.getA()[g]), get(op.getSfa()[g]), op.getSfaLayout(), 0),
+        matrixAt(get(b), get(op.getSfb()[g]), op.getSfbLayout(), 0),
+        out.data());
+    c.fromFloats(out);
+  }
+  return success();
+}
+
 LogicalResult run(QuantizeOp op, const Operands &get) {
   OperandShape x = getOperandShape(op.getX().getType());
   std::vector<float> values = get(op.getX()).toFloats();
@@ -289,8 +306,8 @@ LogicalResult mlir::nvfp4::executeOpOnCpu(Operation *op,
                                           MutableArrayRef<HostBuffer> args) {
   Operands get{args};
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case<ScaledMatmulOp, ScaledDualMatmulOp, GroupedMatmulOp, QuantizeOp,
-            BlockScalesOp>([&](auto concrete) { return run(concrete, get); })
+      .Case<ScaledMatmulOp, ScaledDualMatmulOp, GroupedMatmulOp,
+            GroupedProblemsOp, QuantizeOp, BlockScalesOp>([&](auto concrete) { return run(concrete, get); })
       .Case<func::ReturnOp>([](auto) { return success(); })
       .Default([](Operation *other) {
         return other->emitError() << "the CPU reference cannot execute '"
@@ -361,10 +378,19 @@ FailureOr<SmallVector<std::vector<float>>>
 mlir::nvfp4::accumulationBounds(Operation *op, ArrayRef<HostBuffer> args,
                                 ArrayRef<unsigned> outputs) {
   SmallVector<std::vector<float>> bounds(outputs.size());
-  if (!isa<ScaledMatmulOp, ScaledDualMatmulOp, GroupedMatmulOp>(op))
+  if (!isa<ScaledMatmulOp, ScaledDualMatmulOp, GroupedMatmulOp,
+           GroupedProblemsOp>(op))
     return bounds;
-  const int64_t k =
-      getOperandShape(cast<MemRefType>(op->getOperand(0).getType())).k;
+  // Each problem's K (one for the other ops).
+  auto problems = dyn_cast<GroupedProblemsOp>(op);
+  auto kOf = [&](int64_t g) {
+    return getOperandShape(cast<MemRefType>(
+                               (problems ? problems.getA()[g]
+                                         : op->getOperand(0))
+                                   .getType()))
+        .k;
+  };
+  const int64_t k = kOf(0);
   // |A| and |B|: clear the sign bits of every e2m1 nibble and e4m3 scale
   // (e8m0 scales have none); outputs in f32, which NVFP4's magnitudes
   // cannot overflow. MXFP4's can: where |A||B| overflows the bound is
@@ -388,20 +414,32 @@ mlir::nvfp4::accumulationBounds(Operation *op, ArrayRef<HostBuffer> args,
     for (uint8_t &byte : absArgs.back().bytes)
       byte &= mask;
   }
-  const double factor = 2.0 * static_cast<double>(k / 16) * 0x1p-24;
+  auto factorOf = [](int64_t kValues) {
+    return 2.0 * static_cast<double>(kValues / 16) * 0x1p-24;
+  };
+  const double factor = factorOf(k);
   if (auto dual = dyn_cast<ScaledDualMatmulOp>(op))
     return dualBounds(dual, absArgs, outputs, factor);
   if (failed(executeOpOnCpu(op, absArgs)))
     return failure();
-  Value cValue = isa<ScaledMatmulOp>(op) ? cast<ScaledMatmulOp>(op).getC()
-                                        : cast<GroupedMatmulOp>(op).getC();
-  auto c = cast<BlockArgument>(cValue);
-  for (auto [i, argIndex] : llvm::enumerate(outputs)) {
-    if (argIndex != c.getArgNumber())
-      continue;
-    bounds[i] = absArgs[argIndex].toFloats();
-    for (float &v : bounds[i])
-      v = static_cast<float>(factor * v);
+  // Each C with the factor of its product's K.
+  SmallVector<std::pair<Value, double>> cs;
+  if (problems)
+    for (int64_t g = 0; g < problems.getProblems(); ++g)
+      cs.push_back({problems.getC()[g], factorOf(kOf(g))});
+  else
+    cs.push_back({isa<ScaledMatmulOp>(op) ? cast<ScaledMatmulOp>(op).getC()
+                                          : cast<GroupedMatmulOp>(op).getC(),
+                  factor});
+  for (auto [cValue, cFactor] : cs) {
+    auto c = cast<BlockArgument>(cValue);
+    for (auto [i, argIndex] : llvm::enumerate(outputs)) {
+      if (argIndex != c.getArgNumber())
+        continue;
+      bounds[i] = absArgs[argIndex].toFloats();
+      for (float &v : bounds[i])
+        v = static_cast<float>(cFactor * v);
+    }
   }
   return bounds;
 }

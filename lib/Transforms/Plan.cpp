@@ -204,13 +204,18 @@ struct NVFP4PlanPass : nvfp4::impl::NVFP4PlanPassBase<NVFP4PlanPass> {
         return failed(planQuantize(quantize, planTarget))
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
+      if (auto problems = dyn_cast<GroupedProblemsOp>(op))
+        return failed(planProblems(problems, planTarget))
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
       std::optional<GemmOperands> gemm = GemmOperands::of(op);
       if (!gemm) {
         op->emitOpError() << "has no " << info.chip
                           << " kernel yet: nvfp4 lowers the batched GEMV, "
                              "the GEMM (scaled_matmul), the gated dual "
                              "GEMM (scaled_dual_matmul), the grouped GEMM "
-                             "(grouped_matmul) and quantize to the GPU";
+                             "(grouped_matmul, grouped_problems) and "
+                             "quantize to the GPU";
         return WalkResult::interrupt();
       }
       auto matmul = dyn_cast<ScaledMatmulOp>(op);

@@ -36,6 +36,10 @@ constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1, kMaxGridY = 65535;
 /// cannot.
 LogicalResult planGemm(const GemmOperands &g, const PlanTarget &t);
 
+/// Plans a grouped_problems (Gemm/PlanGemm.cpp): one plan for all its
+/// problems, kept and checked if written in the IR, else chosen.
+LogicalResult planProblems(GroupedProblemsOp op, const PlanTarget &t);
+
 /// Plans nvfp4.quantize (Quantize/PlanQuantize.cpp): keeps and checks a
 /// #nvfp4.quantize_plan written in the IR, or chooses one.
 LogicalResult planQuantize(QuantizeOp op, const PlanTarget &t);

@@ -276,7 +276,7 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
     module.walk([&](Operation *op) {
       if (op->getParentOfType<gpu::GPUModuleOp>())
         return;
-      if (GemmOperands::of(op) || isa<QuantizeOp>(op)) {
+      if (GemmOperands::of(op) || isa<QuantizeOp, GroupedProblemsOp>(op)) {
         if (op->getAttrOfType<PlanAttrInterface>(NVFP4Dialect::kPlanAttrName))
           work.push_back(op);
         else
@@ -324,6 +324,18 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
         }
         if (failed(tileQuantize(quantize, quantizePlan, kernels, symbols,
                                 name)))
+          return signalPassFailure();
+        continue;
+      }
+      if (auto problems = dyn_cast<GroupedProblemsOp>(op)) {
+        auto kernelPlan = dyn_cast<KernelPlanAttr>(plan);
+        if (!kernelPlan || !kernelPlan.getWgmma()) {
+          op->emitOpError() << "expects a #nvfp4.kernel plan with a "
+                               "#nvfp4.wgmma_mainloop, but got "
+                            << plan;
+          return signalPassFailure();
+        }
+        if (failed(tileProblems(problems, kernelPlan, kernels, symbols, name)))
           return signalPassFailure();
         continue;
       }

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The pieces nvfp4-tile (Tile.cpp) and the GEMM's grid and launches
-// (Gemm/TileScheduler.cpp) share: workspaces, kernels, launches that
+// (Gemm/TileScheduler.cpp, Gemm/ProblemScheduler.cpp) share: workspaces, kernels, launches that
 // record their plan. Private to lib/Transforms.
 //
 //===----------------------------------------------------------------------===//
@@ -70,6 +70,13 @@ LogicalResult tileGemm(const GemmOperands &op, KernelPlanAttr plan,
 LogicalResult tileGemmTcgen05(const GemmOperands &op, KernelPlanAttr plan,
                               gpu::GPUModuleOp kernels, SymbolTable &symbols,
                               StringRef kernelName);
+
+/// A grouped_problems with a #nvfp4.kernel plan of a wgmma mainloop as
+/// one kernel whose CTAs each take a tile of one problem, and its A
+/// pre-pass (Gemm/ProblemScheduler.cpp), in place of the op.
+LogicalResult tileProblems(GroupedProblemsOp op, KernelPlanAttr plan,
+                           gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                           StringRef kernelName);
 
 } // namespace mlir::nvfp4
 

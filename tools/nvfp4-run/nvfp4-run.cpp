@@ -899,6 +899,12 @@ static int run(int argc, char **argv) {
       flops += 2 * 2.0 * a.batch * a.rows * a.k *
                getOperandShape(dual.getB1().getType()).rows;
     });
+    entry->walk([&](GroupedProblemsOp problems) {
+      for (auto [a, b] : llvm::zip(problems.getA(), problems.getB()))
+        flops += 2.0 * getOperandShape(cast<MemRefType>(a.getType())).rows *
+                 getOperandShape(cast<MemRefType>(b.getType())).rows *
+                 getOperandShape(cast<MemRefType>(a.getType())).k;
+    });
     if (flops > 0)
       benchLine += llvm::formatv("; {0:f1} TFLOP/s back to back",
                                  flops / (b.backToBackUs * 1e-6) / 1e12)

@@ -22,6 +22,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -162,18 +163,20 @@ LogicalResult verifyDenseOperands(Operation *op, ArrayRef<StringRef> names) {
 /// Checks an FP4 data operand against the reference operand `a`: same rank,
 /// batch and K.
 LogicalResult verifyLikeA(Operation *op, StringRef name, MemRefType type,
-                          const OperandShape &a) {
+                          const OperandShape &a, StringRef aName = "a") {
   int64_t rank = a.batched ? 3 : 2;
   if (type.getRank() != rank)
     return op->emitOpError() << "expects '" << name << "' to have rank " << rank
-                             << " like 'a', but got rank " << type.getRank();
+                             << " like '" << aName << "', but got rank "
+                             << type.getRank();
   OperandShape s = getOperandShape(type);
   if (s.batch != a.batch)
     return op->emitOpError() << "expects '" << name << "' to have batch size "
-                             << a.batch << " like 'a', but got " << s.batch;
+                             << a.batch << " like '" << aName << "', but got "
+                             << s.batch;
   if (s.k != a.k)
     return op->emitOpError() << "expects '" << name << "' to have K = " << a.k
-                             << " like 'a', but got " << s.k;
+                             << " like '" << aName << "', but got " << s.k;
   return success();
 }
 
@@ -237,10 +240,11 @@ LogicalResult verifyScales(Operation *op, StringRef name, MemRefType type,
 
 /// Checks the output shape.
 LogicalResult verifyOutput(Operation *op, MemRefType type,
-                           ArrayRef<int64_t> want, StringRef spelling) {
+                           ArrayRef<int64_t> want, StringRef spelling,
+                           StringRef name = "c") {
   if (type.getShape() != want)
     return op->emitOpError()
-           << "expects 'c' to have shape " << formatShape(want) << " "
+           << "expects '" << name << "' to have shape " << formatShape(want) << " "
            << spelling << ", but got " << formatShape(type.getShape());
   return success();
 }
@@ -528,6 +532,68 @@ LogicalResult GroupedMatmulOp::verify() {
                           k, /*batched=*/true, g, "G")))
     return failure();
   return verifyOutput(op, getC().getType(), {rows, n}, "([Mmax, N])");
+}
+
+//===----------------------------------------------------------------------===//
+// GroupedProblemsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GroupedProblemsOp::verify() {
+  Operation *op = getOperation();
+  const size_t g = getA().size();
+  if (g == 0)
+    return emitOpError() << "expects at least one problem";
+  const StringRef lists[] = {"sfa", "b", "sfb", "c"};
+  const size_t sizes[] = {getSfa().size(), getB().size(), getSfb().size(),
+                          getC().size()};
+  for (auto [name, size] : llvm::zip(lists, sizes))
+    if (size != g)
+      return emitOpError() << "expects one '" << name << "' per problem ("
+                           << g << ", as many as 'a'), but got " << size;
+  FailureOr<BlockFormat> format = verifyFormat(op);
+  if (failed(format))
+    return failure();
+  for (size_t i = 0; i < g; ++i) {
+    auto name = [&](StringRef role) {
+      return (role + "[" + Twine(i) + "]").str();
+    };
+    const std::string aName = name("a"), bName = name("b");
+    Value operands[] = {getA()[i], getSfa()[i], getB()[i], getSfb()[i],
+                        getC()[i]};
+    StringRef roles[] = {"a", "sfa", "b", "sfb", "c"};
+    for (auto [value, role] : llvm::zip(operands, roles))
+      if (failed(verifyDense(op, value, name(role))))
+        return failure();
+    auto aType = cast<MemRefType>(getA()[i].getType());
+    if (aType.getRank() != 2)
+      return emitOpError() << "expects '" << aName
+                           << "' to have rank 2 ([M, K]: each problem is "
+                              "one product), but got rank "
+                           << aType.getRank();
+    OperandShape a = getOperandShape(aType);
+    if (failed(verifyLikeA(op, bName, cast<MemRefType>(getB()[i].getType()),
+                           a, aName)))
+      return failure();
+    if (a.k % format->blockSize != 0)
+      return emitOpError() << "expects K of problem " << i << " (" << a.k
+                           << ") to be a multiple of " << format->blockSize
+                           << ", the " << format->getName()
+                           << " scale block size";
+    const int64_t n = getOperandShape(cast<MemRefType>(getB()[i].getType()))
+                          .rows;
+    if (failed(verifyScales(op, name("sfa"),
+                            cast<MemRefType>(getSfa()[i].getType()),
+                            getSfaLayout(), a.rows, "M", a.k,
+                            /*batched=*/false, 1)) ||
+        failed(verifyScales(op, name("sfb"),
+                            cast<MemRefType>(getSfb()[i].getType()),
+                            getSfbLayout(), n, "N", a.k, /*batched=*/false,
+                            1)) ||
+        failed(verifyOutput(op, cast<MemRefType>(getC()[i].getType()),
+                            {a.rows, n}, "([M, N])", name("c"))))
+      return failure();
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1425,13 +1491,20 @@ LogicalResult RingAllocOp::verify() {
   Operation *func = (*this)->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
   if (!func)
     return success();
+  // Rings in mutually exclusive regions (the cases of a grouped_problems'
+  // switch on the CTA's problem) are never live in the same CTA.
   int64_t rings = 0;
-  func->walk([&](RingAllocOp) { ++rings; });
-  if (rings > 1)
-    return emitOpError() << "expects one ring per kernel (every ring takes "
+  func->walk([&](RingAllocOp other) {
+    if (other != *this &&
+        !insideMutuallyExclusiveRegions(getOperation(), other))
+      ++rings;
+  });
+  if (rings > 0)
+    return emitOpError() << "expects one ring per kernel, or rings in "
+                            "mutually exclusive regions (every ring takes "
                             "the kernel's dynamic shared memory from its "
                             "start), but this function allocates "
-                         << rings;
+                         << rings + 1 << " that one CTA can reach";
   return success();
 }
 

@@ -57,6 +57,23 @@ std::optional<GemmOperands> GemmOperands::of(Operation *op) {
   return std::nullopt;
 }
 
+SmallVector<GemmOperands>
+mlir::nvfp4::getProblemOperands(GroupedProblemsOp op) {
+  SmallVector<GemmOperands> problems;
+  for (int64_t g = 0; g < op.getProblems(); ++g)
+    problems.push_back(GemmOperands{op,
+                                    op.getA()[g],
+                                    op.getSfa()[g],
+                                    {op.getB()[g]},
+                                    {op.getSfb()[g]},
+                                    op.getC()[g],
+                                    op.getSfaLayout(),
+                                    op.getSfbLayout(),
+                                    GemmOperands::Epilogue::Identity,
+                                    /*offsets=*/Value()});
+  return problems;
+}
+
 SmallVector<Value> GemmOperands::getKernelOperands() const {
   SmallVector<Value> operands = {a, sfa};
   for (auto [bi, sfbi] : llvm::zip(b, sfb))

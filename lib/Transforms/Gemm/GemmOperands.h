@@ -11,7 +11,8 @@
 // (scaled_matmul, N > 1) has one weight and the identity; the gated dual
 // GEMM (scaled_dual_matmul) has two and silu(x1) * x2; the grouped GEMM
 // (grouped_matmul) has one weight per group and its groups' run-time row
-// offsets. Private to lib/Transforms.
+// offsets; each problem of a grouped_problems is a GEMM of its own, in one
+// kernel. Private to lib/Transforms.
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,6 +90,9 @@ struct GemmOperands {
   /// ops of `epilogue`, nvfp4.yield.
   void buildEpilogue(OpBuilder &b, Location loc, Region &region) const;
 };
+
+/// Each problem of a grouped_problems as a GEMM of its own.
+SmallVector<GemmOperands> getProblemOperands(GroupedProblemsOp op);
 
 } // namespace mlir::nvfp4
 

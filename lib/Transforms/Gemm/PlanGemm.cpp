@@ -271,23 +271,29 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t,
   return getGemmPlan(ctx, f);
 }
 
+/// One group's (or problem's) work in a grid of tiles: its rows of A, its
+/// tiles of B and its K chunks.
+struct TileWork {
+  int64_t rows, nTiles, chunks;
+};
+
 /// The time a grid of grouped GEMM tiles of `tileM` rows takes on `smCount`
-/// SMs, in units of one K chunk of a 128-row MMA: the groups' tiles (MMA N
+/// SMs, in units of one K chunk of a 128-row MMA: each group's tiles (MMA N
 /// = rows rounded up to 32 where the kernel narrows a group's last tile's
-/// MMAs, `narrow`, else tileM) times `nTiles` tiles of B, each CTA costing
+/// MMAs, `narrow`, else tileM) times its tiles of B, each CTA costing
 /// chunks x (0.25 + N / 128), handed out in grid order to the SM that
 /// frees first, as the hardware's block scheduler does. The fixed 0.25 per
 /// chunk (B's decode) is a fit to grouped v3's sweep, whose best tile it
 /// picks on all four contest shapes for any value from 0.02 to 0.5.
-double groupedMakespan(ArrayRef<int64_t> sizes, int64_t tileM, int64_t nTiles,
-                       int64_t chunks, int64_t smCount, bool narrow = true) {
+double tilesMakespan(ArrayRef<TileWork> work, int64_t tileM, int64_t smCount,
+                     bool narrow) {
   std::vector<double> free(static_cast<size_t>(smCount), 0.0);
-  for (int64_t m : sizes) {
-    for (int64_t left = m; left > 0; left -= tileM) {
+  for (const TileWork &w : work) {
+    for (int64_t left = w.rows; left > 0; left -= tileM) {
       const int64_t n =
           narrow ? llvm::alignTo(std::min(left, tileM), 32) : tileM;
-      const double cost = chunks * (0.25 + n / 128.0);
-      for (int64_t i = 0; i < nTiles; ++i) {
+      const double cost = w.chunks * (0.25 + n / 128.0);
+      for (int64_t i = 0; i < w.nTiles; ++i) {
         std::pop_heap(free.begin(), free.end(), std::greater<>());
         free.back() += cost;
         std::push_heap(free.begin(), free.end(), std::greater<>());
@@ -295,6 +301,15 @@ double groupedMakespan(ArrayRef<int64_t> sizes, int64_t tileM, int64_t nTiles,
     }
   }
   return *std::max_element(free.begin(), free.end());
+}
+
+/// tilesMakespan of groups of `sizes` rows sharing `nTiles` and `chunks`.
+double groupedMakespan(ArrayRef<int64_t> sizes, int64_t tileM, int64_t nTiles,
+                       int64_t chunks, int64_t smCount, bool narrow = true) {
+  SmallVector<TileWork> work;
+  for (int64_t m : sizes)
+    work.push_back({m, nTiles, chunks});
+  return tilesMakespan(work, tileM, smCount, narrow);
 }
 
 /// The group sizes a grouped GEMM's plan is made for
@@ -368,6 +383,69 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
   f.stages = 9;
   f.kGroups = 3;
   f.bPrefetch = GemmShape::bPrefetch(chunks);
+  return getGemmPlan(ctx, f);
+}
+
+/// The sm_90a plan of a grouped_problems (one plan for all its problems,
+/// whose CTAs share the kernel): as the grouped GEMM's where every
+/// problem's B can come through the ring and K is not short (tiles of the
+/// largest problem's rows rounded up to 32, up to 128, or 192 or 256 rows
+/// where tilesMakespan says the grid ends sooner; each problem's tiles are
+/// whole MMAs, not narrowed); the CTA that decodes A itself where every
+/// problem's K is short (at most kShortKChunks chunks: a pre-pass would
+/// cost more than it saves, GEMM v20); else the GEMM's three K groups and
+/// a producer. No split-K.
+KernelPlanAttr chooseProblemsPlan(MLIRContext *ctx, const PlanTarget &t,
+                                  ArrayRef<GemmOperands> problems) {
+  SmallVector<TileWork> work;
+  int64_t largest = 1, total = 0, maxN = 1, maxChunks = 1;
+  bool bTmaFits = true;
+  for (const GemmOperands &p : problems) {
+    OperandShape a = p.getAShape();
+    const int64_t chunks = a.k / WgmmaMainloopAttr::kTileK;
+    work.push_back({a.rows, 0, chunks});
+    largest = std::max(largest, a.rows);
+    total += a.rows;
+    maxN = std::max(maxN, p.getN());
+    maxChunks = std::max(maxChunks, chunks);
+    bTmaFits &= p.bTmaScalesFit();
+  }
+  const int64_t typical =
+      llvm::divideCeil(total, static_cast<int64_t>(problems.size()));
+  GemmPlanFields f{};
+  f.warpgroups = 1;
+  f.splitK = 1;
+  f.bPrefetch = 2;
+  f.kGroups = 1;
+  const bool mx = problems.front().getFormat().isMX();
+  if (!mx && maxChunks <= kShortKChunks) {
+    f.tileM = std::min<int64_t>(llvm::alignTo(typical, 8), 128);
+    return getGemmPlan(ctx, f);
+  }
+  f.producer = true;
+  if (bTmaFits) {
+    f.bTma = true;
+    f.warpgroups = maxN > 64 ? 2 : 1;
+    for (auto [w, p] : llvm::zip(work, problems))
+      w.nTiles = llvm::divideCeil(p.getN(), 64 * f.warpgroups);
+    f.tileM = std::min<int64_t>(llvm::alignTo(largest, 32), 128);
+    double best = tilesMakespan(work, f.tileM, t.smCount, /*narrow=*/false);
+    for (int64_t tileM : {192, 256}) {
+      if (tileM > static_cast<int64_t>(llvm::alignTo(largest, 32)))
+        break;
+      const double time =
+          tilesMakespan(work, tileM, t.smCount, /*narrow=*/false);
+      if (time < best)
+        best = time, f.tileM = tileM;
+    }
+    f.stages = stagesThatFit(
+        t, WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups, true, 1));
+    return getGemmPlan(ctx, f);
+  }
+  f.tileM = std::min<int64_t>(llvm::alignTo(typical, 8), 128);
+  f.stages = 9;
+  f.kGroups = 3;
+  f.bPrefetch = GemmShape::bPrefetch(maxChunks);
   return getGemmPlan(ctx, f);
 }
 
@@ -689,6 +767,66 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
   if (plan->getStages() == 0 &&
       plan->getSharedBytes() > t.info.staticSharedBytes)
     return op->emitOpError()
+           << "has a plan that needs " << plan->getSharedBytes()
+           << " bytes of shared memory, more than the "
+           << t.info.staticSharedBytes << " a CTA can have statically";
+  op->setAttr(NVFP4Dialect::kPlanAttrName, *plan);
+  return success();
+}
+
+/// Plans a grouped_problems: one plan for every problem (their CTAs share
+/// one kernel), kept and checked if written in the IR; reports on `op`.
+LogicalResult mlir::nvfp4::planProblems(GroupedProblemsOp op,
+                                        const PlanTarget &t) {
+  if (!t.info.hasWgmma || t.info.hasTcgen05)
+    return op.emitOpError()
+           << "has no " << t.info.chip
+           << " kernel yet: the grouped GEMM of independent problems is "
+              "lowered with wgmma (sm_90a); for sm_100a use "
+              "nvfp4.grouped_matmul (one N and K, run-time group sizes)";
+  SmallVector<GemmOperands> problems = getProblemOperands(op);
+  int64_t tileRows = 0;
+  for (auto [i, p] : llvm::enumerate(problems)) {
+    OperandShape a = p.getAShape();
+    if (failed(checkGemmShape(op, a, p.getN(), WgmmaMainloopAttr::kTileK,
+                              "the GEMM kernels step K by 64 (4 MMAs of K "
+                              "= 16), problem " +
+                                  std::to_string(i) + "'s too")))
+      return failure();
+  }
+  FailureOr<KernelPlanAttr> plan = givenPlan<WgmmaMainloopAttr>(
+      op, t, problems.front().getN(), "#nvfp4.wgmma_mainloop");
+  if (failed(plan))
+    return failure();
+  if (!*plan)
+    plan = chooseProblemsPlan(op->getContext(), t, problems);
+  if (plan->getSplitK() > 1)
+    return op.emitOpError()
+           << "expects a plan without split-K (its problems' tiles share "
+              "one grid), but got "
+           << *plan;
+  for (auto [i, p] : llvm::enumerate(problems)) {
+    if (failed(checkPlanWeights(p, *plan)) ||
+        failed(checkQuantizedOutputPlan(p, *plan)))
+      return failure();
+    if (plan->getWgmma().getBTma() && !p.bTmaScalesFit())
+      return op.emitOpError()
+             << "has a plan with b_tma, which copies B's plain scales with "
+                "a tensor map and needs K to be a multiple of "
+             << 16 * p.getFormat().blockSize
+             << ", but problem " << i << " has K = " << p.getAShape().k
+             << "; use blocked scales or b_tma = false";
+    tileRows += llvm::divideCeil(p.getAShape().rows, plan->getTileM());
+  }
+  if (tileRows > kMaxGridY)
+    return op.emitOpError()
+           << "cannot be launched as one kernel: its problems have "
+           << tileRows << " tiles of " << plan->getTileM()
+           << " rows of A in all, the grid's y, which CUDA limits to "
+           << kMaxGridY;
+  if (plan->getStages() == 0 &&
+      plan->getSharedBytes() > t.info.staticSharedBytes)
+    return op.emitOpError()
            << "has a plan that needs " << plan->getSharedBytes()
            << " bytes of shared memory, more than the "
            << t.info.staticSharedBytes << " a CTA can have statically";

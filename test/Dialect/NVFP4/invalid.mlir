@@ -147,6 +147,70 @@ func.func @dual_sfb2(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>
 
 // -----
 
+func.func @problems_none() {
+  // expected-error @+1 {{expects at least one problem}}
+  "nvfp4.grouped_problems"() <{operandSegmentSizes = array<i32: 0, 0, 0, 0, 0>, sfa_layout = #nvfp4.scale_layout<plain>, sfb_layout = #nvfp4.scale_layout<plain>}> : () -> ()
+  return
+}
+
+// -----
+
+func.func @problems_list_length(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects one 'b' per problem (2, as many as 'a'), but got 1}}
+  nvfp4.grouped_problems a(%a, %a : memref<128x256xf4E2M1FN>, memref<128x256xf4E2M1FN>) sfa(%sfa, %sfa : memref<128x16xf8E4M3FN>, memref<128x16xf8E4M3FN>) b(%b : memref<64x256xf4E2M1FN>) sfb(%sfb, %sfb : memref<64x16xf8E4M3FN>, memref<64x16xf8E4M3FN>) outs(%c, %c : memref<128x64xf16>, memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @problems_a_rank(%a: memref<1x128x256xf4E2M1FN>, %sfa: memref<1x128x16xf8E4M3FN>, %b: memref<1x64x256xf4E2M1FN>, %sfb: memref<1x64x16xf8E4M3FN>, %c: memref<1x128x64xf16>) {
+  // expected-error @+1 {{expects 'a[0]' to have rank 2 ([M, K]: each problem is one product), but got rank 3}}
+  nvfp4.grouped_problems a(%a : memref<1x128x256xf4E2M1FN>) sfa(%sfa : memref<1x128x16xf8E4M3FN>) b(%b : memref<1x64x256xf4E2M1FN>) sfb(%sfb : memref<1x64x16xf8E4M3FN>) outs(%c : memref<1x128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @problems_b_k(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %a1: memref<64x512xf4E2M1FN>, %sfa1: memref<64x32xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>, %c1: memref<64x64xf16>) {
+  // expected-error @+1 {{expects 'b[1]' to have K = 512 like 'a[1]', but got 256}}
+  nvfp4.grouped_problems a(%a, %a1 : memref<128x256xf4E2M1FN>, memref<64x512xf4E2M1FN>) sfa(%sfa, %sfa1 : memref<128x16xf8E4M3FN>, memref<64x32xf8E4M3FN>) b(%b, %b : memref<64x256xf4E2M1FN>, memref<64x256xf4E2M1FN>) sfb(%sfb, %sfb : memref<64x16xf8E4M3FN>, memref<64x16xf8E4M3FN>) outs(%c, %c1 : memref<128x64xf16>, memref<64x64xf16>)
+  return
+}
+
+// -----
+
+func.func @problems_sfb_shape(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %b1: memref<32x256xf4E2M1FN>, %c: memref<128x64xf16>, %c1: memref<128x32xf16>) {
+  // expected-error @+1 {{expects 'sfb[1]' in the plain scale layout to have shape [32, 16] ([N, K/16]), but got [64, 16]}}
+  nvfp4.grouped_problems a(%a, %a : memref<128x256xf4E2M1FN>, memref<128x256xf4E2M1FN>) sfa(%sfa, %sfa : memref<128x16xf8E4M3FN>, memref<128x16xf8E4M3FN>) b(%b, %b1 : memref<64x256xf4E2M1FN>, memref<32x256xf4E2M1FN>) sfb(%sfb, %sfb : memref<64x16xf8E4M3FN>, memref<64x16xf8E4M3FN>) outs(%c, %c1 : memref<128x64xf16>, memref<128x32xf16>)
+  return
+}
+
+// -----
+
+func.func @problems_c_shape(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x32xf16>) {
+  // expected-error @+1 {{expects 'c[0]' to have shape [128, 64] ([M, N]), but got [128, 32]}}
+  nvfp4.grouped_problems a(%a : memref<128x256xf4E2M1FN>) sfa(%sfa : memref<128x16xf8E4M3FN>) b(%b : memref<64x256xf4E2M1FN>) sfb(%sfb : memref<64x16xf8E4M3FN>) outs(%c : memref<128x32xf16>)
+  return
+}
+
+// -----
+
+func.func @problems_mixed_format(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %sfa1: memref<128x8xf8E8M0FNU>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects every block scale in one format, but got NVFP4 scales}}
+  nvfp4.grouped_problems a(%a, %a : memref<128x256xf4E2M1FN>, memref<128x256xf4E2M1FN>) sfa(%sfa, %sfa1 : memref<128x16xf8E4M3FN>, memref<128x8xf8E8M0FNU>) b(%b, %b : memref<64x256xf4E2M1FN>, memref<64x256xf4E2M1FN>) sfb(%sfb, %sfb : memref<64x16xf8E4M3FN>, memref<64x16xf8E4M3FN>) outs(%c, %c : memref<128x64xf16>, memref<128x64xf16>)
+  return
+}
+
+// -----
+
+func.func @problems_k(%a: memref<128x40xf4E2M1FN>, %sfa: memref<128x2xf8E4M3FN>, %b: memref<64x40xf4E2M1FN>, %sfb: memref<64x2xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects K of problem 0 (40) to be a multiple of 16, the NVFP4 scale block size}}
+  nvfp4.grouped_problems a(%a : memref<128x40xf4E2M1FN>) sfa(%sfa : memref<128x2xf8E4M3FN>) b(%b : memref<64x40xf4E2M1FN>) sfb(%sfb : memref<64x2xf8E4M3FN>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
 func.func @grouped_offsets_length(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2x64x256xf4E2M1FN>, %sfb: memref<2x64x16xf8E4M3FN>, %o: memref<2xi32>, %c: memref<128x64xf16>) {
   // expected-error @+1 {{expects 'offsets' to hold G + 1 = 3 row offsets (one more than 'b' has groups), but it holds 2}}
   nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2x64x256xf4E2M1FN>, memref<2x64x16xf8E4M3FN>, memref<2xi32>) outs(%c : memref<128x64xf16>)
@@ -780,7 +844,7 @@ func.func @ring_scratch_alignment(%r: !nvfp4.ring<stages = 2, slot_bytes = 1024,
 // -----
 
 func.func @two_rings() {
-  // expected-error @+1 {{expects one ring per kernel (every ring takes the kernel's dynamic shared memory from its start), but this function allocates 2}}
+  // expected-error @+1 {{expects one ring per kernel, or rings in mutually exclusive regions (every ring takes the kernel's dynamic shared memory from its start), but this function allocates 2 that one CTA can reach}}
   %r0 = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 1>
   %r1 = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 1>
   return

@@ -61,6 +61,23 @@ func.func @grouped(%a: memref<512x1536xf4E2M1FN>, %sfa: memref<512x96xf8E4M3FN>,
   return
 }
 
+// CHECK-LABEL: func.func @problems
+// CHECK: nvfp4.grouped_problems a(%{{.*}}, %{{.*}} : memref<96x128xf4E2M1FN>, memref<128x512xf4E2M1FN>) sfa({{.*}}) b({{.*}}) sfb({{.*}} : memref<1x2x32x4x4xf8E4M3FN>, memref<2x8x32x4x4xf8E4M3FN>) outs(%{{.*}}, %{{.*}} : memref<96x128xf16>, memref<128x256xbf16>) {sfb_layout = #nvfp4.scale_layout<blocked>}
+// GENERIC-LABEL: sym_name = "problems"
+// GENERIC: "nvfp4.grouped_problems"{{.*}}<{operandSegmentSizes = array<i32: 2, 2, 2, 2, 2>, sfa_layout = #nvfp4.scale_layout<plain>, sfb_layout = #nvfp4.scale_layout<blocked>}>
+func.func @problems(%a0: memref<96x128xf4E2M1FN>, %a1: memref<128x512xf4E2M1FN>,
+                    %sa0: memref<96x8xf8E4M3FN>, %sa1: memref<128x32xf8E4M3FN>,
+                    %b0: memref<128x128xf4E2M1FN>, %b1: memref<256x512xf4E2M1FN>,
+                    %sb0: memref<1x2x32x4x4xf8E4M3FN>, %sb1: memref<2x8x32x4x4xf8E4M3FN>,
+                    %c0: memref<96x128xf16>, %c1: memref<128x256xbf16>) {
+  nvfp4.grouped_problems a(%a0, %a1 : memref<96x128xf4E2M1FN>, memref<128x512xf4E2M1FN>)
+      sfa(%sa0, %sa1 : memref<96x8xf8E4M3FN>, memref<128x32xf8E4M3FN>)
+      b(%b0, %b1 : memref<128x128xf4E2M1FN>, memref<256x512xf4E2M1FN>)
+      sfb(%sb0, %sb1 : memref<1x2x32x4x4xf8E4M3FN>, memref<2x8x32x4x4xf8E4M3FN>)
+      outs(%c0, %c1 : memref<96x128xf16>, memref<128x256xbf16>) {sfb_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
 // CHECK-LABEL: func.func @quantize
 // CHECK: nvfp4.quantize ins(%{{.*}} : memref<2x128x256xbf16>) outs(%{{.*}}, %{{.*}} : memref<2x128x256xf4E2M1FN>, memref<2x1x4x32x4x4xf8E4M3FN>) {sf_layout = #nvfp4.scale_layout<blocked>}
 // GENERIC-LABEL: sym_name = "quantize"

@@ -57,6 +57,9 @@ config.substitutions.append(
     ("%genquant",
      sys.executable + " " + os.path.join(repo, "bench", "gen_quantize.py")))
 config.substitutions.append(
+    ("%genproblems",
+     sys.executable + " " + os.path.join(repo, "bench", "gen_problems.py")))
+config.substitutions.append(
     ("%gengrouped",
      sys.executable + " " + os.path.join(repo, "bench", "gen_grouped.py")))
 config.substitutions.append(

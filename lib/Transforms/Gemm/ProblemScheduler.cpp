@@ -1,0 +1,254 @@
+//===- ProblemScheduler.cpp - the grid of a grouped_problems --------------===//
+//
+// Part of the nvfp4 project: an MLIR compiler for block-scaled FP4 kernels.
+//
+//===----------------------------------------------------------------------===//
+//
+// How nvfp4-tile maps a grouped_problems (G independent GEMMs, each of its
+// own static shape) onto one grid: block y numbers every problem's tiles
+// of A's rows in problem order (problem g's are [first[g], first[g + 1])),
+// block x a tile of B's rows (up to the widest problem's; a CTA past its
+// problem's N exits). Each CTA finds its problem by comparing y with the
+// static prefix sums and switches into that problem's gemm_tile, a GEMM
+// tile of the problem's own shapes and tensors: every problem's operands
+// and tensor maps are parameters of the one kernel, by value. Where the
+// plan has a ring, one pre-pass kernel decodes every problem's A into a
+// workspace of its own, on the same grid of tiles (x: K chunks).
+//
+//===----------------------------------------------------------------------===//
+
+#include "../TileBuilders.h"
+
+#include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
+#include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::nvfp4;
+
+namespace {
+
+/// CUDA's kernel-parameter space (CUDA 12.1 and later, Volta and later).
+constexpr int64_t kMaxParamBytes = 32764;
+
+/// Builds `body(g, local)` for the problem whose tiles of A's rows,
+/// [first[g], first[g + 1]), hold block id y; `local` is y's tile within
+/// the problem. The problem is the count of first[g] <= y for g >= 1, and
+/// an scf.index_switch on it holds each problem's body.
+void forProblemTile(OpBuilder &kb, Location loc, ArrayRef<int64_t> first,
+                    function_ref<void(int64_t g, Value local)> body) {
+  Value y = scaledBlockId(kb, loc, gpu::Dimension::y, 1);
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(kb, loc, v);
+  };
+  const int64_t problems = static_cast<int64_t>(first.size()) - 1;
+  auto localOf = [&](int64_t g) -> Value {
+    return g == 0 ? y : arith::SubIOp::create(kb, loc, y, idx(first[g]));
+  };
+  if (problems == 1)
+    return body(0, localOf(0));
+  Value problem;
+  for (int64_t g = 1; g < problems; ++g) {
+    Value past = arith::IndexCastUIOp::create(
+        kb, loc, kb.getIndexType(),
+        arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::uge, y,
+                              idx(first[g])));
+    problem = problem ? arith::AddIOp::create(kb, loc, problem, past) : past;
+  }
+  SmallVector<int64_t> cases;
+  for (int64_t g = 0; g < problems; ++g)
+    cases.push_back(g);
+  auto select = scf::IndexSwitchOp::create(kb, loc, TypeRange(), problem,
+                                           cases, problems);
+  OpBuilder::InsertionGuard guard(kb);
+  for (int64_t g = 0; g < problems; ++g) {
+    kb.setInsertionPointToStart(&select.getCaseRegions()[g].emplaceBlock());
+    body(g, localOf(g));
+    scf::YieldOp::create(kb, loc);
+  }
+  kb.setInsertionPointToStart(&select.getDefaultRegion().emplaceBlock());
+  scf::YieldOp::create(kb, loc);
+}
+
+/// Builds `body` where block id x is below `count`; the builder is left
+/// after it.
+void ifBlockXBelow(OpBuilder &kb, Location loc, int64_t count,
+                   int64_t gridX, function_ref<void(Value x)> body) {
+  Value x = scaledBlockId(kb, loc, gpu::Dimension::x, 1);
+  if (count >= gridX)
+    return body(x);
+  auto below = arith::CmpIOp::create(
+      kb, loc, arith::CmpIPredicate::ult, x,
+      arith::ConstantIndexOp::create(kb, loc, count));
+  auto ifOp = scf::IfOp::create(kb, loc, below, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(kb);
+  kb.setInsertionPointToStart(ifOp.thenBlock());
+  body(x);
+}
+
+} // namespace
+
+LogicalResult mlir::nvfp4::tileProblems(GroupedProblemsOp op,
+                                        KernelPlanAttr plan,
+                                        gpu::GPUModuleOp kernels,
+                                        SymbolTable &symbols,
+                                        StringRef kernelName) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  SmallVector<GemmOperands> problems = getProblemOperands(op);
+  const int64_t count = static_cast<int64_t>(problems.size());
+  WgmmaMainloopAttr mainloop = plan.getWgmma();
+  const int64_t tileM = plan.getTileM(), tileN = plan.getTileN();
+  const bool prepass = plan.getStages() > 0, bTma = mainloop.getBTma();
+  const BlockFormat format = problems.front().getFormat();
+  // Block y's first tile of each problem, the widest problem's tiles of B
+  // and the longest K's chunks.
+  SmallVector<int64_t> first = {0};
+  int64_t gridX = 1, maxChunks = 1;
+  for (const GemmOperands &p : problems) {
+    first.push_back(first.back() +
+                    llvm::divideCeil(p.getAShape().rows, tileM));
+    gridX = std::max<int64_t>(gridX, llvm::divideCeil(p.getN(), tileN));
+    maxChunks = std::max(maxChunks,
+                         p.getAShape().k / WgmmaMainloopAttr::kTileK);
+  }
+  OpBuilder hb(op);
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
+
+  // The kernel's parameters: each problem's A, its scales, B, its scales
+  // and C; then each problem's tensor maps (its decoded tiles of A, and
+  // with b_tma B's bytes and scale codes).
+  SmallVector<Value> operands, workspaces;
+  for (const GemmOperands &p : problems)
+    operands.append({p.a, p.sfa, p.b.front(), p.sfb.front(), p.c});
+  const int64_t mapsPerProblem = (prepass ? 1 : 0) + (bTma ? 2 : 0);
+
+  if (prepass) {
+    // One pre-pass kernel decodes every problem's A: block x -> K chunk,
+    // y -> the problems' tiles of A's rows.
+    SmallVector<Value> decodeOperands;
+    for (const GemmOperands &p : problems) {
+      OperandShape a = p.getAShape();
+      auto tilesType = MemRefType::get(
+          {mainloop.getATilesBytes(1, a.rows, a.k)}, hb.getI8Type());
+      workspaces.push_back(allocWorkspace(hb, loc, tilesType));
+      decodeOperands.append({p.a, p.sfa, workspaces.back()});
+    }
+    auto decode = createKernel(
+        kb, loc, (kernelName + "_decode_a").str(),
+        ValueRange(decodeOperands).getTypes(), mainloop.getDecodeThreads(),
+        symbols);
+    Block &body = decode.getBody().front();
+    // As the GEMM's pre-pass: it waits for its predecessor before touching
+    // memory, then lets the GEMM be scheduled.
+    NVVM::GriddepcontrolOp::create(kb, loc, NVVM::GridDepActionKind::wait);
+    NVVM::GriddepcontrolOp::create(kb, loc,
+                                   NVVM::GridDepActionKind::launch_dependents);
+    forProblemTile(kb, loc, first, [&](int64_t g, Value local) {
+      const int64_t chunks =
+          problems[g].getAShape().k / WgmmaMainloopAttr::kTileK;
+      ifBlockXBelow(kb, loc, chunks, maxChunks, [&](Value chunk) {
+        DecodeATileOp::create(
+            kb, loc, body.getArgument(3 * g), body.getArgument(3 * g + 1),
+            body.getArgument(3 * g + 2),
+            arith::MulIOp::create(
+                kb, loc, local,
+                arith::ConstantIndexOp::create(kb, loc, tileM)),
+            chunk, arith::ConstantIndexOp::create(kb, loc, 0),
+            /*rowBegin=*/Value(), /*rowEnd=*/Value(), mainloop, op.getSfaLayout());
+      });
+    });
+    gpu::ReturnOp::create(kb, loc);
+    kb.setInsertionPointToEnd(kernels.getBody());
+    auto decodeLaunch = launchWithPlan(
+        hb, loc, decode,
+        gpu::KernelDim3{idx(maxChunks), idx(first.back()), idx(1)},
+        gpu::KernelDim3{idx(mainloop.getDecodeThreads()), idx(1), idx(1)},
+        /*dynamicShared=*/Value(), decodeOperands, plan);
+    decodeLaunch->setAttr(NVFP4Dialect::kDependentLaunchAttrName,
+                          hb.getUnitAttr());
+  }
+  for (auto [g, p] : llvm::enumerate(problems)) {
+    OperandShape a = p.getAShape();
+    if (prepass)
+      operands.push_back(TensorMapOp::create(
+          hb, loc, getATilesMapType(mainloop, 1, a.rows, a.k, format),
+          workspaces[g]));
+    if (bTma) {
+      operands.push_back(TensorMapOp::create(
+          hb, loc, getWgmmaBMapType(ctx, mainloop, 1, p.getN(), a.k),
+          p.b.front()));
+      operands.push_back(TensorMapOp::create(
+          hb, loc,
+          getWgmmaSfbMapType(ctx, mainloop, format, p.sfbLayout, 1, p.getN(),
+                             a.k),
+          p.sfb.front()));
+    }
+  }
+  // Memrefs are bare pointers; tensor maps 128 bytes, 64-byte aligned.
+  const int64_t paramBytes =
+      llvm::alignTo(5 * 8 * count, 64) + 128 * mapsPerProblem * count;
+  if (paramBytes > kMaxParamBytes)
+    return op.emitOpError()
+           << "needs " << paramBytes << " bytes of kernel parameters for its "
+           << count << " problems (their pointers and tensor maps by value), "
+           << "more than CUDA's " << kMaxParamBytes
+           << "; split the problems over several ops";
+
+  // The GEMM kernel: each CTA one tile of one problem.
+  auto kernel = createKernel(kb, loc, kernelName,
+                             ValueRange(operands).getTypes(),
+                             plan.getThreadsPerCta(), symbols);
+  Block &body = kernel.getBody().front();
+  forProblemTile(kb, loc, first, [&](int64_t g, Value local) {
+    const GemmOperands &p = problems[g];
+    ifBlockXBelow(
+        kb, loc, llvm::divideCeil(p.getN(), tileN), gridX, [&](Value x) {
+          auto arg = [&](int64_t i) { return body.getArgument(5 * g + i); };
+          ValueRange maps = body.getArguments().slice(
+              5 * count + mapsPerProblem * g, mapsPerProblem);
+          Value aTiles = prepass ? maps.front() : Value();
+          ValueRange bMaps = bTma ? maps.take_back(2) : ValueRange();
+          auto cst = [&](int64_t v) -> Value {
+            return arith::ConstantIndexOp::create(kb, loc, v);
+          };
+          auto tile = GemmTileOp::create(
+              kb, loc, arg(0), arg(1), ValueRange{arg(2)}, ValueRange{arg(3)},
+              arg(4), /*cScales=*/Value(), /*cGlobalScale=*/Value(),
+              arith::MulIOp::create(kb, loc, local, cst(tileM)),
+              arith::MulIOp::create(kb, loc, x, cst(tileN)), cst(0), aTiles,
+              /*aBytes=*/Value(),
+              bTma ? bMaps.take_front(1) : ValueRange(),
+              bTma ? bMaps.take_back(1) : ValueRange(), /*split=*/Value(),
+              /*partials=*/Value(), /*group=*/Value(), /*rowBegin=*/Value(),
+              /*rowEnd=*/Value(), plan, p.sfaLayout, p.sfbLayout,
+              ScaleLayout::Plain);
+          p.buildEpilogue(kb, loc, tile.getEpilogue());
+        });
+  });
+  gpu::ReturnOp::create(kb, loc);
+  if (mainloop.getProducer())
+    kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    kb.getI32IntegerAttr(mainloop.getEntryRegisters()));
+  Value dynamicShared;
+  if (prepass)
+    dynamicShared = arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
+                                                 plan.getSharedBytes());
+  auto launch = launchWithPlan(
+      hb, loc, kernel,
+      gpu::KernelDim3{idx(gridX), idx(first.back()), idx(1)},
+      gpu::KernelDim3{idx(plan.getThreadsPerCta()), idx(1), idx(1)},
+      dynamicShared, operands, plan);
+  if (prepass)
+    launch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
+  for (Value workspace : workspaces)
+    freeWorkspace(hb, loc, workspace);
+  op.erase();
+  return success();
+}
