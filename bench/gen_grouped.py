@@ -18,6 +18,30 @@ always plain: a group starts at any row). --plan gives the op a
 import sys
 
 
+def wgmma_plan(plan):
+    """The nvfp4.plan attribute of a #nvfp4.wgmma_mainloop from WARPGROUPS,
+    TILE_M, STAGES, K_GROUPS, B_PREFETCH, B_TMA (a producer with a ring)."""
+    fields = ("warpgroups", "tile_m", "stages", "k_groups", "b_prefetch",
+              "b_tma")
+    mainloop = ", ".join(f"{f} = {v}" for f, v in zip(fields, plan))
+    producer = "true" if int(plan[2]) > 0 else "false"
+    return ("nvfp4.plan = #nvfp4.kernel<mainloop = "
+            f"#nvfp4.wgmma_mainloop<{mainloop}, producer = {producer}>>")
+
+
+def split_options(argv):
+    """argv's --key=value options (a dict) and positional arguments."""
+    options = {}
+    positional = []
+    for arg in argv[1:]:
+        if arg.startswith("--"):
+            key, _, value = arg[2:].partition("=")
+            options[key] = value
+        else:
+            positional.append(arg)
+    return options, positional
+
+
 def grouped(n, k, sizes, out="f16", mmax=None, blocked=False, plan=None,
             name="grouped", mx=False):
     block, elem = (32, "f8E8M0FNU") if mx else (16, "f8E4M3FN")
@@ -37,11 +61,7 @@ def grouped(n, k, sizes, out="f16", mmax=None, blocked=False, plan=None,
     if blocked:
         attrs.append("sfb_layout = #nvfp4.scale_layout<blocked>")
     if plan:
-        fields = ("warpgroups", "tile_m", "stages", "k_groups", "b_prefetch",
-                  "b_tma")
-        mainloop = ", ".join(f"{f} = {v}" for f, v in zip(fields, plan))
-        attrs.append("nvfp4.plan = #nvfp4.kernel<mainloop = "
-                     f"#nvfp4.wgmma_mainloop<{mainloop}, producer = true>>")
+        attrs.append(wgmma_plan(plan))
     return (f"func.func @{name}(%a: {a}, %sfa: {sfa}, %b: {b}, %sfb: {sfb}, "
             f"%offsets: {offsets}, %c: {c}) {{\n"
             f"  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offsets : {a}, "
@@ -51,14 +71,7 @@ def grouped(n, k, sizes, out="f16", mmax=None, blocked=False, plan=None,
 
 
 def main(argv):
-    options = {}
-    positional = []
-    for arg in argv[1:]:
-        if arg.startswith("--"):
-            key, _, value = arg[2:].partition("=")
-            options[key] = value
-        else:
-            positional.append(arg)
+    options, positional = split_options(argv)
     if len(positional) < 3 or len(positional) > 4:
         sys.exit(__doc__)
     n, k = int(positional[0]), int(positional[1])

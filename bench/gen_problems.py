@@ -13,9 +13,11 @@ Problem g multiplies A_g (M_g x K_g) by B_g^T (B_g: N_g x K_g) into C_g
 problem. --blocked=a / b / ab gives A's / B's scales the blocked (128x4
 atom) layout. --mx makes the operands MXFP4 (e8m0 scales per 32 values).
 --plan gives the op a #nvfp4.kernel plan with a #nvfp4.wgmma_mainloop
-(producer = true when STAGES > 0), which nvfp4-plan keeps.
+(a producer when STAGES > 0), which nvfp4-plan keeps.
 """
 import sys
+
+from gen_grouped import split_options, wgmma_plan
 
 # The contest's grouped GEMM cases (reference-kernels, nvfp4_group_gemm
 # task.yml): (M per group, N per group, K per group).
@@ -70,13 +72,7 @@ def problems(ms, ns, ks, out="f16", blocked="", mx=False, plan=None,
     if "b" in blocked:
         attrs.append("sfb_layout = #nvfp4.scale_layout<blocked>")
     if plan:
-        fields = ("warpgroups", "tile_m", "stages", "k_groups", "b_prefetch",
-                  "b_tma")
-        mainloop = ", ".join(f"{f} = {v}" for f, v in zip(fields, plan))
-        producer = "true" if int(plan[2]) > 0 else "false"
-        attrs.append("nvfp4.plan = #nvfp4.kernel<mainloop = "
-                     f"#nvfp4.wgmma_mainloop<{mainloop}, "
-                     f"producer = {producer}>>")
+        attrs.append(wgmma_plan(plan))
     attr_dict = " {" + ", ".join(attrs) + "}" if attrs else ""
     return (f"func.func @{name}({', '.join(args)}) {{\n"
             f"  nvfp4.grouped_problems a({lists['a']})\n"
@@ -88,14 +84,7 @@ def problems(ms, ns, ks, out="f16", blocked="", mx=False, plan=None,
 
 
 def main(argv):
-    options = {}
-    positional = []
-    for arg in argv[1:]:
-        if arg.startswith("--"):
-            key, _, value = arg[2:].partition("=")
-            options[key] = value
-        else:
-            positional.append(arg)
+    options, positional = split_options(argv)
     if "contest" in options:
         if options["contest"] not in CONTEST:
             sys.exit(__doc__)

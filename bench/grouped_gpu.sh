@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The grouped (MoE) GEMM benchmark and GPU check on an H100/H200, in one
 # call:  bench/grouped_gpu.sh NVFP4_RUN [OUTDIR]
-# (a) correctness (--require-gpu) on the contest's four shapes and MoE
+# (a) correctness (--require-gpu) on the contest's four shapes (both forms:
+#     grouped_matmul with run-time sizes, grouped_problems) and MoE
 #     decode (the lit suite test/Integration/GPU/grouped-*.test has random
 #     cases, other sizes and invalid offsets); (b) peers
 #     (bench/grouped_peers.py): torch._grouped_mm bf16, a padded bmm, a
@@ -11,8 +12,9 @@
 #     adds compute-sanitizer memcheck, racecheck and synccheck on four
 #     plans (b_tma with two warpgroups a tile and the per-rows K loops; B
 #     in registers with three K groups; decode's tiles of 8; blocked B
-#     scales) and on the first with offsets out of range, negative and
-#     decreasing (clamped: no access out of bounds).
+#     scales), on the first with offsets out of range, negative and
+#     decreasing (clamped: no access out of bounds), and on grouped_problems
+#     plans of each kind.
 set -uo pipefail
 run="$1"; out="${2:-/tmp/nvfp4-grouped-bench}"; mkdir -p "$out"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -23,30 +25,40 @@ shapes=("4096 7168 80,176,128,72,64,248,96,160"
         "4096 7168 1,3,8,2,5,7,4,6")
 fails=0
 : > "$out/ours.txt"
+# Checks and times entry file $2 of form $1 (grouped: run-time sizes;
+# problems: independent problems) for shape "N K M" $3.
+check_bench() {
+  local form="$1" f="$2" shape="$3"
+  set -- $shape
+  if ! run_limited "$run" "$f" --require-gpu --seed 1 > "$out/r.txt" 2>&1; then
+    fails=$((fails + 1)); echo "FAIL $form N=$1 K=$2 M=$3"; cat "$out/r.txt"
+  else
+    echo "ok $form N=$1 K=$2 M=$3 :: $(grep -o 'check OK.*' "$out/r.txt")"
+  fi
+  run_limited "$run" "$f" --require-gpu --bench --iters 100 | tee -a "$out/ours.txt"
+}
 for s in "${shapes[@]}"; do
   set -- $s
   name="grouped_$1_$2_$(echo "$3" | tr ',' '_')"
-  f="$out/$name.mlir"
-  python3 "$here/gen_grouped.py" "$1" "$2" "$3" --name="$name" > "$f"
-  if ! run_limited "$run" "$f" --require-gpu --seed 1 > "$out/r.txt" 2>&1; then
-    fails=$((fails + 1)); echo "FAIL grouped N=$1 K=$2 M=$3"; cat "$out/r.txt"
-  else
-    echo "ok grouped N=$1 K=$2 M=$3 :: $(grep -o 'check OK.*' "$out/r.txt")"
-  fi
-  run_limited "$run" "$f" --require-gpu --bench --iters 100 | tee -a "$out/ours.txt"
+  python3 "$here/gen_grouped.py" "$1" "$2" "$3" --name="$name" > "$out/$name.mlir"
+  check_bench grouped "$out/$name.mlir" "$s"
+done
+# The independent-problems form (grouped_problems) of the contest's four
+# shapes: each group its own tensors, shapes known when compiled.
+for c in 0 1 2 3; do
+  set -- ${shapes[$c]}
+  name="problems_$1_$2_$(echo "$3" | tr ',' '_')"
+  python3 "$here/gen_problems.py" --contest=b$c --name="$name" > "$out/$name.mlir"
+  check_bench problems "$out/$name.mlir" "${shapes[$c]}"
 done
 if [ "${SANITIZE:-0}" = 1 ]; then
-  san() {  # name, gen_grouped arguments, then nvfp4-run arguments after --
-    local name="$1"; shift
-    local gen=() rest=()
-    while [ $# -gt 0 ] && [ "$1" != -- ]; do gen+=("$1"); shift; done
-    [ $# -gt 0 ] && shift
-    rest=("$@")
-    python3 "$here/gen_grouped.py" "${gen[@]}" > "$out/san_$name.mlir"
+  # Runs the three sanitizers on entry file $2 (named $1 in the report),
+  # with nvfp4-run arguments $3...
+  sanitize() {
+    local name="$1" f="$2"; shift 2
     for tool in memcheck racecheck synccheck; do
       if compute-sanitizer --tool "$tool" --error-exitcode 9 "$run" \
-          "$out/san_$name.mlir" --require-gpu "${rest[@]}" \
-          > "$out/san.txt" 2>&1; then
+          "$f" --require-gpu "$@" > "$out/san.txt" 2>&1; then
         echo "sanitize ok: $tool $name ($(grep -o 'ERROR SUMMARY.*' "$out/san.txt"))"
       else
         fails=$((fails + 1)); echo "sanitize FAIL: $tool $name"
@@ -54,10 +66,28 @@ if [ "${SANITIZE:-0}" = 1 ]; then
       fi
     done
   }
+  san() {  # name, gen_grouped arguments, then nvfp4-run arguments after --
+    local name="$1"; shift
+    local gen=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do gen+=("$1"); shift; done
+    [ $# -gt 0 ] && shift
+    python3 "$here/gen_grouped.py" "${gen[@]}" > "$out/san_$name.mlir"
+    sanitize "$name" "$out/san_$name.mlir" "$@"
+  }
   san b_tma_wg2 512 1024 200,0,56,130 bf16
   san registers_k3 300 448 100,37,0,90 f16
   san decode 256 512 1,3,0,8 f32
   san blocked 200 512 60,140 f16 --blocked=b
+  # grouped_problems: a plan of each kind (decode in the CTA, three K
+  # groups, b_tma), several problems each.
+  sanp() {  # name, gen_problems arguments
+    local name="$1"; shift
+    python3 "$here/gen_problems.py" "$@" > "$out/sanp_$name.mlir"
+    sanitize "problems_$name" "$out/sanp_$name.mlir"
+  }
+  sanp decode_in_cta --contest=8
+  sanp k_groups --contest=6
+  sanp b_tma 72,130,256 192,448,128 512,256,1024 --plan=2,256,5,1,2,true
   # Offsets out of range: save the inputs, then replace the offsets.
   python3 "$here/gen_grouped.py" 512 1024 200,0,56,130 > "$out/san_bad.mlir"
   "$run" "$out/san_bad.mlir" --cpu --save-inputs "$out/san_in" > /dev/null 2>&1

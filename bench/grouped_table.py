@@ -5,7 +5,9 @@
 
 Each peer's time is the better of back to back and CUDA-graph replay; ours
 is back to back over rotating buffers (nvfp4-run --bench: the pre-pass and
-the GEMM, every kernel of a call).
+the GEMM, every kernel of a call), in both forms: grouped_matmul (MoE: run-
+time sizes) and grouped_problems (independent problems: static shapes, each
+its own tensors).
 """
 import math
 import re
@@ -30,16 +32,17 @@ def main():
         copy[m.group(1, 2, 3)] = float(m.group(4))
     nan = float("nan")
     print(f"dense fp16 rate in the same call: {dense:.1f} TFLOP/s")
-    print("| N, K, M_g | ours us | TFLOP/s | % dense fp16 | _grouped_mm bf16 "
+    print("| form | N, K, M_g | ours us | TFLOP/s | % dense fp16 | _grouped_mm bf16 "
           "| vs it | padded bmm | vs it | cuBLAS loop | vs it | fp8 grouped "
           "| vs it | weights copy us | % of copy floor |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     rows = 0
-    for m in re.finditer(r"bench @grouped_(\d+)_(\d+)_([\d_]+) on \S+: "
-                         r"([\d.]+) us per launch back to back", ours):
-        n, k = m.group(1), m.group(2)
-        sizes = m.group(3).replace("_", ",")
-        us = float(m.group(4))
+    for m in re.finditer(r"bench @(grouped|problems)_(\d+)_(\d+)_([\d_]+) on "
+                         r"\S+: ([\d.]+) us per launch back to back", ours):
+        form = m.group(1)
+        n, k = m.group(2), m.group(3)
+        sizes = m.group(4).replace("_", ",")
+        us = float(m.group(5))
         key = (n, k, sizes)
         tf = 2 * sum(int(s) for s in sizes.split(",")) * int(n) * int(k) / (
             us * 1e-6) / 1e12
@@ -48,7 +51,7 @@ def main():
             t = peer.get((p,) + key, nan)
             cells.append(f"{t:.2f} | {t / us:.2f}x")
         floor = copy.get(key, nan)
-        print(f"| {n}, {k}, [{sizes}] | {us:.2f} | {tf:.1f} | "
+        print(f"| {form} | {n}, {k}, [{sizes}] | {us:.2f} | {tf:.1f} | "
               f"{100 * tf / dense:.1f} % | " + " | ".join(cells) +
               f" | {floor:.2f} | {100 * floor / us:.1f} % |")
         rows += 0 if math.isnan(us) else 1

@@ -332,6 +332,52 @@ struct GroupSizes {
   }
 };
 
+/// The grouped GEMMs' plan with B through the ring (b_tma): `warpgroups`
+/// consumer warpgroups sharing each tile of A, a producer, tiles of
+/// `first` rows of A, or of 192 or 256 (up to the largest group rounded up
+/// to 32) where `makespan` says the grid ends sooner, and as many ring
+/// slots as fit.
+KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
+                             int64_t warpgroups, int64_t first,
+                             int64_t largest,
+                             function_ref<double(int64_t)> makespan) {
+  GemmPlanFields f{};
+  f.warpgroups = warpgroups;
+  f.splitK = 1;
+  f.producer = true;
+  f.bPrefetch = 2;
+  f.bTma = true;
+  f.kGroups = 1;
+  f.tileM = first;
+  double best = makespan(first);
+  for (int64_t tileM : {192, 256}) {
+    if (tileM > static_cast<int64_t>(llvm::alignTo(largest, 32)))
+      break;
+    const double time = makespan(tileM);
+    if (time < best)
+      best = time, f.tileM = tileM;
+  }
+  f.stages = stagesThatFit(
+      t, WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups, true, 1));
+  return getGemmPlan(ctx, f);
+}
+
+/// The grouped GEMMs' plan with B through registers: the GEMM's three K
+/// groups and a producer, tiles of `typical` rows up to 128 (K chunks:
+/// `chunks`, the longest).
+KernelPlanAttr kGroupsTilesPlan(MLIRContext *ctx, int64_t typical,
+                                int64_t chunks) {
+  GemmPlanFields f{};
+  f.warpgroups = 1;
+  f.splitK = 1;
+  f.producer = true;
+  f.tileM = std::min<int64_t>(llvm::alignTo(typical, 8), 128);
+  f.stages = 9;
+  f.kGroups = 3;
+  f.bPrefetch = GemmShape::bPrefetch(chunks);
+  return getGemmPlan(ctx, f);
+}
+
 /// The sm_90a grouped GEMM plan (performance.md, grouped v1-v4). A tile of
 /// A holds rows of one group, and its K loop runs the MMAs its rows need
 /// (multiples of 32 rows of A as the MMA's N). Where B's chunks can come
@@ -350,40 +396,21 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
                                  const GemmOperands &g) {
   OperandShape a = g.getAShape();
   GroupSizes groups(g);
-  const SmallVector<int64_t> &sizes = groups.sizes;
-  const int64_t typical = groups.typical, largest = groups.largest;
   const int64_t chunks = a.k / WgmmaMainloopAttr::kTileK;
-  GemmPlanFields f{};
-  f.warpgroups = 1;
-  f.splitK = 1;
-  f.producer = true;
-  f.bPrefetch = 2;
-  if (g.bTmaScalesFit()) {
-    f.bTma = true;
-    f.kGroups = 1;
-    f.warpgroups = g.getN() > 64 ? 2 : 1;
-    f.tileM = std::min<int64_t>(largest <= 16 ? llvm::alignTo(largest, 8)
-                                              : llvm::alignTo(largest, 32),
-                                128);
-    const int64_t nTiles = llvm::divideCeil(g.getN(), 64 * f.warpgroups);
-    double best = groupedMakespan(sizes, f.tileM, nTiles, chunks, t.smCount);
-    for (int64_t tileM : {192, 256}) {
-      if (tileM > llvm::alignTo(largest, 32))
-        break;
-      const double time =
-          groupedMakespan(sizes, tileM, nTiles, chunks, t.smCount);
-      if (time < best)
-        best = time, f.tileM = tileM;
-    }
-    f.stages = stagesThatFit(
-        t, WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups, true, 1));
-    return getGemmPlan(ctx, f);
-  }
-  f.tileM = std::min<int64_t>(llvm::alignTo(typical, 8), 128);
-  f.stages = 9;
-  f.kGroups = 3;
-  f.bPrefetch = GemmShape::bPrefetch(chunks);
-  return getGemmPlan(ctx, f);
+  if (!g.bTmaScalesFit())
+    return kGroupsTilesPlan(ctx, groups.typical, chunks);
+  const int64_t largest = groups.largest;
+  const int64_t warpgroups = g.getN() > 64 ? 2 : 1;
+  const int64_t nTiles = llvm::divideCeil(g.getN(), 64 * warpgroups);
+  return bTmaTilesPlan(
+      ctx, t, warpgroups,
+      std::min<int64_t>(largest <= 16 ? llvm::alignTo(largest, 8)
+                                      : llvm::alignTo(largest, 32),
+                        128),
+      largest, [&](int64_t tileM) {
+        return groupedMakespan(groups.sizes, tileM, nTiles, chunks,
+                               t.smCount);
+      });
 }
 
 /// The sm_90a plan of a grouped_problems (one plan for all its problems,
@@ -412,41 +439,26 @@ KernelPlanAttr chooseProblemsPlan(MLIRContext *ctx, const PlanTarget &t,
   }
   const int64_t typical =
       llvm::divideCeil(total, static_cast<int64_t>(problems.size()));
-  GemmPlanFields f{};
-  f.warpgroups = 1;
-  f.splitK = 1;
-  f.bPrefetch = 2;
-  f.kGroups = 1;
-  const bool mx = problems.front().getFormat().isMX();
-  if (!mx && maxChunks <= kShortKChunks) {
+  if (!problems.front().getFormat().isMX() && maxChunks <= kShortKChunks) {
+    GemmPlanFields f{};
+    f.warpgroups = 1;
+    f.splitK = 1;
+    f.kGroups = 1;
+    f.bPrefetch = 2;
     f.tileM = std::min<int64_t>(llvm::alignTo(typical, 8), 128);
     return getGemmPlan(ctx, f);
   }
-  f.producer = true;
-  if (bTmaFits) {
-    f.bTma = true;
-    f.warpgroups = maxN > 64 ? 2 : 1;
-    for (auto [w, p] : llvm::zip(work, problems))
-      w.nTiles = llvm::divideCeil(p.getN(), 64 * f.warpgroups);
-    f.tileM = std::min<int64_t>(llvm::alignTo(largest, 32), 128);
-    double best = tilesMakespan(work, f.tileM, t.smCount, /*narrow=*/false);
-    for (int64_t tileM : {192, 256}) {
-      if (tileM > static_cast<int64_t>(llvm::alignTo(largest, 32)))
-        break;
-      const double time =
-          tilesMakespan(work, tileM, t.smCount, /*narrow=*/false);
-      if (time < best)
-        best = time, f.tileM = tileM;
-    }
-    f.stages = stagesThatFit(
-        t, WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups, true, 1));
-    return getGemmPlan(ctx, f);
-  }
-  f.tileM = std::min<int64_t>(llvm::alignTo(typical, 8), 128);
-  f.stages = 9;
-  f.kGroups = 3;
-  f.bPrefetch = GemmShape::bPrefetch(maxChunks);
-  return getGemmPlan(ctx, f);
+  if (!bTmaFits)
+    return kGroupsTilesPlan(ctx, typical, maxChunks);
+  const int64_t warpgroups = maxN > 64 ? 2 : 1;
+  for (auto [w, p] : llvm::zip(work, problems))
+    w.nTiles = llvm::divideCeil(p.getN(), 64 * warpgroups);
+  return bTmaTilesPlan(
+      ctx, t, warpgroups,
+      std::min<int64_t>(llvm::alignTo(largest, 32), 128), largest,
+      [&](int64_t tileM) {
+        return tilesMakespan(work, tileM, t.smCount, /*narrow=*/false);
+      });
 }
 
 /// An sm_100a plan of tiles of `tileM` rows of A with as many ring slots
