@@ -101,9 +101,101 @@ double scaleBytes(BlockFormat format, ScaleLayout layout, int64_t rows,
 
 } // namespace
 
+/// A grouped_problems: each problem as a GEMM of its own (its operands as
+/// given, its scales blocked into whole slices, by a pre-pass where they
+/// are not), their CTAs in one grid: the MMA term is the block scheduler's
+/// makespan of their CTAs in grid order on the SMs (a CTA past its
+/// problem's N costs nothing), not waves of equal CTAs.
+GemmPrediction predictProblems(GroupedProblemsOp op, KernelPlanAttr plan,
+                               const B200Model &model) {
+  GemmPrediction p;
+  p.model = model;
+  p.problems = op.getProblems();
+  llvm::raw_string_ostream os(p.plan);
+  os << plan;
+  const BlockFormat format = BlockFormat::of(op.getSfa().front().getType());
+  const double bw = model.bytesPerSecond;
+  const double smFlops =
+      model.fp4FlopsPerSecond / static_cast<double>(model.smCount);
+  double givenBytes = 0, flops = 0, issued = 0;
+  int64_t gridX = 0;
+  struct Rows {
+    int64_t tiles, nTiles;
+    double ctaFlops;
+  };
+  std::vector<Rows> rows;
+  bool sameNK = true;
+  for (int64_t g = 0; g < p.problems; ++g) {
+    OperandShape a = getOperandShape(cast<MemRefType>(op.getA()[g].getType()));
+    auto cType = cast<MemRefType>(op.getC()[g].getType());
+    const int64_t n = getOperandShape(cast<MemRefType>(op.getB()[g].getType()))
+                          .rows;
+    sameNK &= g == 0 || (n == p.n && a.k == p.k);
+    p.n = n;
+    p.k = a.k;
+    p.m += a.rows;
+    p.groups.push_back(a.rows);
+    const double values = (a.rows + n) * (a.k / 2.0);
+    const double c = a.rows * n * (cType.getElementTypeBitWidth() / 8.0);
+    givenBytes += values + c +
+                  scaleBytes(format, op.getSfaLayout(), a.rows, a.k) +
+                  scaleBytes(format, op.getSfbLayout(), n, a.k);
+    flops += 2.0 * a.rows * n * a.k;
+    const int64_t slotK = Tcgen05MainloopAttr::getSlotK(a.k);
+    p.gemmBytes += values + c +
+                   scaleBytes(format, ScaleLayout::Blocked, a.rows, slotK) +
+                   scaleBytes(format, ScaleLayout::Blocked, n, slotK);
+    auto prePass = [&](ScaleLayout layout, int64_t r) {
+      if (!Tcgen05MainloopAttr::needsScalePrePass(layout, a.k))
+        return 0.0;
+      return scaleBytes(format, layout, r, a.k) +
+             scaleBytes(format, ScaleLayout::Blocked, r, slotK);
+    };
+    p.prePassBytes +=
+        prePass(op.getSfaLayout(), a.rows) + prePass(op.getSfbLayout(), n);
+    const int64_t nTiles = llvm::divideCeil(n, Tcgen05MainloopAttr::kTileN);
+    const int64_t tiles = llvm::divideCeil(a.rows, plan.getTileM());
+    const double ctaFlops = 2.0 * Tcgen05MainloopAttr::kTileN *
+                            plan.getTileM() *
+                            Tcgen05MainloopAttr::getSlices(a.k) *
+                            Tcgen05MainloopAttr::kStageK;
+    rows.push_back({tiles, nTiles, ctaFlops});
+    gridX = std::max(gridX, nTiles);
+    p.ctas += tiles * nTiles;
+    issued += ctaFlops * tiles * nTiles;
+  }
+  if (!sameNK)
+    p.n = p.k = 0;
+  p.speedOfLightSeconds =
+      std::max(givenBytes / bw, flops / model.fp4FlopsPerSecond);
+  // The block scheduler: CTAs in grid order (x fastest) to the SM that
+  // frees first.
+  std::vector<double> free(static_cast<size_t>(model.smCount), 0.0);
+  for (const Rows &r : rows)
+    for (int64_t t = 0; t < r.tiles; ++t)
+      for (int64_t x = 0; x < r.nTiles; ++x) {
+        std::pop_heap(free.begin(), free.end(), std::greater<>());
+        free.back() += r.ctaFlops / smFlops;
+        std::push_heap(free.begin(), free.end(), std::greater<>());
+      }
+  p.mmaSeconds = *std::max_element(free.begin(), free.end());
+  p.waves = llvm::divideCeil(p.ctas, model.smCount);
+  p.mmaPadding = 1.0 - flops / issued;
+  p.memorySeconds = p.gemmBytes / bw;
+  p.prePassSeconds = p.prePassBytes / bw;
+  p.seconds = std::max(p.memorySeconds, p.mmaSeconds) + p.prePassSeconds;
+  if (sameNK)
+    p.contestBestSeconds = contestBestGrouped(p.groups, p.n, p.k);
+  return p;
+}
+
 std::optional<GemmPrediction>
 mlir::nvfp4::predictB200Gemm(Operation *op, const B200Model &model) {
   auto plan = op->getAttrOfType<KernelPlanAttr>(NVFP4Dialect::kPlanAttrName);
+  if (auto problems = dyn_cast<GroupedProblemsOp>(op))
+    return plan && plan.getTcgen05()
+               ? std::optional(predictProblems(problems, plan, model))
+               : std::nullopt;
   std::optional<Problem> problem = problemOf(op);
   if (!plan || !plan.getTcgen05() || !problem)
     return std::nullopt;
@@ -233,13 +325,20 @@ std::string mlir::nvfp4::formatPrediction(const GemmPrediction &p,
                                           StringRef entry) {
   auto us = [](double s) { return s * 1e6; };
   std::string line = llvm::formatv(
-      "nvfp4-run: B200 prediction @{0} {1}x{2}x{3}{4}: {5:f2} us = max(memory "
+      "nvfp4-run: B200 prediction @{0} {1}{2}{3}{4}: {5:f2} us = max(memory "
       "{6:f2} us: {7:f1} MB at {8:f2} TB/s, MMA {9:f2} us: {10} CTAs in {11} "
       "wave(s) of {12} SMs, {13:f1}% padding, at {14:f1} PFLOP/s)",
-      entry, p.m, p.n, p.k,
+      entry, p.m,
+      p.problems && !p.n ? " rows" : llvm::formatv("x{0}", p.n).str(),
+      p.problems && !p.n ? "" : llvm::formatv("x{0}", p.k).str(),
       (p.batch > 1 ? llvm::formatv(" L{0}", p.batch).str() : std::string()) +
           (p.weights > 1 ? " (gated dual: two products)" : "") +
-          (p.groups.empty()
+          (p.problems
+               ? llvm::formatv(" (grouped: {0} independent problems{1})",
+                               p.problems,
+                               p.n ? "" : " of their own N and K")
+                     .str()
+           : p.groups.empty()
                ? std::string()
                : llvm::formatv(" (grouped: {0} groups, the size hint's rows)",
                                p.groups.size())

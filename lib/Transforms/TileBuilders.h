@@ -54,6 +54,18 @@ void launchBlockScales(OpBuilder &hb, OpBuilder &kb, Location loc,
                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
                        StringRef name, Value src, Value dst, Attribute plan);
 
+/// The sm_100a GEMM's scales of an operand (`rows` rows, `batch` batches
+/// if `batched`) as its ring slots copy them: blocked, K chunks padded to
+/// whole slots. Scales already so are used as they are; others are
+/// written so into a workspace by the pre-pass kernel
+/// `<name>_block_<operand>`, before the GEMM in stream order
+/// (Gemm/TileScheduler.cpp).
+Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
+                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                        StringRef name, Value scales, ScaleLayout layout,
+                        int64_t k, int64_t rows, bool batched, int64_t batch,
+                        Attribute plan, SmallVectorImpl<Value> &workspaces);
+
 /// nvfp4.quantize as one kernel of nvfp4.quantize_tile CTAs in
 /// `kernels` and its launch, in place of the op (Quantize/TileQuantize.cpp).
 LogicalResult tileQuantize(QuantizeOp op, QuantizePlanAttr plan,
@@ -71,9 +83,9 @@ LogicalResult tileGemmTcgen05(const GemmOperands &op, KernelPlanAttr plan,
                               gpu::GPUModuleOp kernels, SymbolTable &symbols,
                               StringRef kernelName);
 
-/// A grouped_problems with a #nvfp4.kernel plan of a wgmma mainloop as
-/// one kernel whose CTAs each take a tile of one problem, and its A
-/// pre-pass (Gemm/ProblemScheduler.cpp), in place of the op.
+/// A grouped_problems with a #nvfp4.kernel plan (a wgmma or tcgen05
+/// mainloop) as one kernel whose CTAs each take a tile of one problem, and
+/// its pre-passes (Gemm/ProblemScheduler.cpp), in place of the op.
 LogicalResult tileProblems(GroupedProblemsOp op, KernelPlanAttr plan,
                            gpu::GPUModuleOp kernels, SymbolTable &symbols,
                            StringRef kernelName);

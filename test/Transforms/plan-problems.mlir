@@ -1,12 +1,24 @@
 // nvfp4-plan on a grouped_problems: one plan for every problem (their
-// CTAs share one kernel). Every K short (at most 6 chunks of 64): the CTA
+// CTAs share one kernel). On sm_90a: every K short (at most 6 chunks of 64): the CTA
 // decodes A itself; every problem's B through the ring (K % 256 == 0 or
 // blocked scales of B): the grouped GEMM's b_tma plan, tiles by the grid's
 // makespan; else three K groups and a producer. No split-K.
+// On sm_100a: tiles of 32 to 256 rows of A by the grid's makespan (each
+// problem with its own tiles of B and K slices), as many slots as fit and
+// the shortest K has slices.
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_90a -verify-diagnostics | FileCheck %s
-// RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a 2>&1 >/dev/null | FileCheck %s --check-prefix=SM100
+// RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a 2>/dev/null | FileCheck %s --check-prefix=SM100
+// RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a 2>&1 >/dev/null | FileCheck %s --check-prefix=SM100-ERR
 
-// SM100: error: 'nvfp4.grouped_problems' op has no sm_100a kernel yet: the grouped GEMM of independent problems is lowered with wgmma (sm_90a); for sm_100a use nvfp4.grouped_matmul (one N and K, run-time group sizes)
+// SM100-LABEL: func.func @short_k
+// SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 32, stages = 2>>
+// SM100-LABEL: func.func @b_tma
+// SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, stages = 6>>
+// SM100-LABEL: func.func @k_groups
+// SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 32, stages = 3>>
+// SM100-LABEL: func.func @mx_short_k
+// SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 32, stages = 2, format = mxfp4>>
+// SM100-ERR: error: 'nvfp4.grouped_problems' op has plain MXFP4 scales, which the sm_100a kernel's pre-pass blocks in words of 4 scales, and expects every K to be a multiple of 128, but problem 1 has K = 192; use blocked scales
 
 // CHECK-LABEL: func.func @short_k
 // CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 112>>
@@ -60,5 +72,16 @@ func.func @split_k(%a0: memref<64x4096xf4E2M1FN>, %sa0: memref<64x256xf8E4M3FN>,
 func.func @b_tma_k(%a0: memref<64x4096xf4E2M1FN>, %a1: memref<64x640xf4E2M1FN>, %sa0: memref<64x256xf8E4M3FN>, %sa1: memref<64x40xf8E4M3FN>, %b0: memref<128x4096xf4E2M1FN>, %b1: memref<128x640xf4E2M1FN>, %sb0: memref<128x256xf8E4M3FN>, %sb1: memref<128x40xf8E4M3FN>, %c0: memref<64x128xf16>, %c1: memref<64x128xf16>) {
   // expected-error @+1 {{has a plan with b_tma, which copies B's plain scales with a tensor map and needs K to be a multiple of 256, but problem 1 has K = 640; use blocked scales or b_tma = false}}
   nvfp4.grouped_problems a(%a0, %a1 : memref<64x4096xf4E2M1FN>, memref<64x640xf4E2M1FN>) sfa(%sa0, %sa1 : memref<64x256xf8E4M3FN>, memref<64x40xf8E4M3FN>) b(%b0, %b1 : memref<128x4096xf4E2M1FN>, memref<128x640xf4E2M1FN>) sfb(%sb0, %sb1 : memref<128x256xf8E4M3FN>, memref<128x40xf8E4M3FN>) outs(%c0, %c1 : memref<64x128xf16>, memref<64x128xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4, producer = true, b_tma = true>>}
+  return
+}
+
+// -----
+
+// Plain MXFP4 scales with K = 192: planned on sm_90a (three K groups), an
+// error on sm_100a (SM100-ERR above).
+// CHECK-LABEL: func.func @mx_plain_k
+// CHECK: k_groups = 3
+func.func @mx_plain_k(%a0: memref<64x128xf4E2M1FN>, %a1: memref<64x192xf4E2M1FN>, %sa0: memref<64x4xf8E8M0FNU>, %sa1: memref<64x6xf8E8M0FNU>, %b0: memref<128x128xf4E2M1FN>, %b1: memref<128x192xf4E2M1FN>, %sb0: memref<128x4xf8E8M0FNU>, %sb1: memref<128x6xf8E8M0FNU>, %c0: memref<64x128xbf16>, %c1: memref<64x128xbf16>) {
+  nvfp4.grouped_problems a(%a0, %a1 : memref<64x128xf4E2M1FN>, memref<64x192xf4E2M1FN>) sfa(%sa0, %sa1 : memref<64x4xf8E8M0FNU>, memref<64x6xf8E8M0FNU>) b(%b0, %b1 : memref<128x128xf4E2M1FN>, memref<128x192xf4E2M1FN>) sfb(%sb0, %sb1 : memref<128x4xf8E8M0FNU>, memref<128x6xf8E8M0FNU>) outs(%c0, %c1 : memref<64x128xbf16>, memref<64x128xbf16>)
   return
 }

@@ -71,7 +71,15 @@ struct Shape {
   /// run-time offsets `offsets` (their prefix sums when empty).
   std::vector<int64_t> groups = {};
   std::vector<int32_t> offsets = {};
+  /// A grouped_problems of these problems' (M, N, K) (2-D operands, f32
+  /// C's), of which `problem` is the one the model runs (m, n and k are
+  /// its, batch 1).
+  std::vector<std::array<int64_t, 3>> problems = {};
+  int64_t problem = 0;
   int64_t block() const { return mx ? 32 : 16; }
+  int64_t problemCount() const {
+    return static_cast<int64_t>(problems.size());
+  }
   bool grouped() const { return !groups.empty(); }
   /// B's batches: the groups, or A's.
   int64_t weightBatch() const {
@@ -119,10 +127,65 @@ std::string groupedSource(Shape s, const std::string &plan) {
          ") outs(%c : " + c + ") {" + attrs + "}\n  return\n}\n";
 }
 
+/// Problem `g` of `problems` as the model runs it.
+Shape problemShape(std::vector<std::array<int64_t, 3>> problems, int64_t g,
+                   bool plain, bool mx = false) {
+  Shape s{problems[g][0], problems[g][1], problems[g][2], 1, plain};
+  s.mx = mx;
+  s.problems = std::move(problems);
+  s.problem = g;
+  return s;
+}
+
+/// A grouped_problems entry: arguments a0.., sfa0.., b0.., sfb0.., c0..
+/// (2-D, C in f32), the scales in the shape's layout.
+std::string problemsSource(Shape s, const std::string &plan) {
+  auto str = [](int64_t v) { return std::to_string(v); };
+  std::vector<std::string> roles[5];
+  for (auto [m, n, k] : s.problems) {
+    const int64_t kb = k / s.block();
+    auto scales = [&](int64_t rows) {
+      return s.plain ? "memref<" + str(rows) + "x" + str(kb) + "x" +
+                           s.scaleType() + ">"
+                     : "memref<" + str((rows + 127) / 128) + "x" +
+                           str((kb + 3) / 4) + "x32x4x4x" + s.scaleType() +
+                           ">";
+    };
+    roles[0].push_back("memref<" + str(m) + "x" + str(k) + "xf4E2M1FN>");
+    roles[1].push_back(scales(m));
+    roles[2].push_back("memref<" + str(n) + "x" + str(k) + "xf4E2M1FN>");
+    roles[3].push_back(scales(n));
+    roles[4].push_back("memref<" + str(m) + "x" + str(n) + "xf32>");
+  }
+  const char *names[] = {"a", "sfa", "b", "sfb", "c"};
+  std::string args, lists[5];
+  for (int r = 0; r < 5; ++r) {
+    std::string values, types;
+    for (size_t g = 0; g < roles[r].size(); ++g) {
+      std::string v = "%" + std::string(names[r]) + str(g);
+      args += (args.empty() ? "" : ", ") + v + ": " + roles[r][g];
+      values += (g ? ", " : "") + v;
+      types += (g ? ", " : "") + roles[r][g];
+    }
+    lists[r] = values + " : " + types;
+  }
+  std::string layout = s.plain ? "plain" : "blocked";
+  std::string attrs = "sfa_layout = #nvfp4.scale_layout<" + layout +
+                      ">, sfb_layout = #nvfp4.scale_layout<" + layout + ">";
+  if (!plan.empty())
+    attrs += ", nvfp4.plan = " + plan;
+  return "func.func @gemm(" + args + ") {\n  nvfp4.grouped_problems a(" +
+         lists[0] + ") sfa(" + lists[1] + ") b(" + lists[2] + ") sfb(" +
+         lists[3] + ") outs(" + lists[4] + ") {" + attrs +
+         "}\n  return\n}\n";
+}
+
 /// A GEMM entry with plain or blocked scales, optionally with a plan.
 std::string gemmSource(Shape s, const std::string &plan) {
   if (s.grouped())
     return groupedSource(s, plan);
+  if (!s.problems.empty())
+    return problemsSource(s, plan);
   auto scales = [&](int64_t rows) {
     if (s.plain)
       return "memref<" + std::to_string(s.batch) + "x" + std::to_string(rows) +
@@ -346,6 +409,8 @@ public:
         return x(0) > x(1);
       case arith::CmpIPredicate::ult:
         return x(0) < x(1);
+      case arith::CmpIPredicate::uge:
+        return x(0) >= x(1);
       default:
         break;
       }
@@ -387,7 +452,14 @@ enum class Plant {
   GroupARows,
   GroupWeightScales,
   GroupStoreRows,
-  GroupStoreEnd
+  GroupStoreEnd,
+  // grouped_problems: the CTA's tile at its grid row (block y x tile_m)
+  // instead of its row in its problem, a problem's operand read from the
+  // next problem's arguments, block y dispatched to the next problem at
+  // the first tile of each.
+  ProblemRows,
+  ProblemOperands,
+  ProblemDispatch
 };
 
 /// One compiled GEMM and its model execution.
@@ -431,7 +503,29 @@ public:
       ADD_FAILURE() << "no gemm_kernel and its launch in\n" << text;
       return;
     }
-    kernel.walk([&](scf::ForOp loop) {
+    // A grouped_problems' kernel: the ops of the model's problem are its
+    // case of the switch on the CTA's problem (no switch for one problem).
+    Operation *scope = kernel;
+    if (shape.problemCount() > 1) {
+      for (Operation &op : kernel.getBody().front())
+        if (auto select = dyn_cast<scf::IndexSwitchOp>(op))
+          problemSwitch = select;
+      if (!problemSwitch ||
+          problemSwitch.getNumCases() !=
+              static_cast<unsigned>(shape.problemCount())) {
+        ADD_FAILURE() << "a grouped_problems kernel without a switch of one "
+                         "case per problem";
+        return;
+      }
+      scope = problemSwitch;
+      caseRegion = &problemSwitch.getCaseRegions()[shape.problem];
+    }
+    auto inScope = [&](Operation *op) {
+      return !caseRegion || caseRegion->isAncestor(op->getParentRegion());
+    };
+    scope->walk([&](scf::ForOp loop) {
+      if (!inScope(loop))
+        return;
       auto holds = [&](auto tag) {
         return loop
             ->walk([](decltype(tag) op) { return WalkResult::interrupt(); })
@@ -442,8 +536,23 @@ public:
       if (holds(Tcgen05MmaOp()))
         issuer = loop;
     });
-    kernel.walk([&](RingAllocOp a) { ring = a.getType(); });
-    kernel.walk([&](Tcgen05StoreOp s) { store = s; });
+    scope->walk([&](RingAllocOp a) {
+      if (inScope(a))
+        ring = a.getType();
+    });
+    scope->walk([&](Tcgen05StoreOp s) {
+      if (inScope(s))
+        store = s;
+    });
+    // The case's guard on block x (a CTA past its problem's N; none where
+    // the problem is the widest).
+    if (caseRegion)
+      for (Operation &op : caseRegion->front())
+        if (auto guard = dyn_cast<scf::IfOp>(op))
+          if (auto cmp = guard.getCondition().getDefiningOp<arith::CmpIOp>())
+            if (auto id = cmp.getLhs().getDefiningOp<gpu::BlockIdOp>();
+                id && id.getDimension() == gpu::Dimension::x)
+              xGuard = guard;
     plan = dyn_cast<KernelPlanAttr>(launch->getAttr("nvfp4.plan"));
     // An on-chip split-K's splits add their tiles on chip: the model adds
     // every CTA's tile (exact here, in any order), which is what the
@@ -477,10 +586,22 @@ public:
       static const std::vector<uint8_t> none;
       return none;
     }
-    const unsigned arg = cast<BlockArgument>(operand).getArgNumber();
+    unsigned arg = cast<BlockArgument>(operand).getArgNumber();
     // A grouped GEMM's entry: a, sfa, b, sfb, offsets, c.
     if (shape.grouped() && arg == 4)
       return h.offsets;
+    // A grouped_problems' entry: each role's arguments in problem order;
+    // the model holds its problem's operands only.
+    if (!shape.problems.empty()) {
+      const int64_t g = shape.problemCount();
+      int64_t which = arg % g;
+      if (currentPlant == Plant::ProblemOperands)
+        which = (which + 1) % g;
+      if (which != shape.problem)
+        note("problem " + std::to_string(shape.problem) +
+             "'s CTA reads an operand of problem " + std::to_string(which));
+      arg = static_cast<unsigned>(arg / g);
+    }
     const std::vector<uint8_t> *buffers[] = {&h.a,  &h.sfa, &h.b,
                                              &h.sfb, &h.b2, &h.sfb2};
     return *buffers[arg];
@@ -503,6 +624,12 @@ public:
   void runPrePasses(const Host &h) {
     workspaces.clear();
     for (gpu::LaunchFuncOp pre : prePasses) {
+      // A grouped_problems' pre-passes of the other problems.
+      if (auto arg = dyn_cast<BlockArgument>(pre.getKernelOperands()[0]);
+          arg && !shape.problems.empty() &&
+          static_cast<int64_t>(arg.getArgNumber()) % shape.problemCount() !=
+              shape.problem)
+        continue;
       auto fn = module->lookupSymbol<gpu::GPUFuncOp>(pre.getKernel());
       BlockScalesTileOp op;
       fn.walk([&](BlockScalesTileOp b) { op = b; });
@@ -591,6 +718,7 @@ public:
   void runCta(const Host &h, int64_t x, int64_t y, int64_t z,
               std::vector<float> &out, Plant plant = Plant::None,
               int64_t schedule = 0) {
+    currentPlant = plant;
     if (preparedFor != h.generation) {
       runPrePasses(h);
       preparedFor = h.generation;
@@ -599,6 +727,20 @@ public:
     eval.blockId = [&](gpu::Dimension d) {
       return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
     };
+    // A grouped_problems' CTA past its problem's N does nothing; its store
+    // must be its problem's C (argument 4 G + g of the entry).
+    if (xGuard && !eval(xGuard.getCondition()))
+      return;
+    if (!shape.problems.empty()) {
+      auto arg = cast<BlockArgument>(
+          launch.getKernelOperands()[cast<BlockArgument>(store.getC())
+                                         .getArgNumber()]);
+      if (static_cast<int64_t>(arg.getArgNumber()) !=
+          4 * shape.problemCount() + shape.problem)
+        note("problem " + std::to_string(shape.problem) +
+             "'s CTA stores into entry argument " +
+             std::to_string(arg.getArgNumber()));
+    }
     // A grouped GEMM's CTA of an empty tile has nothing to do.
     if (shape.grouped()) {
       eval.groupTile = [&](int64_t t, int64_t tileM) {
@@ -944,7 +1086,7 @@ public:
     int64_t mEnd = store.getMEnd() && plant != Plant::GroupStoreEnd
                        ? eval(store.getMEnd())
                        : shape.m;
-    if (plant == Plant::GroupStoreRows)
+    if (plant == Plant::GroupStoreRows || plant == Plant::ProblemRows)
       m0 = y * plan.getTileM();
     const int64_t columns = static_cast<int64_t>(store.getColumns());
     const int64_t tile = shape.batch * shape.m * shape.n;
@@ -989,11 +1131,50 @@ public:
                            0.0f);
     stores.assign(out.size(), 0);
     int64_t gx = grid(0), gy = grid(1), gz = grid(2);
+    if (!shape.problems.empty()) {
+      runProblem(h, out, plant, schedule);
+      return out;
+    }
     for (int64_t z = 0; z < gz; ++z)
       for (int64_t y = 0; y < gy; ++y)
         for (int64_t x = 0; x < gx; ++x)
           runCta(h, x, y, z, out, plant, schedule);
     return out;
+  }
+
+  /// A grouped_problems: every block y of the grid must dispatch to the
+  /// problem whose tiles of A's rows hold it (counted here from the
+  /// problems' shapes and the plan's tile_m); the model's problem's CTAs
+  /// run.
+  void runProblem(const Host &h, std::vector<float> &out, Plant plant,
+                  int64_t schedule) {
+    const int64_t tileM = plan.getTileM();
+    std::vector<int64_t> problemOfY;
+    for (auto [g, problem] : llvm::enumerate(shape.problems))
+      problemOfY.insert(problemOfY.end(), (problem[0] + tileM - 1) / tileM,
+                        static_cast<int64_t>(g));
+    if (static_cast<int64_t>(problemOfY.size()) != grid(1))
+      note("a grid of " + std::to_string(grid(1)) + " tiles of A's rows for " +
+           std::to_string(problemOfY.size()));
+    for (int64_t y = 0; y < grid(1); ++y) {
+      const int64_t want =
+          y < static_cast<int64_t>(problemOfY.size()) ? problemOfY[y] : -1;
+      Evaluator eval;
+      eval.blockId = [&](gpu::Dimension d) {
+        return d == gpu::Dimension::y ? y : int64_t(0);
+      };
+      int64_t got = problemSwitch ? eval(problemSwitch.getArg()) : 0;
+      if (plant == Plant::ProblemDispatch && want > 0 &&
+          problemOfY[y - 1] != want)
+        got = (got + 1) % shape.problemCount();
+      if (got != want)
+        note("block y = " + std::to_string(y) + " runs problem " +
+             std::to_string(got) + " instead of " + std::to_string(want));
+      if (want != shape.problem)
+        continue;
+      for (int64_t x = 0; x < grid(0); ++x)
+        runCta(h, x, y, 0, out, plant, schedule);
+    }
   }
 
   /// Why the producer and MMA loops do not run as whole warps whose
@@ -1077,6 +1258,13 @@ public:
   RingType ring;
   Tcgen05StoreOp store;
   KernelPlanAttr plan;
+  /// A grouped_problems kernel's switch on the CTA's problem, the model's
+  /// problem's case and its guard on block x (null: none).
+  scf::IndexSwitchOp problemSwitch;
+  Region *caseRegion = nullptr;
+  scf::IfOp xGuard;
+  /// The planted error of the run in progress.
+  Plant currentPlant = Plant::None;
   bool ok = false;
 };
 
@@ -1458,6 +1646,54 @@ TEST(Tcgen05PipelineGrouped, GroupsMatchTheReference) {
     expectCaught(gemm, h, plants, plan);
     if (gemm.plan.getTileM() < 128)
       expectCaught(gemm, h, {Plant::OddTileColumn}, plan);
+  }
+}
+
+/// The grouped GEMM of independent problems (nvfp4.grouped_problems): each
+/// problem's tiles bit for bit in its case of the kernel's switch, with N
+/// and K varying between problems (a partial last K slice, plain scales
+/// blocked by a pre-pass per operand, blocked ones), MXFP4, tiles of 64 to
+/// 256 rows and the planner's; every block y dispatched to its problem,
+/// each case reading and storing its own problem's operands. Planted
+/// errors caught: an operand of another problem, block y dispatched to the
+/// next problem at its first tile, a tile stored at its grid row.
+TEST(Tcgen05PipelineProblems, EachProblemMatchesTheReference) {
+  const std::string mainloop =
+      "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<";
+  using Problems = std::vector<std::array<int64_t, 3>>;
+  struct Case {
+    Problems problems;
+    bool plain, mx;
+    std::string plan;
+  };
+  const Case cases[] = {
+      // The contest's first test case, the planner's plan.
+      {{{96, 128, 128}, {128, 256, 512}}, true, false, ""},
+      {{{80, 384, 256}, {128, 256, 512}, {256, 128, 128}},
+       false,
+       false,
+       mainloop + "tile_m = 64, stages = 2>>"},
+      {{{200, 130, 640}, {33, 300, 256}},
+       true,
+       false,
+       mainloop + "tile_m = 256, stages = 2>>"},
+      {{{70, 256, 512}, {130, 128, 1024}},
+       false,
+       true,
+       mainloop + "tile_m = 128, stages = 2, format = mxfp4>>"}};
+  for (const Case &c : cases) {
+    for (int64_t g = 0; g < static_cast<int64_t>(c.problems.size()); ++g) {
+      Shape shape = problemShape(c.problems, g, c.plain, c.mx);
+      CompiledGemm gemm(shape, c.plan);
+      ASSERT_TRUE(gemm.ok) << c.plan;
+      Host h = randomHost(shape, 31 + static_cast<unsigned>(g));
+      const std::string what = c.plan + " problem " + std::to_string(g);
+      expectRightInSchedules(gemm, h, what);
+      expectCaught(gemm, h, {Plant::ProblemOperands, Plant::ProblemDispatch},
+                   what);
+      if (g > 0)
+        expectCaught(gemm, h, {Plant::ProblemRows}, what);
+    }
   }
 }
 

@@ -61,6 +61,9 @@ struct GemmPrediction {
   /// A grouped GEMM's rows per group (its size hint, else Mmax / G each;
   /// m is their sum), empty otherwise.
   std::vector<int64_t> groups;
+  /// A grouped_problems' problem count (their rows in `groups`; n and k
+  /// theirs where all share them, else 0), 0 otherwise.
+  int64_t problems = 0;
   std::string plan;
   /// The problem's speed of light: max(its bytes / bandwidth, 2 M N K L /
   /// FP4 rate), bytes = A, B, their scales (as given) and C.
@@ -78,9 +81,9 @@ struct GemmPrediction {
   B200Model model;
 };
 
-/// Predicts `op`, a scaled_matmul with N > 1, a scaled_dual_matmul or a
-/// grouped_matmul (for its size hint's rows) planned with a
-/// #nvfp4.tcgen05_mainloop; std::nullopt for any other op.
+/// Predicts `op`, a scaled_matmul with N > 1, a scaled_dual_matmul, a
+/// grouped_matmul (for its size hint's rows) or a grouped_problems planned
+/// with a #nvfp4.tcgen05_mainloop; std::nullopt for any other op.
 std::optional<GemmPrediction> predictB200Gemm(Operation *op,
                                               const B200Model &model = {});
 

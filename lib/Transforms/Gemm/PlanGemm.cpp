@@ -786,42 +786,107 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
   return success();
 }
 
+/// The sm_100a plan of a grouped_problems: tiles of 32, 64, 128 or 256 rows
+/// of A (each problem's last tile a whole tile's MMAs), whichever grid
+/// tilesMakespan says ends first (each problem with its own tiles of B and
+/// K slices), the larger on a tie; no split-K; as many slots as fit and
+/// the shortest K has slices.
+KernelPlanAttr chooseTcgen05ProblemsPlan(MLIRContext *ctx,
+                                         const PlanTarget &t,
+                                         ArrayRef<GemmOperands> problems,
+                                         ScaleFormat format) {
+  SmallVector<TileWork> work;
+  int64_t slices = std::numeric_limits<int64_t>::max();
+  for (const GemmOperands &p : problems) {
+    const int64_t k = p.getAShape().k;
+    work.push_back(
+        {p.getAShape().rows,
+         static_cast<int64_t>(
+             llvm::divideCeil(p.getN(), Tcgen05MainloopAttr::kTileN)),
+         Tcgen05MainloopAttr::getSlices(k)});
+    slices = std::min(slices, Tcgen05MainloopAttr::getSlices(k));
+  }
+  int64_t tileM = 32;
+  double best = std::numeric_limits<double>::infinity();
+  for (int64_t candidate : {32, 64, 128, 256}) {
+    int64_t tiles = 0;
+    for (const TileWork &w : work)
+      tiles += llvm::divideCeil(w.rows, candidate);
+    if (tiles > kMaxGridY)
+      continue;
+    const double time =
+        tilesMakespan(work, candidate, t.smCount, /*narrow=*/false);
+    if (time <= best)
+      best = time, tileM = candidate;
+  }
+  return tcgen05PlanWithStages(ctx, t, tileM, /*weights=*/1, format,
+                               SplitKAttr(), slices);
+}
+
 /// Plans a grouped_problems: one plan for every problem (their CTAs share
 /// one kernel), kept and checked if written in the IR; reports on `op`.
 LogicalResult mlir::nvfp4::planProblems(GroupedProblemsOp op,
                                         const PlanTarget &t) {
-  if (!t.info.hasWgmma || t.info.hasTcgen05)
+  if (!t.info.hasWgmma && !t.info.hasTcgen05)
     return op.emitOpError()
            << "has no " << t.info.chip
-           << " kernel yet: the grouped GEMM of independent problems is "
-              "lowered with wgmma (sm_90a); for sm_100a use "
-              "nvfp4.grouped_matmul (one N and K, run-time group sizes)";
+           << " kernel: the grouped GEMM of independent problems is lowered "
+              "with wgmma (sm_90a) or tcgen05 (sm_100a)";
+  const bool tcgen05 = t.info.hasTcgen05;
   SmallVector<GemmOperands> problems = getProblemOperands(op);
-  int64_t tileRows = 0;
+  const BlockFormat format = problems.front().getFormat();
   for (auto [i, p] : llvm::enumerate(problems)) {
     OperandShape a = p.getAShape();
-    if (failed(checkGemmShape(op, a, p.getN(), WgmmaMainloopAttr::kTileK,
-                              "the GEMM kernels step K by 64 (4 MMAs of K "
-                              "= 16), problem " +
-                                  std::to_string(i) + "'s too")))
+    const std::string why =
+        (tcgen05 ? "the tcgen05 MMA's K is 64 fp4 values"
+                 : "the GEMM kernels step K by 64 (4 MMAs of K = 16)") +
+        std::string(", problem ") + std::to_string(i) + "'s too";
+    if (failed(checkGemmShape(op, a, p.getN(),
+                              tcgen05 ? Tcgen05MainloopAttr::kMmaK
+                                      : WgmmaMainloopAttr::kTileK,
+                              why)))
       return failure();
+    // Plain scales are blocked by a pre-pass that moves whole 4-scale
+    // words: MXFP4's K / 32 columns must fill them.
+    if (tcgen05 && format.isMX() &&
+        (p.sfaLayout == ScaleLayout::Plain ||
+         p.sfbLayout == ScaleLayout::Plain) &&
+        a.k % format.getAtomK() != 0)
+      return op.emitOpError()
+             << "has plain MXFP4 scales, which the sm_100a kernel's pre-pass "
+                "blocks in words of 4 scales, and expects every K to be a "
+                "multiple of "
+             << format.getAtomK() << ", but problem " << i << " has K = "
+             << a.k << "; use blocked scales";
   }
-  FailureOr<KernelPlanAttr> plan = givenPlan<WgmmaMainloopAttr>(
-      op, t, problems.front().getN(), "#nvfp4.wgmma_mainloop");
+  FailureOr<KernelPlanAttr> plan =
+      tcgen05 ? givenPlan<Tcgen05MainloopAttr>(op, t, problems.front().getN(),
+                                               "#nvfp4.tcgen05_mainloop")
+              : givenPlan<WgmmaMainloopAttr>(op, t, problems.front().getN(),
+                                             "#nvfp4.wgmma_mainloop");
   if (failed(plan))
     return failure();
   if (!*plan)
-    plan = chooseProblemsPlan(op->getContext(), t, problems);
+    plan = tcgen05 ? chooseTcgen05ProblemsPlan(op->getContext(), t, problems,
+                                               getScaleFormat(format))
+                   : chooseProblemsPlan(op->getContext(), t, problems);
   if (plan->getSplitK() > 1)
     return op.emitOpError()
            << "expects a plan without split-K (its problems' tiles share "
               "one grid), but got "
            << *plan;
+  if (tcgen05 && plan->getTcgen05().getFormat() != getScaleFormat(format))
+    return op.emitOpError()
+           << "has " << format.getName()
+           << " operands and expects a #nvfp4.tcgen05_mainloop of format = "
+           << stringifyScaleFormat(getScaleFormat(format))
+           << " (its MMAs' scale vector and slot layout), but got " << *plan;
+  int64_t tileRows = 0;
   for (auto [i, p] : llvm::enumerate(problems)) {
     if (failed(checkPlanWeights(p, *plan)) ||
         failed(checkQuantizedOutputPlan(p, *plan)))
       return failure();
-    if (plan->getWgmma().getBTma() && !p.bTmaScalesFit())
+    if (!tcgen05 && plan->getWgmma().getBTma() && !p.bTmaScalesFit())
       return op.emitOpError()
              << "has a plan with b_tma, which copies B's plain scales with "
                 "a tensor map and needs K to be a multiple of "
@@ -836,12 +901,14 @@ LogicalResult mlir::nvfp4::planProblems(GroupedProblemsOp op,
            << tileRows << " tiles of " << plan->getTileM()
            << " rows of A in all, the grid's y, which CUDA limits to "
            << kMaxGridY;
-  if (plan->getStages() == 0 &&
-      plan->getSharedBytes() > t.info.staticSharedBytes)
+  const int64_t sharedLimit = plan->getStages() == 0
+                                  ? t.info.staticSharedBytes
+                                  : t.info.maxSharedBytes;
+  if (plan->getSharedBytes() > sharedLimit)
     return op.emitOpError()
            << "has a plan that needs " << plan->getSharedBytes()
-           << " bytes of shared memory, more than the "
-           << t.info.staticSharedBytes << " a CTA can have statically";
+           << " bytes of shared memory, more than the " << sharedLimit
+           << " a CTA can have" << (plan->getStages() ? "" : " statically");
   op->setAttr(NVFP4Dialect::kPlanAttrName, *plan);
   return success();
 }

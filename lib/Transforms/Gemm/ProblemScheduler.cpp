@@ -11,15 +11,19 @@
 // problem's N exits). Each CTA finds its problem by comparing y with the
 // static prefix sums and switches into that problem's gemm_tile, a GEMM
 // tile of the problem's own shapes and tensors: every problem's operands
-// and tensor maps are parameters of the one kernel, by value. Where the
-// plan has a ring, one pre-pass kernel decodes every problem's A into a
-// workspace of its own, on the same grid of tiles (x: K chunks).
+// and tensor maps are parameters of the one kernel, by value. On sm_90a,
+// where the plan has a ring, one pre-pass kernel decodes every problem's
+// A into a workspace of its own, on the same grid of tiles (x: K chunks);
+// on sm_100a the tiles read A and B through tensor maps of their packed
+// bytes, and scales not yet blocked into whole slots are blocked by a
+// pre-pass kernel per operand, as for the GEMM.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../TileBuilders.h"
 
 #include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
+#include "nvfp4/Dialect/NVFP4/Tcgen05Tiles.h"
 #include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -89,32 +93,103 @@ void ifBlockXBelow(OpBuilder &kb, Location loc, int64_t count,
   body(x);
 }
 
-} // namespace
-
-LogicalResult mlir::nvfp4::tileProblems(GroupedProblemsOp op,
-                                        KernelPlanAttr plan,
-                                        gpu::GPUModuleOp kernels,
-                                        SymbolTable &symbols,
-                                        StringRef kernelName) {
-  Location loc = op.getLoc();
-  MLIRContext *ctx = op.getContext();
-  SmallVector<GemmOperands> problems = getProblemOperands(op);
-  const int64_t count = static_cast<int64_t>(problems.size());
-  WgmmaMainloopAttr mainloop = plan.getWgmma();
-  const int64_t tileM = plan.getTileM(), tileN = plan.getTileN();
-  const bool prepass = plan.getStages() > 0, bTma = mainloop.getBTma();
-  const BlockFormat format = problems.front().getFormat();
-  // Block y's first tile of each problem, the widest problem's tiles of B
-  // and the longest K's chunks.
+/// The problems' grid (ProblemScheduler.cpp's header): block y's first
+/// tile of each problem, the widest problem's tiles of B and the longest
+/// K's chunks of 64 values.
+struct ProblemGrid {
   SmallVector<int64_t> first = {0};
   int64_t gridX = 1, maxChunks = 1;
-  for (const GemmOperands &p : problems) {
-    first.push_back(first.back() +
-                    llvm::divideCeil(p.getAShape().rows, tileM));
-    gridX = std::max<int64_t>(gridX, llvm::divideCeil(p.getN(), tileN));
-    maxChunks = std::max(maxChunks,
-                         p.getAShape().k / WgmmaMainloopAttr::kTileK);
+
+  ProblemGrid(ArrayRef<GemmOperands> problems, int64_t tileM, int64_t tileN) {
+    for (const GemmOperands &p : problems) {
+      first.push_back(first.back() +
+                      llvm::divideCeil(p.getAShape().rows, tileM));
+      gridX = std::max<int64_t>(gridX, llvm::divideCeil(p.getN(), tileN));
+      maxChunks = std::max(maxChunks, p.getAShape().k / 64);
+    }
   }
+};
+
+/// The kernel of every problem's tiles: its parameters `operands` (each
+/// problem's five operands, then each one's `mapsPerProblem` tensor
+/// maps), a switch on the CTA's problem into `makeTile(g, m, n, args,
+/// maps)` (the problem's five kernel arguments and its maps) where block x
+/// is within the problem's N; launched with the plan's CTAs and dynamic
+/// shared memory `dynamicShared` (if any), a programmatic dependent when
+/// `dependent`. Fails when the parameters exceed CUDA's space.
+LogicalResult buildProblemsKernel(
+    GroupedProblemsOp op, ArrayRef<GemmOperands> problems,
+    const ProblemGrid &grid, KernelPlanAttr plan, OpBuilder &hb,
+    OpBuilder &kb, gpu::GPUModuleOp kernels, StringRef kernelName,
+    SymbolTable &symbols,
+    ArrayRef<Value> operands, int64_t mapsPerProblem, Value dynamicShared,
+    bool dependent,
+    function_ref<Operation *(int64_t g, Value m, Value n, ValueRange args,
+                             ValueRange maps)>
+        makeTile) {
+  Location loc = op.getLoc();
+  const int64_t count = static_cast<int64_t>(problems.size());
+  // Memrefs are bare pointers; tensor maps 128 bytes, 64-byte aligned.
+  const int64_t paramBytes =
+      llvm::alignTo(5 * 8 * count, 64) + 128 * mapsPerProblem * count;
+  if (paramBytes > kMaxParamBytes)
+    return op.emitOpError()
+           << "needs " << paramBytes << " bytes of kernel parameters for its "
+           << count << " problems (their pointers and tensor maps by value), "
+           << "more than CUDA's " << kMaxParamBytes
+           << "; split the problems over several ops";
+  const int64_t tileM = plan.getTileM(), tileN = plan.getTileN();
+  kb.setInsertionPointToEnd(kernels.getBody());
+  auto kernel = createKernel(kb, loc, kernelName,
+                             ValueRange(operands).getTypes(),
+                             plan.getThreadsPerCta(), symbols);
+  Block &body = kernel.getBody().front();
+  forProblemTile(kb, loc, grid.first, [&](int64_t g, Value local) {
+    ifBlockXBelow(kb, loc, llvm::divideCeil(problems[g].getN(), tileN),
+                  grid.gridX, [&](Value x) {
+                    auto cst = [&](int64_t v) -> Value {
+                      return arith::ConstantIndexOp::create(kb, loc, v);
+                    };
+                    Operation *tile = makeTile(
+                        g, arith::MulIOp::create(kb, loc, local, cst(tileM)),
+                        arith::MulIOp::create(kb, loc, x, cst(tileN)),
+                        body.getArguments().slice(5 * g, 5),
+                        body.getArguments().slice(
+                            5 * count + mapsPerProblem * g, mapsPerProblem));
+                    problems[g].buildEpilogue(
+                        kb, loc, cast<GemmTileOp>(tile).getEpilogue());
+                  });
+  });
+  gpu::ReturnOp::create(kb, loc);
+  if (auto wgmma = plan.getWgmma(); wgmma && wgmma.getProducer())
+    kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    kb.getI32IntegerAttr(wgmma.getEntryRegisters()));
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  auto launch = launchWithPlan(
+      hb, loc, kernel,
+      gpu::KernelDim3{idx(grid.gridX), idx(grid.first.back()), idx(1)},
+      gpu::KernelDim3{idx(plan.getThreadsPerCta()), idx(1), idx(1)},
+      dynamicShared, operands, plan);
+  if (dependent)
+    launch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
+  return success();
+}
+
+/// sm_90a: A decoded once by a pre-pass for a ring (one kernel for every
+/// problem), B through registers or the ring (b_tma).
+LogicalResult tileProblemsWgmma(GroupedProblemsOp op,
+                                ArrayRef<GemmOperands> problems,
+                                KernelPlanAttr plan, gpu::GPUModuleOp kernels,
+                                SymbolTable &symbols, StringRef kernelName) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  WgmmaMainloopAttr mainloop = plan.getWgmma();
+  const int64_t tileM = plan.getTileM();
+  const bool prepass = plan.getStages() > 0, bTma = mainloop.getBTma();
+  const BlockFormat format = problems.front().getFormat();
+  const ProblemGrid grid(problems, tileM, plan.getTileN());
   OpBuilder hb(op);
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
@@ -150,10 +225,10 @@ LogicalResult mlir::nvfp4::tileProblems(GroupedProblemsOp op,
     NVVM::GriddepcontrolOp::create(kb, loc, NVVM::GridDepActionKind::wait);
     NVVM::GriddepcontrolOp::create(kb, loc,
                                    NVVM::GridDepActionKind::launch_dependents);
-    forProblemTile(kb, loc, first, [&](int64_t g, Value local) {
+    forProblemTile(kb, loc, grid.first, [&](int64_t g, Value local) {
       const int64_t chunks =
           problems[g].getAShape().k / WgmmaMainloopAttr::kTileK;
-      ifBlockXBelow(kb, loc, chunks, maxChunks, [&](Value chunk) {
+      ifBlockXBelow(kb, loc, chunks, grid.maxChunks, [&](Value chunk) {
         DecodeATileOp::create(
             kb, loc, body.getArgument(3 * g), body.getArgument(3 * g + 1),
             body.getArgument(3 * g + 2),
@@ -161,14 +236,14 @@ LogicalResult mlir::nvfp4::tileProblems(GroupedProblemsOp op,
                 kb, loc, local,
                 arith::ConstantIndexOp::create(kb, loc, tileM)),
             chunk, arith::ConstantIndexOp::create(kb, loc, 0),
-            /*rowBegin=*/Value(), /*rowEnd=*/Value(), mainloop, op.getSfaLayout());
+            /*rowBegin=*/Value(), /*rowEnd=*/Value(), mainloop,
+            op.getSfaLayout());
       });
     });
     gpu::ReturnOp::create(kb, loc);
-    kb.setInsertionPointToEnd(kernels.getBody());
     auto decodeLaunch = launchWithPlan(
         hb, loc, decode,
-        gpu::KernelDim3{idx(maxChunks), idx(first.back()), idx(1)},
+        gpu::KernelDim3{idx(grid.maxChunks), idx(grid.first.back()), idx(1)},
         gpu::KernelDim3{idx(mainloop.getDecodeThreads()), idx(1), idx(1)},
         /*dynamicShared=*/Value(), decodeOperands, plan);
     decodeLaunch->setAttr(NVFP4Dialect::kDependentLaunchAttrName,
@@ -191,64 +266,109 @@ LogicalResult mlir::nvfp4::tileProblems(GroupedProblemsOp op,
           p.sfb.front()));
     }
   }
-  // Memrefs are bare pointers; tensor maps 128 bytes, 64-byte aligned.
-  const int64_t paramBytes =
-      llvm::alignTo(5 * 8 * count, 64) + 128 * mapsPerProblem * count;
-  if (paramBytes > kMaxParamBytes)
-    return op.emitOpError()
-           << "needs " << paramBytes << " bytes of kernel parameters for its "
-           << count << " problems (their pointers and tensor maps by value), "
-           << "more than CUDA's " << kMaxParamBytes
-           << "; split the problems over several ops";
-
-  // The GEMM kernel: each CTA one tile of one problem.
-  auto kernel = createKernel(kb, loc, kernelName,
-                             ValueRange(operands).getTypes(),
-                             plan.getThreadsPerCta(), symbols);
-  Block &body = kernel.getBody().front();
-  forProblemTile(kb, loc, first, [&](int64_t g, Value local) {
-    const GemmOperands &p = problems[g];
-    ifBlockXBelow(
-        kb, loc, llvm::divideCeil(p.getN(), tileN), gridX, [&](Value x) {
-          auto arg = [&](int64_t i) { return body.getArgument(5 * g + i); };
-          ValueRange maps = body.getArguments().slice(
-              5 * count + mapsPerProblem * g, mapsPerProblem);
-          Value aTiles = prepass ? maps.front() : Value();
-          ValueRange bMaps = bTma ? maps.take_back(2) : ValueRange();
-          auto cst = [&](int64_t v) -> Value {
-            return arith::ConstantIndexOp::create(kb, loc, v);
-          };
-          auto tile = GemmTileOp::create(
-              kb, loc, arg(0), arg(1), ValueRange{arg(2)}, ValueRange{arg(3)},
-              arg(4), /*cScales=*/Value(), /*cGlobalScale=*/Value(),
-              arith::MulIOp::create(kb, loc, local, cst(tileM)),
-              arith::MulIOp::create(kb, loc, x, cst(tileN)), cst(0), aTiles,
-              /*aBytes=*/Value(),
-              bTma ? bMaps.take_front(1) : ValueRange(),
-              bTma ? bMaps.take_back(1) : ValueRange(), /*split=*/Value(),
-              /*partials=*/Value(), /*group=*/Value(), /*rowBegin=*/Value(),
-              /*rowEnd=*/Value(), plan, p.sfaLayout, p.sfbLayout,
-              ScaleLayout::Plain);
-          p.buildEpilogue(kb, loc, tile.getEpilogue());
-        });
-  });
-  gpu::ReturnOp::create(kb, loc);
-  if (mainloop.getProducer())
-    kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-                    kb.getI32IntegerAttr(mainloop.getEntryRegisters()));
   Value dynamicShared;
   if (prepass)
     dynamicShared = arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
                                                  plan.getSharedBytes());
-  auto launch = launchWithPlan(
-      hb, loc, kernel,
-      gpu::KernelDim3{idx(gridX), idx(first.back()), idx(1)},
-      gpu::KernelDim3{idx(plan.getThreadsPerCta()), idx(1), idx(1)},
-      dynamicShared, operands, plan);
-  if (prepass)
-    launch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
+  if (failed(buildProblemsKernel(
+          op, problems, grid, plan, hb, kb, kernels, kernelName, symbols,
+          operands,
+          mapsPerProblem, dynamicShared, /*dependent=*/prepass,
+          [&](int64_t g, Value m, Value n, ValueRange args,
+              ValueRange maps) -> Operation * {
+            const GemmOperands &p = problems[g];
+            ValueRange bMaps = bTma ? maps.take_back(2) : ValueRange();
+            return GemmTileOp::create(
+                kb, loc, args[0], args[1], args.slice(2, 1), args.slice(3, 1),
+                args[4], /*cScales=*/Value(), /*cGlobalScale=*/Value(), m, n,
+                arith::ConstantIndexOp::create(kb, loc, 0),
+                prepass ? maps.front() : Value(), /*aBytes=*/Value(),
+                bMaps.take_front(bTma ? 1 : 0), bMaps.drop_front(bTma ? 1 : 0),
+                /*split=*/Value(), /*partials=*/Value(), /*group=*/Value(),
+                /*rowBegin=*/Value(), /*rowEnd=*/Value(), plan, p.sfaLayout,
+                p.sfbLayout, ScaleLayout::Plain);
+          })))
+    return failure();
   for (Value workspace : workspaces)
     freeWorkspace(hb, loc, workspace);
+  return success();
+}
+
+/// sm_100a: each problem's scales blocked into whole slots (a pre-pass
+/// kernel per operand whose scales are not so already), A and B read
+/// through tensor maps of their packed bytes.
+LogicalResult tileProblemsTcgen05(GroupedProblemsOp op,
+                                  ArrayRef<GemmOperands> problems,
+                                  KernelPlanAttr plan,
+                                  gpu::GPUModuleOp kernels,
+                                  SymbolTable &symbols, StringRef kernelName) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  const int64_t tileM = plan.getTileM();
+  const ProblemGrid grid(problems, tileM, plan.getTileN());
+  OpBuilder hb(op);
+  OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
+  SmallVector<Value> operands, maps, workspaces;
+  for (auto [g, p] : llvm::enumerate(problems)) {
+    OperandShape a = p.getAShape();
+    const std::string suffix = std::to_string(g);
+    Value sfa = slotBlockedScales(
+        hb, kb, loc, kernels, symbols,
+        (kernelName + "_block_sfa" + suffix).str(), p.sfa, p.sfaLayout, a.k,
+        a.rows, /*batched=*/false, 1, plan, workspaces);
+    Value sfb = slotBlockedScales(
+        hb, kb, loc, kernels, symbols,
+        (kernelName + "_block_sfb" + suffix).str(), p.sfb.front(),
+        p.sfbLayout, a.k, p.getN(), /*batched=*/false, 1, plan, workspaces);
+    operands.append({p.a, sfa, p.b.front(), sfb, p.c});
+    maps.push_back(TensorMapOp::create(
+        hb, loc, getPackedOperandMapType(ctx, 1, a.rows, a.k, tileM), p.a));
+    maps.push_back(TensorMapOp::create(
+        hb, loc,
+        getPackedOperandMapType(ctx, 1, p.getN(), a.k,
+                                Tcgen05MainloopAttr::kTileN),
+        p.b.front()));
+  }
+  operands.append(maps);
+  if (failed(buildProblemsKernel(
+          op, problems, grid, plan, hb, kb, kernels, kernelName, symbols,
+          operands,
+          /*mapsPerProblem=*/2,
+          arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
+                                       plan.getSharedBytes()),
+          /*dependent=*/false,
+          [&](int64_t g, Value m, Value n, ValueRange args,
+              ValueRange problemMaps) -> Operation * {
+            return GemmTileOp::create(
+                kb, loc, args[0], args[1], args.slice(2, 1), args.slice(3, 1),
+                args[4], /*cScales=*/Value(), /*cGlobalScale=*/Value(), m, n,
+                arith::ConstantIndexOp::create(kb, loc, 0),
+                /*aTiles=*/Value(), problemMaps[0], problemMaps.slice(1, 1),
+                /*bScales=*/ValueRange(), /*split=*/Value(),
+                /*partials=*/Value(), /*group=*/Value(), /*rowBegin=*/Value(),
+                /*rowEnd=*/Value(), plan, ScaleLayout::Blocked,
+                ScaleLayout::Blocked, ScaleLayout::Plain);
+          })))
+    return failure();
+  for (Value workspace : workspaces)
+    freeWorkspace(hb, loc, workspace);
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::nvfp4::tileProblems(GroupedProblemsOp op,
+                                        KernelPlanAttr plan,
+                                        gpu::GPUModuleOp kernels,
+                                        SymbolTable &symbols,
+                                        StringRef kernelName) {
+  SmallVector<GemmOperands> problems = getProblemOperands(op);
+  if (failed(plan.getTcgen05()
+                 ? tileProblemsTcgen05(op, problems, plan, kernels, symbols,
+                                       kernelName)
+                 : tileProblemsWgmma(op, problems, plan, kernels, symbols,
+                                     kernelName)))
+    return failure();
   op.erase();
   return success();
 }

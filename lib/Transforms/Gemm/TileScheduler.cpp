@@ -118,29 +118,6 @@ std::pair<Value, Value> batchAndSplit(OpBuilder &kb, Location loc,
           arith::RemUIOp::create(kb, loc, z, splits)};
 }
 
-/// The sm_100a GEMM's scales of an operand (`rows` rows, `batch` batches
-/// if `batched`) as its ring slots copy them: blocked, K chunks padded to
-/// whole slots. Scales already so are used as they are; others are
-/// written so into a workspace by the pre-pass kernel
-/// `<name>_block_<operand>`, before the GEMM in stream order.
-Value slotBlockedScales(OpBuilder &hb, OpBuilder &kb, Location loc,
-                        gpu::GPUModuleOp kernels, SymbolTable &symbols,
-                        StringRef name, Value scales, ScaleLayout layout,
-                        int64_t k, int64_t rows, bool batched, int64_t batch,
-                        Attribute plan, SmallVectorImpl<Value> &workspaces) {
-  if (!Tcgen05MainloopAttr::needsScalePrePass(layout, k))
-    return scales;
-  const int64_t slotK = Tcgen05MainloopAttr::getSlotK(k);
-  auto type = MemRefType::get(
-      getScaleShape(BlockFormat::of(scales.getType()), ScaleLayout::Blocked,
-                    rows, slotK, batched, batch),
-      cast<MemRefType>(scales.getType()).getElementType());
-  Value blocked = allocWorkspace(hb, loc, type);
-  workspaces.push_back(blocked);
-  launchBlockScales(hb, kb, loc, kernels, symbols, name, scales, blocked, plan);
-  return blocked;
-}
-
 /// A grouped GEMM's tile in a kernel whose block y numbers the tiles
 /// (nvfp4.group_tile over the offsets parameter `offsets`): builds what
 /// `body` builds for a tile that has rows, with its group and rows,
@@ -245,6 +222,24 @@ Value gatherGroupScales(OpBuilder &hb, OpBuilder &kb, Location loc,
 }
 
 } // namespace
+
+Value mlir::nvfp4::slotBlockedScales(
+    OpBuilder &hb, OpBuilder &kb, Location loc, gpu::GPUModuleOp kernels,
+    SymbolTable &symbols, StringRef name, Value scales, ScaleLayout layout,
+    int64_t k, int64_t rows, bool batched, int64_t batch, Attribute plan,
+    SmallVectorImpl<Value> &workspaces) {
+  if (!Tcgen05MainloopAttr::needsScalePrePass(layout, k))
+    return scales;
+  const int64_t slotK = Tcgen05MainloopAttr::getSlotK(k);
+  auto type = MemRefType::get(
+      getScaleShape(BlockFormat::of(scales.getType()), ScaleLayout::Blocked,
+                    rows, slotK, batched, batch),
+      cast<MemRefType>(scales.getType()).getElementType());
+  Value blocked = allocWorkspace(hb, loc, type);
+  workspaces.push_back(blocked);
+  launchBlockScales(hb, kb, loc, kernels, symbols, name, scales, blocked, plan);
+  return blocked;
+}
 
 /// A GEMM: with stages > 0, a workspace (gpu.alloc) for A's decoded tiles,
 /// the pre-pass kernel `<name>_decode_a` (one CTA per tile of A's rows and
