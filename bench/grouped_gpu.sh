@@ -37,19 +37,20 @@ check_bench() {
   fi
   run_limited "$run" "$f" --require-gpu --bench --iters 100 | tee -a "$out/ours.txt"
 }
-for s in "${shapes[@]}"; do
-  set -- $s
-  name="grouped_$1_$2_$(echo "$3" | tr ',' '_')"
-  python3 "$here/gen_grouped.py" "$1" "$2" "$3" --name="$name" > "$out/$name.mlir"
-  check_bench grouped "$out/$name.mlir" "$s"
-done
-# The independent-problems form (grouped_problems) of the contest's four
-# shapes: each group its own tensors, shapes known when compiled.
-for c in 0 1 2 3; do
-  set -- ${shapes[$c]}
-  name="problems_$1_$2_$(echo "$3" | tr ',' '_')"
-  python3 "$here/gen_problems.py" --contest=b$c --name="$name" > "$out/$name.mlir"
-  check_bench problems "$out/$name.mlir" "${shapes[$c]}"
+# Both forms: grouped_matmul (run-time sizes) on every shape, and
+# grouped_problems (each group its own tensors, shapes known when
+# compiled) on the contest's four.
+for form in grouped problems; do
+  for s in "${shapes[@]}"; do
+    set -- $s
+    name="${form}_$1_$2_$(echo "$3" | tr ',' '_')"
+    if [ "$form" = grouped ]; then
+      python3 "$here/gen_grouped.py" "$1" "$2" "$3" --name="$name"
+    elif [ "$s" != "${shapes[4]}" ]; then
+      python3 "$here/gen_problems.py" "$3" "$1" "$2" --name="$name"
+    fi > "$out/$name.mlir"
+    [ -s "$out/$name.mlir" ] && check_bench "$form" "$out/$name.mlir" "$s"
+  done
 done
 if [ "${SANITIZE:-0}" = 1 ]; then
   # Runs the three sanitizers on entry file $2 (named $1 in the report),

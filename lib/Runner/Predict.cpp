@@ -118,7 +118,6 @@ GemmPrediction predictProblems(GroupedProblemsOp op, KernelPlanAttr plan,
   const double smFlops =
       model.fp4FlopsPerSecond / static_cast<double>(model.smCount);
   double givenBytes = 0, flops = 0, issued = 0;
-  int64_t gridX = 0;
   struct Rows {
     int64_t tiles, nTiles;
     double ctaFlops;
@@ -160,7 +159,6 @@ GemmPrediction predictProblems(GroupedProblemsOp op, KernelPlanAttr plan,
                             Tcgen05MainloopAttr::getSlices(a.k) *
                             Tcgen05MainloopAttr::kStageK;
     rows.push_back({tiles, nTiles, ctaFlops});
-    gridX = std::max(gridX, nTiles);
     p.ctas += tiles * nTiles;
     issued += ctaFlops * tiles * nTiles;
   }

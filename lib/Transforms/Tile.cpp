@@ -315,26 +315,30 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
       Attribute plan = op->getAttr(NVFP4Dialect::kPlanAttrName);
       std::string name = modules.kernelName(op);
       LogicalResult tiled = failure();
-      if (auto quantize = dyn_cast<QuantizeOp>(op)) {
-        auto quantizePlan = dyn_cast<QuantizePlanAttr>(plan);
-        if (!quantizePlan) {
-          op->emitOpError() << "expects a #nvfp4.quantize_plan, but got "
+      // An op whose plan must be of one kind (`kind` names it).
+      auto tileWith = [&](auto typedPlan, StringRef kind, auto tile) {
+        if (!typedPlan) {
+          op->emitOpError() << "expects a " << kind << ", but got "
                             << plan;
-          return signalPassFailure();
+          return failure();
         }
-        if (failed(tileQuantize(quantize, quantizePlan, kernels, symbols,
-                                name)))
+        return tile(typedPlan);
+      };
+      if (auto quantize = dyn_cast<QuantizeOp>(op)) {
+        if (failed(tileWith(dyn_cast<QuantizePlanAttr>(plan),
+                            "#nvfp4.quantize_plan", [&](auto p) {
+                              return tileQuantize(quantize, p, kernels,
+                                                  symbols, name);
+                            })))
           return signalPassFailure();
         continue;
       }
       if (auto problems = dyn_cast<GroupedProblemsOp>(op)) {
-        auto kernelPlan = dyn_cast<KernelPlanAttr>(plan);
-        if (!kernelPlan) {
-          op->emitOpError() << "expects a #nvfp4.kernel plan, but got "
-                            << plan;
-          return signalPassFailure();
-        }
-        if (failed(tileProblems(problems, kernelPlan, kernels, symbols, name)))
+        if (failed(tileWith(dyn_cast<KernelPlanAttr>(plan),
+                            "#nvfp4.kernel plan", [&](auto p) {
+                              return tileProblems(problems, p, kernels,
+                                                  symbols, name);
+                            })))
           return signalPassFailure();
         continue;
       }

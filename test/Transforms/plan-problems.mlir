@@ -9,6 +9,9 @@
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_90a -verify-diagnostics | FileCheck %s
 // RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a 2>/dev/null | FileCheck %s --check-prefix=SM100
 // RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a 2>&1 >/dev/null | FileCheck %s --check-prefix=SM100-ERR
+// 65 problems: more cases than a kernel holds.
+// RUN: %python %nvfp4_src_root/bench/gen_problems.py 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 16 64 | not nvfp4-opt -nvfp4-plan=target=sm_90a 2>&1 | FileCheck %s --check-prefix=MANY
+// MANY: error: 'nvfp4.grouped_problems' op has 65 problems, and its kernel holds at most 64 (a GEMM tile's code each); split them over several ops, or use nvfp4.grouped_matmul where they share N and K
 
 // SM100-LABEL: func.func @short_k
 // SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 32, stages = 2>>
@@ -83,5 +86,13 @@ func.func @b_tma_k(%a0: memref<64x4096xf4E2M1FN>, %a1: memref<64x640xf4E2M1FN>, 
 // CHECK: k_groups = 3
 func.func @mx_plain_k(%a0: memref<64x128xf4E2M1FN>, %a1: memref<64x192xf4E2M1FN>, %sa0: memref<64x4xf8E8M0FNU>, %sa1: memref<64x6xf8E8M0FNU>, %b0: memref<128x128xf4E2M1FN>, %b1: memref<128x192xf4E2M1FN>, %sb0: memref<128x4xf8E8M0FNU>, %sb1: memref<128x6xf8E8M0FNU>, %c0: memref<64x128xbf16>, %c1: memref<64x128xbf16>) {
   nvfp4.grouped_problems a(%a0, %a1 : memref<64x128xf4E2M1FN>, memref<64x192xf4E2M1FN>) sfa(%sa0, %sa1 : memref<64x4xf8E8M0FNU>, memref<64x6xf8E8M0FNU>) b(%b0, %b1 : memref<128x128xf4E2M1FN>, memref<128x192xf4E2M1FN>) sfb(%sb0, %sb1 : memref<128x4xf8E8M0FNU>, memref<128x6xf8E8M0FNU>) outs(%c0, %c1 : memref<64x128xbf16>, memref<64x128xbf16>)
+  return
+}
+
+// -----
+
+func.func @wrong_plan_kind(%a0: memref<64x4096xf4E2M1FN>, %sa0: memref<64x256xf8E4M3FN>, %b0: memref<128x4096xf4E2M1FN>, %sb0: memref<128x256xf8E4M3FN>, %c0: memref<64x128xf16>) {
+  // expected-error @+1 {{is planned for sm_90a and expects 'nvfp4.plan' to be a #nvfp4.kernel with a #nvfp4.wgmma_mainloop, but got #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>>}}
+  nvfp4.grouped_problems a(%a0 : memref<64x4096xf4E2M1FN>) sfa(%sa0 : memref<64x256xf8E4M3FN>) b(%b0 : memref<128x4096xf4E2M1FN>) sfb(%sb0 : memref<128x256xf8E4M3FN>) outs(%c0 : memref<64x128xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 2>>}
   return
 }

@@ -453,10 +453,10 @@ enum class Plant {
   GroupWeightScales,
   GroupStoreRows,
   GroupStoreEnd,
-  // grouped_problems: the CTA's tile at its grid row (block y x tile_m)
-  // instead of its row in its problem, a problem's operand read from the
-  // next problem's arguments, block y dispatched to the next problem at
-  // the first tile of each.
+  // grouped_problems (planted in the compiled IR, but for ProblemRows):
+  // the CTA's tile at its grid row (block y x tile_m) instead of its row
+  // in its problem, the launch's maps of A of two problems swapped, the
+  // dispatch's compare against problem 1's first tile moved one tile on.
   ProblemRows,
   ProblemOperands,
   ProblemDispatch
@@ -594,9 +594,7 @@ public:
     // the model holds its problem's operands only.
     if (!shape.problems.empty()) {
       const int64_t g = shape.problemCount();
-      int64_t which = arg % g;
-      if (currentPlant == Plant::ProblemOperands)
-        which = (which + 1) % g;
+      const int64_t which = arg % g;
       if (which != shape.problem)
         note("problem " + std::to_string(shape.problem) +
              "'s CTA reads an operand of problem " + std::to_string(which));
@@ -718,7 +716,6 @@ public:
   void runCta(const Host &h, int64_t x, int64_t y, int64_t z,
               std::vector<float> &out, Plant plant = Plant::None,
               int64_t schedule = 0) {
-    currentPlant = plant;
     if (preparedFor != h.generation) {
       runPrePasses(h);
       preparedFor = h.generation;
@@ -1132,7 +1129,9 @@ public:
     stores.assign(out.size(), 0);
     int64_t gx = grid(0), gy = grid(1), gz = grid(2);
     if (!shape.problems.empty()) {
+      std::function<void()> undo = plantInKernel(plant);
       runProblem(h, out, plant, schedule);
+      undo();
       return out;
     }
     for (int64_t z = 0; z < gz; ++z)
@@ -1140,6 +1139,50 @@ public:
         for (int64_t x = 0; x < gx; ++x)
           runCta(h, x, y, z, out, plant, schedule);
     return out;
+  }
+
+  /// Plants a grouped_problems error in the compiled IR (undone by the
+  /// function returned): ProblemDispatch moves problem 1's first tile in
+  /// the dispatch's first compare (block y >= first[1]) one tile on;
+  /// ProblemOperands swaps the launch's tensor maps of A of the model's
+  /// problem and the next one (sm_100a).
+  std::function<void()> plantInKernel(Plant plant) {
+    const int64_t g = shape.problemCount();
+    if (plant == Plant::ProblemDispatch && problemSwitch) {
+      const int64_t first1 =
+          (shape.problems[0][0] + plan.getTileM() - 1) / plan.getTileM();
+      for (Operation &op : kernel.getBody().front()) {
+        auto cmp = dyn_cast<arith::CmpIOp>(op);
+        auto bound = cmp ? cmp.getRhs().getDefiningOp<arith::ConstantIndexOp>()
+                         : arith::ConstantIndexOp();
+        if (!bound || cmp.getPredicate() != arith::CmpIPredicate::uge ||
+            bound.value() != first1)
+          continue;
+        OpBuilder b(cmp);
+        auto moved = arith::ConstantIndexOp::create(b, cmp.getLoc(), first1 + 1);
+        cmp->setOperand(1, moved);
+        return [cmp, bound, moved]() mutable {
+          cmp->setOperand(1, bound);
+          moved->erase();
+        };
+      }
+      ADD_FAILURE() << "no dispatch compare against problem 1's first tile";
+    }
+    if (plant == Plant::ProblemOperands && plan.getTcgen05()) {
+      // The maps follow the five operands of every problem: A's, B's.
+      const unsigned mine = static_cast<unsigned>(5 * g + 2 * shape.problem);
+      const unsigned next =
+          static_cast<unsigned>(5 * g + 2 * ((shape.problem + 1) % g));
+      MutableOperandRange operands = launch.getKernelOperandsMutable();
+      Value a = operands[mine].get(), b = operands[next].get();
+      operands[mine].set(b);
+      operands[next].set(a);
+      return [operands, mine, next, a, b]() mutable {
+        operands[mine].set(a);
+        operands[next].set(b);
+      };
+    }
+    return [] {};
   }
 
   /// A grouped_problems: every block y of the grid must dispatch to the
@@ -1163,10 +1206,7 @@ public:
       eval.blockId = [&](gpu::Dimension d) {
         return d == gpu::Dimension::y ? y : int64_t(0);
       };
-      int64_t got = problemSwitch ? eval(problemSwitch.getArg()) : 0;
-      if (plant == Plant::ProblemDispatch && want > 0 &&
-          problemOfY[y - 1] != want)
-        got = (got + 1) % shape.problemCount();
+      const int64_t got = problemSwitch ? eval(problemSwitch.getArg()) : 0;
       if (got != want)
         note("block y = " + std::to_string(y) + " runs problem " +
              std::to_string(got) + " instead of " + std::to_string(want));
@@ -1263,8 +1303,6 @@ public:
   scf::IndexSwitchOp problemSwitch;
   Region *caseRegion = nullptr;
   scf::IfOp xGuard;
-  /// The planted error of the run in progress.
-  Plant currentPlant = Plant::None;
   bool ok = false;
 };
 
@@ -1655,8 +1693,9 @@ TEST(Tcgen05PipelineGrouped, GroupsMatchTheReference) {
 /// blocked by a pre-pass per operand, blocked ones), MXFP4, tiles of 64 to
 /// 256 rows and the planner's; every block y dispatched to its problem,
 /// each case reading and storing its own problem's operands. Planted
-/// errors caught: an operand of another problem, block y dispatched to the
-/// next problem at its first tile, a tile stored at its grid row.
+/// errors caught: two problems' maps of A swapped on the launch, the
+/// dispatch's compare against problem 1's first tile moved one tile on,
+/// a tile stored at its grid row.
 TEST(Tcgen05PipelineProblems, EachProblemMatchesTheReference) {
   const std::string mainloop =
       "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<";

@@ -110,8 +110,9 @@ SmallVector<Value> GemmSm90Emitter::emitDecodingLoop(RewriterBase &rewriter) {
   // Two buffers of tile_m decoded rows (128 bytes per row per chunk),
   // 1024-byte aligned: the 128B swizzle works on absolute addresses.
   Value smem =
-      k.sharedBuffer(rewriter, op, "__nvfp4_gemm_a",
-                     plan.getSharedBytes(/*scratch=*/0), /*alignment=*/1024);
+      k.kernelSharedBuffer(rewriter, op, "__nvfp4_gemm_a",
+                           plan.getSharedBytes(/*scratch=*/0),
+                           /*alignment=*/1024);
   Value smemAddress = LLVM::PtrToIntOp::create(b, k.i32, smem);
   auto bufferAddress = [&](Value chunk) -> Value {
     Value parity = arith::AndIOp::create(b, chunk, k.c32(1));

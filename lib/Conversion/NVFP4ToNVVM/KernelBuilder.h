@@ -156,6 +156,30 @@ struct KernelBuilder {
     return LLVM::AddressOfOp::create(b, sharedPtr, unique);
   }
 
+  /// sharedBuffer, shared by the ops of one kernel that ask for `name`
+  /// with the same size and alignment: the cases of a grouped_problems
+  /// kernel, of which one runs per CTA, take one buffer, not one each.
+  Value kernelSharedBuffer(RewriterBase &rewriter, Operation *op,
+                           StringRef name, int64_t bytes,
+                           uint64_t alignment = 16) {
+    auto module = op->getParentOfType<gpu::GPUModuleOp>();
+    auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+    auto arrayType = LLVM::LLVMArrayType::get(i8, bytes);
+    LLVM::GlobalOp shared;
+    if (kernel)
+      kernel.walk([&](LLVM::AddressOfOp address) {
+        auto global = SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(
+            module, address.getGlobalNameAttr());
+        if (global && global.getSymName().starts_with(name) &&
+            global.getGlobalType() == arrayType &&
+            global.getAlignment() == alignment && global.getAddrSpace() == 3)
+          shared = global;
+      });
+    if (!shared)
+      return sharedBuffer(rewriter, op, name, bytes, alignment);
+    return LLVM::AddressOfOp::create(b, sharedPtr, shared.getSymName());
+  }
+
   /// The gpu.module's addrspace(3) global `name` of `bytes` bytes, 16-byte
   /// aligned, created on first use (later uses, from any op of any kernel of
   /// the module, share it), as a !llvm.ptr<3>.

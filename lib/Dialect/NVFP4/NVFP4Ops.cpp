@@ -553,6 +553,17 @@ LogicalResult GroupedProblemsOp::verify() {
   FailureOr<BlockFormat> format = verifyFormat(op);
   if (failed(format))
     return failure();
+  // Each C a buffer of its own, read by no problem: the problems' CTAs run
+  // in any order.
+  for (auto [i, c] : llvm::enumerate(getC()))
+    for (OpOperand &other : op->getOpOperands())
+      if (other.get() == c && other.getOperandNumber() !=
+                                  getC().getBeginOperandIndex() + i)
+        return emitOpError()
+               << "expects 'c[" << i
+               << "]' to be an operand of its own (the problems run in any "
+                  "order), but it is also operand #"
+               << other.getOperandNumber();
   for (size_t i = 0; i < g; ++i) {
     auto name = [&](StringRef role) {
       return (role + "[" + Twine(i) + "]").str();

@@ -833,6 +833,18 @@ LogicalResult mlir::nvfp4::planProblems(GroupedProblemsOp op,
            << " kernel: the grouped GEMM of independent problems is lowered "
               "with wgmma (sm_90a) or tcgen05 (sm_100a)";
   const bool tcgen05 = t.info.hasTcgen05;
+  // Each problem is a case of the kernel's switch: its code is one GEMM
+  // tile per problem. Their parameters by value (five pointers and at most
+  // three 128-byte tensor maps each) then stay within CUDA's 32764 bytes.
+  constexpr int64_t kMaxProblems = 64;
+  static_assert((5 * 8 + 3 * 128) * kMaxProblems <= 32764,
+                "a kernel's parameters exceed CUDA's space");
+  if (op.getProblems() > kMaxProblems)
+    return op.emitOpError()
+           << "has " << op.getProblems() << " problems, and its kernel holds "
+           << "at most " << kMaxProblems
+           << " (a GEMM tile's code each); split them over several ops, or "
+              "use nvfp4.grouped_matmul where they share N and K";
   SmallVector<GemmOperands> problems = getProblemOperands(op);
   const BlockFormat format = problems.front().getFormat();
   for (auto [i, p] : llvm::enumerate(problems)) {
@@ -859,13 +871,14 @@ LogicalResult mlir::nvfp4::planProblems(GroupedProblemsOp op,
              << format.getAtomK() << ", but problem " << i << " has K = "
              << a.k << "; use blocked scales";
   }
-  FailureOr<KernelPlanAttr> plan =
-      tcgen05 ? givenPlan<Tcgen05MainloopAttr>(op, t, problems.front().getN(),
-                                               "#nvfp4.tcgen05_mainloop")
-              : givenPlan<WgmmaMainloopAttr>(op, t, problems.front().getN(),
-                                             "#nvfp4.wgmma_mainloop");
-  if (failed(plan))
-    return failure();
+  Attribute given = op->getAttr(NVFP4Dialect::kPlanAttrName);
+  FailureOr<KernelPlanAttr> plan = dyn_cast_or_null<KernelPlanAttr>(given);
+  if (given && (!*plan || static_cast<bool>((*plan).getTcgen05()) != tcgen05))
+    return op.emitOpError()
+           << "is planned for " << t.info.chip
+           << " and expects 'nvfp4.plan' to be a #nvfp4.kernel with a "
+           << (tcgen05 ? "#nvfp4.tcgen05_mainloop" : "#nvfp4.wgmma_mainloop")
+           << ", but got " << given;
   if (!*plan)
     plan = tcgen05 ? chooseTcgen05ProblemsPlan(op->getContext(), t, problems,
                                                getScaleFormat(format))

@@ -35,9 +35,6 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-/// CUDA's kernel-parameter space (CUDA 12.1 and later, Volta and later).
-constexpr int64_t kMaxParamBytes = 32764;
-
 /// Builds `body(g, local)` for the problem whose tiles of A's rows,
 /// [first[g], first[g + 1]), hold block id y; `local` is y's tile within
 /// the problem. The problem is the count of first[g] <= y for g >= 1, and
@@ -110,6 +107,25 @@ struct ProblemGrid {
   }
 };
 
+/// Problem `p`'s gemm_tile at rows `m` of A and `n` of B, on its five
+/// kernel arguments `args` (A, its scales, B, its scales, C), A as decoded
+/// tiles (`aTiles`) or packed bytes (`aBytes`), B through its maps
+/// (`bBytes`, `bScales`) where given.
+GemmTileOp createProblemTile(OpBuilder &kb, Location loc,
+                             const GemmOperands &p, ValueRange args, Value m,
+                             Value n, Value aTiles, Value aBytes,
+                             ValueRange bBytes, ValueRange bScales,
+                             KernelPlanAttr plan, ScaleLayout sfaLayout,
+                             ScaleLayout sfbLayout) {
+  return GemmTileOp::create(
+      kb, loc, args[0], args[1], args.slice(2, 1), args.slice(3, 1), args[4],
+      /*cScales=*/Value(), /*cGlobalScale=*/Value(), m, n,
+      arith::ConstantIndexOp::create(kb, loc, 0), aTiles, aBytes, bBytes,
+      bScales, /*split=*/Value(), /*partials=*/Value(), /*group=*/Value(),
+      /*rowBegin=*/Value(), /*rowEnd=*/Value(), plan, sfaLayout, sfbLayout,
+      ScaleLayout::Plain);
+}
+
 /// The kernel of every problem's tiles: its parameters `operands` (each
 /// problem's five operands, then each one's `mapsPerProblem` tensor
 /// maps), a switch on the CTA's problem into `makeTile(g, m, n, args,
@@ -124,20 +140,11 @@ LogicalResult buildProblemsKernel(
     SymbolTable &symbols,
     ArrayRef<Value> operands, int64_t mapsPerProblem, Value dynamicShared,
     bool dependent,
-    function_ref<Operation *(int64_t g, Value m, Value n, ValueRange args,
+    function_ref<GemmTileOp(int64_t g, Value m, Value n, ValueRange args,
                              ValueRange maps)>
         makeTile) {
   Location loc = op.getLoc();
   const int64_t count = static_cast<int64_t>(problems.size());
-  // Memrefs are bare pointers; tensor maps 128 bytes, 64-byte aligned.
-  const int64_t paramBytes =
-      llvm::alignTo(5 * 8 * count, 64) + 128 * mapsPerProblem * count;
-  if (paramBytes > kMaxParamBytes)
-    return op.emitOpError()
-           << "needs " << paramBytes << " bytes of kernel parameters for its "
-           << count << " problems (their pointers and tensor maps by value), "
-           << "more than CUDA's " << kMaxParamBytes
-           << "; split the problems over several ops";
   const int64_t tileM = plan.getTileM(), tileN = plan.getTileN();
   kb.setInsertionPointToEnd(kernels.getBody());
   auto kernel = createKernel(kb, loc, kernelName,
@@ -150,14 +157,13 @@ LogicalResult buildProblemsKernel(
                     auto cst = [&](int64_t v) -> Value {
                       return arith::ConstantIndexOp::create(kb, loc, v);
                     };
-                    Operation *tile = makeTile(
+                    GemmTileOp tile = makeTile(
                         g, arith::MulIOp::create(kb, loc, local, cst(tileM)),
                         arith::MulIOp::create(kb, loc, x, cst(tileN)),
                         body.getArguments().slice(5 * g, 5),
                         body.getArguments().slice(
                             5 * count + mapsPerProblem * g, mapsPerProblem));
-                    problems[g].buildEpilogue(
-                        kb, loc, cast<GemmTileOp>(tile).getEpilogue());
+                    problems[g].buildEpilogue(kb, loc, tile.getEpilogue());
                   });
   });
   gpu::ReturnOp::create(kb, loc);
@@ -274,19 +280,16 @@ LogicalResult tileProblemsWgmma(GroupedProblemsOp op,
           op, problems, grid, plan, hb, kb, kernels, kernelName, symbols,
           operands,
           mapsPerProblem, dynamicShared, /*dependent=*/prepass,
-          [&](int64_t g, Value m, Value n, ValueRange args,
-              ValueRange maps) -> Operation * {
+          [&](int64_t g, Value m, Value n, ValueRange args, ValueRange maps) {
             const GemmOperands &p = problems[g];
-            ValueRange bMaps = bTma ? maps.take_back(2) : ValueRange();
-            return GemmTileOp::create(
-                kb, loc, args[0], args[1], args.slice(2, 1), args.slice(3, 1),
-                args[4], /*cScales=*/Value(), /*cGlobalScale=*/Value(), m, n,
-                arith::ConstantIndexOp::create(kb, loc, 0),
-                prepass ? maps.front() : Value(), /*aBytes=*/Value(),
-                bMaps.take_front(bTma ? 1 : 0), bMaps.drop_front(bTma ? 1 : 0),
-                /*split=*/Value(), /*partials=*/Value(), /*group=*/Value(),
-                /*rowBegin=*/Value(), /*rowEnd=*/Value(), plan, p.sfaLayout,
-                p.sfbLayout, ScaleLayout::Plain);
+            // With b_tma the last two maps: B's bytes, its scale codes.
+            ValueRange bBytes = bTma ? maps.slice(maps.size() - 2, 1)
+                                     : ValueRange();
+            ValueRange bScales = bTma ? maps.take_back(1) : ValueRange();
+            return createProblemTile(
+                kb, loc, p, args, m, n, prepass ? maps.front() : Value(),
+                /*aBytes=*/Value(), bBytes, bScales, plan, p.sfaLayout,
+                p.sfbLayout);
           })))
     return failure();
   for (Value workspace : workspaces)
@@ -338,16 +341,12 @@ LogicalResult tileProblemsTcgen05(GroupedProblemsOp op,
                                        plan.getSharedBytes()),
           /*dependent=*/false,
           [&](int64_t g, Value m, Value n, ValueRange args,
-              ValueRange problemMaps) -> Operation * {
-            return GemmTileOp::create(
-                kb, loc, args[0], args[1], args.slice(2, 1), args.slice(3, 1),
-                args[4], /*cScales=*/Value(), /*cGlobalScale=*/Value(), m, n,
-                arith::ConstantIndexOp::create(kb, loc, 0),
-                /*aTiles=*/Value(), problemMaps[0], problemMaps.slice(1, 1),
-                /*bScales=*/ValueRange(), /*split=*/Value(),
-                /*partials=*/Value(), /*group=*/Value(), /*rowBegin=*/Value(),
-                /*rowEnd=*/Value(), plan, ScaleLayout::Blocked,
-                ScaleLayout::Blocked, ScaleLayout::Plain);
+              ValueRange problemMaps) {
+            return createProblemTile(
+                kb, loc, problems[g], args, m, n, /*aTiles=*/Value(),
+                problemMaps[0], problemMaps.slice(1, 1),
+                /*bScales=*/ValueRange(), plan, ScaleLayout::Blocked,
+                ScaleLayout::Blocked);
           })))
     return failure();
   for (Value workspace : workspaces)

@@ -203,6 +203,14 @@ func.func @problems_mixed_format(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x
 
 // -----
 
+func.func @problems_shared_c(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects 'c[0]' to be an operand of its own (the problems run in any order), but it is also operand #9}}
+  nvfp4.grouped_problems a(%a, %a : memref<128x256xf4E2M1FN>, memref<128x256xf4E2M1FN>) sfa(%sfa, %sfa : memref<128x16xf8E4M3FN>, memref<128x16xf8E4M3FN>) b(%b, %b : memref<64x256xf4E2M1FN>, memref<64x256xf4E2M1FN>) sfb(%sfb, %sfb : memref<64x16xf8E4M3FN>, memref<64x16xf8E4M3FN>) outs(%c, %c : memref<128x64xf16>, memref<128x64xf16>)
+  return
+}
+
+// -----
+
 func.func @problems_k(%a: memref<128x40xf4E2M1FN>, %sfa: memref<128x2xf8E4M3FN>, %b: memref<64x40xf4E2M1FN>, %sfb: memref<64x2xf8E4M3FN>, %c: memref<128x64xf16>) {
   // expected-error @+1 {{expects K of problem 0 (40) to be a multiple of 16, the NVFP4 scale block size}}
   nvfp4.grouped_problems a(%a : memref<128x40xf4E2M1FN>) sfa(%sfa : memref<128x2xf8E4M3FN>) b(%b : memref<64x40xf4E2M1FN>) sfb(%sfb : memref<64x2xf8E4M3FN>) outs(%c : memref<128x64xf16>)
