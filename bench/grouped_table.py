@@ -32,7 +32,8 @@ def main():
         copy[m.group(1, 2, 3)] = float(m.group(4))
     nan = float("nan")
     print(f"dense fp16 rate in the same call: {dense:.1f} TFLOP/s")
-    print("| form | N, K, M_g | ours us | TFLOP/s | % dense fp16 | _grouped_mm bf16 "
+    print("| form | N, K, M_g | ours us | TFLOP/s | % dense fp16 "
+          "| _grouped_mm bf16 "
           "| vs it | padded bmm | vs it | cuBLAS loop | vs it | fp8 grouped "
           "| vs it | weights copy us | % of copy floor |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")

@@ -307,7 +307,8 @@ LogicalResult mlir::nvfp4::executeOpOnCpu(Operation *op,
   Operands get{args};
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<ScaledMatmulOp, ScaledDualMatmulOp, GroupedMatmulOp,
-            GroupedProblemsOp, QuantizeOp, BlockScalesOp>([&](auto concrete) { return run(concrete, get); })
+            GroupedProblemsOp, QuantizeOp, BlockScalesOp>(
+          [&](auto concrete) { return run(concrete, get); })
       .Case<func::ReturnOp>([](auto) { return success(); })
       .Default([](Operation *other) {
         return other->emitError() << "the CPU reference cannot execute '"

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The pieces nvfp4-tile (Tile.cpp) and the GEMM's grid and launches
-// (Gemm/TileScheduler.cpp, Gemm/ProblemScheduler.cpp) share: workspaces, kernels, launches that
-// record their plan. Private to lib/Transforms.
+// (Gemm/TileScheduler.cpp, Gemm/ProblemScheduler.cpp) share: workspaces,
+// kernels, launches that record their plan. Private to lib/Transforms.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1159,7 +1159,8 @@ public:
             bound.value() != first1)
           continue;
         OpBuilder b(cmp);
-        auto moved = arith::ConstantIndexOp::create(b, cmp.getLoc(), first1 + 1);
+        auto moved =
+            arith::ConstantIndexOp::create(b, cmp.getLoc(), first1 + 1);
         cmp->setOperand(1, moved);
         return [cmp, bound, moved]() mutable {
           cmp->setOperand(1, bound);

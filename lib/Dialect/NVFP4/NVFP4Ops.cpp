@@ -244,7 +244,8 @@ LogicalResult verifyOutput(Operation *op, MemRefType type,
                            StringRef name = "c") {
   if (type.getShape() != want)
     return op->emitOpError()
-           << "expects '" << name << "' to have shape " << formatShape(want) << " "
+           << "expects '" << name << "' to have shape " << formatShape(want)
+           << " "
            << spelling << ", but got " << formatShape(type.getShape());
   return success();
 }
