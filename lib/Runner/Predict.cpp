@@ -68,6 +68,8 @@ struct Problem {
   ScaleLayout sfaLayout, sfbLayout;
   int64_t weights;
   SmallVector<int64_t> groups = {};
+  /// Whether a grouped GEMM's sizes are its size hint's.
+  bool hinted = false;
 };
 
 std::optional<Problem> problemOf(Operation *op) {
@@ -85,7 +87,8 @@ std::optional<Problem> problemOf(Operation *op) {
     return Problem{grouped.getA().getType(),   grouped.getSfa().getType(),
                    grouped.getB().getType(),   grouped.getC().getType(),
                    grouped.getSfaLayout(),     grouped.getSfbLayout(),
-                   1,                          grouped.getPlannedSizes()};
+                   1,                          grouped.getPlannedSizes(),
+                   grouped.getSizeHint().has_value()};
   return std::nullopt;
 }
 
@@ -208,6 +211,7 @@ mlir::nvfp4::predictB200Gemm(Operation *op, const B200Model &model) {
   p.weights = problem->weights;
   const SmallVector<int64_t> &groups = problem->groups;
   p.groups.assign(groups.begin(), groups.end());
+  p.hinted = problem->hinted;
   // A grouped GEMM's rows are its groups', its weights' bytes all G's.
   double weightMatrices = static_cast<double>(p.weights);
   if (!groups.empty()) {
@@ -338,8 +342,9 @@ std::string mlir::nvfp4::formatPrediction(const GemmPrediction &p,
                      .str()
            : p.groups.empty()
                ? std::string()
-               : llvm::formatv(" (grouped: {0} groups, the size hint's rows)",
-                               p.groups.size())
+               : llvm::formatv(" (grouped: {0} groups, {1})", p.groups.size(),
+                               p.hinted ? "the size hint's rows"
+                                        : "Mmax / G rows each (no size hint)")
                      .str()),
       us(p.seconds), us(p.memorySeconds), p.gemmBytes * 1e-6,
       p.model.bytesPerSecond * 1e-12, us(p.mmaSeconds), p.ctas, p.waves,

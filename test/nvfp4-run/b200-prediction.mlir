@@ -12,6 +12,10 @@
 // gather per tile a pre-pass; B's scales already blocked need none).
 // RUN: nvfp4-run %s --entry grouped4 --target sm_100a | FileCheck %s --check-prefix=GROUPED
 // GROUPED: nvfp4-run: B200 prediction @grouped4 512x4096x1536 (grouped: 2 groups, the size hint's rows): {{.*}} us = max(memory {{.*}}, MMA {{.*}}: 128 CTAs in 1 wave(s) of 148 SMs, 0.0% padding, at 6.9 PFLOP/s) + scale pre-passes {{.*}}; speed of light 1.53 us; contest best 6.43 us; plan #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128
+// Without a size hint the groups are planned and predicted as Mmax / G
+// rows each, and the line says so.
+// RUN: nvfp4-run %s --entry grouped_nohint --target sm_100a | FileCheck %s --check-prefix=NOHINT
+// NOHINT: nvfp4-run: B200 prediction @grouped_nohint 512x4096x1536 (grouped: 2 groups, Mmax / G rows each (no size hint)):
 // The contest's own form of that shape (grouped_problems: each group its
 // tensors) and problems of their own N and K: the CTAs of every problem
 // handed to the SMs in grid order.
@@ -45,5 +49,10 @@ func.func @problems4(%a0: memref<128x1536xf4E2M1FN>, %a1: memref<384x1536xf4E2M1
 
 func.func @problems_mixed(%a0: memref<96x128xf4E2M1FN>, %a1: memref<128x512xf4E2M1FN>, %sa0: memref<96x8xf8E4M3FN>, %sa1: memref<128x32xf8E4M3FN>, %b0: memref<128x128xf4E2M1FN>, %b1: memref<256x512xf4E2M1FN>, %sb0: memref<128x8xf8E4M3FN>, %sb1: memref<256x32xf8E4M3FN>, %c0: memref<96x128xf16>, %c1: memref<128x256xf16>) {
   nvfp4.grouped_problems a(%a0, %a1 : memref<96x128xf4E2M1FN>, memref<128x512xf4E2M1FN>) sfa(%sa0, %sa1 : memref<96x8xf8E4M3FN>, memref<128x32xf8E4M3FN>) b(%b0, %b1 : memref<128x128xf4E2M1FN>, memref<256x512xf4E2M1FN>) sfb(%sb0, %sb1 : memref<128x8xf8E4M3FN>, memref<256x32xf8E4M3FN>) outs(%c0, %c1 : memref<96x128xf16>, memref<128x256xf16>)
+  return
+}
+
+func.func @grouped_nohint(%a: memref<512x1536xf4E2M1FN>, %sfa: memref<512x96xf8E4M3FN>, %b: memref<2x4096x1536xf4E2M1FN>, %sfb: memref<2x32x24x32x4x4xf8E4M3FN>, %offsets: memref<3xi32>, %c: memref<512x4096xf16>) {
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offsets : memref<512x1536xf4E2M1FN>, memref<512x96xf8E4M3FN>, memref<2x4096x1536xf4E2M1FN>, memref<2x32x24x32x4x4xf8E4M3FN>, memref<3xi32>) outs(%c : memref<512x4096xf16>) {sfb_layout = #nvfp4.scale_layout<blocked>}
   return
 }

@@ -58,9 +58,10 @@ struct B200Model {
 struct GemmPrediction {
   /// The shape; `weights` = 2 for the gated dual GEMM (two products).
   int64_t m = 0, n = 0, k = 0, batch = 1, weights = 1;
-  /// A grouped GEMM's rows per group (its size hint, else Mmax / G each;
-  /// m is their sum), empty otherwise.
+  /// A grouped GEMM's rows per group (its size hint, else Mmax / G each:
+  /// `hinted` says which; m is their sum), empty otherwise.
   std::vector<int64_t> groups;
+  bool hinted = false;
   /// A grouped_problems' problem count (their rows in `groups`; n and k
   /// theirs where all share them, else 0), 0 otherwise.
   int64_t problems = 0;
