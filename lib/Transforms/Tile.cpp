@@ -336,8 +336,9 @@ struct NVFP4TilePass : nvfp4::impl::NVFP4TilePassBase<NVFP4TilePass> {
       if (auto problems = dyn_cast<GroupedProblemsOp>(op)) {
         if (failed(tileWith(dyn_cast<KernelPlanAttr>(plan),
                             "#nvfp4.kernel plan", [&](auto p) {
-                              return tileProblems(problems, p, kernels,
-                                                  symbols, name);
+                              tileProblems(problems, p, kernels, symbols,
+                                           name);
+                              return success();
                             })))
           return signalPassFailure();
         continue;

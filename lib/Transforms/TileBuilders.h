@@ -86,9 +86,9 @@ LogicalResult tileGemmTcgen05(const GemmOperands &op, KernelPlanAttr plan,
 /// A grouped_problems with a #nvfp4.kernel plan (a wgmma or tcgen05
 /// mainloop) as one kernel whose CTAs each take a tile of one problem, and
 /// its pre-passes (Gemm/ProblemScheduler.cpp), in place of the op.
-LogicalResult tileProblems(GroupedProblemsOp op, KernelPlanAttr plan,
-                           gpu::GPUModuleOp kernels, SymbolTable &symbols,
-                           StringRef kernelName);
+void tileProblems(GroupedProblemsOp op, KernelPlanAttr plan,
+                  gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                  StringRef kernelName);
 
 } // namespace mlir::nvfp4
 

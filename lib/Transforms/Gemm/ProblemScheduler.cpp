@@ -102,18 +102,18 @@ struct ProblemGrid {
       first.push_back(first.back() +
                       llvm::divideCeil(p.getAShape().rows, tileM));
       gridX = std::max<int64_t>(gridX, llvm::divideCeil(p.getN(), tileN));
-      maxChunks = std::max(maxChunks, p.getAShape().k / 64);
+      maxChunks = std::max(maxChunks,
+                           p.getAShape().k / WgmmaMainloopAttr::kTileK);
     }
   }
 };
 
-/// Problem `p`'s gemm_tile at rows `m` of A and `n` of B, on its five
-/// kernel arguments `args` (A, its scales, B, its scales, C), A as decoded
-/// tiles (`aTiles`) or packed bytes (`aBytes`), B through its maps
-/// (`bBytes`, `bScales`) where given.
-GemmTileOp createProblemTile(OpBuilder &kb, Location loc,
-                             const GemmOperands &p, ValueRange args, Value m,
-                             Value n, Value aTiles, Value aBytes,
+/// A problem's gemm_tile at rows `m` of A and `n` of B, on its five kernel
+/// arguments `args` (A, its scales, B, its scales, C), A as decoded tiles
+/// (`aTiles`) or packed bytes (`aBytes`), B through its maps (`bBytes`,
+/// `bScales`) where given.
+GemmTileOp createProblemTile(OpBuilder &kb, Location loc, ValueRange args,
+                             Value m, Value n, Value aTiles, Value aBytes,
                              ValueRange bBytes, ValueRange bScales,
                              KernelPlanAttr plan, ScaleLayout sfaLayout,
                              ScaleLayout sfbLayout) {
@@ -132,8 +132,8 @@ GemmTileOp createProblemTile(OpBuilder &kb, Location loc,
 /// maps)` (the problem's five kernel arguments and its maps) where block x
 /// is within the problem's N; launched with the plan's CTAs and dynamic
 /// shared memory `dynamicShared` (if any), a programmatic dependent when
-/// `dependent`. Fails when the parameters exceed CUDA's space.
-LogicalResult buildProblemsKernel(
+/// `dependent`.
+void buildProblemsKernel(
     GroupedProblemsOp op, ArrayRef<GemmOperands> problems,
     const ProblemGrid &grid, KernelPlanAttr plan, OpBuilder &hb,
     OpBuilder &kb, gpu::GPUModuleOp kernels, StringRef kernelName,
@@ -180,15 +180,13 @@ LogicalResult buildProblemsKernel(
       dynamicShared, operands, plan);
   if (dependent)
     launch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
-  return success();
 }
 
 /// sm_90a: A decoded once by a pre-pass for a ring (one kernel for every
 /// problem), B through registers or the ring (b_tma).
-LogicalResult tileProblemsWgmma(GroupedProblemsOp op,
-                                ArrayRef<GemmOperands> problems,
-                                KernelPlanAttr plan, gpu::GPUModuleOp kernels,
-                                SymbolTable &symbols, StringRef kernelName) {
+void tileProblemsWgmma(GroupedProblemsOp op, ArrayRef<GemmOperands> problems,
+                       KernelPlanAttr plan, gpu::GPUModuleOp kernels,
+                       SymbolTable &symbols, StringRef kernelName) {
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   WgmmaMainloopAttr mainloop = plan.getWgmma();
@@ -276,35 +274,31 @@ LogicalResult tileProblemsWgmma(GroupedProblemsOp op,
   if (prepass)
     dynamicShared = arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
                                                  plan.getSharedBytes());
-  if (failed(buildProblemsKernel(
-          op, problems, grid, plan, hb, kb, kernels, kernelName, symbols,
-          operands,
-          mapsPerProblem, dynamicShared, /*dependent=*/prepass,
-          [&](int64_t g, Value m, Value n, ValueRange args, ValueRange maps) {
-            const GemmOperands &p = problems[g];
-            // With b_tma the last two maps: B's bytes, its scale codes.
-            ValueRange bBytes = bTma ? maps.slice(maps.size() - 2, 1)
-                                     : ValueRange();
-            ValueRange bScales = bTma ? maps.take_back(1) : ValueRange();
-            return createProblemTile(
-                kb, loc, p, args, m, n, prepass ? maps.front() : Value(),
-                /*aBytes=*/Value(), bBytes, bScales, plan, p.sfaLayout,
-                p.sfbLayout);
-          })))
-    return failure();
+  buildProblemsKernel(
+      op, problems, grid, plan, hb, kb, kernels, kernelName, symbols,
+      operands, mapsPerProblem, dynamicShared, /*dependent=*/prepass,
+      [&](int64_t g, Value m, Value n, ValueRange args, ValueRange maps) {
+        const GemmOperands &p = problems[g];
+        // With b_tma the last two maps: B's bytes, its scale codes.
+        ValueRange bBytes =
+            bTma ? maps.slice(maps.size() - 2, 1) : ValueRange();
+        ValueRange bScales = bTma ? maps.take_back(1) : ValueRange();
+        return createProblemTile(kb, loc, args, m, n,
+                                 prepass ? maps.front() : Value(),
+                                 /*aBytes=*/Value(), bBytes, bScales, plan,
+                                 p.sfaLayout, p.sfbLayout);
+      });
   for (Value workspace : workspaces)
     freeWorkspace(hb, loc, workspace);
-  return success();
 }
 
 /// sm_100a: each problem's scales blocked into whole slots (a pre-pass
 /// kernel per operand whose scales are not so already), A and B read
 /// through tensor maps of their packed bytes.
-LogicalResult tileProblemsTcgen05(GroupedProblemsOp op,
-                                  ArrayRef<GemmOperands> problems,
-                                  KernelPlanAttr plan,
-                                  gpu::GPUModuleOp kernels,
-                                  SymbolTable &symbols, StringRef kernelName) {
+void tileProblemsTcgen05(GroupedProblemsOp op,
+                         ArrayRef<GemmOperands> problems, KernelPlanAttr plan,
+                         gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                         StringRef kernelName) {
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   const int64_t tileM = plan.getTileM();
@@ -333,41 +327,32 @@ LogicalResult tileProblemsTcgen05(GroupedProblemsOp op,
         p.b.front()));
   }
   operands.append(maps);
-  if (failed(buildProblemsKernel(
-          op, problems, grid, plan, hb, kb, kernels, kernelName, symbols,
-          operands,
-          /*mapsPerProblem=*/2,
-          arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
-                                       plan.getSharedBytes()),
-          /*dependent=*/false,
-          [&](int64_t g, Value m, Value n, ValueRange args,
-              ValueRange problemMaps) {
-            return createProblemTile(
-                kb, loc, problems[g], args, m, n, /*aTiles=*/Value(),
-                problemMaps[0], problemMaps.slice(1, 1),
-                /*bScales=*/ValueRange(), plan, ScaleLayout::Blocked,
-                ScaleLayout::Blocked);
-          })))
-    return failure();
+  buildProblemsKernel(
+      op, problems, grid, plan, hb, kb, kernels, kernelName, symbols,
+      operands, /*mapsPerProblem=*/2,
+      arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
+                                   plan.getSharedBytes()),
+      /*dependent=*/false,
+      [&](int64_t, Value m, Value n, ValueRange args,
+          ValueRange problemMaps) {
+        return createProblemTile(kb, loc, args, m, n, /*aTiles=*/Value(),
+                                 problemMaps[0], problemMaps.slice(1, 1),
+                                 /*bScales=*/ValueRange(), plan,
+                                 ScaleLayout::Blocked, ScaleLayout::Blocked);
+      });
   for (Value workspace : workspaces)
     freeWorkspace(hb, loc, workspace);
-  return success();
 }
 
 } // namespace
 
-LogicalResult mlir::nvfp4::tileProblems(GroupedProblemsOp op,
-                                        KernelPlanAttr plan,
-                                        gpu::GPUModuleOp kernels,
-                                        SymbolTable &symbols,
-                                        StringRef kernelName) {
+void mlir::nvfp4::tileProblems(GroupedProblemsOp op, KernelPlanAttr plan,
+                               gpu::GPUModuleOp kernels, SymbolTable &symbols,
+                               StringRef kernelName) {
   SmallVector<GemmOperands> problems = getProblemOperands(op);
-  if (failed(plan.getTcgen05()
-                 ? tileProblemsTcgen05(op, problems, plan, kernels, symbols,
-                                       kernelName)
-                 : tileProblemsWgmma(op, problems, plan, kernels, symbols,
-                                     kernelName)))
-    return failure();
+  if (plan.getTcgen05())
+    tileProblemsTcgen05(op, problems, plan, kernels, symbols, kernelName);
+  else
+    tileProblemsWgmma(op, problems, plan, kernels, symbols, kernelName);
   op.erase();
-  return success();
 }
