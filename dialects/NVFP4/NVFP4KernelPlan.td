@@ -254,12 +254,23 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
     read as zero, scales past K never multiplied: a producer may leave the
     padding of an MXFP4 atom non-zero).
 
+    - `cta_group` (1, the default, or 2): with 2, CTAs work in pairs (a
+      cluster of 2 along x: two adjacent tiles of 128 rows of B, the same
+      tile of A) whose first CTA issues `tcgen05.mma.cta_group::2` of
+      M = 256 for both: each CTA's slot holds its own 128 rows of B and
+      their scales, half the rows of the tile of A (the MMA reads its N
+      from both CTAs' slots) and all of the tile's scales of A, and each
+      CTA's TMEM its own accumulator. A tile of A thereby crosses the
+      pair's L2 and shared memory once instead of twice. tile_m is 64, 128
+      or 256 (32 rows or more of A per CTA); no on-chip split-K.
+
     Example: `#nvfp4.tcgen05_mainloop<tile_m = 128, stages = 6>`.
   }];
   let parameters = (ins "int64_t":$tile_m, "int64_t":$stages,
                         DefaultValuedParameter<"int64_t", "1">:$weights,
                         DefaultValuedParameter<"ScaleFormat",
-                                               "ScaleFormat::NVFP4">:$format);
+                                               "ScaleFormat::NVFP4">:$format,
+                        DefaultValuedParameter<"int64_t", "1">:$cta_group);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -314,8 +325,10 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
       return kBOffset + w * kTileN * kStageRowBytes;
     }
     int64_t getAOffset() const { return getBOffset(getWeights()); }
+    /// Rows of the tile of A a CTA's slot holds: a pair's CTAs half each.
+    int64_t getARowsPerCta() const { return getTileM() / getCtaGroup(); }
     int64_t getSfbOffset(int64_t w = 0) const {
-      return getAOffset() + getTileM() * kStageRowBytes +
+      return getAOffset() + getARowsPerCta() * kStageRowBytes +
              w * getScaleBlockBytes();
     }
     int64_t getSfaOffset() const { return getSfbOffset(getWeights()); }
@@ -483,10 +496,17 @@ def NVFP4_KernelPlanAttr : AttrDef<NVFP4_Dialect, "KernelPlan",
     int64_t getPartialsBytes(int64_t batch, int64_t m, int64_t n) const {
       return needsSumKernel() ? getSplitK() * batch * m * n * 4 : 0;
     }
-    /// The kernel's cluster shape (x, y, z): the splits of an on-chip
-    /// reduction along z; 1 x 1 x 1 without a cluster.
+    /// CTAs per tcgen05 MMA: 2 for a #nvfp4.tcgen05_mainloop of CTA
+    /// pairs, else 1.
+    int64_t getCtaGroup() const {
+      Tcgen05MainloopAttr tcgen05 = getTcgen05();
+      return tcgen05 ? tcgen05.getCtaGroup() : 1;
+    }
+    /// The kernel's cluster shape (x, y, z): a tcgen05 CTA pair along x,
+    /// the splits of an on-chip reduction along z; 1 x 1 x 1 without a
+    /// cluster.
     ::llvm::SmallVector<int64_t, 3> getClusterShape() const {
-      return {1, 1, getSplitCluster() ? getSplitK() : 1};
+      return {getCtaGroup(), 1, getSplitCluster() ? getSplitK() : 1};
     }
     /// Bytes of the ring's memory the parts reuse after the K loop, side by
     /// side: the mainloop's (K groups' sums) below the reduction's (the

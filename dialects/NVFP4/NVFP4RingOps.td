@@ -179,7 +179,10 @@ def NVFP4_RingWaitOp : NVFP4_CtaOp<"ring.wait"> {
   let description = [{
     Waits for the phase of parity `phase` of `full[slot]`: the fill of the
     slot's use with that parity completed, so its bytes are visible to the
-    thread (and to the tensor cores' async proxy).
+    thread (and to the tensor cores' async proxy). With `peer` (the first
+    CTA of a pair: a ring of `cta_group = 2`) it then waits for that phase
+    of `peer_full[slot]` too: the second CTA's bytes of the slot landed
+    (`nvfp4.ring.forward`).
 
     Example:
     ```mlir
@@ -187,10 +190,38 @@ def NVFP4_RingWaitOp : NVFP4_CtaOp<"ring.wait"> {
         : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>
     ```
   }];
-  let arguments = (ins NVFP4_RingType:$ring, I32:$slot, I32:$phase);
+  let arguments = (ins NVFP4_RingType:$ring, I32:$slot, I32:$phase,
+                       UnitAttr:$peer);
   let assemblyFormat = [{
-    $ring `[` $slot `]` `phase` $phase attr-dict `:` qualified(type($ring))
+    $ring `[` $slot `]` `phase` $phase (`peer` $peer^)? attr-dict `:`
+    qualified(type($ring))
   }];
+  let hasVerifier = 1;
+}
+
+def NVFP4_RingForwardOp : NVFP4_CtaOp<"ring.forward"> {
+  let summary =
+      "A CTA pair's second CTA: tell the first that a slot's bytes landed";
+  let description = [{
+    For a ring of `cta_group = 2`, in the pair's second CTA, one thread,
+    after its `nvfp4.ring.wait` of this CTA's `full[slot]` (its own copies
+    of the slot landed): arrives, with release semantics at cluster scope,
+    on `peer_full[slot]` of the pair's first CTA (this CTA's cluster rank
+    with bit 0 cleared), whose `nvfp4.ring.wait ... peer` waits for that
+    arrival before its MMAs read this CTA's slot.
+
+    Example:
+    ```mlir
+    nvfp4.ring.forward %ring[%slot]
+        : !nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1,
+                      cta_group = 2>
+    ```
+  }];
+  let arguments = (ins NVFP4_RingType:$ring, I32:$slot);
+  let assemblyFormat = [{
+    $ring `[` $slot `]` attr-dict `:` qualified(type($ring))
+  }];
+  let hasVerifier = 1;
 }
 
 def NVFP4_RingReleaseOp : NVFP4_CtaOp<"ring.release"> {

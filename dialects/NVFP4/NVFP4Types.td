@@ -33,11 +33,21 @@ def NVFP4_RingType : TypeDef<NVFP4_Dialect, "Ring"> {
     sums from its start, a split exchange (`reduce_splits`) at its end; the
     barriers sit after max(stages x slot_bytes, scratch_bytes).
 
+    `cta_group = 2` (default 1) makes it the ring of a CTA pair whose first
+    CTA's tcgen05 MMAs read both CTAs' slots (`cta_group::2`). Each CTA
+    fills its own slots on its own `full` barriers; slot s has a third
+    mbarrier, `peer_full[s]`, which in the pair's first CTA takes one
+    arrival per use from the second (`nvfp4.ring.forward`, once the second
+    CTA's copies of the slot landed); the first CTA's `nvfp4.ring.wait`
+    waits for both. The first CTA's releases arrive on both CTAs' `empty`
+    barriers (`nvfp4.tcgen05.release`).
+
     Example: `!nvfp4.ring<stages = 6, slot_bytes = 16384, consumers = 1>`.
   }];
   let parameters = (ins "int64_t":$stages, "int64_t":$slot_bytes,
                         "int64_t":$consumers,
-                        DefaultValuedParameter<"int64_t", "0">:$scratch_bytes);
+                        DefaultValuedParameter<"int64_t", "0">:$scratch_bytes,
+                        DefaultValuedParameter<"int64_t", "1">:$cta_group);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -45,10 +55,12 @@ def NVFP4_RingType : TypeDef<NVFP4_Dialect, "Ring"> {
     int64_t getDataBytes() const {
       return std::max(getStages() * getSlotBytes(), getScratchBytes());
     }
+    /// mbarriers per slot: full and empty, and a pair's peer_full.
+    int64_t getBarriersPerSlot() const { return getCtaGroup() == 2 ? 3 : 2; }
     /// Dynamic shared memory the ring needs: its data, 1024 bytes of slack
-    /// to align it, and 2 x stages mbarriers of 8 bytes.
+    /// to align it, and its mbarriers of 8 bytes.
     int64_t getSharedBytes() const {
-      return getDataBytes() + 1024 + 16 * getStages();
+      return getDataBytes() + 1024 + 8 * getBarriersPerSlot() * getStages();
     }
     /// The first byte of a split exchange of `bytes` (reduce_splits): the
     /// top `bytes` of the data, or with `aTileBytes` > 0 the first
@@ -82,9 +94,16 @@ def NVFP4_TmemType : TypeDef<NVFP4_Dialect, "Tmem"> {
     completed when the MMAs into it are done (`nvfp4.tcgen05.commit` with
     no slot) and waited on by the epilogue (`nvfp4.tcgen05.wait`).
 
+    `cta_group = 2` (default 1): the allocation of a CTA pair, made by both
+    CTAs together (`tcgen05.alloc.cta_group::2`, the same columns in
+    each), for MMAs of M = 256 that the pair's first CTA issues into both
+    CTAs' tensor memory; every tcgen05 op on it is `cta_group::2`, and the
+    first CTA's commits arrive on both CTAs' mbarriers.
+
     Example: `!nvfp4.tmem<columns = 512>`.
   }];
-  let parameters = (ins "int64_t":$columns);
+  let parameters = (ins "int64_t":$columns,
+                        DefaultValuedParameter<"int64_t", "1">:$cta_group);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -240,7 +240,9 @@ mlir::nvfp4::predictB200Gemm(Operation *op, const B200Model &model) {
   // The plan. Its slices: K padded to 256, split among split_k CTAs.
   const int64_t slotK = Tcgen05MainloopAttr::getSlotK(p.k);
   // (A grouped GEMM's A scales: one tile of rows per tile of A.)
-  const int64_t gx = llvm::divideCeil(p.n, Tcgen05MainloopAttr::kTileN);
+  // (CTA pairs: whole pairs of B's tiles.)
+  const int64_t gx = llvm::alignTo(
+      llvm::divideCeil(p.n, Tcgen05MainloopAttr::kTileN), plan.getCtaGroup());
   int64_t gy = llvm::divideCeil(p.m, plan.getTileM());
   if (!groups.empty()) {
     gy = 0;

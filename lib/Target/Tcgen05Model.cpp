@@ -12,6 +12,7 @@
 
 using namespace mlir::nvfp4;
 using namespace mlir::nvfp4::tcgen05;
+using llvm::ArrayRef;
 using nvfp4::ref::decodeE2M1;
 using nvfp4::ref::decodeE4M3;
 using nvfp4::ref::decodeE8M0;
@@ -67,6 +68,15 @@ std::string tcgen05::copy32x128bWarpx4(const SharedMemory &smem,
 
 std::string tcgen05::mmaMxf4Nvf4(const SharedMemory &smem, const Mxf4Mma &mma,
                                  TensorMemory &tmem) {
+  return mmaMxf4Nvf4({&smem}, mma, {&tmem});
+}
+
+std::string tcgen05::mmaMxf4Nvf4(ArrayRef<const SharedMemory *> smems,
+                                 const Mxf4Mma &mma,
+                                 ArrayRef<TensorMemory *> tmems) {
+  const int64_t group = static_cast<int64_t>(smems.size());
+  if ((group != 1 && group != 2) || tmems.size() != static_cast<size_t>(group))
+    return "the model covers one CTA or a pair, each with its memories";
   std::optional<SmemDescriptor> a = SmemDescriptor::decode(mma.aDescriptor);
   std::optional<SmemDescriptor> b = SmemDescriptor::decode(mma.bDescriptor);
   std::optional<Mxf4InstrDescriptor> i =
@@ -75,8 +85,11 @@ std::string tcgen05::mmaMxf4Nvf4(const SharedMemory &smem, const Mxf4Mma &mma,
     return "a shared-memory descriptor does not decode";
   if (!i)
     return "the instruction descriptor does not decode";
-  if (i->m != 128)
-    return "the model covers cta_group::1, M = 128";
+  if (i->m != 128 * group)
+    return group == 1 ? "cta_group::1 takes M = 128"
+                      : "cta_group::2 takes M = 256";
+  if (i->n % (8 * group) != 0)
+    return "a pair's N must split into halves of whole 8-row groups";
   // (decode() checked the scale ids against the scale format.)
   if (mma.block32 != (i->scaleFormat == ScaleFormat::UE8M0))
     return mma.block32 ? "block32 is paired with ue8m0 scales here (MXFP4)"
@@ -96,38 +109,53 @@ std::string tcgen05::mmaMxf4Nvf4(const SharedMemory &smem, const Mxf4Mma &mma,
       columnOf(mma.scaleA) + 4 > TensorMemory::kColumns ||
       columnOf(mma.scaleB) + (n + 31) / 32 > TensorMemory::kColumns)
     return "a TMEM operand leaves tensor memory";
-  // The operands' 64 values per row: 32 bytes each.
-  std::vector<float> av(128 * 64), bv(n * 64);
-  for (int64_t m = 0; m < 128; ++m)
-    for (int64_t k = 0; k < 64; k += 2) {
-      uint8_t byte = 0;
-      if (!readK(smem, *a, m, k / 2, byte))
-        return "A's rows leave shared memory or the descriptor's pattern";
-      float scale = scaleOf(tmem.cell(m, columnOf(mma.scaleA) + m / 32), k,
-                            i->scaleIdA);
-      av[m * 64 + k] = decodeE2M1(byte & 0xF) * scale;
-      av[m * 64 + k + 1] = decodeE2M1(byte >> 4) * scale;
-    }
-  for (int64_t c = 0; c < n; ++c)
-    for (int64_t k = 0; k < 64; k += 2) {
-      uint8_t byte = 0;
-      if (!readK(smem, *b, c, k / 2, byte))
-        return "B's rows leave shared memory or the descriptor's pattern";
-      float scale = scaleOf(
-          tmem.cell(c % 32, columnOf(mma.scaleB) + c / 32), k, i->scaleIdB);
-      bv[c * 64 + k] = decodeE2M1(byte & 0xF) * scale;
-      bv[c * 64 + k + 1] = decodeE2M1(byte >> 4) * scale;
-    }
-  for (int64_t m = 0; m < 128; ++m)
-    for (int64_t c = 0; c < n; ++c) {
-      uint32_t &cell = tmem.cell(m, columnOf(mma.d) + c);
-      float acc = 0;
-      if (mma.accumulate)
-        std::memcpy(&acc, &cell, 4);
-      for (int64_t k = 0; k < 64; ++k)
-        acc += av[m * 64 + k] * bv[c * 64 + k];
-      std::memcpy(&cell, &acc, 4);
-    }
+  // B's 64 values per row (32 bytes), row c from CTA c / (n / group) of
+  // the pair, its row c % (n / group) there, its scales from each CTA's
+  // own TMEM (every CTA holds all N rows' scales).
+  const int64_t half = n / group;
+  auto rowsOfB = [&](int64_t v, std::vector<float> &bv) -> std::string {
+    const TensorMemory &tmem = *tmems[v];
+    for (int64_t c = 0; c < n; ++c)
+      for (int64_t k = 0; k < 64; k += 2) {
+        uint8_t byte = 0;
+        if (!readK(*smems[c / half], *b, c % half, k / 2, byte))
+          return "B's rows leave shared memory or the descriptor's pattern";
+        float scale = scaleOf(tmem.cell(c % 32, columnOf(mma.scaleB) + c / 32),
+                              k, i->scaleIdB);
+        bv[c * 64 + k] = decodeE2M1(byte & 0xF) * scale;
+        bv[c * 64 + k + 1] = decodeE2M1(byte >> 4) * scale;
+      }
+    return "";
+  };
+  // Each CTA's 128 rows of A (its own shared memory and scales) times B,
+  // into its own TMEM.
+  for (int64_t v = 0; v < group; ++v) {
+    const SharedMemory &smem = *smems[v];
+    TensorMemory &tmem = *tmems[v];
+    std::vector<float> av(128 * 64), bv(n * 64);
+    for (int64_t m = 0; m < 128; ++m)
+      for (int64_t k = 0; k < 64; k += 2) {
+        uint8_t byte = 0;
+        if (!readK(smem, *a, m, k / 2, byte))
+          return "A's rows leave shared memory or the descriptor's pattern";
+        float scale = scaleOf(tmem.cell(m, columnOf(mma.scaleA) + m / 32), k,
+                              i->scaleIdA);
+        av[m * 64 + k] = decodeE2M1(byte & 0xF) * scale;
+        av[m * 64 + k + 1] = decodeE2M1(byte >> 4) * scale;
+      }
+    if (std::string error = rowsOfB(v, bv); !error.empty())
+      return error;
+    for (int64_t m = 0; m < 128; ++m)
+      for (int64_t c = 0; c < n; ++c) {
+        uint32_t &cell = tmem.cell(m, columnOf(mma.d) + c);
+        float acc = 0;
+        if (mma.accumulate)
+          std::memcpy(&acc, &cell, 4);
+        for (int64_t k = 0; k < 64; ++k)
+          acc += av[m * 64 + k] * bv[c * 64 + k];
+        std::memcpy(&cell, &acc, 4);
+      }
+  }
   return "";
 }
 

@@ -11,7 +11,9 @@
 // warps then read the accumulator (tcgen05.ld 32x32b.x32), store C and
 // free TMEM.
 // The contest shapes take the planner's plans (their tcgen05_mainloop lines
-// are checked in test/Transforms/plan-gemm-sm100.mlir).
+// are checked in test/Transforms/plan-gemm-sm100.mlir): the first two CTA
+// pairs (cta_group::2, test/Target/pair-sm100-ptx.mlir), the others
+// single CTAs (cta_group::1).
 // RUN: nvfp4-run %s --entry contest1 --target sm_100a --emit=ptx -o %t.contest1.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,PROD --input-file=%t.contest1.ptx
 // RUN: FileCheck %s --check-prefix=MMA --input-file=%t.contest1.ptx
@@ -84,8 +86,8 @@
 // CHECK: .target sm_100a
 // CHECK-LABEL: .entry {{.*}}_kernel(
 // CHECK: .maxntid 128, 1, 1
-// CHECK: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
-// CHECK: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+// CHECK: tcgen05.alloc.cta_group::{{[12]}}.sync.aligned.shared::cta.b32
+// CHECK: tcgen05.relinquish_alloc_permit.cta_group::{{[12]}}.sync.aligned;
 // The producer thread (blocks may come in any order: its own prefix).
 // PROD: mbarrier.arrive.expect_tx.shared.b64
 // B's tile streams through L2; A's, which every CTA of its column reads,
@@ -97,19 +99,19 @@
 // PROD: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
 // The MMA thread, then the epilogue.
 // MMA: mbarrier.try_wait.parity
-// MMA: tcgen05.cp.cta_group::1.32x128b.warpx4
-// MMA: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
-// MMA: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
-// MMA: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
-// MMA: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
+// MMA: tcgen05.cp.cta_group::{{[12]}}.32x128b.warpx4
+// MMA: tcgen05.mma.cta_group::{{[12]}}.kind::mxf4nvf4.block_scale.block16
+// MMA: tcgen05.mma.cta_group::{{[12]}}.kind::mxf4nvf4.block_scale.block16
+// MMA: tcgen05.mma.cta_group::{{[12]}}.kind::mxf4nvf4.block_scale.block16
+// MMA: tcgen05.mma.cta_group::{{[12]}}.kind::mxf4nvf4.block_scale.block16
 // MMA-NOT: tcgen05.mma
-// MMA: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
-// MMA: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 {{.*}}_kernel_tmem]
+// MMA: tcgen05.commit.cta_group::{{[12]}}.mbarrier::arrive::one.shared::cluster{{(.multicast::cluster)?}}.b64
+// MMA: tcgen05.commit.cta_group::{{[12]}}.mbarrier::arrive::one.shared::cluster{{(.multicast::cluster)?}}.b64 {{.*}}_kernel_tmem]
 // MMA: tcgen05.fence::after_thread_sync;
 // MMA: bar.warp.sync -1;
 // MMA: tcgen05.ld.sync.aligned.32x32b.x32.b32
 // MMA: tcgen05.wait::ld.sync.aligned;
-// MMA: tcgen05.dealloc.cta_group::1.sync.aligned.b32
+// MMA: tcgen05.dealloc.cta_group::{{[12]}}.sync.aligned.b32
 // PTXAS: Compiling entry function '{{.*}}_kernel' for 'sm_100a'
 // PTXAS-NOT: error
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads

@@ -4,8 +4,9 @@
 // or blocked scales); two CTAs split K on chip where the grid would leave
 // more than half the SMs idle. On sm_100a: a two-accumulator tcgen05
 // mainloop (weights = 2: both TMEM accumulators and both weights' tiles
-// and scales per slot, so at most 4 slots), the GEMM's tiles, and a split
-// that adds on chip (mode cluster: the gate applies after the sum).
+// and scales per slot, so at most 4 slots; 5 in CTA pairs, whose CTAs hold
+// half the tile of A each), the GEMM's tiles, and a split that adds on
+// chip (mode cluster: the gate applies after the sum; no pairs then).
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_90a | FileCheck %s
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a | FileCheck %s --check-prefix=SM100
 
@@ -13,7 +14,7 @@
 // CHECK-LABEL: func.func @contest
 // CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 8, producer = true, b_tma = true, weights = 2>, reduction = #nvfp4.split_k<splits = 2, mode = scatter>>
 // SM100-LABEL: func.func @contest
-// SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 4, weights = 2>>}
+// SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 5, weights = 2, cta_group = 2>>}
 func.func @contest(%a: memref<256x7168xf4E2M1FN>, %sfa: memref<256x448xf8E4M3FN>, %b1: memref<4096x7168xf4E2M1FN>, %sfb1: memref<4096x448xf8E4M3FN>, %b2: memref<4096x7168xf4E2M1FN>, %sfb2: memref<4096x448xf8E4M3FN>, %c: memref<256x4096xf16>) {
   nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<256x7168xf4E2M1FN>, memref<256x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<256x4096xf16>)
   return

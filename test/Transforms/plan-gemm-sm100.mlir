@@ -1,12 +1,15 @@
 // nvfp4-plan for sm_100a: the #nvfp4.tcgen05_mainloop plan it chooses for the
 // contest shapes on the B200's 148 SMs (64-row tiles of A so the grid
 // fills more SMs, split-K when it still covers less than half, as many
-// slots as shared memory holds), a user plan kept, and what it rejects.
+// slots as shared memory holds, CTA pairs (cta_group = 2) where B's tiles
+// pair up and the pair's smaller slots make the ring deeper), a user plan
+// kept, and what it rejects.
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a -verify-diagnostics | FileCheck %s
 
-// 56 tiles of B: 64-row tiles of A make 112 CTAs; 8 slots of 28 KiB.
+// 56 tiles of B: 64-row tiles of A make 112 CTAs; in pairs, each CTA
+// holds 32 rows of A: 9 slots of 24 KiB instead of 8 of 28.
 // CHECK-LABEL: func.func @contest1
-// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 8>>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 9, cta_group = 2>>
 func.func @contest1(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<1x256x32x4x4xf8E4M3FN>, %b: memref<7168x16384xf4E2M1FN>, %sfb: memref<56x256x32x4x4xf8E4M3FN>, %c: memref<128x7168xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x16384xf4E2M1FN>, memref<1x256x32x4x4xf8E4M3FN>, memref<7168x16384xf4E2M1FN>, memref<56x256x32x4x4xf8E4M3FN>) outs(%c : memref<128x7168xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return
@@ -14,9 +17,9 @@ func.func @contest1(%a: memref<128x16384xf4E2M1FN>, %sfa: memref<1x256x32x4x4xf8
 
 // -----
 
-// 32 tiles of B: 64 CTAs of 64 rows, then split-K 2 (128 CTAs).
+// 32 tiles of B: 64 CTAs of 64 rows, then split-K 2 (128 CTAs), in pairs.
 // CHECK-LABEL: func.func @contest2
-// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 8>, reduction = #nvfp4.split_k<splits = 2>>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 9, cta_group = 2>, reduction = #nvfp4.split_k<splits = 2>>
 func.func @contest2(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<1x112x32x4x4xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<32x112x32x4x4xf8E4M3FN>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<1x112x32x4x4xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<32x112x32x4x4xf8E4M3FN>) outs(%c : memref<128x4096xf16>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return

@@ -7,7 +7,7 @@
 // The contest's middle GEMM: NVFP4's plan (plan-gemm-sm100.mlir) in the
 // MXFP4 format.
 // CHECK-LABEL: func.func @contest
-// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 8, format = mxfp4>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, stages = 10, format = mxfp4, cta_group = 2>
 func.func @contest(%a: memref<128x7168xf4E2M1FN>, %sfa: memref<128x224xf8E8M0FNU>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x224xf8E8M0FNU>, %c: memref<128x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x7168xf4E2M1FN>, memref<128x224xf8E8M0FNU>, memref<4096x7168xf4E2M1FN>, memref<4096x224xf8E8M0FNU>) outs(%c : memref<128x4096xf16>)
   return

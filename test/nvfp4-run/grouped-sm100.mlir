@@ -9,12 +9,14 @@
 // EMIT: nvfp4-run: @grouped: wrote {{[0-9]+}} bytes of PTX for sm_100a to '{{.*}}grouped.ptx': 2 kernels: @grouped_kernel_gather_sfa, @grouped_kernel; plan #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128
 // RUN: FileCheck %s --check-prefix=PTX < %t/grouped.ptx
 // The gather and the GEMM each find their tile's group from the offsets
-// (a warp's shuffles); the GEMM's MMAs are NVFP4's .block16.
+// (a warp's shuffles); the GEMM's MMAs are NVFP4's .block16, of CTA pairs
+// (the planner's: the pair's ring holds 8 slots, a single CTA's 6).
 // PTX: .entry grouped_kernel_gather_sfa(
 // PTX: shfl.sync
 // PTX: .entry grouped_kernel(
+// PTX: .reqnctapercluster 2, 1, 1
 // PTX: shfl.sync
-// PTX: tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16
+// PTX: tcgen05.mma.cta_group::2.kind::mxf4nvf4.block_scale.block16
 // RUN: nvfp4-run %s --entry grouped --target sm_100a --emit=cubin -o %t/grouped.cubin 2>&1 | FileCheck %s --check-prefix=CUBIN
 // RUN: nvfp4-run %s --entry grouped_mx --target sm_100a --emit=cubin -o %t/grouped_mx.cubin 2>&1 | FileCheck %s --check-prefix=CUBIN
 // CUBIN: bytes of cubin for sm_100a

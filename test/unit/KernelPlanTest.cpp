@@ -135,9 +135,9 @@ TEST_F(KernelPlanTest, Tcgen05ResourcesAreTheFlatPlans) {
         for (bool cluster : {false, true}) {
           if (splits == 1 && cluster)
             continue;
-          auto mainloop =
-              Tcgen05MainloopAttr::getChecked(emit, &ctx, tileM, stages,
-                                              int64_t{1}, ScaleFormat::NVFP4);
+          auto mainloop = Tcgen05MainloopAttr::getChecked(
+              emit, &ctx, tileM, stages, int64_t{1}, ScaleFormat::NVFP4,
+              int64_t{1});
           if (!mainloop)
             continue;
           SplitKAttr reduction;
@@ -196,7 +196,7 @@ TEST_F(KernelPlanTest, SmemPlanPlacesTheAreasSideBySide) {
   ASSERT_TRUE(plan) << diagnostics;
   WgmmaMainloopAttr mainloop = plan.getWgmma();
   auto ring = RingType::get(&ctx, 9, mainloop.getSlotBytes(), 1,
-                            plan.getScratchBytes());
+                            plan.getScratchBytes(), /*ctaGroup=*/1);
   WgmmaSmemPlan smem(plan, ring);
   const int64_t floats = 64 * 128;
   EXPECT_EQ(smem.getKGroupSumsBytes(), 2 * floats * 4);

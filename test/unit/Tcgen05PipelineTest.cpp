@@ -459,7 +459,16 @@ enum class Plant {
   // dispatch's compare against problem 1's first tile moved one tile on.
   ProblemRows,
   ProblemOperands,
-  ProblemDispatch
+  ProblemDispatch,
+  // CTA pairs (cta_group = 2): each CTA copying the other's half of the
+  // tile of A, the first CTA's MMAs not waiting for the second's bytes,
+  // its releases arriving on its own empty barriers only, and the wrong
+  // CTA pair (the pair rank from block x / 2: CTAs x and x + 2 would be
+  // a pair, planted in the compiled IR).
+  PairAHalves,
+  PairNoPeerWait,
+  PairReleaseFirstOnly,
+  PairWrongRank
 };
 
 /// One compiled GEMM and its model execution.
@@ -535,7 +544,14 @@ public:
         producer = loop;
       if (holds(Tcgen05MmaOp()))
         issuer = loop;
+      if (holds(RingForwardOp()))
+        forwarder = loop;
     });
+    // A pair's producer's tail: the loop after its K loop.
+    if (producer)
+      for (Operation *op = producer->getNextNode(); op && !producerTail;
+           op = op->getNextNode())
+        producerTail = dyn_cast<scf::ForOp>(op);
     scope->walk([&](RingAllocOp a) {
       if (inScope(a))
         ring = a.getType();
@@ -701,18 +717,24 @@ public:
     workspaces[pre.getKernelOperands()[1].getDefiningOp()] = std::move(out);
   }
 
-  /// Runs CTA (x, y, z) through the model; adds its tile to `out`
+  /// Runs CTA (x, y, z) through the model, or with a plan of CTA pairs
+  /// (cta_group = 2; x even) the pair x, x + 1; adds its tile(s) to `out`
   /// ([L][M][N] floats; split-K CTAs add their partials as the sum kernel
-  /// does). The producer thread and the MMA thread run their loops from
-  /// the IR op by op, interleaved by a random scheduler (seeded by
-  /// `schedule` and the CTA) against a model of what they synchronize
-  /// through: the ring's full and empty mbarriers (phases, arrival counts,
-  /// transaction bytes, try_wait.parity), copies that land in any order,
-  /// and the tensor pipe (scale copies, MMAs and commits in issue order,
-  /// each at a later time). Reported in modelError: a deadlock, a copy of
-  /// K slice i issued before slice i - stages's MMAs all ran, a scale copy
-  /// or MMA of slice i issued before all of slice i's bytes landed, more
-  /// bytes than an expect announced.
+  /// does). Each CTA's producer thread and its warp 1 (the MMA thread, or
+  /// in a pair's second CTA the forwarder that tells the first its slots
+  /// landed; which one the IR's conditions say for the CTA) run their
+  /// loops from the IR op by op, interleaved by a random scheduler (seeded
+  /// by `schedule` and the CTA) against a model of what they synchronize
+  /// through: each CTA's ring of full and empty mbarriers and a pair's
+  /// first CTA's peer_full ones (phases, arrival counts, transaction
+  /// bytes, try_wait.parity), copies that land in any order, and the
+  /// tensor pipe (scale copies, MMAs and commits in issue order, each at a
+  /// later time; a pair's into both CTAs, its commits arriving on both
+  /// CTAs' barriers). Reported in modelError: a deadlock, a copy of K
+  /// slice i issued before slice i - stages's MMAs all ran, a scale copy or
+  /// MMA of slice i issued before all of slice i's bytes landed (in every
+  /// CTA of the pair), more bytes than an expect announced, a pair whose
+  /// CTAs do not split the MMA thread's and the forwarder's roles.
   void runCta(const Host &h, int64_t x, int64_t y, int64_t z,
               std::vector<float> &out, Plant plant = Plant::None,
               int64_t schedule = 0) {
@@ -720,10 +742,15 @@ public:
       runPrePasses(h);
       preparedFor = h.generation;
     }
-    Evaluator eval;
-    eval.blockId = [&](gpu::Dimension d) {
-      return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
+    const int group = static_cast<int>(plan.getCtaGroup());
+    auto evaluatorOf = [&](int64_t cx) {
+      Evaluator e;
+      e.blockId = [=](gpu::Dimension d) {
+        return d == gpu::Dimension::x ? cx : d == gpu::Dimension::y ? y : z;
+      };
+      return e;
     };
+    Evaluator eval = evaluatorOf(x);
     // A grouped_problems' CTA past its problem's N does nothing; its store
     // must be its problem's C (argument 4 G + g of the entry).
     if (xGuard && !eval(xGuard.getCondition()))
@@ -738,11 +765,13 @@ public:
              "'s CTA stores into entry argument " +
              std::to_string(arg.getArgNumber()));
     }
-    // A grouped GEMM's CTA of an empty tile has nothing to do.
+    auto groupTileFn = [&](int64_t t, int64_t tileM) {
+      return groupTileOf(shape, t, tileM);
+    };
+    // A grouped GEMM's CTA of an empty tile has nothing to do (both CTAs
+    // of a pair share the tile).
     if (shape.grouped()) {
-      eval.groupTile = [&](int64_t t, int64_t tileM) {
-        return groupTileOf(shape, t, tileM);
-      };
+      eval.groupTile = groupTileFn;
       GroupTileOp tileOp;
       kernel.walk([&](GroupTileOp t) { tileOp = t; });
       if (!tileOp) {
@@ -753,28 +782,19 @@ public:
         return;
     }
     constexpr uint32_t kRingBase = 1024;
-    SharedMemory smem(kRingBase + ring.getStages() * ring.getSlotBytes(), 0);
-    TensorMemory tmem;
     auto slotAddress = [&](int64_t slot) {
       return kRingBase + static_cast<uint32_t>(slot * ring.getSlotBytes());
     };
-    const int64_t trips = eval(producer.getUpperBound());
-    ASSERT_EQ(trips, eval(issuer.getUpperBound()));
     const int64_t stages = ring.getStages();
 
     // The ring's mbarriers: `completed` phases; a phase completes when its
-    // one arrival (the producer's expect, the MMA thread's commit) came and
-    // its transaction bytes are all in. try_wait.parity(q) passes once the
-    // phase of parity q is the last completed one.
+    // arrivals (the producer's expect, the MMA thread's commits, the
+    // forwarder's arrival) came and its transaction bytes are all in.
+    // try_wait.parity(q) passes once the phase of parity q is the last
+    // completed one.
     struct Barrier {
       int64_t count, completed = 0, arrivals = count, tx = 0;
     };
-    // The counts ring.alloc's lowering initializes: one arrival (the
-    // expect) on a full barrier, consumers (the commits) on an empty one;
-    // the accumulator's barrier takes the one final commit.
-    std::vector<Barrier> full(stages, Barrier{1}),
-        empty(stages, Barrier{ring.getConsumers()});
-    Barrier accumulator{1};
     auto settle = [](Barrier &bar) {
       if (bar.arrivals == 0 && bar.tx == 0) {
         ++bar.completed;
@@ -784,6 +804,40 @@ public:
     auto passes = [](const Barrier &bar, int64_t parity) {
       return (bar.completed & 1) != parity;
     };
+    // Each CTA: its block x, evaluator, memories and barriers (the counts
+    // ring.alloc's lowering initializes: one arrival (the expect) on a
+    // full barrier, consumers (the commits) on an empty one, one (the
+    // forwarder's) on a peer_full one; the accumulator's barrier takes the
+    // one final commit), and the bytes landed per K slice.
+    struct Cta {
+      int64_t x;
+      Evaluator eval;
+      SharedMemory smem;
+      TensorMemory tmem;
+      std::vector<Barrier> full, empty, peerFull;
+      Barrier accumulator{1};
+      std::vector<int64_t> landed;
+    };
+    std::vector<Cta> ctas;
+    for (int c = 0; c < group; ++c) {
+      Cta cta{x + c,
+              evaluatorOf(x + c),
+              SharedMemory(kRingBase + stages * ring.getSlotBytes(), 0),
+              TensorMemory(),
+              std::vector<Barrier>(stages, Barrier{1}),
+              std::vector<Barrier>(stages, Barrier{ring.getConsumers()}),
+              std::vector<Barrier>(stages, Barrier{1}),
+              Barrier{1},
+              {}};
+      if (shape.grouped())
+        cta.eval.groupTile = groupTileFn;
+      ctas.push_back(std::move(cta));
+    }
+    const int64_t trips = eval(producer.getUpperBound());
+    ASSERT_EQ(trips, eval(issuer.getUpperBound()));
+    for (Cta &cta : ctas)
+      cta.landed.assign(trips, 0);
+
     // Asynchronous work: copies in flight (they land and complete their
     // bytes in any order), and the tensor pipe (tcgen05.cp, tcgen05.mma
     // and commits run in issue order, each at some later time).
@@ -793,10 +847,11 @@ public:
       enum Kind { Copy, Tensor, Release, Commit } kind;
       std::function<void()> run;
       int64_t trip = -1; // the K slice it belongs to
+      int cta = 0;       // copies: the CTA whose slot they fill
     };
-    // Per K slice: the bytes landed in its slot, and its tensor ops run;
-    // `tensorOps` per slice, from the MMA thread's loop.
-    std::vector<int64_t> landed(trips, 0), executed(trips, 0);
+    // Per K slice: the tensor ops run; `tensorOps` per slice, from the
+    // MMA thread's loop.
+    std::vector<int64_t> executed(trips, 0);
     int64_t tensorOps = 0;
     issuer.getBody()->walk([&](Operation *op) {
       tensorOps += isa<Tcgen05CopyScalesOp, Tcgen05MmaOp>(op);
@@ -804,27 +859,58 @@ public:
     std::vector<Async> copies;
     std::deque<Async> pipe;
 
-    // The two threads, as their loops in the IR: each trip's ring and
-    // tcgen05 ops in order (scf.if conditions evaluated for the trip).
+    // The threads, as their loops in the IR: each trip's ring and tcgen05
+    // ops in order (scf.if conditions evaluated for the CTA and trip).
+    // A pair's producer runs its tail after its loop: the last slots
+    // acquired once more, so that its CTA leaves only once every release
+    // arrived.
     struct Thread {
       scf::ForOp loop;
+      int cta;
+      scf::ForOp tail = {};
       int64_t trip = -1;
       std::vector<Operation *> ops;
       size_t next = 0;
       bool done = false;
     };
-    Thread threads[2] = {{producer}, {issuer}};
-    std::function<void(Block *, std::vector<Operation *> &)> flatten =
-        [&](Block *block, std::vector<Operation *> &ops) {
+    std::vector<Thread> threads;
+    int issuerThread = -1;
+    for (int c = 0; c < group; ++c) {
+      threads.push_back({producer, c, producerTail});
+      const bool issues = runsInWarp1(issuer, ctas[c].eval);
+      const bool forwards = forwarder && runsInWarp1(forwarder, ctas[c].eval);
+      if (issues && issuerThread >= 0)
+        note("both CTAs of a pair issue the MMAs");
+      if (issues && issuerThread < 0) {
+        issuerThread = static_cast<int>(threads.size());
+        threads.push_back({issuer, c});
+      } else if (forwards) {
+        threads.push_back({forwarder, c});
+      }
+    }
+    if (issuerThread < 0) {
+      note("no CTA of the pair issues the MMAs");
+      return;
+    }
+    if (threads[issuerThread].cta != 0)
+      note("the pair's MMAs are issued by its second CTA");
+    if (static_cast<int>(threads.size()) != 2 * group)
+      note("a CTA of the pair neither issues nor forwards");
+    Thread &mmaThread = threads[issuerThread];
+    Cta &first = ctas[0];
+    std::function<void(Evaluator &, Block *, std::vector<Operation *> &)>
+        flatten = [&](Evaluator &e, Block *block,
+                      std::vector<Operation *> &ops) {
           for (Operation &op : block->without_terminator()) {
             if (auto branch = dyn_cast<scf::IfOp>(op)) {
-              if (eval(branch.getCondition()))
-                flatten(branch.thenBlock(), ops);
+              if (e(branch.getCondition()))
+                flatten(e, branch.thenBlock(), ops);
               else if (branch.elseBlock())
-                flatten(branch.elseBlock(), ops);
+                flatten(e, branch.elseBlock(), ops);
             } else if (isa<RingAcquireOp, RingExpectOp, RingCopyOp,
-                           RingCopyBytesOp, RingWaitOp, Tcgen05CopyScalesOp,
-                           Tcgen05MmaOp, Tcgen05ReleaseOp>(op)) {
+                           RingCopyBytesOp, RingWaitOp, RingForwardOp,
+                           Tcgen05CopyScalesOp, Tcgen05MmaOp, Tcgen05ReleaseOp>(
+                           op)) {
               ops.push_back(&op);
             }
           }
@@ -832,14 +918,25 @@ public:
     // Moves a thread to its next op (and trip); false when it is done.
     auto ready = [&](Thread &t) {
       while (!t.done && t.next == t.ops.size()) {
-        if (++t.trip == trips) {
-          t.done = true;
-          break;
+        Evaluator &e = ctas[t.cta].eval;
+        if (++t.trip == e(t.loop.getUpperBound())) {
+          // The tail's trips continue the loop's (its lower bound).
+          if (!t.tail) {
+            t.done = true;
+            break;
+          }
+          t.loop = t.tail;
+          t.tail = {};
+          t.trip = e(t.loop.getLowerBound());
+          if (t.trip >= e(t.loop.getUpperBound())) {
+            t.done = true;
+            break;
+          }
         }
-        eval.bound[t.loop.getInductionVar()] = t.trip;
+        e.bound[t.loop.getInductionVar()] = t.trip;
         t.ops.clear();
         t.next = 0;
-        flatten(t.loop.getBody(), t.ops);
+        flatten(e, t.loop.getBody(), t.ops);
       }
       return !t.done;
     };
@@ -851,79 +948,98 @@ public:
     bool committed = false;
 
     // Whether a thread's next op can run now.
-    auto runnable = [&](Operation *op) {
+    auto runnable = [&](Thread &t, Operation *op) {
+      Cta &cta = ctas[t.cta];
       if (auto acquire = dyn_cast<RingAcquireOp>(op)) {
-        int64_t parity = eval(acquire.getPhase());
+        int64_t parity = cta.eval(acquire.getPhase());
         if (plant == Plant::AcquireParity)
           parity ^= 1;
-        return passes(empty[eval(acquire.getSlot())], parity);
+        return passes(cta.empty[cta.eval(acquire.getSlot())], parity);
       }
       if (auto wait = dyn_cast<RingWaitOp>(op)) {
-        int64_t parity = eval(wait.getPhase());
+        int64_t parity = cta.eval(wait.getPhase());
         if (plant == Plant::WaitParity)
           parity ^= 1;
-        return passes(full[eval(wait.getSlot())], parity);
+        const int64_t slot = cta.eval(wait.getSlot());
+        // A pair's first CTA waits for its peer's bytes of the slot too.
+        const bool peer = wait.getPeer() && plant != Plant::PairNoPeerWait;
+        return passes(cta.full[slot], parity) &&
+               (!peer || passes(cta.peerFull[slot], parity));
       }
       return true;
     };
     // Runs a thread's op: synchronous effects now, asynchronous work with
     // every operand evaluated now (the loop moves on before it runs).
-    auto issue = [&](Operation &op) {
+    auto issue = [&](Thread &t, Operation &op) {
+      Cta &cta = ctas[t.cta];
+      Evaluator &e = cta.eval;
       // What must have happened before: a copy of K slice i may start once
       // slice i - stages's scale copies and MMAs (which read the slot) all
       // ran; a scale copy or MMA of slice i once all of slice i's bytes
-      // landed. (Whether they run late does not matter: the hardware may
-      // run them at once.)
-      if (isa<RingCopyOp, RingCopyBytesOp>(op) && threads[0].trip >= stages &&
-          executed[threads[0].trip - stages] != tensorOps)
-        note("a copy of K slice " + std::to_string(threads[0].trip) +
-             " was issued before slice " +
-             std::to_string(threads[0].trip - stages) +
+      // landed, in every CTA of a pair. (Whether they run late does not
+      // matter: the hardware may run them at once.)
+      if (isa<RingCopyOp, RingCopyBytesOp>(op) && t.trip >= stages &&
+          executed[t.trip - stages] != tensorOps)
+        note("a copy of K slice " + std::to_string(t.trip) +
+             " was issued before slice " + std::to_string(t.trip - stages) +
              "'s MMAs had all read the slot");
-      if (isa<Tcgen05CopyScalesOp, Tcgen05MmaOp>(op) &&
-          landed[threads[1].trip] != ring.getSlotBytes())
-        note("an MMA of K slice " + std::to_string(threads[1].trip) +
-             " was issued with " + std::to_string(landed[threads[1].trip]) +
-             " of its slot's " + std::to_string(ring.getSlotBytes()) +
-             " bytes landed");
+      if (isa<Tcgen05CopyScalesOp, Tcgen05MmaOp>(op))
+        for (Cta &c : ctas)
+          if (c.landed[t.trip] != ring.getSlotBytes())
+            note("an MMA of K slice " + std::to_string(t.trip) +
+                 " was issued with " + std::to_string(c.landed[t.trip]) +
+                 " of CTA x = " + std::to_string(c.x) + "'s slot's " +
+                 std::to_string(ring.getSlotBytes()) + " bytes landed");
       if (auto expect = dyn_cast<RingExpectOp>(op)) {
-        Barrier &bar = full[eval(expect.getSlot())];
+        Barrier &bar = cta.full[e(expect.getSlot())];
         bar.tx += ring.getSlotBytes() - (plant == Plant::ExpectBytes ? 16 : 0);
         if (--bar.arrivals < 0)
           note("a slot's expect arrived twice in one phase");
+        settle(bar);
+      } else if (auto forward = dyn_cast<RingForwardOp>(op)) {
+        // One arrival on the pair's first CTA's peer_full barrier.
+        if (t.cta == 0)
+          note("the pair's first CTA forwards its own slot");
+        Barrier &bar = first.peerFull[e(forward.getSlot())];
+        if (--bar.arrivals < 0)
+          note("a slot's peer arrival came twice in one phase");
         settle(bar);
       } else if (auto copy = dyn_cast<RingCopyOp>(op)) {
         TensorMapType map = copy.getMap().getType();
         EXPECT_EQ(map.getSwizzle(), TensorMapSwizzle::B128);
         EXPECT_EQ(map.getBox().back(), 128);
         const std::vector<uint8_t> *src = &hostBuffer(h, copy.getMap());
-        int64_t l = eval(copy.getCoordinates()[0]);
-        int64_t row0 = eval(copy.getCoordinates()[1]);
+        int64_t l = e(copy.getCoordinates()[0]);
+        int64_t row0 = e(copy.getCoordinates()[1]);
         // A grouped tile's A read from its tile of the grid's rows, not
         // its group's.
         if (plant == Plant::GroupARows && src == &h.a)
           row0 = y * plan.getTileM();
-        int64_t col0 = eval(copy.getCoordinates()[2]);
-        int64_t slot = eval(copy.getSlot());
+        // A pair's CTAs each copying the other's half of the tile of A.
+        if (plant == Plant::PairAHalves && src == &h.a)
+          row0 += (t.cta == 0 ? 1 : -1) * map.getBox()[1];
+        int64_t col0 = e(copy.getCoordinates()[2]);
+        int64_t slot = e(copy.getSlot());
         uint32_t base =
             slotAddress(slot) + static_cast<uint32_t>(copy.getOffset());
+        SharedMemory &smem = cta.smem;
         copies.push_back(
             {slot, map.getBoxBytes(), Async::Copy,
-             [&, src, map, l, row0, col0, base] {
+             [&smem, src, map, l, row0, col0, base] {
                ArrayRef<int64_t> dims = map.getShape();
                for (int64_t r = 0; r < map.getBox()[1]; ++r)
                  for (int64_t byte = 0; byte < 128; ++byte) {
                    int64_t row = row0 + r, col = col0 + byte;
-                   uint8_t v = row < dims[1] && col < dims[2]
+                   uint8_t v = row >= 0 && row < dims[1] && col < dims[2]
                                    ? (*src)[(l * dims[1] + row) * dims[2] + col]
                                    : 0;
                    smem.at(tma128BAddress(base, r, byte)) = v;
                  }
-             }});
-        copies.back().trip = threads[0].trip;
+             },
+             t.trip, t.cta});
       } else if (auto bytes = dyn_cast<RingCopyBytesOp>(op)) {
         const std::vector<uint8_t> *src = &hostBuffer(h, bytes.getSource());
-        int64_t from = eval(bytes.getSourceOffset());
+        int64_t from = e(bytes.getSourceOffset());
         // A grouped tile's B scales from the first group's.
         if (plant == Plant::GroupWeightScales &&
             static_cast<int64_t>(bytes.getOffset()) ==
@@ -931,32 +1047,38 @@ public:
           from %= static_cast<int64_t>(src->size()) / shape.weightBatch();
         int64_t count = static_cast<int64_t>(bytes.getBytes());
         EXPECT_LE(from + count, static_cast<int64_t>(src->size()));
-        int64_t slot = eval(bytes.getSlot());
+        int64_t slot = e(bytes.getSlot());
         uint32_t to =
             slotAddress(slot) + static_cast<uint32_t>(bytes.getOffset());
+        SharedMemory &smem = cta.smem;
         copies.push_back(
-            {slot, count, Async::Copy, [&, src, from, count, to] {
+            {slot, count, Async::Copy,
+             [&smem, src, from, count, to] {
                if (from + count <= static_cast<int64_t>(src->size()))
                  std::copy_n(src->begin() + from, count, smem.begin() + to);
-             }});
-        copies.back().trip = threads[0].trip;
+             },
+             t.trip, t.cta});
       } else if (auto cp = dyn_cast<Tcgen05CopyScalesOp>(op)) {
-        int64_t slot = eval(cp.getSlot());
+        int64_t slot = e(cp.getSlot());
         SmemDescriptor source = scaleAtomDescriptor(
             slotAddress(slot) + static_cast<uint32_t>(cp.getOffset()));
         uint32_t column =
             static_cast<uint32_t>(cp.getColumn() + slot * cp.getColumnStep());
-        pipe.push_back({slot, 0, Async::Tensor, [&, source, column] {
-                          note(copy32x128bWarpx4(smem, source.encode(),
-                                                 tmemAddress(0, column), tmem));
-                        }});
-        pipe.back().trip = threads[1].trip;
+        // A pair's copy: each CTA's atom into its own TMEM.
+        pipe.push_back({slot, 0, Async::Tensor,
+                        [&, source, column] {
+                          for (Cta &c : ctas)
+                            note(copy32x128bWarpx4(c.smem, source.encode(),
+                                                   tmemAddress(0, column),
+                                                   c.tmem));
+                        },
+                        t.trip});
       } else if (auto mma = dyn_cast<Tcgen05MmaOp>(op)) {
-        int64_t slot = eval(mma.getSlot());
+        int64_t slot = e(mma.getSlot());
         uint64_t start = slotAddress(slot) >> 4;
         SmemDescriptor a = *SmemDescriptor::decode(mma.getADesc());
         SmemDescriptor b = *SmemDescriptor::decode(mma.getBDesc());
-        int64_t shift = eval(mma.getSfbShift());
+        int64_t shift = e(mma.getSfbShift());
         int64_t sfb = mma.getSfbColumn();
         int64_t sfa = mma.getSfaColumn();
         int64_t d = mma.getDColumn();
@@ -998,26 +1120,35 @@ public:
             0, static_cast<uint32_t>(sfa + slot * mma.getColumnStep()));
         run.scaleB = tmemAddress(
             0, static_cast<uint32_t>(sfb + slot * mma.getColumnStep() + shift));
-        run.accumulate = eval(mma.getAccumulate()) != 0;
+        run.accumulate = e(mma.getAccumulate()) != 0;
         pipe.push_back({slot, 0, Async::Tensor,
-                        [&, run] { note(mmaMxf4Nvf4(smem, run, tmem)); }});
-        pipe.back().trip = threads[1].trip;
+                        [&, run] {
+                          SmallVector<const SharedMemory *> smems;
+                          SmallVector<TensorMemory *> tmems;
+                          for (Cta &c : ctas) {
+                            smems.push_back(&c.smem);
+                            tmems.push_back(&c.tmem);
+                          }
+                          note(mmaMxf4Nvf4(smems, run, tmems));
+                        },
+                        t.trip});
       } else if (auto release = dyn_cast<Tcgen05ReleaseOp>(op)) {
         if (plant != Plant::NoRelease)
-          pipe.push_back({eval(release.getSlot()), 0, Async::Release, {}});
+          pipe.push_back({e(release.getSlot()), 0, Async::Release, {}});
       }
     };
 
     std::mt19937 rng(
         static_cast<unsigned>(schedule * 1000003 + x * 7919 + y * 104729 + z));
-    enum Action { Producer, Issuer, Land, Pipe };
+    enum Action { Run, Commit, Land, Pipe };
     for (;;) {
       SmallVector<std::pair<Action, size_t>> choices;
-      for (int t = 0; t < 2; ++t)
-        if (ready(threads[t]) && runnable(threads[t].ops[threads[t].next]))
-          choices.push_back({t == 0 ? Producer : Issuer, 0});
-      if (threads[1].done && !committed)
-        choices.push_back({Issuer, 0});
+      for (size_t t = 0; t < threads.size(); ++t)
+        if (ready(threads[t]) &&
+            runnable(threads[t], threads[t].ops[threads[t].next]))
+          choices.push_back({Run, t});
+      if (mmaThread.done && !committed)
+        choices.push_back({Commit, 0});
       for (size_t c = 0; c < copies.size(); ++c)
         choices.push_back({Land, c});
       if (!pipe.empty())
@@ -1032,21 +1163,20 @@ public:
           llvm::any_of(choices, [&](auto c) { return c.first != lazy; }))
         llvm::erase_if(choices, [&](auto c) { return c.first == lazy; });
       auto [action, index] = choices[rng() % choices.size()];
-      if (action == Producer || action == Issuer) {
-        Thread &t = threads[action == Producer ? 0 : 1];
-        if (t.done) {
-          // The MMA thread's last op: commit the accumulator.
-          pipe.push_back({0, 0, Async::Commit, {}});
-          committed = true;
-        } else {
-          issue(*t.ops[t.next++]);
-        }
+      if (action == Run) {
+        Thread &t = threads[index];
+        issue(t, *t.ops[t.next++]);
+      } else if (action == Commit) {
+        // The MMA thread's last op: commit the accumulator.
+        pipe.push_back({0, 0, Async::Commit, {}});
+        committed = true;
       } else if (action == Land) {
         Async copy = std::move(copies[index]);
         copies.erase(copies.begin() + static_cast<ptrdiff_t>(index));
-        landed[copy.trip] += copy.bytes;
+        Cta &cta = ctas[copy.cta];
+        cta.landed[copy.trip] += copy.bytes;
         copy.run();
-        Barrier &bar = full[copy.slot];
+        Barrier &bar = cta.full[copy.slot];
         if ((bar.tx -= copy.bytes) < 0)
           note("slot " + std::to_string(copy.slot) +
                " received more bytes than its expect announced");
@@ -1058,56 +1188,86 @@ public:
           ++executed[op.trip];
           op.run();
         } else {
-          Barrier &bar =
-              op.kind == Async::Release ? empty[op.slot] : accumulator;
-          --bar.arrivals;
-          settle(bar);
+          // A pair's commits arrive on both CTAs' barriers (but for the
+          // planted release that arrives on the first CTA's only).
+          for (Cta &c : ctas) {
+            if (op.kind == Async::Release && c.x != x &&
+                plant == Plant::PairReleaseFirstOnly)
+              continue;
+            Barrier &bar =
+                op.kind == Async::Release ? c.empty[op.slot] : c.accumulator;
+            --bar.arrivals;
+            settle(bar);
+          }
         }
       }
     }
-    if (!threads[0].done || !threads[1].done || !committed)
-      note("deadlock: the producer at trip " + std::to_string(threads[0].trip) +
-           ", the MMA thread at trip " + std::to_string(threads[1].trip));
+    bool done = committed;
+    for (Thread &t : threads)
+      done &= t.done;
+    if (!done)
+      note("deadlock: the MMA thread at trip " +
+           std::to_string(mmaThread.trip) + ", the producer of CTA x = " +
+           std::to_string(x) + " at trip " + std::to_string(threads[0].trip));
+    // A pair's CTA leaves after its producer acquired its last slots once
+    // more (every release arrived): nothing arrives on an exited CTA.
     // All warps wait for the accumulator's commit (nvfp4.tcgen05.wait).
-    if (!passes(accumulator, 0))
-      note("the epilogue would wait forever for the accumulator");
-    // The epilogue: thread t of warp t / 32 reads its lane's columns, of
-    // each accumulator w from column w x columns (the dual's: `out` holds
-    // each accumulator's tile, weight w's from w x L x M x N; its gate is
-    // checked on its own, dualEpilogue below).
+    for (Cta &c : ctas)
+      if (!passes(c.accumulator, 0))
+        note("the epilogue would wait forever for the accumulator");
+    // The epilogue: thread t of warp t / 32 of each CTA reads its lane's
+    // columns, of each accumulator w from column w x columns (the dual's:
+    // `out` holds each accumulator's tile, weight w's from w x L x M x N;
+    // its gate is checked on its own, dualEpilogue below).
     if (stores.size() != out.size())
       stores.assign(out.size(), 0);
-    int64_t m0 = eval(store.getM()), n0 = eval(store.getRow());
-    const int64_t l = eval(store.getBatch());
-    // A grouped tile ends with its group.
-    int64_t mEnd = store.getMEnd() && plant != Plant::GroupStoreEnd
-                       ? eval(store.getMEnd())
-                       : shape.m;
-    if (plant == Plant::GroupStoreRows || plant == Plant::ProblemRows)
-      m0 = y * plan.getTileM();
-    const int64_t columns = static_cast<int64_t>(store.getColumns());
-    const int64_t tile = shape.batch * shape.m * shape.n;
-    for (int64_t w = 0; w < store.getAccumulators(); ++w)
-      for (int64_t t = 0; t < 128; ++t)
-        for (int64_t j = 0; j < columns; ++j) {
-          int64_t m = m0 + j, n = n0 + t;
-          if (m >= shape.m || m >= mEnd || n >= shape.n)
-            continue;
-          float v = load32x32b(
-              tmem, static_cast<int>(t / 32), static_cast<int>(t % 32),
-              tmemAddress(static_cast<uint32_t>(32 * (t / 32)), 0),
-              static_cast<int>(w * columns + j));
-          const int64_t at = w * tile + (l * shape.m + m) * shape.n + n;
-          out[at] += v;
-          // Without split-K every element of C is stored by one CTA (an
-          // unmasked tile that stores zeros over a neighbour's rows adds
-          // nothing, but stores twice). (The model runs every split's
-          // store: global ones add partials, a cluster's first alone
-          // stores the sum, checked when compiled.)
-          if (plan.getSplitK() == 1 && ++stores[at] > 1)
-            note("C's element (" + std::to_string(m) + ", " +
-                 std::to_string(n) + ") stored by two CTAs");
-        }
+    for (Cta &c : ctas) {
+      int64_t m0 = c.eval(store.getM()), n0 = c.eval(store.getRow());
+      const int64_t l = c.eval(store.getBatch());
+      // A grouped tile ends with its group.
+      int64_t mEnd = store.getMEnd() && plant != Plant::GroupStoreEnd
+                         ? c.eval(store.getMEnd())
+                         : shape.m;
+      if (plant == Plant::GroupStoreRows || plant == Plant::ProblemRows)
+        m0 = y * plan.getTileM();
+      const int64_t columns = static_cast<int64_t>(store.getColumns());
+      const int64_t tile = shape.batch * shape.m * shape.n;
+      for (int64_t w = 0; w < store.getAccumulators(); ++w)
+        for (int64_t t = 0; t < 128; ++t)
+          for (int64_t j = 0; j < columns; ++j) {
+            int64_t m = m0 + j, n = n0 + t;
+            if (m >= shape.m || m >= mEnd || n >= shape.n)
+              continue;
+            float v = load32x32b(
+                c.tmem, static_cast<int>(t / 32), static_cast<int>(t % 32),
+                tmemAddress(static_cast<uint32_t>(32 * (t / 32)), 0),
+                static_cast<int>(w * columns + j));
+            const int64_t at = w * tile + (l * shape.m + m) * shape.n + n;
+            out[at] += v;
+            // Without split-K every element of C is stored by one CTA (an
+            // unmasked tile that stores zeros over a neighbour's rows adds
+            // nothing, but stores twice). (The model runs every split's
+            // store: global ones add partials, a cluster's first alone
+            // stores the sum, checked when compiled.)
+            if (plan.getSplitK() == 1 && ++stores[at] > 1)
+              note("C's element (" + std::to_string(m) + ", " +
+                   std::to_string(n) + ") stored by two CTAs");
+          }
+    }
+  }
+
+  /// Whether warp 1 of the CTA `e` evaluates for runs `loop` (its
+  /// enclosing conditions, for thread 32).
+  bool runsInWarp1(scf::ForOp loop, Evaluator &e) {
+    e.threadId = 32;
+    bool runs = true;
+    for (Operation *at = loop; at->getParentOp() != kernel.getOperation();
+         at = at->getParentOp())
+      if (auto branch = dyn_cast<scf::IfOp>(at->getParentOp()))
+        runs &= (e(branch.getCondition()) != 0) ==
+                (at->getParentRegion() == &branch.getThenRegion());
+    e.threadId = 0;
+    return runs;
   }
 
   /// Per element of `out`: how many CTAs stored it.
@@ -1128,21 +1288,23 @@ public:
                            0.0f);
     stores.assign(out.size(), 0);
     int64_t gx = grid(0), gy = grid(1), gz = grid(2);
+    std::function<void()> undo = plantInKernel(plant);
     if (!shape.problems.empty()) {
-      std::function<void()> undo = plantInKernel(plant);
       runProblem(h, out, plant, schedule);
-      undo();
-      return out;
+    } else {
+      // (A plan of CTA pairs runs each pair at once.)
+      for (int64_t z = 0; z < gz; ++z)
+        for (int64_t y = 0; y < gy; ++y)
+          for (int64_t x = 0; x < gx; x += plan.getCtaGroup())
+            runCta(h, x, y, z, out, plant, schedule);
     }
-    for (int64_t z = 0; z < gz; ++z)
-      for (int64_t y = 0; y < gy; ++y)
-        for (int64_t x = 0; x < gx; ++x)
-          runCta(h, x, y, z, out, plant, schedule);
+    undo();
     return out;
   }
 
-  /// Plants a grouped_problems error in the compiled IR (undone by the
-  /// function returned): ProblemDispatch moves problem 1's first tile in
+  /// Plants an error in the compiled IR (undone by the function
+  /// returned): PairWrongRank takes a pair's rank from block x / 2;
+  /// ProblemDispatch moves problem 1's first tile in
   /// the dispatch's first compare (block y >= first[1]) one tile on;
   /// ProblemOperands swaps the launch's tensor maps of A of the model's
   /// problem and the next one (sm_100a).
@@ -1168,6 +1330,30 @@ public:
         };
       }
       ADD_FAILURE() << "no dispatch compare against problem 1's first tile";
+    }
+    // The pair's rank from block x / 2 instead of block x: rank =
+    // (x / 2) % 2, the same in both CTAs of a cluster.
+    if (plant == Plant::PairWrongRank) {
+      arith::RemUIOp rank;
+      kernel.walk([&](arith::RemUIOp r) {
+        auto cast = r.getLhs().getDefiningOp<arith::IndexCastUIOp>();
+        auto id = cast ? cast.getIn().getDefiningOp<gpu::BlockIdOp>()
+                       : gpu::BlockIdOp();
+        if (id && id.getDimension() == gpu::Dimension::x)
+          rank = r;
+      });
+      if (!rank) {
+        ADD_FAILURE() << "no pair rank (block x % 2) in the kernel";
+        return [] {};
+      }
+      OpBuilder b(rank);
+      Value x = rank.getLhs();
+      auto half = arith::DivUIOp::create(b, rank.getLoc(), x, rank.getRhs());
+      rank->setOperand(0, half);
+      return [rank, x, half]() mutable {
+        rank->setOperand(0, x);
+        half->erase();
+      };
     }
     if (plant == Plant::ProblemOperands && plan.getTcgen05()) {
       // The maps follow the five operands of every problem: A's, B's.
@@ -1295,7 +1481,9 @@ public:
   DenseMap<Operation *, std::vector<uint8_t>> workspaces;
   int64_t preparedFor = -1;
   gpu::GPUFuncOp kernel;
-  scf::ForOp producer, issuer;
+  /// The producer's and the MMA thread's loops; a pair's second CTA's
+  /// forwarder (null without pairs).
+  scf::ForOp producer, issuer, forwarder, producerTail;
   RingType ring;
   Tcgen05StoreOp store;
   KernelPlanAttr plan;
@@ -1568,6 +1756,67 @@ TEST(Tcgen05PipelineDual, BothAccumulatorsAndTheGate) {
   }
 }
 
+/// CTA pairs (cta_group = 2: tcgen05.mma.cta_group::2 of M = 256 that
+/// the first CTA of a cluster of 2 issues for both): every CTA's tile bit
+/// for bit on plans of 64, 128 and 256 rows of A (a CTA holds half), an
+/// odd number of tiles of B (the last pair's second CTA past N, storing
+/// nothing), ragged M and N with a batch, plain scales through the
+/// pre-passes, slots reused, the dual GEMM (both accumulators in each
+/// CTA), MXFP4 and the grouped GEMM; in three schedules each, the second
+/// CTA's slots forwarded to the first. Planted errors caught: each CTA
+/// copying the other's half of the tile of A, the first CTA's MMAs not
+/// waiting for the second's bytes, releases arriving on the first CTA's
+/// barriers only, the wrong CTA pair (the rank from block x / 2), and on
+/// the dual the wrong accumulator column and the weights' scales swapped.
+TEST(Tcgen05PipelinePair, BothCtasMatchTheReference) {
+  const std::string mainloop =
+      "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<";
+  Shape dual{100, 200, 512, 1, false, true};
+  Shape mx{128, 256, 512, 1};
+  mx.mx = true;
+  Shape grouped{160, 256, 512, 1};
+  grouped.groups = {80, 0, 40, 7};
+  using Plan = std::pair<Shape, std::string>;
+  for (auto [shape, plan] : std::initializer_list<Plan>{
+           {Shape{128, 256, 512, 1},
+            mainloop + "tile_m = 128, stages = 2, cta_group = 2>>"},
+           // Three tiles of B: the second pair's second CTA is past N.
+           {Shape{200, 384, 768, 2, true},
+            mainloop + "tile_m = 64, stages = 2, cta_group = 2>>"},
+           {Shape{300, 200, 1024, 1},
+            mainloop + "tile_m = 256, stages = 2, cta_group = 2>>"},
+           {dual, mainloop + "tile_m = 64, stages = 2, weights = 2, "
+                             "cta_group = 2>>"},
+           {mx, mainloop + "tile_m = 128, stages = 2, format = mxfp4, "
+                           "cta_group = 2>>"},
+           {grouped, mainloop + "tile_m = 64, stages = 2, cta_group = 2>>"}}) {
+    CompiledGemm gemm(shape, plan);
+    ASSERT_TRUE(gemm.ok) << plan;
+    ASSERT_TRUE(gemm.forwarder) << "no forwarding loop in " << plan;
+    Host h = randomHost(shape, 23);
+    expectRightInSchedules(gemm, h, plan);
+    if (shape.m == 128 && !shape.mx)
+      EXPECT_TRUE(gemm.producerTail) << "no producer tail in " << plan;
+    // (Caught in any of the three schedules: the first CTA's MMAs too
+    // early where copies land late.)
+    for (Plant plant : {Plant::PairAHalves, Plant::PairNoPeerWait,
+                        Plant::PairReleaseFirstOnly, Plant::PairWrongRank}) {
+      bool caught = false;
+      for (int64_t schedule = 0; schedule < 3 && !caught; ++schedule) {
+        gemm.modelError.clear();
+        caught = mismatches(h, gemm.runAll(h, plant, schedule)) > 0 ||
+                 !gemm.modelError.empty();
+      }
+      EXPECT_TRUE(caught) << "planted error " << static_cast<int>(plant)
+                          << " went unnoticed on " << plan;
+    }
+    if (shape.dual)
+      expectCaught(gemm, h,
+                   {Plant::DualAccumulatorColumn, Plant::DualSwappedScales},
+                   plan);
+  }
+}
+
 /// MXFP4 (e8m0 scales, .block32 MMAs): plans of every kind bit for bit
 /// (the planner's, tiles of 32 to 256 rows, slots reused, ragged M and N
 /// with a batch, plain scales blocked by the pre-pass, blocked ones padded
@@ -1754,13 +2003,16 @@ TEST(Tcgen05PipelineContest, FirstAndLastTiles) {
     std::string kept =
         "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = " +
         std::to_string(p.getTileM()) +
-        ", stages = " + std::to_string(p.getStages()) + ">>";
+        ", stages = " + std::to_string(p.getStages()) +
+        (p.getCtaGroup() == 2 ? ", cta_group = 2" : "") + ">>";
     CompiledGemm gemm(cut, kept);
     ASSERT_TRUE(gemm.ok) << plan;
     Host h = randomHost(cut, 3);
     std::vector<float> out(cut.m * cut.n, 0.0f);
+    // (A plan of pairs runs the last pair.)
     gemm.runCta(h, 0, 0, 0, out);
-    gemm.runCta(h, gemm.grid(0) - 1, gemm.grid(1) - 1, 0, out);
+    gemm.runCta(h, gemm.grid(0) - gemm.plan.getCtaGroup(), gemm.grid(1) - 1,
+                0, out);
     EXPECT_EQ(gemm.modelError, "");
     int64_t bad = 0, checked = 0;
     for (int64_t m = 0; m < cut.m; ++m)
@@ -1796,7 +2048,8 @@ std::string checkFirstAndLastTiles(Shape s, unsigned seed) {
   const int64_t gx = gemm.grid(0), gy = gemm.grid(1);
   for (int64_t split = 0; split < splits; ++split) {
     gemm.runCta(h, 0, 0, split, out);
-    gemm.runCta(h, gx - 1, gy - 1, (s.batch - 1) * splits + split, out);
+    gemm.runCta(h, gx - p.getCtaGroup(), gy - 1,
+                (s.batch - 1) * splits + split, out);
   }
   EXPECT_EQ(gemm.modelError, "") << planText;
   int64_t bad = 0, checked = 0;

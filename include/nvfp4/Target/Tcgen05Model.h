@@ -34,6 +34,11 @@
 //   m / 32 (PTX ISA 9.7.16.10.7.2.2), and the same for B with sfb_id.
 //   A blocked 128x4 atom (4 scales of a row: 128 K values) thereby serves
 //   two instructions, scale ids 0 and 2.
+// - cta_group::2 (a CTA pair, M = 256): the pair's first CTA issues the
+//   MMA; each CTA holds 128 rows of A, half of B's N rows (the first half
+//   in the first CTA) and all N rows' scales of B at the same addresses,
+//   and its own D; tcgen05.cp.cta_group::2 copies each CTA's shared
+//   memory into its own TMEM.
 // - tcgen05.ld.sync.aligned.32x32b: warp w reads lanes 32 (w % 4) ..
 //   32 (w % 4) + 31, thread t lane 32 (w % 4) + t, register i column
 //   col + i.
@@ -48,6 +53,8 @@
 #define NVFP4_TARGET_TCGEN05MODEL_H
 
 #include "nvfp4/Target/Tcgen05Descriptors.h"
+
+#include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
 #include <string>
@@ -106,6 +113,19 @@ struct Mxf4Mma {
 /// "".
 std::string mmaMxf4Nvf4(const SharedMemory &smem, const Mxf4Mma &mma,
                         TensorMemory &tmem);
+
+/// The same for one CTA (`smems` and `tmems` of one each, M = 128) or a
+/// CTA pair (tcgen05.mma.cta_group::2, two each, M = 256; the pair's first
+/// CTA issues it): CTA v multiplies its own 128 rows of A (its shared
+/// memory at the descriptor's address, its TMEM's scales of A) by all N
+/// rows of B, rows [v N / 2, (v + 1) N / 2) read from CTA v's shared
+/// memory at the descriptor's address (rows 0 .. N / 2 - 1 there), the
+/// scales of all N rows from its own TMEM, into its own TMEM's D columns.
+/// (PTX ISA 9.7.16: the A, B and D partitions of cta_group::2; CUTLASS's
+/// 2x1SM MMA traits give the same split.)
+std::string mmaMxf4Nvf4(llvm::ArrayRef<const SharedMemory *> smems,
+                        const Mxf4Mma &mma,
+                        llvm::ArrayRef<TensorMemory *> tmems);
 
 /// What tcgen05.ld.sync.aligned.32x32b gives thread `thread` of warp `warp`
 /// in register `reg` for TMEM address `address` (whose lane must be the

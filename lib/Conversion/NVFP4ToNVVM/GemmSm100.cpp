@@ -56,13 +56,18 @@ constexpr int64_t kLoadColumns = 32;
 /// ptxas's 64 registers for tile_m 128 and spill.
 constexpr int64_t kExchangeColumns = 16;
 
-/// The NVVM tcgen05 ops the lowering uses, each built in one place.
+/// The NVVM tcgen05 ops the lowering uses, each built in one place, for
+/// one CTA (`group` 1) or a CTA pair (2: every tcgen05 instruction of the
+/// kernel is then cta_group::2, and commits arrive on both CTAs' barriers).
 struct Tcgen05Ops {
   KernelBuilder &k;
+  int64_t group = 1;
 
   MLIRContext *ctx() { return k.b.getContext(); }
-  NVVM::CTAGroupKindAttr cta1() {
-    return NVVM::CTAGroupKindAttr::get(ctx(), NVVM::CTAGroupKind::CTA_1);
+  NVVM::CTAGroupKindAttr ctaGroup() {
+    return NVVM::CTAGroupKindAttr::get(ctx(), group == 2
+                                                  ? NVVM::CTAGroupKind::CTA_2
+                                                  : NVVM::CTAGroupKind::CTA_1);
   }
   /// An i32 TMEM address as the !llvm.ptr<6> the ops take.
   Value tmemPointer(Value address) {
@@ -70,30 +75,33 @@ struct Tcgen05Ops {
         k.b, LLVM::LLVMPointerType::get(ctx(), kTensorSpace), address);
   }
   void alloc(Value addressSlot, int64_t columns) {
-    NVVM::Tcgen05AllocOp::create(k.b, addressSlot, k.c32(columns), cta1());
-    NVVM::Tcgen05RelinquishAllocPermitOp::create(k.b, cta1());
+    NVVM::Tcgen05AllocOp::create(k.b, addressSlot, k.c32(columns), ctaGroup());
+    NVVM::Tcgen05RelinquishAllocPermitOp::create(k.b, ctaGroup());
   }
   void dealloc(Value address, int64_t columns) {
     NVVM::Tcgen05DeallocOp::create(k.b, tmemPointer(address), k.c32(columns),
-                                   cta1());
+                                   ctaGroup());
   }
   void fence(NVVM::Tcgen05FenceKind kind) {
     NVVM::Tcgen05FenceOp::create(k.b, kind);
   }
-  /// tcgen05.cp.cta_group::1.32x128b.warpx4.
+  /// tcgen05.cp.cta_group::1.32x128b.warpx4; with cta_group::2 each CTA
+  /// of the pair copies from its own shared memory at the descriptor's
+  /// address to its own TMEM.
   void copyScales(Value address, Value descriptor) {
-    NVVM::Tcgen05CpOp::create(
-        k.b,
-        NVVM::Tcgen05CpShapeAttr::get(ctx(),
-                                      NVVM::Tcgen05CpShape::SHAPE_32x128b),
-        cta1(),
-        NVVM::Tcgen05CpMulticastAttr::get(ctx(),
-                                          NVVM::Tcgen05CpMulticast::WARPX4),
-        /*srcFormat=*/NVVM::Tcgen05CpSrcFormatAttr(), tmemPointer(address),
-        descriptor);
+    NVVM::Tcgen05CpOp::create(k.b,
+                              NVVM::Tcgen05CpShapeAttr::get(
+                                  ctx(), NVVM::Tcgen05CpShape::SHAPE_32x128b),
+                              ctaGroup(),
+                              NVVM::Tcgen05CpMulticastAttr::get(
+                                  ctx(), NVVM::Tcgen05CpMulticast::WARPX4),
+                              /*srcFormat=*/NVVM::Tcgen05CpSrcFormatAttr(),
+                              tmemPointer(address), descriptor);
   }
   /// tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16, or
-  /// .block32 (MXFP4: ue8m0 scales, two a row per instruction).
+  /// .block32 (MXFP4: ue8m0 scales, two a row per instruction); a pair's
+  /// (cta_group::2, M = 256) reads A, B's half and the scales of each CTA
+  /// from that CTA and accumulates into each CTA's TMEM.
   void mmaMxf4Nvf4(Value d, Value aDesc, Value bDesc, Value idesc,
                    Value accumulate, Value scaleA, Value scaleB,
                    bool block32) {
@@ -101,7 +109,7 @@ struct Tcgen05Ops {
         k.b,
         NVVM::MMABlockScaleKindAttr::get(ctx(),
                                          NVVM::MMABlockScaleKind::MXF4NVF4),
-        cta1(),
+        ctaGroup(),
         NVVM::Tcgen05MMABlockScaleAttr::get(
             ctx(), block32 ? NVVM::Tcgen05MMABlockScale::BLOCK32
                            : NVVM::Tcgen05MMABlockScale::BLOCK16),
@@ -110,10 +118,20 @@ struct Tcgen05Ops {
         tmemPointer(scaleB));
   }
   /// tcgen05.commit: `barrier` gets one arrival once the thread's earlier
-  /// tcgen05 operations completed.
+  /// tcgen05 operations completed; a pair's, the barrier at the same
+  /// address in both CTAs (.multicast::cluster, ranks 0 and 1: the cluster
+  /// is the pair).
   void commit(Value barrier) {
-    NVVM::Tcgen05CommitOp::create(k.b, barrier, /*multicastMask=*/Value(),
-                                  cta1());
+    Value mask;
+    if (group == 2)
+      mask = arith::ConstantIntOp::create(k.b, k.i16, 0b11);
+    NVVM::Tcgen05CommitOp::create(k.b, barrier, mask, ctaGroup());
+  }
+  /// Both CTAs of a pair meet (barrier.cluster arrive with release, wait
+  /// with acquire: every thread of each CTA).
+  void pairSync() {
+    NVVM::ClusterArriveOp::create(k.b, UnitAttr());
+    NVVM::ClusterWaitOp::create(k.b, UnitAttr());
   }
   /// tcgen05.ld.sync.aligned.32x32b.x<n> and its wait: n columns of the
   /// warp's lanes.
@@ -197,7 +215,8 @@ struct TmemAllocLowering : OpConversionPattern<TmemAllocOp> {
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    Tcgen05Ops tc{k};
+    const int64_t group = op.getType().getCtaGroup();
+    Tcgen05Ops tc{k, group};
     TmemControl control = tmemControl(k, rewriter, op);
     Value tid = k.threadIdX();
     {
@@ -220,8 +239,13 @@ struct TmemAllocLowering : OpConversionPattern<TmemAllocOp> {
       NVVM::FenceMbarrierInitOp::create(b);
     }
     // The allocation's address reaches every thread through shared memory.
+    // A pair's CTAs meet instead: each one's mbarriers (the ring's, this
+    // one's) are initialized before the other arrives on them.
     tc.fence(NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    gpu::BarrierOp::create(b);
+    if (group == 2)
+      tc.pairSync();
+    else
+      gpu::BarrierOp::create(b);
     tc.fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     rewriter.replaceOp(op, k.load(k.i32, control.addressSlot, 4,
                                   /*invariant=*/false));
@@ -237,9 +261,15 @@ struct TmemDeallocLowering : OpConversionPattern<TmemDeallocOp> {
                   ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    Tcgen05Ops tc{k};
+    const int64_t group = op.getTmem().getType().getCtaGroup();
+    Tcgen05Ops tc{k, group};
+    // A pair frees its columns together, once both CTAs are done with
+    // them.
     tc.fence(NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-    gpu::BarrierOp::create(b);
+    if (group == 2)
+      tc.pairSync();
+    else
+      gpu::BarrierOp::create(b);
     tc.fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     auto ifOp = scf::IfOp::create(
         b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, warpIndex(k),
@@ -269,7 +299,7 @@ struct Tcgen05CopyScalesLowering : OpConversionPattern<Tcgen05CopyScalesOp> {
                   ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    Tcgen05Ops tc{k};
+    Tcgen05Ops tc{k, op.getTmem().getType().getCtaGroup()};
     // The atom's descriptor with its offset in the slot as start address
     // (the host model's tests build the same one).
     tcgen05::SmemDescriptor source =
@@ -294,7 +324,7 @@ struct Tcgen05MmaLowering : OpConversionPattern<Tcgen05MmaOp> {
                   ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    Tcgen05Ops tc{k};
+    Tcgen05Ops tc{k, op.getTmem().getType().getCtaGroup()};
     Value tmem = adaptor.getTmem(), slot = adaptor.getSlot();
     Value slotAddress =
         ringSlotAddress(k, op.getRing().getType(), adaptor.getRing(), slot);
@@ -328,9 +358,8 @@ struct Tcgen05ReleaseLowering : OpConversionPattern<Tcgen05ReleaseOp> {
                   ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    Tcgen05Ops{k}.commit(ringEmptyBarrier(k, op.getRing().getType(),
-                                          adaptor.getRing(),
-                                          adaptor.getSlot()));
+    Tcgen05Ops{k, op.getRing().getType().getCtaGroup()}.commit(ringEmptyBarrier(
+        k, op.getRing().getType(), adaptor.getRing(), adaptor.getSlot()));
     rewriter.eraseOp(op);
     return success();
   }
@@ -346,7 +375,8 @@ struct Tcgen05CommitLowering : OpConversionPattern<Tcgen05CommitOp> {
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    Tcgen05Ops{k}.commit(tmemControl(k, rewriter, op).barrier);
+    Tcgen05Ops{k, op.getTmem().getType().getCtaGroup()}.commit(
+        tmemControl(k, rewriter, op).barrier);
     rewriter.eraseOp(op);
     return success();
   }

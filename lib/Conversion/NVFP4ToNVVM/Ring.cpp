@@ -35,7 +35,9 @@ namespace {
 /// a similar bound; it only limits how long one try_wait may sleep).
 constexpr int64_t kWaitHintNs = 10000000;
 
-enum class Barrier { Full = 0, Empty = 1 };
+/// A slot's mbarriers: full, empty and (a CTA pair's ring) peer_full,
+/// each an array of `stages` after the ring's data.
+enum class Barrier { Full = 0, Empty = 1, PeerFull = 2 };
 
 /// The mbarrier of `slot` (i32) as a shared-memory pointer.
 Value barrierOf(KernelBuilder &k, RingType ring, Value base, Value slot,
@@ -117,6 +119,11 @@ struct RingAllocLowering : OpConversionPattern<RingAllocOp> {
         NVVM::MBarrierInitOp::create(
             b, barrierOf(k, ring, base, k.c32(s), Barrier::Empty),
             k.c32(ring.getConsumers()), Value());
+        // A pair's first CTA: one arrival per use from the second.
+        if (ring.getCtaGroup() == 2)
+          NVVM::MBarrierInitOp::create(
+              b, barrierOf(k, ring, base, k.c32(s), Barrier::PeerFull),
+              k.c32(1), Value());
       }
       NVVM::FenceMbarrierInitOp::create(b);
     }
@@ -243,11 +250,47 @@ struct RingWaitLowering : OpConversionPattern<OpTy> {
                   ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    NVVM::MBarrierTryWaitParityOp::create(
-        b,
+    auto wait = [&](Barrier barrier) {
+      NVVM::MBarrierTryWaitParityOp::create(
+          b,
+          barrierOf(k, op.getRing().getType(), adaptor.getRing(),
+                    adaptor.getSlot(), barrier),
+          adaptor.getPhase(), k.c32(kWaitHintNs));
+    };
+    wait(which);
+    // A pair's first CTA: the second CTA's bytes of the slot too. (The
+    // wait's acquire is at CTA scope, as CUTLASS's waits on barriers that
+    // peers arrive on; the arrival is a release at cluster scope.)
+    if constexpr (std::is_same_v<OpTy, RingWaitOp>)
+      if (op.getPeer())
+        wait(Barrier::PeerFull);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// ring.forward: one arrival, released at cluster scope, on peer_full of
+/// the same slot in the pair's first CTA (cluster rank with bit 0 clear).
+struct RingForwardLowering : OpConversionPattern<RingForwardOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RingForwardOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    Value first =
+        arith::AndIOp::create(b, NVVM::ClusterId::create(b, k.i32), k.c32(~1));
+    Value peerFull = NVVM::MapaOp::create(
+        b, k.clusterPtr,
         barrierOf(k, op.getRing().getType(), adaptor.getRing(),
-                  adaptor.getSlot(), which),
-        adaptor.getPhase(), k.c32(kWaitHintNs));
+                  adaptor.getSlot(), Barrier::PeerFull),
+        first);
+    NVVM::MBarrierArriveOp::create(
+        b, Type(), peerFull, Value(),
+        NVVM::MemScopeKindAttr::get(b.getContext(),
+                                    NVVM::MemScopeKind::CLUSTER),
+        b.getBoolAttr(false));
     rewriter.eraseOp(op);
     return success();
   }
@@ -285,11 +328,12 @@ Value mlir::nvfp4::ringSlotAddress(KernelBuilder &k, RingType ring, Value base,
 
 void mlir::nvfp4::populateRingPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns) {
-  patterns.add<
-      RingAllocLowering, RingFillLowering, RingExpectLowering, RingCopyLowering,
-      RingCopyBytesLowering, RingWaitLowering<RingWaitOp, Barrier::Full>,
-      RingWaitLowering<RingAcquireOp, Barrier::Empty>, RingReleaseLowering>(
-      converter, patterns.getContext());
+  patterns.add<RingAllocLowering, RingFillLowering, RingExpectLowering,
+               RingCopyLowering, RingCopyBytesLowering,
+               RingWaitLowering<RingWaitOp, Barrier::Full>,
+               RingWaitLowering<RingAcquireOp, Barrier::Empty>,
+               RingForwardLowering, RingReleaseLowering>(converter,
+                                                         patterns.getContext());
 }
 
 void mlir::nvfp4::addRingTypeConversion(TypeConverter &converter) {

@@ -181,8 +181,10 @@ int64_t Tcgen05MainloopAttr::getKStep() const { return kStageK; }
 /// that no more CTAs share an SM than its TMEM columns hold
 /// (TmemOccupancy.h).
 int64_t Tcgen05MainloopAttr::getSharedBytes(int64_t scratch) const {
+  // (A pair's ring has a third mbarrier per slot, peer_full.)
   const int64_t ring =
-      WgmmaMainloopAttr::ringBytes(getStages(), getSlotBytes(), scratch);
+      WgmmaMainloopAttr::ringBytes(getStages(), getSlotBytes(), scratch) +
+      (getCtaGroup() == 2 ? 8 * getStages() : 0);
   const int64_t columns = getTmemColumns();
   return columns ? std::max(ring, tmem::minSharedBytesFor(columns)) : ring;
 }
@@ -200,7 +202,7 @@ Tcgen05MainloopAttr::verifyWith(function_ref<InFlightDiagnostic()>,
 LogicalResult
 Tcgen05MainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                             int64_t tileM, int64_t stages, int64_t weights,
-                            ScaleFormat format) {
+                            ScaleFormat format, int64_t ctaGroup) {
   if (weights != 1 && weights != 2)
     return emitError() << "expects weights to be 1 or 2 (TMEM accumulators "
                           "of the same A tile), but got "
@@ -216,6 +218,17 @@ Tcgen05MainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << tileM;
   if (stages < 2 || stages > 16)
     return emitError() << "expects stages to be in [2, 16], but got " << stages;
+  if (ctaGroup != 1 && ctaGroup != 2)
+    return emitError() << "expects cta_group to be 1 or 2 (CTAs per tcgen05 "
+                          "MMA), but got "
+                       << ctaGroup;
+  // A pair's MMA (M = 256) takes N in [16, 256] in steps of 16, half of it
+  // from each CTA's slot: whole 32-row quarters of the scales' blocks in
+  // each.
+  if (ctaGroup == 2 && tileM == 32)
+    return emitError() << "expects tile_m to be 64, 128 or 256 with "
+                          "cta_group = 2 (at least 32 rows of A in each "
+                          "CTA of the pair), but got 32";
   // The accumulator and every slot's scale columns share TMEM's 512.
   const int64_t blocksA = BlockFormat::getRowAtoms(tileM);
   const int64_t columns = tmemColumnsUsed(tileM, stages, weights, format);
@@ -264,6 +277,13 @@ LogicalResult
 SplitKAttr::verifyWith(function_ref<InFlightDiagnostic()> emitError,
                        const KernelParts &parts) const {
   auto wgmma = dyn_cast<WgmmaMainloopAttr>(parts.mainloop);
+  // A CTA pair is a cluster of its own: its splits cannot be one too.
+  if (auto tcgen05 = dyn_cast<Tcgen05MainloopAttr>(parts.mainloop);
+      tcgen05 && tcgen05.getCtaGroup() == 2 && isOnChip())
+    return emitError() << *this << " adds its splits in a cluster, but "
+                       << tcgen05
+                       << " makes each cluster a CTA pair (cta_group = 2); "
+                          "split K globally or use cta_group = 1";
   // Each split's CTA reads the pre-pass's tiles of A at its own K offset.
   if (wgmma && wgmma.getStages() == 0)
     return emitError() << *this

@@ -212,17 +212,20 @@ LogicalResult NVFP4Dialect::verifyOperationAttribute(Operation *op,
 }
 
 LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
-                               int64_t columns) {
+                               int64_t columns, int64_t ctaGroup) {
   if (columns < 32 || columns > 512 || (columns & (columns - 1)) != 0)
     return emitError() << "expects columns to be a power of two in [32, "
                           "512] (what tcgen05.alloc allocates), got "
                        << columns;
+  if (ctaGroup != 1 && ctaGroup != 2)
+    return emitError() << "expects cta_group to be 1 or 2, got " << ctaGroup;
   return success();
 }
 
 LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
                                int64_t stages, int64_t slotBytes,
-                               int64_t consumers, int64_t scratchBytes) {
+                               int64_t consumers, int64_t scratchBytes,
+                               int64_t ctaGroup) {
   if (stages < 1)
     return emitError() << "expects a ring of at least one stage, got "
                        << stages;
@@ -240,6 +243,8 @@ LogicalResult RingType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "multiple of 16 (the ring's mbarriers follow it), "
                           "got "
                        << scratchBytes;
+  if (ctaGroup != 1 && ctaGroup != 2)
+    return emitError() << "expects cta_group to be 1 or 2, got " << ctaGroup;
   return success();
 }
 

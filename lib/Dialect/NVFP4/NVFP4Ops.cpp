@@ -811,7 +811,8 @@ static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
   int64_t n = getOperandShape(op.getWeight().getType()).rows;
   MLIRContext *ctx = op.getContext();
   TensorMapType want[] = {
-      getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
+      getPackedOperandMapType(ctx, a.batch, a.rows, a.k,
+                              plan.getTcgen05().getARowsPerCta()),
       getPackedOperandMapType(ctx, weightBatch, n, a.k,
                               Tcgen05MainloopAttr::kTileN)};
   auto wrongB = [&](Value map) { return map.getType() != want[1]; };
@@ -1620,8 +1621,38 @@ static LogicalResult checkSlotColumns(Operation *op, StringRef what,
   return success();
 }
 
+/// A tcgen05 op's ring and allocation belong to the same CTA group.
+static LogicalResult checkCtaGroup(Operation *op, RingType ring,
+                                   TmemType tmem) {
+  if (ring.getCtaGroup() != tmem.getCtaGroup())
+    return op->emitOpError()
+           << "expects the ring and the allocation of one CTA group, but "
+              "the ring has cta_group = "
+           << ring.getCtaGroup() << " and the allocation "
+           << tmem.getCtaGroup();
+  return success();
+}
+
+LogicalResult RingForwardOp::verify() {
+  if (getRing().getType().getCtaGroup() != 2)
+    return emitOpError() << "expects the ring of a CTA pair (cta_group = 2): "
+                            "it tells the pair's first CTA that a slot of "
+                            "the second landed";
+  return success();
+}
+
+LogicalResult RingWaitOp::verify() {
+  if (getPeer() && getRing().getType().getCtaGroup() != 2)
+    return emitOpError() << "waits for the peer's bytes of the slot, which "
+                            "only the ring of a CTA pair (cta_group = 2) "
+                            "has";
+  return success();
+}
+
 LogicalResult Tcgen05CopyScalesOp::verify() {
   RingType ring = getRing().getType();
+  if (failed(checkCtaGroup(getOperation(), ring, getTmem().getType())))
+    return failure();
   const auto offset = static_cast<int64_t>(getOffset());
   if (offset % 16 != 0 || offset + 512 > ring.getSlotBytes())
     return emitOpError() << "expects a 16-byte aligned atom of 512 bytes "
@@ -1636,12 +1667,18 @@ LogicalResult Tcgen05MmaOp::verify() {
   using namespace tcgen05;
   RingType ring = getRing().getType();
   TmemType tmem = getTmem().getType();
+  if (failed(checkCtaGroup(getOperation(), ring, tmem)))
+    return failure();
+  // A pair's MMA (cta_group::2) is M = 256: 128 rows of its A and half of
+  // its N rows of B from each CTA's slot.
+  const int64_t group = tmem.getCtaGroup();
   auto idesc = Mxf4InstrDescriptor::decode(static_cast<uint32_t>(getIdesc()));
-  if (!idesc || idesc->m != 128)
+  if (!idesc || idesc->m != 128 * group)
     return emitOpError() << "expects a kind::mxf4nvf4 instruction descriptor "
-                            "of M = 128 (cta_group::1) whose scale ids fit "
-                            "its scale format (ue4m3: 0; ue8m0: 0 or 2), "
-                            "got "
+                            "of M = "
+                         << 128 * group << " (cta_group::" << group
+                         << ") whose scale ids fit its scale format (ue4m3: "
+                            "0; ue8m0: 0 or 2), got "
                          << getIdesc();
   for (auto [name, bits] : {std::pair<StringRef, int64_t>{"a_desc", getADesc()},
                             {"b_desc", getBDesc()}}) {
@@ -1653,7 +1690,7 @@ LogicalResult Tcgen05MmaOp::verify() {
     // The start field holds the operand's offset in the slot: its rows
     // (M or N of them, 8-row groups stride_byte_offset apart) must lie in
     // the slot.
-    int64_t rows = name == "a_desc" ? idesc->m : idesc->n;
+    int64_t rows = (name == "a_desc" ? idesc->m : idesc->n) / group;
     int64_t end = desc->startAddress + (rows / 8) * desc->strideByteOffset;
     if (end > ring.getSlotBytes() + 128)
       return emitOpError() << "expects " << name << "'s " << rows
@@ -1672,6 +1709,9 @@ LogicalResult Tcgen05MmaOp::verify() {
 }
 
 LogicalResult Tcgen05ReduceSplitsOp::verify() {
+  if (getTmem().getType().getCtaGroup() != 1)
+    return emitOpError() << "expects the allocation of one CTA (a pair's "
+                            "cluster is the pair, not a tile's splits)";
   if (static_cast<int64_t>(getColumns()) > getTmem().getType().getColumns() ||
       getColumns() % 4 != 0)
     return emitOpError() << "expects a multiple of 4 columns, at most the "

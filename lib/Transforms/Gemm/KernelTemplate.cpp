@@ -93,7 +93,8 @@ LogicalResult mlir::nvfp4::buildWgmmaPipeline(GemmTileOp op,
   const int64_t releasers = plan.getBTma() ? 4 : 1;
   auto ringType =
       RingType::get(ctx, cta.stages, plan.getSlotBytes(),
-                    warpgroups * releasers, kernel.getScratchBytes());
+                    warpgroups * releasers, kernel.getScratchBytes(),
+                    /*ctaGroup=*/1);
   // The roles assume the CTA and cluster shapes nvfp4-tile launches the
   // plan with: a kernel that says otherwise would hang (no producer) or
   // exchange sums with CTAs that do not exist.

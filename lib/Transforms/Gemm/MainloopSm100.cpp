@@ -36,6 +36,19 @@
 //   an on-chip split-K the splits' CTAs first add their accumulators into the
 //   first one's (`nvfp4.tcgen05.reduce_splits`), which alone stores.
 //
+// With cta_group = 2 the CTAs of a cluster of 2 along x are a pair: each
+// producer fills its own slots (its 128 rows of B, half of the tile's rows
+// of A, all of the tile's scales of A) on its own barriers; the second
+// CTA's warp 1 tells the first when its slots landed (`nvfp4.ring.forward`
+// onto the first's peer_full barriers, which the first's `nvfp4.ring.wait
+// ... peer` also waits for); the first CTA's warp 1 issues the M = 256
+// scale copies and MMAs for both (cta_group::2), and its commits arrive on
+// both CTAs' barriers. Each CTA stores its own accumulator. (PTX ISA
+// 9.7.16: the pair's operand split, tcgen05.cp and commit with
+// cta_group::2; CUTLASS's 2x1SM MMA traits and pipelines, and DeepGEMM's
+// sm100 kernels, whose second CTA forwards its slots the same way:
+// docs/design.md, "CTA pairs on sm_100a".)
+//
 // A grouped GEMM's tile (nvfp4.group_tile's group and rows [begin, end))
 // reads group g's weights and their scales (batch g), A's packed rows from
 // `begin` (rows past the group's end are multiplied but not stored), and
@@ -122,6 +135,7 @@ private:
   }
   void produce(Value leader);
   void issue(Value leader);
+  void forward(Value leader);
 
   GemmTileOp op;
   KernelPlanAttr kernel;
@@ -131,12 +145,28 @@ private:
   /// first row (a grouped tile's first row of its group, else m_base).
   Value ring, tmem, mBase, nBase, batch32, weightBatch, weightBatch32, aRow,
       sliceBase;
+  /// A CTA pair's rank of this CTA (i32: block x % 2; the pair is a
+  /// cluster of 2 along x); null for cta_group = 1.
+  Value pairRank;
 };
 
 /// Warp 0: every K slice into its slot, in order; the whole warp acquires
 /// the slot, its `leader` lane issues the copies.
 void Tcgen05PipelineBuilder::produce(Value leader) {
   auto loop = scf::ForOp::create(b, c32(0), c32(slices), c32(1));
+  if (pairRank) {
+    // A pair's CTA leaves only once the first CTA's releases of its last
+    // slots arrived (they arrive on both CTAs' barriers): it acquires them
+    // once more after the loop.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(loop);
+    auto tail = scf::ForOp::create(
+        b, c32(slices), c32(slices + std::min(slices, plan.getStages())),
+        c32(1));
+    b.setInsertionPointToStart(tail.getBody());
+    auto [slot, use] = slotOf(tail.getInductionVar());
+    acquireForReuse(b, ring, slot, use);
+  }
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value i = loop.getInductionVar();
@@ -158,15 +188,25 @@ void Tcgen05PipelineBuilder::produce(Value leader) {
                        ValueRange{weightBatch32, nBase, kByte});
   // Every CTA of a column of the grid reads this tile of A (the
   // activations) while the weights stream through L2 once: A's lines are
-  // kept longer, as on sm_90a (performance.md GEMM v17).
+  // kept longer, as on sm_90a (performance.md GEMM v17). A pair's CTAs
+  // copy half of the tile's rows each.
+  Value aCopyRow = aRow;
+  if (pairRank)
+    aCopyRow = add(aRow, mul(pairRank, c32(plan.getARowsPerCta())));
   RingCopyOp::create(b, ring, slot, plan.getAOffset(), aMap,
-                     ValueRange{batch32, aRow, kByte},
+                     ValueRange{batch32, aCopyRow, kByte},
                      /*keep_in_l2=*/true);
+  // (A pair's second CTA past N, when B has an odd number of tiles, reads
+  // the last block of B's scales again: its rows of B are zero.)
+  const int64_t weightBlocks = BlockFormat::getRowAtoms(n);
+  Value weightBlock = b.createOrFold<arith::DivUIOp>(nBase, c32(128));
+  if (pairRank && weightBlocks % 2)
+    weightBlock =
+        b.createOrFold<arith::MinUIOp>(weightBlock, c32(weightBlocks - 1));
   for (int64_t w = 0; w < weights; ++w)
     RingCopyBytesOp::create(
         b, ring, slot, plan.getSfbOffset(w), op.getSfb()[w],
-        scaleOffset(BlockFormat::getRowAtoms(n), weightBatch,
-                    b.createOrFold<arith::DivUIOp>(nBase, c32(128)), global),
+        scaleOffset(weightBlocks, weightBatch, weightBlock, global),
         plan.getScaleBlockBytes());
   // A's blocks: past M's last block (a 256-row tile over fewer rows) the
   // last one again; its rows of A are zero (TMA's bounds) and unstored.
@@ -182,6 +222,21 @@ void Tcgen05PipelineBuilder::produce(Value leader) {
                                         global),
                             plan.getScaleBlockBytes());
   }
+}
+
+/// A pair's second CTA, warp 1: for every K slice, once this CTA's bytes
+/// of the slot landed (`nvfp4.ring.wait`), its `leader` lane tells the
+/// first CTA, whose MMAs read them (`nvfp4.ring.forward`).
+void Tcgen05PipelineBuilder::forward(Value leader) {
+  auto loop = scf::ForOp::create(b, c32(0), c32(slices), c32(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  auto [slot, use] = slotOf(loop.getInductionVar());
+  RingWaitOp::create(b, ring, slot, arith::AndIOp::create(b, use, c32(1)));
+  NVVM::SyncWarpOp::create(b, c32(-1));
+  b.setInsertionPointToStart(
+      scf::IfOp::create(b, leader, /*withElseRegion=*/false).thenBlock());
+  RingForwardOp::create(b, ring, slot);
 }
 
 /// Warp 1: each slice's scales to TMEM, its 4 MMAs, the slot's release;
@@ -207,7 +262,8 @@ void Tcgen05PipelineBuilder::issue(Value leader) {
   // of its cells that scale id 2 (t % 2) selects.
   auto idescOf = [&](int64_t t) {
     tcgen05::Mxf4InstrDescriptor instr;
-    instr.m = Tcgen05MainloopAttr::kTileN;
+    // A pair's MMA covers both CTAs' tiles of B (M = 256).
+    instr.m = Tcgen05MainloopAttr::kTileN * plan.getCtaGroup();
     instr.n = plan.getTileM();
     if (mx) {
       instr.scaleFormat = tcgen05::ScaleFormat::UE8M0;
@@ -230,7 +286,9 @@ void Tcgen05PipelineBuilder::issue(Value leader) {
     b.setInsertionPointToStart(loop.getBody());
     Value i = loop.getInductionVar();
     auto [slot, use] = slotOf(i);
-    RingWaitOp::create(b, ring, slot, arith::AndIOp::create(b, use, c32(1)));
+    // A pair's first CTA waits for the second's bytes of the slot too.
+    RingWaitOp::create(b, ring, slot, arith::AndIOp::create(b, use, c32(1)),
+                       /*peer=*/plan.getCtaGroup() == 2);
     NVVM::SyncWarpOp::create(b, c32(-1));
     b.setInsertionPointToStart(
         scf::IfOp::create(b, leader, /*withElseRegion=*/false).thenBlock());
@@ -303,14 +361,16 @@ LogicalResult Tcgen05PipelineBuilder::build() {
   if (failed(checkClusterShape(op, kernel.getClusterShape())))
     return failure();
   // The splits' exchange reuses the ring's memory after the K loop.
-  auto ringType = RingType::get(ctx, plan.getStages(), plan.getSlotBytes(),
-                                /*consumers=*/1, kernel.getScratchBytes());
+  const int64_t group = plan.getCtaGroup();
+  auto ringType =
+      RingType::get(ctx, plan.getStages(), plan.getSlotBytes(),
+                    /*consumers=*/1, kernel.getScratchBytes(), group);
   // Every slot's copies must deliver exactly what ring.expect waits for.
   const int64_t weights = plan.getWeights();
   const int64_t copied =
       weights * Tcgen05MainloopAttr::kTileN *
           Tcgen05MainloopAttr::kStageRowBytes +
-      plan.getTileM() * Tcgen05MainloopAttr::kStageRowBytes +
+      plan.getARowsPerCta() * Tcgen05MainloopAttr::kStageRowBytes +
       (weights + plan.getScaleBlocksA()) * plan.getScaleBlockBytes();
   if (copied != ringType.getSlotBytes())
     return op.emitOpError() << "has a slot of " << ringType.getSlotBytes()
@@ -327,7 +387,8 @@ LogicalResult Tcgen05PipelineBuilder::build() {
     return op.emitOpError() << "needs " << plan.getTmemColumnsUsed()
                             << " TMEM columns, more than 512";
   ring = RingAllocOp::create(b, ringType);
-  tmem = TmemAllocOp::create(b, TmemType::get(ctx, plan.getTmemColumns()));
+  tmem =
+      TmemAllocOp::create(b, TmemType::get(ctx, plan.getTmemColumns(), group));
 
   Value tid = arith::IndexCastUIOp::create(
       b, i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
@@ -348,8 +409,14 @@ LogicalResult Tcgen05PipelineBuilder::build() {
                   ? mul(arith::IndexCastUIOp::create(b, i32, op.getSplit()),
                         c32(slices))
                   : c32(0);
-  // Warp 0 produces, warp 1 issues the MMAs; each elects its issuing lane
-  // once, where the warp is converged.
+  if (group == 2)
+    pairRank = b.createOrFold<arith::RemUIOp>(
+        arith::IndexCastUIOp::create(
+            b, i32, gpu::BlockIdOp::create(b, gpu::Dimension::x)),
+        c32(2));
+  // Warp 0 produces, warp 1 issues the MMAs (a pair's second CTA: tells
+  // the first that its slots landed); each elects its issuing lane once,
+  // where the warp is converged.
   Value warp = b.createOrFold<arith::DivUIOp>(tid, c32(32));
   for (int64_t role = 0; role < 2; ++role) {
     auto roleIf =
@@ -358,7 +425,21 @@ LogicalResult Tcgen05PipelineBuilder::build() {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(roleIf.thenBlock());
     Value leader = NVVM::ElectSyncOp::create(b, b.getI1Type(), Value());
-    role == 0 ? produce(leader) : issue(leader);
+    if (role == 0) {
+      produce(leader);
+      continue;
+    }
+    if (!pairRank) {
+      issue(leader);
+      continue;
+    }
+    auto first =
+        scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, pairRank, c32(0)),
+                          /*withElseRegion=*/true);
+    b.setInsertionPointToStart(first.thenBlock());
+    issue(leader);
+    b.setInsertionPointToStart(first.elseBlock());
+    forward(leader);
   }
   Tcgen05WaitOp::create(b, tmem);
   // The store applies the tile's epilogue to its accumulators (none: the
@@ -377,7 +458,15 @@ LogicalResult Tcgen05PipelineBuilder::build() {
                                  storeOp.getEpilogue().end(), map);
     }
   };
-  if (!kernel.getSplitCluster()) {
+  if (pairRank && BlockFormat::getRowAtoms(n) % 2) {
+    // A pair's second CTA past N (B's tiles are odd) stores nothing.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, cmp(arith::CmpIPredicate::ult, nBase, c32(n)),
+                          /*withElseRegion=*/false)
+            .thenBlock());
+    store(op.getPartials(), op.getSplit());
+  } else if (!kernel.getSplitCluster()) {
     store(op.getPartials(), op.getSplit());
   } else {
     // The cluster's splits add their accumulators (every weight's: they

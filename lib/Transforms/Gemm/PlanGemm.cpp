@@ -467,10 +467,11 @@ KernelPlanAttr chooseProblemsPlan(MLIRContext *ctx, const PlanTarget &t,
 KernelPlanAttr tcgen05PlanWithStages(MLIRContext *ctx, const PlanTarget &t,
                                      int64_t tileM, int64_t weights,
                                      ScaleFormat format, SplitKAttr reduction,
-                                     int64_t slices) {
+                                     int64_t slices, int64_t ctaGroup = 1) {
   auto plan = [&](int64_t stages) {
     return KernelPlanAttr::get(
-        ctx, Tcgen05MainloopAttr::get(ctx, tileM, stages, weights, format),
+        ctx,
+        Tcgen05MainloopAttr::get(ctx, tileM, stages, weights, format, ctaGroup),
         reduction);
   };
   int64_t stages = 2;
@@ -482,6 +483,25 @@ KernelPlanAttr tcgen05PlanWithStages(MLIRContext *ctx, const PlanTarget &t,
     ++stages;
   }
   return plan(stages);
+}
+
+/// CTA pairs (cta_group = 2) where they deepen the ring: a pair's CTAs
+/// hold half of the tile of A each, so each CTA copies less per slice
+/// (through L2, which the B200 model does not time) and its shared memory
+/// holds more slots. Chosen when B's tiles pair up (no idle CTA), no
+/// cluster is taken by an on-chip split-K, the tile has at least 64 rows
+/// (32 a CTA), and the pair's ring has more slots than a single CTA's.
+/// (The contest's best B200 dual and grouped kernels used 2-CTA MMAs.)
+KernelPlanAttr withCtaPairs(MLIRContext *ctx, const PlanTarget &t,
+                            KernelPlanAttr single, int64_t n, int64_t slices) {
+  Tcgen05MainloopAttr mainloop = single.getTcgen05();
+  if (llvm::divideCeil(n, Tcgen05MainloopAttr::kTileN) % 2 != 0 ||
+      single.getSplitCluster() || mainloop.getTileM() < 64)
+    return single;
+  KernelPlanAttr pair = tcgen05PlanWithStages(
+      ctx, t, mainloop.getTileM(), mainloop.getWeights(), mainloop.getFormat(),
+      single.getReduction(), slices, /*ctaGroup=*/2);
+  return pair.getTcgen05().getStages() > mainloop.getStages() ? pair : single;
 }
 
 /// The sm_100a GEMM plan: the MMA's N (tile_m) covers A's rows up to 128
@@ -523,8 +543,10 @@ KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
   if (splitK > 1)
     reduction = SplitKAttr::get(
         ctx, splitK, onChip ? SplitKMode::Cluster : SplitKMode::Global);
-  return tcgen05PlanWithStages(ctx, t, tileM, weights, format, reduction,
-                               slices / splitK);
+  return withCtaPairs(ctx, t,
+                      tcgen05PlanWithStages(ctx, t, tileM, weights, format,
+                                            reduction, slices / splitK),
+                      n, slices / splitK);
 }
 
 /// The sm_100a grouped GEMM plan: tiles of 32, 64, 128 or 256 rows of A
@@ -553,8 +575,10 @@ KernelPlanAttr chooseTcgen05GroupedPlan(MLIRContext *ctx, const PlanTarget &t,
     if (time <= best)
       best = time, tileM = candidate;
   }
-  return tcgen05PlanWithStages(ctx, t, tileM, g.getWeights(), format,
-                               SplitKAttr(), slices);
+  return withCtaPairs(ctx, t,
+                      tcgen05PlanWithStages(ctx, t, tileM, g.getWeights(),
+                                            format, SplitKAttr(), slices),
+                      g.getN(), slices);
 }
 
 /// The shape limits every GEMM plan shares: K in steps of `kStep` (`why`
@@ -887,6 +911,14 @@ LogicalResult mlir::nvfp4::planProblems(GroupedProblemsOp op,
     return op.emitOpError()
            << "expects a plan without split-K (its problems' tiles share "
               "one grid), but got "
+           << *plan;
+  // A pair's second CTA would fall past a problem of one tile of B, which
+  // the problems' grid leaves idle: not built.
+  if (plan->getCtaGroup() == 2)
+    return op.emitOpError()
+           << "expects a plan of single CTAs (cta_group = 1: CTA pairs are "
+              "built for the GEMM, the dual and the MoE grouped GEMM), but "
+              "got "
            << *plan;
   if (tcgen05 && plan->getTcgen05().getFormat() != getScaleFormat(format))
     return op.emitOpError()

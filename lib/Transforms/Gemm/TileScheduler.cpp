@@ -37,8 +37,11 @@ gpu::KernelDim3 gemmGrid(OpBuilder &hb, Location loc, KernelPlanAttr plan,
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
-  return {idx(llvm::divideCeil(n, plan.getTileN())), idx(mTiles),
-          idx(batch * plan.getSplitK())};
+  // CTA pairs (cta_group = 2): whole pairs along x, the last one's second
+  // CTA past N if the tiles of B are odd (it loads zeros, stores nothing).
+  return {idx(llvm::alignTo(llvm::divideCeil(n, plan.getTileN()),
+                            plan.getCtaGroup())),
+          idx(mTiles), idx(batch * plan.getSplitK())};
 }
 
 /// Split-K's last kernel, `<name>_sum_splits`: adds the splits' fp32
@@ -465,7 +468,8 @@ LogicalResult mlir::nvfp4::tileGemmTcgen05(const GemmOperands &g,
         g.getWeightBatch(), plan, workspaces);
   operands.push_back(TensorMapOp::create(
       hb, loc,
-      getPackedOperandMapType(ctx, a.batch, a.rows, a.k, plan.getTileM()),
+      getPackedOperandMapType(ctx, a.batch, a.rows, a.k,
+                              plan.getTcgen05().getARowsPerCta()),
       g.a));
   for (Value b : g.b)
     operands.push_back(TensorMapOp::create(

@@ -1624,3 +1624,77 @@ func.func @grouped_tcgen05_sfa(%a: memref<128x256xf4E2M1FN>, %sfa: memref<1x4x32
   } {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>}
   return
 }
+
+// -----
+
+// expected-error @+1 {{expects cta_group to be 1 or 2 (CTAs per tcgen05 MMA), but got 3}}
+func.func @tcgen05_cta_group(%x: i32) attributes {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, stages = 4, cta_group = 3>>} {
+  return
+}
+
+// -----
+
+// A pair's MMA takes half of its N rows from each CTA: at least 32 each.
+// expected-error @+1 {{expects tile_m to be 64, 128 or 256 with cta_group = 2 (at least 32 rows of A in each CTA of the pair), but got 32}}
+func.func @tcgen05_pair_tile_m(%x: i32) attributes {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 32, stages = 4, cta_group = 2>>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#nvfp4.split_k<splits = 2, mode = cluster> adds its splits in a cluster, but #nvfp4.tcgen05_mainloop<tile_m = 128, stages = 4, cta_group = 2> makes each cluster a CTA pair (cta_group = 2); split K globally or use cta_group = 1}}
+func.func private @tcgen05_pair_split_cluster() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, stages = 4, cta_group = 2>, reduction = #nvfp4.split_k<splits = 2, mode = cluster>>}
+
+// -----
+
+// expected-error @+1 {{expects cta_group to be 1 or 2, got 4}}
+func.func @tmem_cta_group(%t: !nvfp4.tmem<columns = 128, cta_group = 4>) {
+  return
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @forward_single(%slot: i32) kernel {
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1>
+    // expected-error @+1 {{expects the ring of a CTA pair (cta_group = 2): it tells the pair's first CTA that a slot of the second landed}}
+    nvfp4.ring.forward %ring[%slot] : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @wait_peer_single(%slot: i32, %phase: i32) kernel {
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1>
+    // expected-error @+1 {{waits for the peer's bytes of the slot, which only the ring of a CTA pair (cta_group = 2) has}}
+    nvfp4.ring.wait %ring[%slot] phase %phase peer : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1>
+    gpu.return
+  }
+}
+
+// -----
+
+// A pair's MMA is M = 256 (cta_group::2); the descriptor says M = 128.
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @pair_mma_m(%slot: i32, %acc: i1, %shift: i32) kernel {
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1, cta_group = 2>
+    %tmem = nvfp4.tmem.alloc : !nvfp4.tmem<columns = 128, cta_group = 2>
+    // expected-error @+1 {{expects a kind::mxf4nvf4 instruction descriptor of M = 256 (cta_group::2) whose scale ids fit its scale format (ue4m3: 0; ue8m0: 0 or 2), got 135267456}}
+    nvfp4.tcgen05.mma %tmem, %ring[%slot] accumulate %acc sfb_shift %shift {a_desc = 4611756662049538048 : i64, b_desc = 4611756662049539072 : i64, column_step = 32 : i64, d_column = 0 : i64, idesc = 135267456 : i32, sfa_column = 64 : i64, sfb_column = 80 : i64} : !nvfp4.tmem<columns = 128, cta_group = 2>, !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1, cta_group = 2>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @mixed_groups(%slot: i32) kernel {
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1>
+    %tmem = nvfp4.tmem.alloc : !nvfp4.tmem<columns = 128, cta_group = 2>
+    // expected-error @+1 {{expects the ring and the allocation of one CTA group, but the ring has cta_group = 1 and the allocation 2}}
+    nvfp4.tcgen05.cp %ring[%slot] at 16384 to %tmem column 64 step 32 : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1>, !nvfp4.tmem<columns = 128, cta_group = 2>
+    gpu.return
+  }
+}
