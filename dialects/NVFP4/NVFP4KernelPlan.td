@@ -216,7 +216,7 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
   let description = [{
     The operands are swapped as in `#nvfp4.wgmma_mainloop`: a CTA computes
     128 rows of B (the weights, the MMA's M: one `tcgen05.mma.cta_group::1`
-    of M = 128) by `tile_m` rows of A (the activations, the MMA's N),
+    of M = 128, or a pair's `cta_group::2` of M = 256 with `cta_group = 2`) by `tile_m` rows of A (the activations, the MMA's N),
     accumulated in tensor memory (TMEM), with e2m1 operands and their
     block scales read by the MMA itself (`kind::mxf4nvf4.block_scale`:
     e4m3 `.block16`, or MXFP4's e8m0 `.block32` with `format = mxfp4`).
@@ -224,8 +224,8 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
     tiles and scales, TMEM both accumulators (columns [0, tile_m) and
     [tile_m, 2 tile_m)) and both weights' scale columns, and each K step
     issues one MMA per weight on the same tile of A and its scales.
-    The CTA is 4 warps: thread 0 copies the tiles (TMA) and the scales
-    (bulk copies) into the ring, thread 32 issues the scale copies into TMEM
+    The CTA is 4 warps: warp 0 copies the tiles (TMA) and the scales
+    (bulk copies) into the ring, warp 1 issues the scale copies into TMEM
     (`tcgen05.cp`) and the MMAs, and all 4 warps read the accumulator out of
     TMEM (one lane quadrant each) and store C.
 
@@ -274,7 +274,8 @@ def NVFP4_Tcgen05MainloopAttr : AttrDef<NVFP4_Dialect, "Tcgen05Mainloop", [
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Rows of B per CTA: the MMA's M (cta_group::1).
+    /// Rows of B per CTA: the MMA's M (cta_group::1; a pair's MMA covers
+    /// two CTAs' tiles).
     static constexpr int64_t kTileN = 128;
     /// K values per ring slot (4 MMAs of K = 64), and bytes of one row's
     /// share of them (packed e2m1: one 128B swizzle row).

@@ -25,7 +25,11 @@ def NVFP4_TmemAllocOp : NVFP4_Tcgen05Op<"tmem.alloc"> {
     Every thread of the CTA executes it: warp 0 allocates the type's
     columns (tcgen05.alloc, then gives up the right to allocate more),
     thread 0 initializes the allocation's mbarrier, and after a CTA
-    barrier every thread has the base address.
+    barrier every thread has the base address. A CTA pair's allocation
+    (`cta_group = 2`) is made by warp 0 of both CTAs together, and the
+    pair meets at a cluster barrier instead (each CTA's mbarriers are then
+    initialized before the other arrives on them); its kernel must declare
+    clusters of 2 x 1 x 1.
     Example:
     ```mlir
     %tmem = nvfp4.tmem.alloc : !nvfp4.tmem<columns = 512>
@@ -33,6 +37,7 @@ def NVFP4_TmemAllocOp : NVFP4_Tcgen05Op<"tmem.alloc"> {
   }];
   let results = (outs NVFP4_TmemType:$tmem);
   let assemblyFormat = "attr-dict `:` qualified(type($tmem))";
+  let hasVerifier = 1;
 }
 
 def NVFP4_TmemDeallocOp : NVFP4_Tcgen05Op<"tmem.dealloc"> {
@@ -40,7 +45,8 @@ def NVFP4_TmemDeallocOp : NVFP4_Tcgen05Op<"tmem.dealloc"> {
   let description = [{
     Every thread of the CTA executes it once it no longer reads the
     allocation: a CTA barrier (ordered after the threads' tcgen05
-    operations), then warp 0 frees the columns (tcgen05.dealloc).
+    operations; a cluster barrier for a pair's), then warp 0 frees the
+    columns (tcgen05.dealloc).
     Example:
     ```mlir
     nvfp4.tmem.dealloc %tmem : !nvfp4.tmem<columns = 512>
@@ -53,7 +59,9 @@ def NVFP4_TmemDeallocOp : NVFP4_Tcgen05Op<"tmem.dealloc"> {
 def NVFP4_Tcgen05CopyScalesOp : NVFP4_Tcgen05Op<"tcgen05.cp"> {
   let summary = "MMA thread: copy one 512-byte scale atom of a slot to TMEM";
   let description = [{
-    Issues `tcgen05.cp.cta_group::1.32x128b.warpx4`: the 32 rows of 16
+    Issues `tcgen05.cp.cta_group::1.32x128b.warpx4` (`cta_group::2` for a
+    pair's allocation: each CTA's atom, from its own slot, into its own
+    TMEM): the 32 rows of 16
     bytes at byte `offset` of the slot (one atom of the blocked scale
     layout: 128 rows x 4 scales) go to 4 columns of all 4 lane quadrants of
     TMEM, from column `column + slot x column_step` of the allocation, where
@@ -82,6 +90,9 @@ def NVFP4_Tcgen05MmaOp : NVFP4_Tcgen05Op<"tcgen05.mma"> {
   let summary = "MMA thread: one block-scaled e2m1 MMA (K = 64) on a slot";
   let description = [{
     Issues `tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block16`
+    (for a pair's allocation `cta_group::2` of M = 256: each CTA's 128 rows
+    of the MMA's A and its D, half of the MMA's B rows from each CTA's
+    slot)
     (`.block32` when `idesc`'s scale format is ue8m0: MXFP4, two scales a
     row from the half word of each scale cell that the descriptor's scale
     ids select; the ISA would also take ue8m0 with `.block16`, which this
@@ -126,7 +137,8 @@ def NVFP4_Tcgen05ReleaseOp : NVFP4_Tcgen05Op<"tcgen05.release"> {
   let description = [{
     `tcgen05.commit` to `empty[slot]`: one arrival once every tcgen05.cp
     and tcgen05.mma the thread issued so far completed (so the slot's
-    bytes and its scale columns may be overwritten). The ring's consumer
+    bytes and its scale columns may be overwritten); for a pair's ring, on
+    `empty[slot]` of both CTAs (`.multicast::cluster`). The ring's consumer
     count is the number of such releases per use.
     Example:
     ```mlir
@@ -143,8 +155,9 @@ def NVFP4_Tcgen05ReleaseOp : NVFP4_Tcgen05Op<"tcgen05.release"> {
 def NVFP4_Tcgen05CommitOp : NVFP4_Tcgen05Op<"tcgen05.commit"> {
   let summary = "MMA thread: signal the accumulator once the MMAs completed";
   let description = [{
-    `tcgen05.commit` to the allocation's mbarrier: it completes (phase 0)
-    once every tcgen05 operation the thread issued so far completed.
+    `tcgen05.commit` to the allocation's mbarrier (a pair's: in both
+    CTAs): it completes (phase 0) once every tcgen05 operation the thread
+    issued so far completed.
     Example:
     ```mlir
     nvfp4.tcgen05.commit %tmem : !nvfp4.tmem<columns = 512>

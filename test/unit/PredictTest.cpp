@@ -70,14 +70,16 @@ protected:
 constexpr double kBw = 7.68e12, kSmRate = 6.9e15 / 148;
 
 TEST_F(PredictTest, SplitKPartialsAndSum) {
-  // 128x4096x7168, blocked: the planner's tile_m 64, split_k 2.
+  // 128x4096x7168, blocked: the planner's tile_m 64, split_k 2, in CTA
+  // pairs (their 32 B tiles pair up; the pair's ring holds 9 slots).
   auto module = gemm(128, 4096, 7168, /*blocked=*/true);
   ASSERT_TRUE(module);
   auto p = predictB200Entry(*module, "g");
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].plan,
             "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 64, "
-            "stages = 8>, reduction = #nvfp4.split_k<splits = 2>>");
+            "stages = 9, cta_group = 2>, reduction = "
+            "#nvfp4.split_k<splits = 2>>");
   const double values = (128.0 + 4096) * 7168 / 2;
   const double scales = (1.0 + 32) * 112 * 512;
   const double partials = 2.0 * 128 * 4096 * 4, c = 128.0 * 4096 * 2;

@@ -468,7 +468,12 @@ enum class Plant {
   PairAHalves,
   PairNoPeerWait,
   PairReleaseFirstOnly,
-  PairWrongRank
+  PairWrongRank,
+  // CTA pairs, in the model: a producer without its tail (it may leave
+  // before the last releases arrive), a store not guarded for the second
+  // CTA past N.
+  PairNoTail,
+  PairUnguardedStore
 };
 
 /// One compiled GEMM and its model execution.
@@ -876,7 +881,9 @@ public:
     std::vector<Thread> threads;
     int issuerThread = -1;
     for (int c = 0; c < group; ++c) {
-      threads.push_back({producer, c, producerTail});
+      threads.push_back(
+          {producer, c,
+           plant == Plant::PairNoTail ? scf::ForOp() : producerTail});
       const bool issues = runsInWarp1(issuer, ctas[c].eval);
       const bool forwards = forwarder && runsInWarp1(forwarder, ctas[c].eval);
       if (issues && issuerThread >= 0)
@@ -1190,10 +1197,15 @@ public:
         } else {
           // A pair's commits arrive on both CTAs' barriers (but for the
           // planted release that arrives on the first CTA's only).
-          for (Cta &c : ctas) {
+          for (auto [i, c] : llvm::enumerate(ctas)) {
             if (op.kind == Async::Release && c.x != x &&
                 plant == Plant::PairReleaseFirstOnly)
               continue;
+            // A pair's CTA whose producer left (after its tail) may have
+            // exited: nothing may arrive on it any more.
+            if (op.kind == Async::Release && group == 2 && threads[2 * i].done)
+              note("a release arrived at CTA x = " + std::to_string(c.x) +
+                   " after its producer left");
             Barrier &bar =
                 op.kind == Async::Release ? c.empty[op.slot] : c.accumulator;
             --bar.arrivals;
@@ -1222,7 +1234,23 @@ public:
     if (stores.size() != out.size())
       stores.assign(out.size(), 0);
     for (Cta &c : ctas) {
+      // The store's guards (a pair's second CTA past N stores nothing):
+      // its enclosing comparisons, evaluated for the CTA.
+      bool storing = true;
+      for (Operation *at = store; at->getParentOp() != kernel.getOperation();
+           at = at->getParentOp())
+        if (auto branch = dyn_cast<scf::IfOp>(at->getParentOp()))
+          if (branch.getCondition().getDefiningOp<arith::CmpIOp>() &&
+              plant != Plant::PairUnguardedStore)
+            storing &= (c.eval(branch.getCondition()) != 0) ==
+                       (at->getParentRegion() == &branch.getThenRegion());
+      if (!storing)
+        continue;
       int64_t m0 = c.eval(store.getM()), n0 = c.eval(store.getRow());
+      // The lowering masks rows of B past N only when N % 128 != 0.
+      if (n0 + 128 > shape.n && shape.n % 128 == 0)
+        note("CTA x = " + std::to_string(c.x) +
+             " stores rows of B past N unmasked");
       const int64_t l = c.eval(store.getBatch());
       // A grouped tile ends with its group.
       int64_t mEnd = store.getMEnd() && plant != Plant::GroupStoreEnd
@@ -1761,13 +1789,15 @@ TEST(Tcgen05PipelineDual, BothAccumulatorsAndTheGate) {
 /// for bit on plans of 64, 128 and 256 rows of A (a CTA holds half), an
 /// odd number of tiles of B (the last pair's second CTA past N, storing
 /// nothing), ragged M and N with a batch, plain scales through the
-/// pre-passes, slots reused, the dual GEMM (both accumulators in each
-/// CTA), MXFP4 and the grouped GEMM; in three schedules each, the second
-/// CTA's slots forwarded to the first. Planted errors caught: each CTA
-/// copying the other's half of the tile of A, the first CTA's MMAs not
-/// waiting for the second's bytes, releases arriving on the first CTA's
-/// barriers only, the wrong CTA pair (the rank from block x / 2), and on
-/// the dual the wrong accumulator column and the weights' scales swapped.
+/// pre-passes, slots reused, fewer K slices than slots, the dual GEMM
+/// (both accumulators in each CTA), MXFP4 and the grouped GEMM; in three
+/// schedules each, the second CTA's slots forwarded to the first, no
+/// release arriving after a producer's tail. Planted errors caught: each
+/// CTA copying the other's half of the tile of A, the first CTA's MMAs
+/// not waiting for the second's bytes, releases arriving on the first
+/// CTA's barriers only, the wrong CTA pair (the rank from block x / 2), a
+/// producer without its tail, the second CTA past N storing, and on the
+/// dual the wrong accumulator column and the weights' scales swapped.
 TEST(Tcgen05PipelinePair, BothCtasMatchTheReference) {
   const std::string mainloop =
       "#nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<";
@@ -1783,6 +1813,9 @@ TEST(Tcgen05PipelinePair, BothCtasMatchTheReference) {
            // Three tiles of B: the second pair's second CTA is past N.
            {Shape{200, 384, 768, 2, true},
             mainloop + "tile_m = 64, stages = 2, cta_group = 2>>"},
+           // One K slice, two slots: the tail waits for the one release.
+           {Shape{128, 256, 256, 1},
+            mainloop + "tile_m = 128, stages = 2, cta_group = 2>>"},
            {Shape{300, 200, 1024, 1},
             mainloop + "tile_m = 256, stages = 2, cta_group = 2>>"},
            {dual, mainloop + "tile_m = 64, stages = 2, weights = 2, "
@@ -1795,12 +1828,16 @@ TEST(Tcgen05PipelinePair, BothCtasMatchTheReference) {
     ASSERT_TRUE(gemm.forwarder) << "no forwarding loop in " << plan;
     Host h = randomHost(shape, 23);
     expectRightInSchedules(gemm, h, plan);
-    if (shape.m == 128 && !shape.mx)
-      EXPECT_TRUE(gemm.producerTail) << "no producer tail in " << plan;
+    EXPECT_TRUE(gemm.producerTail) << "no producer tail in " << plan;
     // (Caught in any of the three schedules: the first CTA's MMAs too
-    // early where copies land late.)
-    for (Plant plant : {Plant::PairAHalves, Plant::PairNoPeerWait,
-                        Plant::PairReleaseFirstOnly, Plant::PairWrongRank}) {
+    // early where copies land late, a release after an early exit where
+    // the tensor pipe runs late.)
+    std::vector<Plant> plants = {Plant::PairAHalves, Plant::PairNoPeerWait,
+                                 Plant::PairReleaseFirstOnly,
+                                 Plant::PairWrongRank, Plant::PairNoTail};
+    if (shape.n % 256 == 128)
+      plants.push_back(Plant::PairUnguardedStore);
+    for (Plant plant : plants) {
       bool caught = false;
       for (int64_t schedule = 0; schedule < 3 && !caught; ++schedule) {
         gemm.modelError.clear();

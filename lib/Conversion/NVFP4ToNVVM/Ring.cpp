@@ -77,6 +77,27 @@ Value l2EvictLastPolicy(KernelBuilder &k) {
       .getResult(0);
 }
 
+/// Waits until the phase of parity `phase` of `barrier` completed, with
+/// acquire semantics at cluster scope (mbarrier.try_wait.parity
+/// .acquire.cluster, in a loop): a pair's first CTA waiting for the second
+/// CTA's release-at-cluster-scope arrivals. LLVM 22's
+/// nvvm.mbarrier.try_wait.parity has no scope (its PTX is .acquire.cta).
+void tryWaitParityAcquireCluster(KernelBuilder &k, Value barrier, Value phase) {
+  MLIRContext *ctx = k.b.getContext();
+  Value address = LLVM::PtrToIntOp::create(k.b, k.i32, barrier);
+  LLVM::InlineAsmOp::create(
+      k.b, TypeRange(), ValueRange{address, phase, k.c32(kWaitHintNs)},
+      k.b.getStringAttr(
+          "{\n.reg .pred P1;\nLAB_WAIT:\n"
+          "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 P1, "
+          "[$0], $1, $2;\n@P1 bra DONE;\nbra LAB_WAIT;\nDONE:\n}"),
+      k.b.getStringAttr("r,r,r,~{memory}"),
+      /*has_side_effects=*/UnitAttr::get(ctx),
+      /*is_align_stack=*/UnitAttr(),
+      LLVM::TailCallKindAttr::get(ctx, LLVM::TailCallKind::None),
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+}
+
 /// A TMA tile copy of `map` at `coordinates` (innermost first) to the
 /// shared address `destination`, completing `barrier`'s transaction, under
 /// the L2 cache policy `l2Hint` (if any).
@@ -250,20 +271,20 @@ struct RingWaitLowering : OpConversionPattern<OpTy> {
                   ConversionPatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     KernelBuilder k(b);
-    auto wait = [&](Barrier barrier) {
-      NVVM::MBarrierTryWaitParityOp::create(
-          b,
-          barrierOf(k, op.getRing().getType(), adaptor.getRing(),
-                    adaptor.getSlot(), barrier),
-          adaptor.getPhase(), k.c32(kWaitHintNs));
-    };
-    wait(which);
-    // A pair's first CTA: the second CTA's bytes of the slot too. (The
-    // wait's acquire is at CTA scope, as CUTLASS's waits on barriers that
-    // peers arrive on; the arrival is a release at cluster scope.)
+    NVVM::MBarrierTryWaitParityOp::create(
+        b,
+        barrierOf(k, op.getRing().getType(), adaptor.getRing(),
+                  adaptor.getSlot(), which),
+        adaptor.getPhase(), k.c32(kWaitHintNs));
+    // A pair's first CTA: the second CTA's bytes of the slot too, acquired
+    // at cluster scope (the second CTA's arrival releases at that scope).
     if constexpr (std::is_same_v<OpTy, RingWaitOp>)
       if (op.getPeer())
-        wait(Barrier::PeerFull);
+        tryWaitParityAcquireCluster(
+            k,
+            barrierOf(k, op.getRing().getType(), adaptor.getRing(),
+                      adaptor.getSlot(), Barrier::PeerFull),
+            adaptor.getPhase());
     rewriter.eraseOp(op);
     return success();
   }

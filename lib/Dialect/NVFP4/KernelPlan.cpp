@@ -182,9 +182,9 @@ int64_t Tcgen05MainloopAttr::getKStep() const { return kStageK; }
 /// (TmemOccupancy.h).
 int64_t Tcgen05MainloopAttr::getSharedBytes(int64_t scratch) const {
   // (A pair's ring has a third mbarrier per slot, peer_full.)
-  const int64_t ring =
-      WgmmaMainloopAttr::ringBytes(getStages(), getSlotBytes(), scratch) +
-      (getCtaGroup() == 2 ? 8 * getStages() : 0);
+  const int64_t ring = RingType::get(getContext(), getStages(), getSlotBytes(),
+                                     /*consumers=*/1, scratch, getCtaGroup())
+                           .getSharedBytes();
   const int64_t columns = getTmemColumns();
   return columns ? std::max(ring, tmem::minSharedBytesFor(columns)) : ring;
 }

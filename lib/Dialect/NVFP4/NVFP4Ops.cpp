@@ -1633,6 +1633,21 @@ static LogicalResult checkCtaGroup(Operation *op, RingType ring,
   return success();
 }
 
+LogicalResult TmemAllocOp::verify() {
+  if (getType().getCtaGroup() != 2)
+    return success();
+  // The pair is the kernel's cluster: without one, warp 0 would wait in
+  // tcgen05.alloc.cta_group::2 for a peer that never comes.
+  auto func = (*this)->getParentOfType<gpu::GPUFuncOp>();
+  std::optional<ArrayRef<int32_t>> cluster =
+      func ? func.getKnownClusterSize() : std::nullopt;
+  if (!cluster || *cluster != ArrayRef<int32_t>{2, 1, 1})
+    return emitOpError() << "allocates for a CTA pair (cta_group = 2), whose "
+                            "kernel must be a gpu.func of known_cluster_size "
+                            "2 x 1 x 1";
+  return success();
+}
+
 LogicalResult RingForwardOp::verify() {
   if (getRing().getType().getCtaGroup() != 2)
     return emitOpError() << "expects the ring of a CTA pair (cta_group = 2): "

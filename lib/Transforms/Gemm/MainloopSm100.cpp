@@ -156,13 +156,14 @@ void Tcgen05PipelineBuilder::produce(Value leader) {
   auto loop = scf::ForOp::create(b, c32(0), c32(slices), c32(1));
   if (pairRank) {
     // A pair's CTA leaves only once the first CTA's releases of its last
-    // slots arrived (they arrive on both CTAs' barriers): it acquires them
-    // once more after the loop.
+    // slots arrived (they arrive on both CTAs' barriers): it acquires each
+    // slot once more after the loop, as slices max(slices, stages) ..
+    // slices + stages - 1 would (each a slot's next use: it waits for the
+    // release of its last).
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointAfter(loop);
-    auto tail = scf::ForOp::create(
-        b, c32(slices), c32(slices + std::min(slices, plan.getStages())),
-        c32(1));
+    auto tail = scf::ForOp::create(b, c32(std::max(slices, plan.getStages())),
+                                   c32(slices + plan.getStages()), c32(1));
     b.setInsertionPointToStart(tail.getBody());
     auto [slot, use] = slotOf(tail.getInductionVar());
     acquireForReuse(b, ring, slot, use);
@@ -288,7 +289,7 @@ void Tcgen05PipelineBuilder::issue(Value leader) {
     auto [slot, use] = slotOf(i);
     // A pair's first CTA waits for the second's bytes of the slot too.
     RingWaitOp::create(b, ring, slot, arith::AndIOp::create(b, use, c32(1)),
-                       /*peer=*/plan.getCtaGroup() == 2);
+                       /*peer=*/static_cast<bool>(pairRank));
     NVVM::SyncWarpOp::create(b, c32(-1));
     b.setInsertionPointToStart(
         scf::IfOp::create(b, leader, /*withElseRegion=*/false).thenBlock());

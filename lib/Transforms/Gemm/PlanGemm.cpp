@@ -238,39 +238,6 @@ int64_t stagesThatFit(const PlanTarget &t, int64_t slot) {
                              8);
 }
 
-/// The sm_90a gated dual GEMM plan (weights = 2): every consumer thread
-/// keeps both accumulators of the same tile of A, so the ring's consumers
-/// (never the CTA that decodes A itself) decode the same rows of B1 and B2.
-/// Two consumer warpgroups share each tile of A (128 rows of B; one where
-/// N <= 64) and a producer fills as deep a ring as shared memory holds,
-/// with B's chunks where they fit (b_tma; else tiles of at most 64 rows of
-/// A, whose registers hold B's loads too); two CTAs split K on chip where
-/// the grid would leave more than half the SMs idle, adding their tiles
-/// before the gate (performance.md, dual v1).
-KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t,
-                              int64_t m, int64_t n, int64_t k, int64_t batch,
-                              bool bTmaFits) {
-  GemmShape shape{m, n, k / WgmmaMainloopAttr::kTileK, batch, t.smCount,
-                  bTmaFits};
-  GemmPlanFields f{};
-  f.weights = 2;
-  f.warpgroups = n > 64 ? 2 : 1;
-  // B through registers costs the second weight's loads too: 64 rows of A
-  // keep both accumulators within the registers (dual v1).
-  f.tileM = bTmaFits ? shape.tileM() : std::min<int64_t>(shape.tileM(), 64);
-  f.kGroups = 1;
-  f.bPrefetch = 2;
-  f.producer = true;
-  f.bTma = bTmaFits;
-  const int64_t ctas = llvm::divideCeil(n, 64 * f.warpgroups) *
-                       llvm::divideCeil(m, f.tileM) * batch;
-  f.splitK = 2 * ctas <= t.smCount && shape.evenChunks() ? 2 : 1;
-  f.splitOnChip = true;
-  f.stages = stagesThatFit(t, WgmmaMainloopAttr::slotBytes(
-                                  f.tileM, f.warpgroups, f.bTma, f.weights));
-  return getGemmPlan(ctx, f);
-}
-
 /// One group's (or problem's) work in a grid of tiles: its rows of A, its
 /// tiles of B and its K chunks.
 struct TileWork {
@@ -301,6 +268,53 @@ double tilesMakespan(ArrayRef<TileWork> work, int64_t tileM, int64_t smCount,
     }
   }
   return *std::max_element(free.begin(), free.end());
+}
+
+/// The sm_90a gated dual GEMM plan (weights = 2): every consumer thread
+/// keeps both accumulators of the same tile of A, so the ring's consumers
+/// (never the CTA that decodes A itself) decode the same rows of B1 and B2.
+/// Two consumer warpgroups share each tile of A (128 rows of B; one where
+/// N <= 64) and a producer fills as deep a ring as shared memory holds,
+/// with B's chunks where they fit (b_tma; else tiles of at most 64 rows of
+/// A, whose registers hold B's loads too); two CTAs split K on chip where
+/// the grid would leave more than half the SMs idle, adding their tiles
+/// before the gate (performance.md, dual v1). Without a split, b_tma's
+/// tile of A is the multiple of 8 rows from 64 up whose grid
+/// tilesMakespan says ends first: a last wave of few CTAs costs a whole
+/// tile's time (512 x 3072 x 7168: 96 CTAs of 128 rows on 132 SMs; 120 of
+/// 104 rows are 6.6 % faster, performance.md, dual v4).
+KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
+                              int64_t n, int64_t k, int64_t batch,
+                              bool bTmaFits) {
+  GemmShape shape{m,     n,         k / WgmmaMainloopAttr::kTileK,
+                  batch, t.smCount, bTmaFits};
+  GemmPlanFields f{};
+  f.weights = 2;
+  f.warpgroups = n > 64 ? 2 : 1;
+  // B through registers costs the second weight's loads too: 64 rows of A
+  // keep both accumulators within the registers (dual v1).
+  f.tileM = bTmaFits ? shape.tileM() : std::min<int64_t>(shape.tileM(), 64);
+  f.kGroups = 1;
+  f.bPrefetch = 2;
+  f.producer = true;
+  f.bTma = bTmaFits;
+  const int64_t ctas = llvm::divideCeil(n, 64 * f.warpgroups) *
+                       llvm::divideCeil(m, f.tileM) * batch;
+  f.splitK = 2 * ctas <= t.smCount && shape.evenChunks() ? 2 : 1;
+  if (f.bTma && f.splitK == 1) {
+    SmallVector<TileWork> work(
+        batch,
+        TileWork{m, llvm::divideCeil(n, 64 * f.warpgroups), shape.chunks});
+    double best = tilesMakespan(work, f.tileM, t.smCount, /*narrow=*/false);
+    for (int64_t tileM = f.tileM - 8; tileM >= 64; tileM -= 8)
+      if (double time = tilesMakespan(work, tileM, t.smCount, /*narrow=*/false);
+          time < best)
+        best = time, f.tileM = tileM;
+  }
+  f.splitOnChip = true;
+  f.stages = stagesThatFit(t, WgmmaMainloopAttr::slotBytes(
+                                  f.tileM, f.warpgroups, f.bTma, f.weights));
+  return getGemmPlan(ctx, f);
 }
 
 /// tilesMakespan of groups of `sizes` rows sharing `nTiles` and `chunks`.

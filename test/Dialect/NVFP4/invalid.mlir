@@ -1678,7 +1678,7 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
 
 // A pair's MMA is M = 256 (cta_group::2); the descriptor says M = 128.
 gpu.module @k [#nvvm.target<chip = "sm_100a">] {
-  gpu.func @pair_mma_m(%slot: i32, %acc: i1, %shift: i32) kernel {
+  gpu.func @pair_mma_m(%slot: i32, %acc: i1, %shift: i32) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
     %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1, cta_group = 2>
     %tmem = nvfp4.tmem.alloc : !nvfp4.tmem<columns = 128, cta_group = 2>
     // expected-error @+1 {{expects a kind::mxf4nvf4 instruction descriptor of M = 256 (cta_group::2) whose scale ids fit its scale format (ue4m3: 0; ue8m0: 0 or 2), got 135267456}}
@@ -1690,11 +1690,22 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
 // -----
 
 gpu.module @k [#nvvm.target<chip = "sm_100a">] {
-  gpu.func @mixed_groups(%slot: i32) kernel {
+  gpu.func @mixed_groups(%slot: i32) kernel attributes {known_cluster_size = array<i32: 2, 1, 1>} {
     %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1>
     %tmem = nvfp4.tmem.alloc : !nvfp4.tmem<columns = 128, cta_group = 2>
     // expected-error @+1 {{expects the ring and the allocation of one CTA group, but the ring has cta_group = 1 and the allocation 2}}
     nvfp4.tcgen05.cp %ring[%slot] at 16384 to %tmem column 64 step 32 : !nvfp4.ring<stages = 2, slot_bytes = 28672, consumers = 1>, !nvfp4.tmem<columns = 128, cta_group = 2>
+    gpu.return
+  }
+}
+
+// -----
+
+// A pair's allocation waits for its peer: the kernel must be one of pairs.
+gpu.module @k [#nvvm.target<chip = "sm_100a">] {
+  gpu.func @pair_without_cluster() kernel {
+    // expected-error @+1 {{allocates for a CTA pair (cta_group = 2), whose kernel must be a gpu.func of known_cluster_size 2 x 1 x 1}}
+    %tmem = nvfp4.tmem.alloc : !nvfp4.tmem<columns = 128, cta_group = 2>
     gpu.return
   }
 }
