@@ -1236,15 +1236,11 @@ public:
     for (Cta &c : ctas) {
       // The store's guards (a pair's second CTA past N stores nothing):
       // its enclosing comparisons, evaluated for the CTA.
-      bool storing = true;
-      for (Operation *at = store; at->getParentOp() != kernel.getOperation();
-           at = at->getParentOp())
-        if (auto branch = dyn_cast<scf::IfOp>(at->getParentOp()))
-          if (branch.getCondition().getDefiningOp<arith::CmpIOp>() &&
-              plant != Plant::PairUnguardedStore)
-            storing &= (c.eval(branch.getCondition()) != 0) ==
-                       (at->getParentRegion() == &branch.getThenRegion());
-      if (!storing)
+      if (plant != Plant::PairUnguardedStore &&
+          !runsUnder(store, c.eval, [](scf::IfOp branch) {
+            return static_cast<bool>(
+                branch.getCondition().getDefiningOp<arith::CmpIOp>());
+          }))
         continue;
       int64_t m0 = c.eval(store.getM()), n0 = c.eval(store.getRow());
       // The lowering masks rows of B past N only when N % 128 != 0.
@@ -1284,16 +1280,26 @@ public:
     }
   }
 
+  /// Whether `op` runs for the CTA and thread `e` evaluates for: every
+  /// enclosing scf.if in the kernel that `considered` accepts takes the
+  /// branch that holds it.
+  bool runsUnder(Operation *op, Evaluator &e,
+                 function_ref<bool(scf::IfOp)> considered = nullptr) {
+    bool runs = true;
+    for (Operation *at = op; at->getParentOp() != kernel.getOperation();
+         at = at->getParentOp())
+      if (auto branch = dyn_cast<scf::IfOp>(at->getParentOp());
+          branch && (!considered || considered(branch)))
+        runs &= (e(branch.getCondition()) != 0) ==
+                (at->getParentRegion() == &branch.getThenRegion());
+    return runs;
+  }
+
   /// Whether warp 1 of the CTA `e` evaluates for runs `loop` (its
   /// enclosing conditions, for thread 32).
   bool runsInWarp1(scf::ForOp loop, Evaluator &e) {
     e.threadId = 32;
-    bool runs = true;
-    for (Operation *at = loop; at->getParentOp() != kernel.getOperation();
-         at = at->getParentOp())
-      if (auto branch = dyn_cast<scf::IfOp>(at->getParentOp()))
-        runs &= (e(branch.getCondition()) != 0) ==
-                (at->getParentRegion() == &branch.getThenRegion());
+    const bool runs = runsUnder(loop, e);
     e.threadId = 0;
     return runs;
   }
@@ -1448,13 +1454,7 @@ public:
       std::set<int64_t> threads;
       for (int64_t t = 0; t < Tcgen05MainloopAttr::kThreads; ++t) {
         eval.threadId = t;
-        bool runs = true;
-        for (Operation *at = loop; at->getParentOp() != kernel.getOperation();
-             at = at->getParentOp())
-          if (auto branch = dyn_cast<scf::IfOp>(at->getParentOp()))
-            runs &= (eval(branch.getCondition()) != 0) ==
-                    (at->getParentRegion() == &branch.getThenRegion());
-        if (runs)
+        if (runsUnder(loop, eval))
           threads.insert(t);
       }
       if (threads.size() != 32 || *threads.begin() % 32 != 0 ||
