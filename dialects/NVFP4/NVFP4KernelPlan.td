@@ -141,6 +141,9 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
     }
     /// K values per loop iteration.
     static constexpr int64_t kTileK = 64;
+    /// A grouped tile's MMAs cover its rows rounded up to this (wgmma's N
+    /// steps by 8): its K loop is written once per multiple (grouped v7).
+    static constexpr int64_t kRowsStep = 8;
     /// Threads of a CTA of the pre-pass (nvfp4.decode_a_tile): one per
     /// word (8 values) of the tile's rows in a K chunk, 8 a row, or with
     /// tile_m > 128 (a CTA holds at most 1024 threads) one per 16-value

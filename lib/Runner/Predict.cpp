@@ -108,7 +108,9 @@ double scaleBytes(BlockFormat format, ScaleLayout layout, int64_t rows,
 /// given, its scales blocked into whole slices, by a pre-pass where they
 /// are not), their CTAs in one grid: the MMA term is the block scheduler's
 /// makespan of their CTAs in grid order on the SMs (a CTA past its
-/// problem's N costs nothing), not waves of equal CTAs.
+/// problem's N costs nothing, but a CTA pair's second CTA does: the grid
+/// rounds each problem's CTAs up to whole pairs), not waves of equal
+/// CTAs.
 GemmPrediction predictProblems(GroupedProblemsOp op, KernelPlanAttr plan,
                                const B200Model &model) {
   GemmPrediction p;
@@ -155,7 +157,8 @@ GemmPrediction predictProblems(GroupedProblemsOp op, KernelPlanAttr plan,
     };
     p.prePassBytes +=
         prePass(op.getSfaLayout(), a.rows) + prePass(op.getSfbLayout(), n);
-    const int64_t nTiles = llvm::divideCeil(n, Tcgen05MainloopAttr::kTileN);
+    const int64_t nTiles = llvm::alignTo(
+        llvm::divideCeil(n, Tcgen05MainloopAttr::kTileN), plan.getCtaGroup());
     const int64_t tiles = llvm::divideCeil(a.rows, plan.getTileM());
     const double ctaFlops = 2.0 * Tcgen05MainloopAttr::kTileN *
                             plan.getTileM() *

@@ -19,6 +19,7 @@
 #include "nvfp4/Target/Target.h"
 #include "nvfp4/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -58,6 +59,23 @@ gpu::LaunchFuncOp mlir::nvfp4::launchWithPlan(
   if (plan)
     launch->setAttr(NVFP4Dialect::kPlanAttrName, plan);
   return launch;
+}
+
+/// The launch's cluster shape of a kernel whose plan asks for one (`shape`
+/// x, y, z, more than one CTA), which the kernel also declares
+/// (known_cluster_size, .reqnctapercluster in the PTX); none otherwise.
+std::optional<gpu::KernelDim3>
+mlir::nvfp4::clusterOf(OpBuilder &hb, OpBuilder &kb, Location loc,
+                       gpu::GPUFuncOp kernel, ArrayRef<int64_t> shape) {
+  if (shape[0] * shape[1] * shape[2] == 1)
+    return std::nullopt;
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(hb, loc, v);
+  };
+  kernel.setKnownClusterSizeAttr(kb.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(shape[0]), static_cast<int32_t>(shape[1]),
+       static_cast<int32_t>(shape[2])}));
+  return gpu::KernelDim3{idx(shape[0]), idx(shape[1]), idx(shape[2])};
 }
 
 /// Creates an empty kernel `name` taking `argTypes` with `threads` threads

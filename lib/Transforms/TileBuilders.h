@@ -37,6 +37,13 @@ launchWithPlan(OpBuilder &hb, Location loc, gpu::GPUFuncOp kernel,
                ValueRange operands, Attribute plan,
                std::optional<gpu::KernelDim3> cluster = std::nullopt);
 
+/// The launch's cluster shape of a kernel whose plan asks for one (`shape`
+/// x, y, z, more than one CTA), which the kernel also declares
+/// (known_cluster_size, .reqnctapercluster in the PTX); none otherwise.
+std::optional<gpu::KernelDim3> clusterOf(OpBuilder &hb, OpBuilder &kb,
+                                         Location loc, gpu::GPUFuncOp kernel,
+                                         ArrayRef<int64_t> shape);
+
 /// Creates an empty kernel `name` taking `argTypes` with `threads` threads
 /// per CTA; the builder is left at the start of its body.
 gpu::GPUFuncOp createKernel(OpBuilder &kb, Location loc, StringRef name,

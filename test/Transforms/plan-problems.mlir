@@ -5,7 +5,9 @@
 // makespan; else three K groups and a producer. No split-K.
 // On sm_100a: tiles of 32 to 256 rows of A by the grid's makespan (each
 // problem with its own tiles of B and K slices), as many slots as fit and
-// the shortest K has slices.
+// the shortest K has slices; CTA pairs where every problem's tiles of B
+// pair up and the pair's ring is deeper (the contest's third case: 8 slots
+// against a single CTA's 6).
 // RUN: nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_90a -verify-diagnostics | FileCheck %s
 // RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a 2>/dev/null | FileCheck %s --check-prefix=SM100
 // RUN: not nvfp4-opt %s -split-input-file -nvfp4-plan=target=sm_100a 2>&1 >/dev/null | FileCheck %s --check-prefix=SM100-ERR
@@ -16,6 +18,8 @@
 // SM100-LABEL: func.func @short_k
 // SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 32, stages = 2>>
 // SM100-LABEL: func.func @b_tma
+// SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, stages = 8, cta_group = 2>>
+// SM100-LABEL: func.func @odd_tiles
 // SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, stages = 6>>
 // SM100-LABEL: func.func @k_groups
 // SM100: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 32, stages = 3>>
@@ -38,6 +42,15 @@ func.func @short_k(%a0: memref<96x128xf4E2M1FN>, %a1: memref<128x256xf4E2M1FN>, 
 // CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 8, producer = true, b_tma = true>>
 func.func @b_tma(%a0: memref<192x4096xf4E2M1FN>, %a1: memref<320x4096xf4E2M1FN>, %sa0: memref<192x256xf8E4M3FN>, %sa1: memref<320x256xf8E4M3FN>, %b0: memref<3072x4096xf4E2M1FN>, %b1: memref<3072x4096xf4E2M1FN>, %sb0: memref<3072x256xf8E4M3FN>, %sb1: memref<3072x256xf8E4M3FN>, %c0: memref<192x3072xf16>, %c1: memref<320x3072xf16>) {
   nvfp4.grouped_problems a(%a0, %a1 : memref<192x4096xf4E2M1FN>, memref<320x4096xf4E2M1FN>) sfa(%sa0, %sa1 : memref<192x256xf8E4M3FN>, memref<320x256xf8E4M3FN>) b(%b0, %b1 : memref<3072x4096xf4E2M1FN>, memref<3072x4096xf4E2M1FN>) sfb(%sb0, %sb1 : memref<3072x256xf8E4M3FN>, memref<3072x256xf8E4M3FN>) outs(%c0, %c1 : memref<192x3072xf16>, memref<320x3072xf16>)
+  return
+}
+
+// -----
+
+// The third case with its second problem 25 tiles of B wide: its last pair
+// would hold an idle CTA, so sm_100a keeps single CTAs.
+func.func @odd_tiles(%a0: memref<192x4096xf4E2M1FN>, %a1: memref<320x4096xf4E2M1FN>, %sa0: memref<192x256xf8E4M3FN>, %sa1: memref<320x256xf8E4M3FN>, %b0: memref<3072x4096xf4E2M1FN>, %b1: memref<3200x4096xf4E2M1FN>, %sb0: memref<3072x256xf8E4M3FN>, %sb1: memref<3200x256xf8E4M3FN>, %c0: memref<192x3072xf16>, %c1: memref<320x3200xf16>) {
+  nvfp4.grouped_problems a(%a0, %a1 : memref<192x4096xf4E2M1FN>, memref<320x4096xf4E2M1FN>) sfa(%sa0, %sa1 : memref<192x256xf8E4M3FN>, memref<320x256xf8E4M3FN>) b(%b0, %b1 : memref<3072x4096xf4E2M1FN>, memref<3200x4096xf4E2M1FN>) sfb(%sb0, %sb1 : memref<3072x256xf8E4M3FN>, memref<3200x256xf8E4M3FN>) outs(%c0, %c1 : memref<192x3072xf16>, memref<320x3200xf16>)
   return
 }
 

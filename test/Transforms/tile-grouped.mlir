@@ -8,7 +8,7 @@
 // skips the empty tiles past the last; the pre-pass gathers a tile's rows
 // of one group, and the GEMM's tile reads group g's weights (the ring
 // copies B at batch coordinate g), runs the K loop written for its rows
-// rounded up to 32 (the MMAs' N: four loops, an index_switch on the rows)
+// rounded up to 8 (the MMAs' N: sixteen loops, an index_switch on the rows)
 // and stores C's rows [begin, end) of that group, masked at run time.
 // RUN: nvfp4-opt %s --nvfp4-plan=target=sm_90a --nvfp4-tile=target=sm_90a | FileCheck %s --check-prefix=TILE
 // RUN: nvfp4-opt %s --nvfp4-plan=target=sm_90a --nvfp4-tile=target=sm_90a --nvfp4-software-pipeline | FileCheck %s --check-prefix=PIPE
@@ -34,9 +34,11 @@
 // PIPE: %[[ROWS:.*]] = arith.subi %[[END32]], %[[BEGIN32]] : i32
 // PIPE: scf.index_switch %{{.*}} -> vector<64xf32>
 // PIPE: case 0 {
-// PIPE: nvfp4.wgmma.mma {{.*}} {rows = 32 : i64}
-// PIPE: case 2 {
+// PIPE: nvfp4.wgmma.mma {{.*}} {rows = 8 : i64}
+// PIPE: case 11 {
 // PIPE: nvfp4.wgmma.mma {{.*}} {rows = 96 : i64}
+// PIPE: case 14 {
+// PIPE: nvfp4.wgmma.mma {{.*}} {rows = 120 : i64}
 // PIPE: default {
 // PIPE-NOT: rows =
 // PIPE: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<1024x4096xf16>) at m %[[BEGIN32]] to %[[END32]] row

@@ -1433,7 +1433,8 @@ public:
              std::to_string(got) + " instead of " + std::to_string(want));
       if (want != shape.problem)
         continue;
-      for (int64_t x = 0; x < grid(0); ++x)
+      // (A plan of CTA pairs runs each pair at once.)
+      for (int64_t x = 0; x < grid(0); x += plan.getCtaGroup())
         runCta(h, x, y, 0, out, plant, schedule);
     }
   }
@@ -1790,7 +1791,8 @@ TEST(Tcgen05PipelineDual, BothAccumulatorsAndTheGate) {
 /// odd number of tiles of B (the last pair's second CTA past N, storing
 /// nothing), ragged M and N with a batch, plain scales through the
 /// pre-passes, slots reused, fewer K slices than slots, the dual GEMM
-/// (both accumulators in each CTA), MXFP4 and the grouped GEMM; in three
+/// (both accumulators in each CTA), MXFP4, the grouped GEMM and a problem
+/// of a grouped_problems with an odd number of tiles of B; in three
 /// schedules each, the second CTA's slots forwarded to the first, no
 /// release arriving after a producer's tail. Planted errors caught: each
 /// CTA copying the other's half of the tile of A, the first CTA's MMAs
@@ -1822,7 +1824,11 @@ TEST(Tcgen05PipelinePair, BothCtasMatchTheReference) {
                              "cta_group = 2>>"},
            {mx, mainloop + "tile_m = 128, stages = 2, format = mxfp4, "
                            "cta_group = 2>>"},
-           {grouped, mainloop + "tile_m = 64, stages = 2, cta_group = 2>>"}}) {
+           {grouped, mainloop + "tile_m = 64, stages = 2, cta_group = 2>>"},
+           // A grouped_problems' second problem: three tiles of B (its last
+           // pair's second CTA past N) behind the first's two.
+           {problemShape({{96, 256, 512}, {130, 384, 256}}, 1, false, false),
+            mainloop + "tile_m = 128, stages = 2, cta_group = 2>>"}}) {
     CompiledGemm gemm(shape, plan);
     ASSERT_TRUE(gemm.ok) << plan;
     ASSERT_TRUE(gemm.forwarder) << "no forwarding loop in " << plan;
@@ -1978,7 +1984,8 @@ TEST(Tcgen05PipelineGrouped, GroupsMatchTheReference) {
 /// problem's tiles bit for bit in its case of the kernel's switch, with N
 /// and K varying between problems (a partial last K slice, plain scales
 /// blocked by a pre-pass per operand, blocked ones), MXFP4, tiles of 64 to
-/// 256 rows and the planner's; every block y dispatched to its problem,
+/// 256 rows and the planner's, CTA pairs (each problem's CTAs along x
+/// rounded up to whole pairs); every block y dispatched to its problem,
 /// each case reading and storing its own problem's operands. Planted
 /// errors caught: two problems' maps of A swapped on the launch, the
 /// dispatch's compare against problem 1's first tile moved one tile on,
@@ -2006,7 +2013,13 @@ TEST(Tcgen05PipelineProblems, EachProblemMatchesTheReference) {
       {{{70, 256, 512}, {130, 128, 1024}},
        false,
        true,
-       mainloop + "tile_m = 128, stages = 2, format = mxfp4>>"}};
+       mainloop + "tile_m = 128, stages = 2, format = mxfp4>>"},
+      // CTA pairs: whole pairs along x per problem (the second's three
+      // tiles of B take two pairs, under a guard: the third is wider).
+      {{{96, 256, 512}, {130, 384, 256}, {64, 768, 256}},
+       false,
+       false,
+       mainloop + "tile_m = 128, stages = 2, cta_group = 2>>"}};
   for (const Case &c : cases) {
     for (int64_t g = 0; g < static_cast<int64_t>(c.problems.size()); ++g) {
       Shape shape = problemShape(c.problems, g, c.plain, c.mx);

@@ -451,18 +451,18 @@ SmallVector<Value> WgmmaMainloop::consume(bool fillFirst) {
     });
   };
   const int64_t tileM = cta.plan.getTileM();
-  if (!cta.cRowEnd || tileM <= kVariantRows)
+  const int64_t step = WgmmaMainloopAttr::kRowsStep;
+  if (!cta.cRowEnd || tileM <= step)
     return loop();
   // A grouped GEMM's tile holds end - begin rows of its group: the K loop
-  // is written once per multiple of kVariantRows, each with MMAs whose N
-  // covers that many rows (the last: the whole tile), and the tile's rows
-  // pick one, so a group's last tile costs what its rows need.
-  const int64_t variants = llvm::divideCeil(tileM, kVariantRows);
+  // is written once per multiple of `step` rows (wgmma's N step), each with
+  // MMAs whose N covers that many rows (the last: the whole tile), and the
+  // tile's rows pick one, so a group's last tile costs what its rows need.
+  const int64_t variants = llvm::divideCeil(tileM, step);
   Value rows = sub(cta.cRowEnd, cta.cRowBegin);
   Value variant = arith::IndexCastUIOp::create(
       b, b.getIndexType(),
-      sub(b.createOrFold<arith::DivUIOp>(add(rows, c32(kVariantRows - 1)),
-                                         c32(kVariantRows)),
+      sub(b.createOrFold<arith::DivUIOp>(add(rows, c32(step - 1)), c32(step)),
           c32(1)));
   SmallVector<int64_t> cases;
   for (int64_t v = 0; v + 1 < variants; ++v)
@@ -479,7 +479,7 @@ SmallVector<Value> WgmmaMainloop::consume(bool fillFirst) {
     mmaRows = 0;
   };
   for (int64_t v = 0; v + 1 < variants; ++v)
-    emit(select.getCaseRegions()[v], (v + 1) * kVariantRows);
+    emit(select.getCaseRegions()[v], (v + 1) * step);
   emit(select.getDefaultRegion(), 0);
   return SmallVector<Value>(select.getResults());
 }

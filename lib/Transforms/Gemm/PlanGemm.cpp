@@ -246,8 +246,8 @@ struct TileWork {
 
 /// The time a grid of grouped GEMM tiles of `tileM` rows takes on `smCount`
 /// SMs, in units of one K chunk of a 128-row MMA: each group's tiles (MMA N
-/// = rows rounded up to 32 where the kernel narrows a group's last tile's
-/// MMAs, `narrow`, else tileM) times its tiles of B, each CTA costing
+/// = rows rounded up to kRowsStep where the kernel narrows a group's last
+/// tile's MMAs, `narrow`, else tileM) times its tiles of B, each CTA costing
 /// chunks x (0.25 + N / 128), handed out in grid order to the SM that
 /// frees first, as the hardware's block scheduler does. The fixed 0.25 per
 /// chunk (B's decode) is a fit to grouped v3's sweep, whose best tile it
@@ -257,8 +257,9 @@ double tilesMakespan(ArrayRef<TileWork> work, int64_t tileM, int64_t smCount,
   std::vector<double> free(static_cast<size_t>(smCount), 0.0);
   for (const TileWork &w : work) {
     for (int64_t left = w.rows; left > 0; left -= tileM) {
-      const int64_t n =
-          narrow ? llvm::alignTo(std::min(left, tileM), 32) : tileM;
+      const int64_t n = narrow ? llvm::alignTo(std::min(left, tileM),
+                                               WgmmaMainloopAttr::kRowsStep)
+                               : tileM;
       const double cost = w.chunks * (0.25 + n / 128.0);
       for (int64_t i = 0; i < w.nTiles; ++i) {
         std::pop_heap(free.begin(), free.end(), std::greater<>());
@@ -304,7 +305,9 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
   if (f.bTma && f.splitK == 1) {
     SmallVector<TileWork> work(
         batch,
-        TileWork{m, llvm::divideCeil(n, 64 * f.warpgroups), shape.chunks});
+        TileWork{m,
+                 static_cast<int64_t>(llvm::divideCeil(n, 64 * f.warpgroups)),
+                 shape.chunks});
     double best = tilesMakespan(work, f.tileM, t.smCount, /*narrow=*/false);
     for (int64_t tileM = f.tileM - 8; tileM >= 64; tileM -= 8)
       if (double time = tilesMakespan(work, tileM, t.smCount, /*narrow=*/false);
@@ -394,8 +397,8 @@ KernelPlanAttr kGroupsTilesPlan(MLIRContext *ctx, int64_t typical,
 
 /// The sm_90a grouped GEMM plan (performance.md, grouped v1-v4). A tile of
 /// A holds rows of one group, and its K loop runs the MMAs its rows need
-/// (multiples of 32 rows of A as the MMA's N). Where B's chunks can come
-/// through the ring (b_tma): two consumer warpgroups share each tile of A
+/// (multiples of 8 rows of A as the MMA's N, kRowsStep). Where B's chunks can
+/// come through the ring (b_tma): two consumer warpgroups share each tile of A
 /// (128 rows of B: half of A's shared-memory traffic per MMA, which bounds
 /// one warpgroup per tile; 151 against 175 us on the first contest shape,
 /// 73.5 against 97 us on decode), as many ring slots as fit (3 to 8), and
@@ -502,15 +505,20 @@ KernelPlanAttr tcgen05PlanWithStages(MLIRContext *ctx, const PlanTarget &t,
 /// CTA pairs (cta_group = 2) where they deepen the ring: a pair's CTAs
 /// hold half of the tile of A each, so each CTA copies less per slice
 /// (through L2, which the B200 model does not time) and its shared memory
-/// holds more slots. Chosen when B's tiles pair up (no idle CTA), no
-/// cluster is taken by an on-chip split-K, the tile has at least 64 rows
-/// (32 a CTA), and the pair's ring has more slots than a single CTA's.
-/// (The contest's best B200 dual and grouped kernels used 2-CTA MMAs.)
+/// holds more slots. Chosen when B's tiles pair up (no idle CTA; every
+/// problem's of a grouped_problems, whose N are `ns`), no cluster is taken
+/// by an on-chip split-K, the tile has at least 64 rows (32 a CTA), and
+/// the pair's ring has more slots than a single CTA's. (The contest's best
+/// B200 dual and grouped kernels used 2-CTA MMAs.)
 KernelPlanAttr withCtaPairs(MLIRContext *ctx, const PlanTarget &t,
-                            KernelPlanAttr single, int64_t n, int64_t slices) {
+                            KernelPlanAttr single, ArrayRef<int64_t> ns,
+                            int64_t slices) {
   Tcgen05MainloopAttr mainloop = single.getTcgen05();
-  if (llvm::divideCeil(n, Tcgen05MainloopAttr::kTileN) % 2 != 0 ||
-      single.getSplitCluster() || mainloop.getTileM() < 64)
+  auto oddTiles = [](int64_t n) {
+    return llvm::divideCeil(n, Tcgen05MainloopAttr::kTileN) % 2 != 0;
+  };
+  if (llvm::any_of(ns, oddTiles) || single.getSplitCluster() ||
+      mainloop.getTileM() < 64)
     return single;
   KernelPlanAttr pair = tcgen05PlanWithStages(
       ctx, t, mainloop.getTileM(), mainloop.getWeights(), mainloop.getFormat(),
@@ -560,7 +568,7 @@ KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
   return withCtaPairs(ctx, t,
                       tcgen05PlanWithStages(ctx, t, tileM, weights, format,
                                             reduction, slices / splitK),
-                      n, slices / splitK);
+                      {n}, slices / splitK);
 }
 
 /// The sm_100a grouped GEMM plan: tiles of 32, 64, 128 or 256 rows of A
@@ -592,7 +600,7 @@ KernelPlanAttr chooseTcgen05GroupedPlan(MLIRContext *ctx, const PlanTarget &t,
   return withCtaPairs(ctx, t,
                       tcgen05PlanWithStages(ctx, t, tileM, g.getWeights(),
                                             format, SplitKAttr(), slices),
-                      g.getN(), slices);
+                      {g.getN()}, slices);
 }
 
 /// The shape limits every GEMM plan shares: K in steps of `kStep` (`why`
@@ -828,7 +836,8 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
 /// of A (each problem's last tile a whole tile's MMAs), whichever grid
 /// tilesMakespan says ends first (each problem with its own tiles of B and
 /// K slices), the larger on a tie; no split-K; as many slots as fit and
-/// the shortest K has slices.
+/// the shortest K has slices; CTA pairs where every problem's tiles of B
+/// pair up (withCtaPairs).
 KernelPlanAttr chooseTcgen05ProblemsPlan(MLIRContext *ctx,
                                          const PlanTarget &t,
                                          ArrayRef<GemmOperands> problems,
@@ -857,8 +866,13 @@ KernelPlanAttr chooseTcgen05ProblemsPlan(MLIRContext *ctx,
     if (time <= best)
       best = time, tileM = candidate;
   }
-  return tcgen05PlanWithStages(ctx, t, tileM, /*weights=*/1, format,
-                               SplitKAttr(), slices);
+  SmallVector<int64_t> ns;
+  for (const GemmOperands &p : problems)
+    ns.push_back(p.getN());
+  return withCtaPairs(ctx, t,
+                      tcgen05PlanWithStages(ctx, t, tileM, /*weights=*/1,
+                                            format, SplitKAttr(), slices),
+                      ns, slices);
 }
 
 /// Plans a grouped_problems: one plan for every problem (their CTAs share
@@ -925,14 +939,6 @@ LogicalResult mlir::nvfp4::planProblems(GroupedProblemsOp op,
     return op.emitOpError()
            << "expects a plan without split-K (its problems' tiles share "
               "one grid), but got "
-           << *plan;
-  // A pair's second CTA would fall past a problem of one tile of B, which
-  // the problems' grid leaves idle: not built.
-  if (plan->getCtaGroup() == 2)
-    return op.emitOpError()
-           << "expects a plan of single CTAs (cta_group = 1: CTA pairs are "
-              "built for the GEMM, the dual and the MoE grouped GEMM), but "
-              "got "
            << *plan;
   if (tcgen05 && plan->getTcgen05().getFormat() != getScaleFormat(format))
     return op.emitOpError()

@@ -8,14 +8,15 @@
 // own static shape) onto one grid: block y numbers every problem's tiles
 // of A's rows in problem order (problem g's are [first[g], first[g + 1])),
 // block x a tile of B's rows (up to the widest problem's; a CTA past its
-// problem's N exits). Each CTA finds its problem by comparing y with the
-// static prefix sums and switches into that problem's gemm_tile, a GEMM
-// tile of the problem's own shapes and tensors: every problem's operands
-// and tensor maps are parameters of the one kernel, by value. On sm_90a,
-// where the plan has a ring, one pre-pass kernel decodes every problem's
-// A into a workspace of its own, on the same grid of tiles (x: K chunks);
-// on sm_100a the tiles read A and B through tensor maps of their packed
-// bytes, and scales not yet blocked into whole slots are blocked by a
+// problem's N exits, with sm_100a's CTA pairs a whole pair: clusters of 2
+// along x share a tile of A and their problem). Each CTA finds its problem by
+// comparing y with the static prefix sums and switches into that problem's
+// gemm_tile, a GEMM tile of the problem's own shapes and tensors: every
+// problem's operands and tensor maps are parameters of the one kernel, by
+// value. On sm_90a, where the plan has a ring, one pre-pass kernel decodes
+// every problem's A into a workspace of its own, on the same grid of tiles (x:
+// K chunks); on sm_100a the tiles read A and B through tensor maps of their
+// packed bytes, and scales not yet blocked into whole slots are blocked by a
 // pre-pass kernel per operand, as for the GEMM.
 //
 //===----------------------------------------------------------------------===//
@@ -91,17 +92,21 @@ void ifBlockXBelow(OpBuilder &kb, Location loc, int64_t count,
 }
 
 /// The problems' grid (ProblemScheduler.cpp's header): block y's first
-/// tile of each problem, the widest problem's tiles of B and the longest
-/// K's chunks of 64 values.
+/// tile of each problem, the CTAs along x each problem needs (its tiles of
+/// B; with CTA pairs, whole pairs: an odd count's last pair's second CTA
+/// is past N, loads zeros and stores nothing, as in the GEMM), the widest
+/// problem's, and the longest K's chunks of 64 values.
 struct ProblemGrid {
-  SmallVector<int64_t> first = {0};
+  SmallVector<int64_t> first = {0}, ctasX;
   int64_t gridX = 1, maxChunks = 1;
 
-  ProblemGrid(ArrayRef<GemmOperands> problems, int64_t tileM, int64_t tileN) {
+  ProblemGrid(ArrayRef<GemmOperands> problems, KernelPlanAttr plan) {
     for (const GemmOperands &p : problems) {
       first.push_back(first.back() +
-                      llvm::divideCeil(p.getAShape().rows, tileM));
-      gridX = std::max<int64_t>(gridX, llvm::divideCeil(p.getN(), tileN));
+                      llvm::divideCeil(p.getAShape().rows, plan.getTileM()));
+      ctasX.push_back(llvm::alignTo(llvm::divideCeil(p.getN(), plan.getTileN()),
+                                    plan.getCtaGroup()));
+      gridX = std::max(gridX, ctasX.back());
       maxChunks = std::max(maxChunks,
                            p.getAShape().k / WgmmaMainloopAttr::kTileK);
     }
@@ -152,8 +157,8 @@ void buildProblemsKernel(
                              plan.getThreadsPerCta(), symbols);
   Block &body = kernel.getBody().front();
   forProblemTile(kb, loc, grid.first, [&](int64_t g, Value local) {
-    ifBlockXBelow(kb, loc, llvm::divideCeil(problems[g].getN(), tileN),
-                  grid.gridX, [&](Value x) {
+    ifBlockXBelow(kb, loc, grid.ctasX[g], grid.gridX,
+                  [&](Value x) {
                     auto cst = [&](int64_t v) -> Value {
                       return arith::ConstantIndexOp::create(kb, loc, v);
                     };
@@ -173,11 +178,14 @@ void buildProblemsKernel(
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
+  // CTA pairs: clusters of 2 along x.
+  std::optional<gpu::KernelDim3> cluster =
+      clusterOf(hb, kb, loc, kernel, plan.getClusterShape());
   auto launch = launchWithPlan(
       hb, loc, kernel,
       gpu::KernelDim3{idx(grid.gridX), idx(grid.first.back()), idx(1)},
       gpu::KernelDim3{idx(plan.getThreadsPerCta()), idx(1), idx(1)},
-      dynamicShared, operands, plan);
+      dynamicShared, operands, plan, cluster);
   if (dependent)
     launch->setAttr(NVFP4Dialect::kDependentLaunchAttrName, hb.getUnitAttr());
 }
@@ -193,7 +201,7 @@ void tileProblemsWgmma(GroupedProblemsOp op, ArrayRef<GemmOperands> problems,
   const int64_t tileM = plan.getTileM();
   const bool prepass = plan.getStages() > 0, bTma = mainloop.getBTma();
   const BlockFormat format = problems.front().getFormat();
-  const ProblemGrid grid(problems, tileM, plan.getTileN());
+  const ProblemGrid grid(problems, plan);
   OpBuilder hb(op);
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
@@ -301,8 +309,7 @@ void tileProblemsTcgen05(GroupedProblemsOp op,
                          StringRef kernelName) {
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
-  const int64_t tileM = plan.getTileM();
-  const ProblemGrid grid(problems, tileM, plan.getTileN());
+  const ProblemGrid grid(problems, plan);
   OpBuilder hb(op);
   OpBuilder kb = OpBuilder::atBlockEnd(kernels.getBody());
   SmallVector<Value> operands, maps, workspaces;
@@ -318,8 +325,12 @@ void tileProblemsTcgen05(GroupedProblemsOp op,
         (kernelName + "_block_sfb" + suffix).str(), p.sfb.front(),
         p.sfbLayout, a.k, p.getN(), /*batched=*/false, 1, plan, workspaces);
     operands.append({p.a, sfa, p.b.front(), sfb, p.c});
+    // A pair's CTAs copy half of the tile of A each.
     maps.push_back(TensorMapOp::create(
-        hb, loc, getPackedOperandMapType(ctx, 1, a.rows, a.k, tileM), p.a));
+        hb, loc,
+        getPackedOperandMapType(ctx, 1, a.rows, a.k,
+                                plan.getTcgen05().getARowsPerCta()),
+        p.a));
     maps.push_back(TensorMapOp::create(
         hb, loc,
         getPackedOperandMapType(ctx, 1, p.getN(), a.k,

@@ -80,23 +80,6 @@ void launchSumSplits(OpBuilder &hb, OpBuilder &kb, Location loc,
   freeWorkspace(hb, loc, partials);
 }
 
-/// The launch's cluster shape of a kernel whose plan asks for one (`shape`
-/// x, y, z, more than one CTA), which the kernel also declares
-/// (known_cluster_size, .reqnctapercluster in the PTX); none otherwise.
-std::optional<gpu::KernelDim3> clusterOf(OpBuilder &hb, OpBuilder &kb,
-                                         Location loc, gpu::GPUFuncOp kernel,
-                                         ArrayRef<int64_t> shape) {
-  if (shape[0] * shape[1] * shape[2] == 1)
-    return std::nullopt;
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(hb, loc, v);
-  };
-  kernel.setKnownClusterSizeAttr(kb.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(shape[0]), static_cast<int32_t>(shape[1]),
-       static_cast<int32_t>(shape[2])}));
-  return gpu::KernelDim3{idx(shape[0]), idx(shape[1]), idx(shape[2])};
-}
-
 /// Split-K's workspace of the splits' fp32 partial tiles (`bytes`), added
 /// to the GEMM's `operands`; null when the plan writes none (`bytes` = 0).
 Value allocPartials(OpBuilder &hb, Location loc, int64_t bytes,

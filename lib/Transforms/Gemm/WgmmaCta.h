@@ -71,10 +71,6 @@ struct WgmmaCta : FoldingBuilder {
 /// ahead into registers or through the ring (b_tma), wgmma.
 class WgmmaMainloop : FoldingBuilder {
 public:
-  /// A grouped GEMM's K loop is written once per multiple of this many
-  /// rows of A (the MMAs' N), and each tile runs the one its rows need.
-  static constexpr int64_t kVariantRows = 32;
-
   explicit WgmmaMainloop(WgmmaCta &cta) : FoldingBuilder(cta.b), cta(cta) {}
 
   /// The producer warpgroup's first thread, under `isProducer`: waits for
