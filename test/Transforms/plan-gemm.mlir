@@ -207,3 +207,25 @@ func.func @half_grid_64_rows(%a: memref<64x7168xf4E2M1FN>, %sfa: memref<64x448xf
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<64x7168xf4E2M1FN>, memref<64x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<64x4096xf16>)
   return
 }
+
+// -----
+
+// More than a wave of one warpgroup's CTAs (48 x 4 = 192 on 132 SMs):
+// two warpgroups share each tile of A, B through the ring (96 CTAs).
+// CHECK-LABEL: func.func @more_than_a_wave
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 8, producer = true, b_tma = true>>
+func.func @more_than_a_wave(%a: memref<512x4096xf4E2M1FN>, %sfa: memref<512x256xf8E4M3FN>, %b: memref<3072x4096xf4E2M1FN>, %sfb: memref<3072x256xf8E4M3FN>, %c: memref<512x3072xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<512x4096xf4E2M1FN>, memref<512x256xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<3072x256xf8E4M3FN>) outs(%c : memref<512x3072xf16>)
+  return
+}
+
+// -----
+
+// At most a wave (64 x 2 = 128 CTAs): two warpgroups would leave half the
+// SMs idle, so one warpgroup a tile.
+// CHECK-LABEL: func.func @one_wave
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>>
+func.func @one_wave(%a: memref<256x7168xf4E2M1FN>, %sfa: memref<256x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<256x4096xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<256x7168xf4E2M1FN>, memref<256x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<256x4096xf16>)
+  return
+}

@@ -91,7 +91,13 @@ constexpr int64_t kLongKChunks = 128;
 /// ring; at K = 1024 it loses, 9.7 -> 10.2). The half grid's b_tma plan
 /// also serves tiles of 64 to 120 rows of A (64x4096x7168 29.0 -> 18.1,
 /// where the plans above had no split-K for 64 rows; 96x4096x4096 14.6 ->
-/// 13.8).
+/// 13.8). Where one warpgroup's tiles of 64 rows of B would be more than
+/// one CTA per SM (more than 128 rows of A on the wide shapes, at least 24
+/// chunks), two warpgroups share each tile of A instead, as the grouped
+/// GEMM's do (half of A's copies per MMA; GEMM v35, H200: 512x3072x4096
+/// 37.55 -> 32.25 us, 512x4096x1536 18.65 -> 16.91, 1024x4096x7168
+/// 121.31 -> 99.68, 2048x4096x7168 238.86 -> 196.26, 512x7168x2048 41.85
+/// -> 36.88; with 64 CTAs of two, on 256x4096x7168, 32.06 -> 48.74).
 /// What the sm_90a GEMM planner looks at.
 struct GemmShape {
   int64_t m, n, chunks, batch, smCount;
@@ -198,6 +204,14 @@ const GemmCandidate kGemmCandidates[] = {
        return {2, s.tileM(), 10, 1, s.bTma() ? 2 : 6, 2, true, true, s.bTma()};
      },
      "GEMM v27, v31"},
+    {"more than a wave: two warpgroups a tile, B through the ring",
+     [](const GemmShape &s) {
+       return s.bTma() && s.chunks >= 24 && s.ctas() > s.smCount;
+     },
+     [](const GemmShape &s) -> GemmPlanFields {
+       return {2, s.tileM(), 8, 1, 2, 1, true, false, true};
+     },
+     "GEMM v35"},
     {"full grid: B through the ring",
      [](const GemmShape &s) { return s.bTma() && s.chunks >= 32; },
      [](const GemmShape &s) -> GemmPlanFields {
