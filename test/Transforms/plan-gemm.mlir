@@ -210,8 +210,8 @@ func.func @half_grid_64_rows(%a: memref<64x7168xf4E2M1FN>, %sfa: memref<64x448xf
 
 // -----
 
-// More than a wave of one warpgroup's CTAs (48 x 4 = 192 on 132 SMs):
-// two warpgroups share each tile of A, B through the ring (96 CTAs).
+// Two waves of one warpgroup's CTAs (48 x 4 = 192 on 132 SMs) against one
+// of two warpgroups sharing each tile of A (96 CTAs), B through the ring.
 // CHECK-LABEL: func.func @more_than_a_wave
 // CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 8, producer = true, b_tma = true>>
 func.func @more_than_a_wave(%a: memref<512x4096xf4E2M1FN>, %sfa: memref<512x256xf8E4M3FN>, %b: memref<3072x4096xf4E2M1FN>, %sfb: memref<3072x256xf8E4M3FN>, %c: memref<512x3072xf16>) {
@@ -227,5 +227,17 @@ func.func @more_than_a_wave(%a: memref<512x4096xf4E2M1FN>, %sfa: memref<512x256x
 // CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>>
 func.func @one_wave(%a: memref<256x7168xf4E2M1FN>, %sfa: memref<256x448xf8E4M3FN>, %b: memref<4096x7168xf4E2M1FN>, %sfb: memref<4096x448xf8E4M3FN>, %c: memref<256x4096xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<256x7168xf4E2M1FN>, memref<256x448xf8E4M3FN>, memref<4096x7168xf4E2M1FN>, memref<4096x448xf8E4M3FN>) outs(%c : memref<256x4096xf16>)
+  return
+}
+
+// -----
+
+// 112 x 3 = 336 CTAs of one warpgroup are 3 waves; two warpgroups' 168
+// CTAs would be 2 waves of twice as long CTAs (GEMM v35: 35.37 against
+// 32.28 us): one warpgroup a tile.
+// CHECK-LABEL: func.func @partial_wave
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true>>
+func.func @partial_wave(%a: memref<384x2048xf4E2M1FN>, %sfa: memref<384x128xf8E4M3FN>, %b: memref<7168x2048xf4E2M1FN>, %sfb: memref<7168x128xf8E4M3FN>, %c: memref<384x7168xf16>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<384x2048xf4E2M1FN>, memref<384x128xf8E4M3FN>, memref<7168x2048xf4E2M1FN>, memref<7168x128xf8E4M3FN>) outs(%c : memref<384x7168xf16>)
   return
 }

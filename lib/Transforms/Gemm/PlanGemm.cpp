@@ -91,13 +91,13 @@ constexpr int64_t kLongKChunks = 128;
 /// ring; at K = 1024 it loses, 9.7 -> 10.2). The half grid's b_tma plan
 /// also serves tiles of 64 to 120 rows of A (64x4096x7168 29.0 -> 18.1,
 /// where the plans above had no split-K for 64 rows; 96x4096x4096 14.6 ->
-/// 13.8). Where one warpgroup's tiles of 64 rows of B would be more than
-/// one CTA per SM (more than 128 rows of A on the wide shapes, at least 24
-/// chunks), two warpgroups share each tile of A instead, as the grouped
-/// GEMM's do (half of A's copies per MMA; GEMM v35, H200: 512x3072x4096
-/// 37.55 -> 32.25 us, 512x4096x1536 18.65 -> 16.91, 1024x4096x7168
-/// 121.31 -> 99.68, 2048x4096x7168 238.86 -> 196.26, 512x7168x2048 41.85
-/// -> 36.88; with 64 CTAs of two, on 256x4096x7168, 32.06 -> 48.74).
+/// 13.8). Where two warpgroups sharing each tile of A (half of A's copies
+/// per MMA, as the grouped GEMM's CTAs) need enough fewer waves of CTAs
+/// than one (at least 24 chunks; GemmShape::twoWarpgroupsPay), they take
+/// the tile instead (GEMM v35, H200: 512x3072x4096 37.55 -> 32.25 us,
+/// 1024x4096x7168 121.31 -> 99.68, 640x2048x4096 38.42 -> 31.30; they lose
+/// where they would leave a partial wave: 384x7168x2048 32.28 -> 35.37,
+/// and where one wave becomes half a one: 256x4096x7168 32.06 -> 48.74).
 /// What the sm_90a GEMM planner looks at.
 struct GemmShape {
   int64_t m, n, chunks, batch, smCount;
@@ -114,6 +114,18 @@ struct GemmShape {
   }
   /// At most half the SMs busy: room for two CTAs splitting K.
   bool halfGrid() const { return 2 * ctas() <= smCount; }
+  /// Two warpgroups sharing each tile of A (128 rows of B a CTA) finish
+  /// first: a two-warpgroup CTA takes about 1.7 one-warpgroup CTAs' time
+  /// (half of A's copies per MMA), so its grid must need enough fewer
+  /// waves (GEMM v35: right on all eleven shapes measured, for any factor
+  /// from 1.5 to 2).
+  bool twoWarpgroupsPay() const {
+    const int64_t waves = llvm::divideCeil(ctas(), smCount);
+    const int64_t pairedCtas =
+        llvm::divideCeil(n, 128) * llvm::divideCeil(m, tileM()) * batch;
+    return 1.7 * static_cast<double>(llvm::divideCeil(pairedCtas, smCount)) <
+           static_cast<double>(waves);
+  }
   bool evenChunks() const { return chunks % 2 == 0; }
   /// b_tma's full-grid plans were measured with 128 rows of A per tile
   /// (with fewer they won at 64x7168x2048 but lost at 64x7168x16384 and
@@ -204,9 +216,9 @@ const GemmCandidate kGemmCandidates[] = {
        return {2, s.tileM(), 10, 1, s.bTma() ? 2 : 6, 2, true, true, s.bTma()};
      },
      "GEMM v27, v31"},
-    {"more than a wave: two warpgroups a tile, B through the ring",
+    {"fewer waves: two warpgroups a tile, B through the ring",
      [](const GemmShape &s) {
-       return s.bTma() && s.chunks >= 24 && s.ctas() > s.smCount;
+       return s.bTma() && s.chunks >= 24 && s.twoWarpgroupsPay();
      },
      [](const GemmShape &s) -> GemmPlanFields {
        return {2, s.tileM(), 8, 1, 2, 1, true, false, true};
