@@ -108,9 +108,10 @@ struct GemmShape {
   bool needsRing = false;
   /// A's rows in one tile, up to 128, a multiple of 8.
   int64_t tileM() const { return std::min<int64_t>(llvm::alignTo(m, 8), 128); }
-  /// CTAs of a grid of tiles of 64 rows of B and tileM rows of A.
-  int64_t ctas() const {
-    return llvm::divideCeil(n, 64) * llvm::divideCeil(m, tileM()) * batch;
+  /// CTAs of a grid of tiles of `bRows` rows of B (64: one warpgroup a
+  /// tile) and tileM rows of A.
+  int64_t ctas(int64_t bRows = 64) const {
+    return llvm::divideCeil(n, bRows) * llvm::divideCeil(m, tileM()) * batch;
   }
   /// At most half the SMs busy: room for two CTAs splitting K.
   bool halfGrid() const { return 2 * ctas() <= smCount; }
@@ -120,11 +121,10 @@ struct GemmShape {
   /// waves (GEMM v35: right on all eleven shapes measured, for any factor
   /// from 1.5 to 2).
   bool twoWarpgroupsPay() const {
-    const int64_t waves = llvm::divideCeil(ctas(), smCount);
-    const int64_t pairedCtas =
-        llvm::divideCeil(n, 128) * llvm::divideCeil(m, tileM()) * batch;
-    return 1.7 * static_cast<double>(llvm::divideCeil(pairedCtas, smCount)) <
-           static_cast<double>(waves);
+    auto waves = [&](int64_t bRows) {
+      return static_cast<double>(llvm::divideCeil(ctas(bRows), smCount));
+    };
+    return 1.7 * waves(128) < waves(64);
   }
   bool evenChunks() const { return chunks % 2 == 0; }
   /// b_tma's full-grid plans were measured with 128 rows of A per tile
