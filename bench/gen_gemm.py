@@ -22,6 +22,8 @@ planner does); --tcgen05=TILE_M,STAGES[,SPLIT_K[,SPLIT_ON_CHIP]]
 out_type nvfp4 makes C NVFP4, quantized in the epilogue: e2m1 values, e4m3
 `c_scales` (blocked with --blocked=c) and a per-tensor `c_global_scale`
 (an input; nvfp4-run calibrates a random one from the fp32 values).
+out_type mxfp4 (or mxfp4-rceil) makes C MXFP4: e8m0 `c_scales` per 32
+values rounded floor (rceil), no per-tensor scale.
 """
 import sys
 
@@ -54,16 +56,21 @@ def gemm(m, n, k, l=0, out="f16", plan=None, name="gemm", blocked="",
     sfa = scales(pre, m, k, "a" in blocked, mx)
     b = f"memref<{pre}{n}x{k}xf4E2M1FN>"
     sfb = scales(pre, n, k, "b" in blocked, mx)
-    quantized = out == "nvfp4"
+    quantized = out in ("nvfp4", "mxfp4", "mxfp4-rceil")
+    c_mx = out.startswith("mxfp4")
     c = f"memref<{pre}{m}x{n}x{'f4E2M1FN' if quantized else out}>"
-    # An NVFP4 C's operands: its scales and per-tensor scale.
+    # An FP4 C's operands: its scales and (NVFP4) per-tensor scale.
     c_args = c_outs = ""
-    if quantized:
-        sfc = scales(pre, m, n, "c" in blocked)
-        c_args = f", %sfc: {sfc}, %g: memref<1xf32>"
-        c_outs = (f" c_scales(%sfc : {sfc})"
-                  " c_global_scale(%g : memref<1xf32>)")
     attrs = []
+    if quantized:
+        sfc = scales(pre, m, n, "c" in blocked, c_mx)
+        c_args = f", %sfc: {sfc}"
+        c_outs = f" c_scales(%sfc : {sfc})"
+        if not c_mx:
+            c_args += ", %g: memref<1xf32>"
+            c_outs += " c_global_scale(%g : memref<1xf32>)"
+        if out == "mxfp4-rceil":
+            attrs.append("c_scale_rounding = #nvfp4.scale_rounding<rceil>")
     if plan:
         fields = ("warpgroups", "tile_m", "stages", "k_groups", "b_prefetch",
                   "split_k", "producer", "split_on_chip", "b_tma")

@@ -61,8 +61,8 @@ def NVFP4_ScaledMatmulOp : NVFP4_KernelOp<"scaled_matmul",
     block's partial sum is exact: the e2m1 products summed, then scaled by
     `2^(ca + cb - 254)` with one rounding to fp32, so a block overflows or
     flushes only where its exact value does; blocks are added in fp32.
-    Kernels: the GEMV (both targets); the tensor-core GEMM, dual and
-    grouped kernels refuse MXFP4 at plan time for now.
+    Kernels: the GEMV (both targets) and the tensor-core GEMM, dual and
+    grouped kernels (sm_90a in bf16, sm_100a with tcgen05's `.block32`).
 
     An NVFP4 C (the output quantized in the epilogue, for a next layer's
     FP4 GEMM): with C of `f4E2M1FN` (`[L x] M x N`, N a multiple of 16)
@@ -76,7 +76,15 @@ def NVFP4_ScaledMatmulOp : NVFP4_KernelOp<"scaled_matmul",
     within 2 ulp of those formulas. (A kernel's fp32 values differ from
     the CPU reference's by accumulation order, so a check compares the
     codes against every value within the tolerance, not bit for bit.)
-    MXFP4 outputs are not supported.
+
+    An MXFP4 C: `c_scales` of `f8E8M0FNU` (plain `[L x] M x N/32`,
+    blocked `[L x] ceil(M/128) x ceil(N/128) x 32 x 4 x 4`, N a multiple
+    of 32), no `c_global_scale`, and `c_scale_rounding` (`floor`, the
+    default, or `rceil`): C holds what `nvfp4.quantize` to MXFP4 with that
+    `scale_rounding` makes of the fp32 values, exactly (the scale comes
+    from the block's amax and the quotients are exact power-of-two
+    scalings). The output's format is independent of the operands': an
+    NVFP4 product may write an MXFP4 C and the reverse.
 
     Example (the contest's first GEMV shape):
     ```mlir
@@ -103,7 +111,8 @@ def NVFP4_ScaledMatmulOp : NVFP4_KernelOp<"scaled_matmul",
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:
-        $c_scales_layout);
+        $c_scales_layout,
+    OptionalAttr<NVFP4_ScaleRoundingAttr>:$c_scale_rounding);
   let assemblyFormat = [{
     `ins` `(` $a `,` $sfa `,` $b `,` $sfb `:` type($a) `,` type($sfa) `,`
               type($b) `,` type($sfb) `)`
@@ -133,7 +142,7 @@ def NVFP4_ScaledDualMatmulOp : NVFP4_KernelOp<"scaled_dual_matmul",
     C may be NVFP4 (`c_scales`, `c_global_scale`, `c_scales_layout`) as
     in `nvfp4.scaled_matmul`: the gated values silu(x1) * x2 quantized in
     the epilogue, the fused SwiGLU + quantize whose output feeds the next
-    layer's FP4 GEMM.
+    layer's FP4 GEMM; or MXFP4 (`c_scales` of e8m0, `c_scale_rounding`).
 
     Example:
     ```mlir
@@ -160,7 +169,8 @@ def NVFP4_ScaledDualMatmulOp : NVFP4_KernelOp<"scaled_dual_matmul",
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:
-        $c_scales_layout);
+        $c_scales_layout,
+    OptionalAttr<NVFP4_ScaleRoundingAttr>:$c_scale_rounding);
   let assemblyFormat = [{
     `ins` `(` $a `,` $sfa `,` $b1 `,` $sfb1 `,` $b2 `,` $sfb2 `:`
               type($a) `,` type($sfa) `,` type($b1) `,` type($sfb1) `,`

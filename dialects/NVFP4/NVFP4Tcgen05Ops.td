@@ -248,7 +248,8 @@ def NVFP4_Tcgen05StoreOp : NVFP4_Tcgen05Op<"tcgen05.store",
     16 values of a row of C lies in 16 adjacent lanes (rows of B), which
     share its amax by shuffles; each lane quantizes its value, lane pairs
     exchange their codes, every even lane stores the byte, the block's
-    first lane its scale.
+    first lane its scale. With e8m0 `c_scales` C is MXFP4: a block is the
+    warp's 32 lanes, its scale rounded by `c_scale_rounding`.
 
     Example:
     ```mlir
@@ -268,7 +269,8 @@ def NVFP4_Tcgen05StoreOp : NVFP4_Tcgen05Op<"tcgen05.store",
     I32:$m, Optional<I32>:$m_end, I32:$row, Index:$batch,
     Optional<Index>:$split,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:
-        $c_scales_layout);
+        $c_scales_layout,
+    OptionalAttr<NVFP4_ScaleRoundingAttr>:$c_scale_rounding);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
     $tmem `columns` $columns `outs` `(` $c `:` type($c) `)`

@@ -98,9 +98,10 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
       TMEM (`nvfp4.tcgen05.store`). The CTA that decodes A itself takes the
       identity only.
 
-    With `c_scales` (C of f4E2M1FN), C is NVFP4: the epilogue's values
-    quantized as its kernel op says (`nvfp4.scaled_matmul`), 16 values of
-    a row of C per scale.
+    With `c_scales` (C of f4E2M1FN), C is NVFP4 or, with e8m0 scales,
+    MXFP4: the epilogue's values quantized as its kernel op says
+    (`nvfp4.scaled_matmul`), 16 (MXFP4: 32, rounded by
+    `c_scale_rounding`) values of a row of C per scale.
 
     `nvfp4-software-pipeline` turns a plan with a ring into its K loop;
     `convert-nvfp4-to-nvvm` lowers the rest.
@@ -149,7 +150,8 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:
-        $c_scales_layout);
+        $c_scales_layout,
+    OptionalAttr<NVFP4_ScaleRoundingAttr>:$c_scale_rounding);
   let regions = (region SizedRegion<1>:$epilogue);
   let assemblyFormat = [{
     `ins` `(` $a `,` $sfa `:` type($a) `,` type($sfa) `)`

@@ -376,6 +376,16 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
     values, lane pairs exchange their codes, and every even lane stores
     the two bytes it completes, lane q its row's scale.
 
+    With e8m0 `c_scales`, C is MXFP4 (scales rounded by
+    `c_scale_rounding`): a block of 32 values spans warps w and w ^ 1 of
+    the warpgroup, which exchange their 16-value amaxes through the ring's
+    memory at `staging_offset` (required; `getMXExchangeBytes` a
+    warpgroup) between two of the warpgroup's named barriers. All
+    `warpgroups` warpgroups execute the op (none skips it), and with two
+    it first meets a barrier of both (named barrier 4), so that neither
+    writes into the ring while the other still reads it; rows past N are
+    masked one by one.
+
     Example:
     ```mlir
     nvfp4.wgmma.store %acc outs(%c : memref<128x7168xf16>)
@@ -401,7 +411,8 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
     OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<2>]>>:
         $warpgroups,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:
-        $c_scales_layout);
+        $c_scales_layout,
+    OptionalAttr<NVFP4_ScaleRoundingAttr>:$c_scale_rounding);
   let assemblyFormat = [{
     $acc `outs` `(` $c `:` type($c) `)`
     (`c_scales` `(` $c_scales^ `:` type($c_scales) `)`)?
@@ -417,6 +428,12 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
     static int64_t getStagedTileBytes(int64_t accumulators,
                                       int64_t elementBytes) {
       return 2 * accumulators * (64 * elementBytes + 16);
+    }
+    /// Bytes of one warpgroup's exchange of an MXFP4 C's 16-value amaxes:
+    /// one f32 per block (len(acc) / 2 a thread) of each quad column (4)
+    /// of each warp (4).
+    static int64_t getMXExchangeBytes(int64_t accumulators) {
+      return 4 * 4 * (accumulators / 2) * 4;
     }
     /// Whether C's tiles of `tileM` rows by 64 columns can be staged: f16,
     /// bf16 or f32, every row of every tile inside C, 16-byte aligned rows.

@@ -67,25 +67,28 @@ std::pair<double, double> magnitudeRange(double lo, double hi) {
           std::max(std::fabs(lo), std::fabs(hi))};
 }
 
-/// Checks an NVFP4 C (codes in `q`, e4m3 scales in `sf`) quantized from
-/// fp32 values that may differ from the reference's `ref` by `tol` each
-/// (accumulation order, the GPU's approximate exp): a block's scale code
-/// must be one that some block of values within the tolerance gets, and
-/// each value's code one that some value within the tolerance gets with
-/// that scale (nvfp4.quantize's formulas are monotone in amax and x). A
-/// non-finite reference value constrains neither. Fills the checks of C
-/// and of its scales.
+/// Checks an FP4 C (codes in `q`, scales in `sf`: e4m3 for NVFP4 with the
+/// per-tensor scale `global`, e8m0 for MXFP4 rounded by `rounding`)
+/// quantized from fp32 values that may differ from the reference's `ref`
+/// by `tol` each (accumulation order, the GPU's approximate exp): a block's
+/// scale code must be one that some block of values within the tolerance
+/// gets, and each value's code one that some value within the tolerance
+/// gets with that scale (nvfp4.quantize's formulas are monotone in amax and
+/// x). A non-finite reference value constrains neither. Fills the checks
+/// of C and of its scales.
 void checkQuantized(ArrayRef<float> ref, ArrayRef<double> tol,
                     const HostBuffer &q, const HostBuffer &sf,
                     const HostBuffer *wantQ, const HostBuffer *wantSf,
+                    BlockFormat format, ::nvfp4::ref::MXRounding rounding,
                     ::nvfp4::ref::ScaleLayout layout, float global,
                     int64_t batches, int64_t rows, int64_t n,
                     OutputCheck &qCheck, OutputCheck &sfCheck) {
   namespace nref = ::nvfp4::ref;
+  const int64_t bs = format.blockSize;
+  const int64_t kb = format.getScaleColumns(n);
   qCheck.isFloat = sfCheck.isFloat = false;
   qCheck.values = batches * rows * n;
-  sfCheck.values = batches * rows * (n / 16);
-  const int64_t kb = n / 16;
+  sfCheck.values = batches * rows * kb;
   const int64_t sfStride = nref::scaleBytes(layout, rows, kb);
   // A global scale that is not a positive finite number: the formulas'
   // corner cases (zero data, NaN scales), compared with the reference's
@@ -102,15 +105,14 @@ void checkQuantized(ArrayRef<float> ref, ArrayRef<double> tol,
         }
     return;
   }
-  // The blocked layout's padding (rows past M, scale columns past N / 16
+  // The blocked layout's padding (rows past M, scale columns past N / bs
   // in the atoms) must be zero.
   if (layout == nref::ScaleLayout::Blocked) {
     std::vector<bool> used(sf.bytes.size());
     for (int64_t l = 0; l < batches; ++l)
       for (int64_t r = 0; r < rows; ++r)
-        for (int64_t j = 0; j < n / 16; ++j)
-          used[l * nref::scaleBytes(layout, rows, n / 16) +
-               nref::scaleOffset(layout, r, j, rows, n / 16)] = true;
+        for (int64_t j = 0; j < kb; ++j)
+          used[l * sfStride + nref::scaleOffset(layout, r, j, rows, kb)] = true;
     for (size_t i = 0; i < used.size(); ++i)
       if (!used[i] && sf.bytes[i] != 0 && sfCheck.mismatches++ == 0) {
         sfCheck.firstBad = static_cast<int64_t>(i);
@@ -120,17 +122,24 @@ void checkQuantized(ArrayRef<float> ref, ArrayRef<double> tol,
                                        i, static_cast<unsigned>(sf.bytes[i]));
       }
   }
+  // Positive e4m3 and e8m0 codes order like their values.
   auto scaleCode = [&](double amax) -> uint8_t {
+    if (format.isMX())
+      return nref::encodeE8M0Scale(static_cast<float>(amax), rounding);
     if (amax == 0)
       return 0;
     return nref::encodeE4M3((static_cast<float>(amax) / 6.0f) / global);
   };
+  auto scaleOf = [&](uint8_t code) -> float {
+    return format.isMX() ? nref::decodeE8M0(code)
+                         : nref::decodeE4M3(code) * global;
+  };
   for (int64_t l = 0; l < batches; ++l)
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t j = 0; j < kb; ++j) {
-        const int64_t first = (l * rows + r) * n + 16 * j;
+        const int64_t first = (l * rows + r) * n + bs * j;
         double amaxLo = 0, amaxHi = 0;
-        for (int64_t i = first; i < first + 16; ++i) {
+        for (int64_t i = first; i < first + bs; ++i) {
           if (!std::isfinite(ref[i])) {
             amaxHi = INFINITY;
             continue;
@@ -143,7 +152,6 @@ void checkQuantized(ArrayRef<float> ref, ArrayRef<double> tol,
             l * sfStride + nref::scaleOffset(layout, r, j, rows, kb);
         const uint8_t code = sf.bytes[sfAt];
         const uint8_t codeLo = scaleCode(amaxLo), codeHi = scaleCode(amaxHi);
-        // Positive e4m3 codes order like their values.
         if (code < codeLo || code > codeHi) {
           if (sfCheck.mismatches++ == 0) {
             sfCheck.firstBad = sfAt;
@@ -153,13 +161,13 @@ void checkQuantized(ArrayRef<float> ref, ArrayRef<double> tol,
                 "scale of row {0}, values {1}..{2} of batch {3} is 0x{4:x-2}, "
                 "but values within the tolerance give 0x{5:x-2} to "
                 "0x{6:x-2}",
-                r, 16 * j, 16 * j + 15, l, static_cast<unsigned>(code),
+                r, bs * j, bs * j + bs - 1, l, static_cast<unsigned>(code),
                 static_cast<unsigned>(codeLo), static_cast<unsigned>(codeHi));
           }
           continue;
         }
-        const float s = nref::decodeE4M3(code) * global;
-        for (int64_t i = first; i < first + 16; ++i) {
+        const float s = scaleOf(code);
+        for (int64_t i = first; i < first + bs; ++i) {
           const uint8_t byte = q.bytes[i / 2];
           const uint8_t got = (i % 2) ? byte >> 4 : byte & 0xF;
           int lo, hi;
@@ -224,12 +232,14 @@ LogicalResult checkOp(Operation *op, ArrayRef<HostBuffer> got,
   // on the CPU with an f32 C).
   Value c, cScales, cGlobal;
   ScaleLayout cLayout = ScaleLayout::Plain;
+  std::optional<ScaleRounding> cRounding;
   llvm::TypeSwitch<Operation *>(op)
       .Case<ScaledMatmulOp, ScaledDualMatmulOp>([&](auto matmul) {
         c = matmul.getC();
         cScales = matmul.getCScales();
         cGlobal = matmul.getCGlobalScale();
         cLayout = matmul.getCScalesLayout();
+        cRounding = matmul.getCScaleRounding();
       });
   std::optional<std::pair<OutputCheck, OutputCheck>> quantized;
   if (cScales) {
@@ -259,12 +269,9 @@ LogicalResult checkOp(Operation *op, ArrayRef<HostBuffer> got,
     quantized->first.argIndex = cArg;
     quantized->second.argIndex = sfArg;
     checkQuantized(values, tol, got[cArg], got[sfArg], &want[cArg],
-                   &want[sfArg],
-                   cLayout == ScaleLayout::Plain
-                       ? ::nvfp4::ref::ScaleLayout::Plain
-                       : ::nvfp4::ref::ScaleLayout::Blocked,
-                   global, shape.batch, shape.rows, shape.k,
-                   quantized->first, quantized->second);
+                   &want[sfArg], BlockFormat::of(cScales.getType()),
+                   toRef(cRounding), toRef(cLayout), global, shape.batch,
+                   shape.rows, shape.k, quantized->first, quantized->second);
   }
   for (auto [oi, o] : llvm::enumerate(outputs)) {
     if (quantized && o == quantized->first.argIndex) {

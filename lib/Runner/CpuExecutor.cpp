@@ -21,16 +21,23 @@
 using namespace mlir;
 using namespace mlir::nvfp4;
 
+::nvfp4::ref::ScaleLayout mlir::nvfp4::toRef(ScaleLayout layout) {
+  return layout == ScaleLayout::Plain ? ::nvfp4::ref::ScaleLayout::Plain
+                                      : ::nvfp4::ref::ScaleLayout::Blocked;
+}
+
+::nvfp4::ref::MXRounding
+mlir::nvfp4::toRef(std::optional<ScaleRounding> rounding) {
+  return rounding.value_or(ScaleRounding::Floor) == ScaleRounding::Rceil
+             ? ::nvfp4::ref::MXRounding::Rceil
+             : ::nvfp4::ref::MXRounding::Floor;
+}
+
 namespace {
 
 ::nvfp4::ref::ScaleFormat toRef(BlockFormat format) {
   return format.isMX() ? ::nvfp4::ref::ScaleFormat::MXFP4
                        : ::nvfp4::ref::ScaleFormat::NVFP4;
-}
-
-::nvfp4::ref::ScaleLayout toRef(ScaleLayout layout) {
-  return layout == ScaleLayout::Plain ? ::nvfp4::ref::ScaleLayout::Plain
-                                      : ::nvfp4::ref::ScaleLayout::Blocked;
 }
 
 /// Resolves operands to the entry's buffers.
@@ -58,10 +65,10 @@ struct Operands {
 
 /// Runs `perBatch(l, out)` for every batch of an L x M x N product of
 /// `op` (a scaled_matmul or scaled_dual_matmul), then stores the fp32
-/// results into its C: as floats, or where C's buffer is NVFP4 quantized
-/// like nvfp4.quantize with the op's c_scales, c_global_scale and
-/// c_scales_layout. (The buffer decides: accumulationBounds runs the op on
-/// an f32 C.)
+/// results into its C: as floats, or where C's buffer is FP4 quantized
+/// like nvfp4.quantize with the op's c_scales (NVFP4 or MXFP4),
+/// c_global_scale, c_scales_layout and c_scale_rounding. (The buffer
+/// decides: accumulationBounds runs the op on an f32 C.)
 template <typename OpT, typename Fn>
 LogicalResult runBatched(OpT op, const Operands &get, int64_t n,
                          Fn perBatch) {
@@ -75,16 +82,23 @@ LogicalResult runBatched(OpT op, const Operands &get, int64_t n,
     return success();
   }
   HostBuffer &scales = get(op.getCScales());
+  const BlockFormat format = BlockFormat::of(scales.type);
   const ::nvfp4::ref::ScaleLayout layout = toRef(op.getCScalesLayout());
   const float global = op.getCGlobalScale()
                            ? get(op.getCGlobalScale()).toFloats().front()
                            : 1.0f;
   const int64_t scaleStride =
-      ::nvfp4::ref::scaleBytes(layout, a.rows, n / 16);
-  for (int64_t l = 0; l < a.batch; ++l)
-    ::nvfp4::ref::quantize(out.data() + l * a.rows * n, a.rows, n, layout,
-                           c.bytes.data() + l * a.rows * n / 2,
-                           scales.bytes.data() + l * scaleStride, global);
+      ::nvfp4::ref::scaleBytes(layout, a.rows, format.getScaleColumns(n));
+  for (int64_t l = 0; l < a.batch; ++l) {
+    const float *in = out.data() + l * a.rows * n;
+    uint8_t *q = c.bytes.data() + l * a.rows * n / 2;
+    uint8_t *sf = scales.bytes.data() + l * scaleStride;
+    if (format.isMX())
+      ::nvfp4::ref::quantizeMX(in, a.rows, n, layout, q, sf,
+                               toRef(op.getCScaleRounding()));
+    else
+      ::nvfp4::ref::quantize(in, a.rows, n, layout, q, sf, global);
+  }
   return success();
 }
 
@@ -175,11 +189,7 @@ LogicalResult run(QuantizeOp op, const Operands &get) {
     global = amax / (448.0f * 6.0f);
     get(returned).fromFloats({global});
   }
-  const auto rounding =
-      op.getScaleRounding().value_or(ScaleRounding::Floor) ==
-              ScaleRounding::Rceil
-          ? ::nvfp4::ref::MXRounding::Rceil
-          : ::nvfp4::ref::MXRounding::Floor;
+  const ::nvfp4::ref::MXRounding rounding = toRef(op.getScaleRounding());
   for (int64_t l = 0; l < x.batch; ++l) {
     const float *in = values.data() + l * x.rows * x.k;
     uint8_t *out = q.bytes.data() + l * x.rows * x.k / 2;

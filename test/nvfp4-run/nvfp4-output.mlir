@@ -14,6 +14,17 @@
 // RUN: nvfp4-run %s --entry dual --target sm_100a 2>&1 | FileCheck %s --check-prefix=SM100
 // SM100: @dual: compiled for sm_100a
 
+// An MXFP4 C (e8m0 scales per 32 values, rounded up here) of a GEMM of
+// MXFP4 operands: the CPU reference quantizes as nvfp4.quantize to MXFP4
+// does, and both targets compile it (sm_90a exchanges a block's amaxes
+// between the two warps that hold it).
+// RUN: nvfp4-run %s --entry mx --cpu 2>&1 | FileCheck %s --check-prefix=MXCPU
+// MXCPU: nvfp4-run: @mx nvfp4.scaled_matmul on cpu-reference (--cpu; not compiled): 4 inputs (random, seed 0), outputs #4 memref<2x200x96xf4E2M1FN> fnv1a=0x{{[0-9a-f]+}}; #5 memref<2x2x1x32x4x4xf8E8M0FNU> fnv1a=0x{{[0-9a-f]+}}
+// RUN: nvfp4-run %s --entry mx --target sm_90a 2>&1 | FileCheck %s --check-prefix=MXSM90
+// MXSM90: @mx: compiled for sm_90a
+// RUN: nvfp4-run %s --entry mx --target sm_100a 2>&1 | FileCheck %s --check-prefix=MXSM100
+// MXSM100: @mx: compiled for sm_100a
+
 // An entry of several ops is checked op by op, on the inputs the GPU gave
 // each: an argument written twice is refused before anything runs.
 // RUN: not nvfp4-run %s --entry twice --cpu 2>&1 | FileCheck %s --check-prefix=TWICE
@@ -33,5 +44,12 @@ func.func @twice(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>,
                  %c: memref<128x64xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>)
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+func.func @mx(%a: memref<2x200x512xf4E2M1FN>, %sfa: memref<2x2x4x32x4x4xf8E8M0FNU>,
+              %b: memref<2x96x512xf4E2M1FN>, %sfb: memref<2x1x4x32x4x4xf8E8M0FNU>,
+              %c: memref<2x200x96xf4E2M1FN>, %sfc: memref<2x2x1x32x4x4xf8E8M0FNU>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<2x200x512xf4E2M1FN>, memref<2x2x4x32x4x4xf8E8M0FNU>, memref<2x96x512xf4E2M1FN>, memref<2x1x4x32x4x4xf8E8M0FNU>) outs(%c : memref<2x200x96xf4E2M1FN>) c_scales(%sfc : memref<2x2x1x32x4x4xf8E8M0FNU>) {sfa_layout = #nvfp4.scale_layout<blocked>, sfb_layout = #nvfp4.scale_layout<blocked>, c_scales_layout = #nvfp4.scale_layout<blocked>, c_scale_rounding = #nvfp4.scale_rounding<rceil>}
   return
 }

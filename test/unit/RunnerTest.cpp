@@ -251,3 +251,61 @@ TEST_F(RunnerTest, QuantizedOutputIsCheckedAgainstTheTolerance) {
   got[5].bytes[1] = 0x38;
   EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{1}));
 }
+
+namespace {
+
+/// The same GEMM with an MXFP4 C (e8m0 scales per 32 values): C[0][0] = 6
+/// and C[0][1] = 2.5 in block 0, the rest 0.
+constexpr const char *kGemmMxOut = R"mlir(
+func.func @gemm(%a: memref<1x64xf4E2M1FN>, %sfa: memref<1x4xf8E4M3FN>,
+                %b: memref<64x64xf4E2M1FN>, %sfb: memref<64x4xf8E4M3FN>,
+                %c: memref<1x64xf4E2M1FN>, %sfc: memref<1x2xf8E8M0FNU>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<1x64xf4E2M1FN>, memref<1x4xf8E4M3FN>, memref<64x64xf4E2M1FN>, memref<64x4xf8E4M3FN>) outs(%c : memref<1x64xf4E2M1FN>) c_scales(%sfc : memref<1x2xf8E8M0FNU>)
+  return
+}
+)mlir";
+
+} // namespace
+
+TEST_F(RunnerTest, MXQuantizedOutputIsCheckedAgainstTheTolerance) {
+  OwningOpRef<ModuleOp> module = parse(kGemmMxOut);
+  ASSERT_TRUE(module);
+  auto entry = module->lookupSymbol<func::FuncOp>("gemm");
+  FailureOr<EntrySignature> sig = analyzeEntry(entry);
+  ASSERT_TRUE(succeeded(sig));
+  SmallVector<HostBuffer> args;
+  for (Type t : entry.getArgumentTypes())
+    args.emplace_back(cast<MemRefType>(t));
+  std::memset(args[0].bytes.data(), 0x22, 8);
+  args[2].bytes[0] = 0x07;
+  args[2].bytes[32] = 0x14;
+  std::memset(args[1].bytes.data(), 0x38, args[1].bytes.size());
+  std::memset(args[3].bytes.data(), 0x38, args[3].bytes.size());
+  SmallVector<HostBuffer> want(args);
+  ASSERT_TRUE(succeeded(executeOnCpu(entry, want)));
+  // floor: amax 6 = 1.5 x 2^2, so the scale is 2^0 (code 127); 6 -> 0x7,
+  // 2.5 -> 0x4 (ties to even); the zero block's scale code 0.
+  EXPECT_EQ(want[4].bytes[0], 0x47);
+  EXPECT_EQ(want[5].bytes[0], 0x7F);
+  EXPECT_EQ(want[5].bytes[1], 0x00);
+
+  auto mismatches = [&](const SmallVector<HostBuffer> &got) {
+    auto checks = checkOutputs(entry, got, want, *sig);
+    EXPECT_TRUE(succeeded(checks));
+    return std::make_pair((*checks)[0].mismatches, (*checks)[1].mismatches);
+  };
+  SmallVector<HostBuffer> got(want);
+  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{0}));
+  got[4].bytes[0] = 0x57;
+  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{0}));
+  got[4].bytes[0] = 0x67;
+  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{1}, int64_t{0}));
+  // A scale one step off (2^1), or the zero block's made 2^0: the checker
+  // reads them as e8m0, 32 values a block.
+  got = want;
+  got[5].bytes[0] = 0x80;
+  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{1}));
+  got = want;
+  got[5].bytes[1] = 0x7F;
+  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{1}));
+}

@@ -13,11 +13,19 @@
 #ifndef NVFP4_RUNNER_CPUEXECUTOR_H
 #define NVFP4_RUNNER_CPUEXECUTOR_H
 
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+#include "nvfp4/Reference/Formats.h"
+#include "nvfp4/Reference/Layout.h"
 #include "nvfp4/Runner/HostBuffer.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace mlir::nvfp4 {
+
+/// The CPU reference's spelling of a scale layout, and of an MXFP4
+/// quantization's scale rounding (`floor` without one).
+::nvfp4::ref::ScaleLayout toRef(ScaleLayout layout);
+::nvfp4::ref::MXRounding toRef(std::optional<ScaleRounding> rounding);
 
 /// Which entry arguments an entry function reads and writes.
 struct EntrySignature {

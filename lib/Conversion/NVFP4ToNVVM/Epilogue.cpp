@@ -19,7 +19,8 @@ AccumulatorStore mlir::nvfp4::accumulatorStore(KernelBuilder &k, Value c,
                                                Value partials, Value batch,
                                                Value split, Value cScales,
                                                Value cGlobal,
-                                               ScaleLayout layout) {
+                                               ScaleLayout layout,
+                                               ScaleRoundingAttr rounding) {
   ImplicitLocOpBuilder &b = k.b;
   auto cType = cast<MemRefType>(c.getType());
   AccumulatorStore out;
@@ -43,9 +44,15 @@ AccumulatorStore mlir::nvfp4::accumulatorStore(KernelBuilder &k, Value c,
   out.maskN = out.maskM = true;
   if (cScales) {
     out.scales = k.pointer(cScales);
+    out.format = BlockFormat::of(cScales.getType());
+    out.blockedScales = layout == ScaleLayout::Blocked;
+    if (out.format.isMX()) {
+      if (rounding)
+        out.rounding = rounding.getValue();
+      return out;
+    }
     if (cGlobal)
       out.global = k.load(k.f32, k.pointer(cGlobal), 4);
-    out.blockedScales = layout == ScaleLayout::Blocked;
     out.inverse =
         out.global
             ? arith::DivFOp::create(
@@ -97,11 +104,11 @@ void mlir::nvfp4::storeElement(KernelBuilder &k, const AccumulatorStore &out,
   emitStore();
 }
 
-void mlir::nvfp4::storeQuantizedBlocks(KernelBuilder &k,
-                                       const AccumulatorStore &out,
-                                       ArrayRef<QuantizedBlock> blocks,
-                                       ArrayRef<int64_t> blockLanes,
-                                       int64_t pairXor, bool hardware) {
+void mlir::nvfp4::storeQuantizedBlocks(
+    KernelBuilder &k, const AccumulatorStore &out,
+    ArrayRef<QuantizedBlock> blocks, ArrayRef<int64_t> blockLanes,
+    int64_t pairXor, bool hardware,
+    function_ref<void(MutableArrayRef<Value>)> exchange, Value scaleOwner) {
   ImplicitLocOpBuilder &b = k.b;
   Value lane = arith::AndIOp::create(b, k.threadIdX(), k.c32(31));
   auto shuffle = [&](Value v, int64_t mask) -> Value {
@@ -121,7 +128,7 @@ void mlir::nvfp4::storeQuantizedBlocks(KernelBuilder &k,
     return arith::AndIOp::create(b, x, y);
   };
   // Each block's amax (max.f32 skips NaN), shared by its lanes: one
-  // shuffle step for every block at a time.
+  // shuffle step for every block at a time, then across warps.
   SmallVector<Value> amax;
   for (const QuantizedBlock &block : blocks) {
     Value m = k.cf32(0.0f);
@@ -135,32 +142,52 @@ void mlir::nvfp4::storeQuantizedBlocks(KernelBuilder &k,
       m = maxF32(k, m, shuffle(m, mask));
     blockMask |= mask;
   }
-  SmallVector<NVFP4BlockScale> scales;
-  SmallVector<SmallVector<Value>> values;
-  for (auto [block, m] : llvm::zip(blocks, amax)) {
-    scales.push_back(nvfp4BlockScale(k, m, out.global, out.inverse));
-    values.emplace_back(block.values.begin(), block.values.end());
-  }
-  SmallVector<SmallVector<Value>> quotients =
-      nvfp4QuotientsOfBlocks(k, scales, values);
-  // Each lane's codes, value i's in the low nibble of byte i; the
-  // neighbor's (the next column's) in the high nibbles.
-  SmallVector<Value> bytes;
-  for (auto [scale, y] : llvm::zip(scales, quotients)) {
+  if (exchange)
+    exchange(amax);
+  // Each lane's codes, value i's in the low nibble of byte i, and each
+  // block's scale code.
+  auto encode = [&](Value q) -> Value {
+    return hardware
+               ? arith::AndIOp::create(
+                     b, encodeE2M1Pair(k, q, k.cf32(0.0f), true), k.c32(0xF))
+               : encodeE2M1Software(k, q);
+  };
+  auto pack = [&](ArrayRef<Value> quotients) -> Value {
     Value mine = k.c32(0);
-    for (auto [i, q] : llvm::enumerate(y)) {
-      Value code = hardware
-                       ? arith::AndIOp::create(
-                             b, encodeE2M1Pair(k, q, k.cf32(0.0f), true),
-                             k.c32(0xF))
-                       : encodeE2M1Software(k, q);
+    for (auto [i, q] : llvm::enumerate(quotients))
       mine = arith::OrIOp::create(
           b, mine,
-          arith::ShLIOp::create(b, code,
+          arith::ShLIOp::create(b, encode(q),
                                 k.c32(8 * static_cast<int64_t>(i))));
+    return mine;
+  };
+  SmallVector<Value> codes, bytes;
+  if (out.format.isMX()) {
+    // Exact: x x 2^(127 - code), rounded once by the encoder.
+    for (auto [block, m] : llvm::zip(blocks, amax)) {
+      MXBlockScale scale = mxBlockScale(k, m, out.rounding);
+      SmallVector<Value> quotients;
+      for (Value v : block.values)
+        quotients.push_back(arith::MulFOp::create(b, v, scale.inverse));
+      codes.push_back(scale.code);
+      bytes.push_back(pack(quotients));
     }
-    bytes.push_back(arith::SelectOp::create(b, scale.zero, k.c32(0), mine));
+  } else {
+    SmallVector<NVFP4BlockScale> scales;
+    SmallVector<SmallVector<Value>> values;
+    for (auto [block, m] : llvm::zip(blocks, amax)) {
+      scales.push_back(nvfp4BlockScale(k, m, out.global, out.inverse));
+      values.emplace_back(block.values.begin(), block.values.end());
+    }
+    SmallVector<SmallVector<Value>> quotients =
+        nvfp4QuotientsOfBlocks(k, scales, values);
+    for (auto [scale, y] : llvm::zip(scales, quotients)) {
+      codes.push_back(scale.code);
+      bytes.push_back(
+          arith::SelectOp::create(b, scale.zero, k.c32(0), pack(y)));
+    }
   }
+  // The neighbor's (the next column's) codes in the high nibbles.
   for (Value &mine : bytes)
     mine = arith::OrIOp::create(
         b, mine, arith::ShLIOp::create(b, shuffle(mine, pairXor), k.c32(4)));
@@ -177,10 +204,13 @@ void mlir::nvfp4::storeQuantizedBlocks(KernelBuilder &k,
   };
   Value evenLane = laneBitsClear(pairXor);
   Value leader = laneBitsClear(blockMask);
-  const int64_t kb = out.n / 16;
+  if (scaleOwner)
+    leader = both(leader, scaleOwner);
+  const int64_t blockSize = out.format.blockSize;
+  const int64_t kb = out.format.getScaleColumns(out.n);
   const int64_t chunks = llvm::divideCeil(kb, 4);
   const int64_t rowAtoms = llvm::divideCeil(out.m, 128);
-  for (auto [block, scale, packed] : llvm::zip(blocks, scales, bytes)) {
+  for (auto [block, code, packed] : llvm::zip(blocks, codes, bytes)) {
     Value inM = ult(block.mIdx, k.c32(out.m));
     Value row64 = arith::AddIOp::create(
         b, arith::MulIOp::create(b, out.batch64, k.c64(out.m)),
@@ -195,42 +225,59 @@ void mlir::nvfp4::storeQuantizedBlocks(KernelBuilder &k,
       store(both(both(evenLane, inM), ult(column, k.c32(out.n))), byte,
             out.base, offset);
     }
-    // The scale: the block's first lane.
-    Value column16 = arith::ShRUIOp::create(b, block.columns.front(),
-                                            k.c32(4));
+    // The scale: the block's first lane (of its owner warp).
+    Value scaleColumn =
+        arith::DivUIOp::create(b, block.columns.front(), k.c32(blockSize));
+    Value owns = both(both(leader, inM), ult(scaleColumn, k.c32(kb)));
     if (!out.blockedScales) {
       Value offset = arith::AddIOp::create(
-          b, arith::MulIOp::create(b, row64, k.c64(kb)), i64(column16));
-      store(both(both(leader, inM), ult(column16, k.c32(kb))), scale.code,
-            out.scales, offset);
+          b, arith::MulIOp::create(b, row64, k.c64(kb)), i64(scaleColumn));
+      store(owns, code, out.scales, offset);
       continue;
     }
-    // Blocked: the atoms' padding columns (blocks kb .. 4 x chunks) get
-    // zeros from their lanes, padding rows (M .. 128 x rowAtoms) from
-    // those of rows M apart.
+    // Blocked: the owner of a row's last block also writes zeros in the
+    // atoms' padding columns (kb .. 4 x chunks), and every owner the same
+    // in the padding rows (M .. 128 x rowAtoms) M apart from its own.
     Value batchBase = arith::MulIOp::create(b, out.batch64,
                                             k.c64(rowAtoms * chunks * 512));
-    auto at = [&](Value rowIdx) -> Value {
+    auto at = [&](Value rowIdx, Value column) -> Value {
       return arith::AddIOp::create(
           b, batchBase,
-          blockedScaleOffset(b, i64(rowIdx), i64(column16), chunks));
+          blockedScaleOffset(b, i64(rowIdx), i64(column), chunks));
     };
-    Value code = arith::SelectOp::create(b, ult(column16, k.c32(kb)),
-                                         scale.code, k.c32(0));
-    Value owns = both(both(leader, inM), ult(column16, k.c32(4 * chunks)));
-    store(owns, code, out.scales, at(block.mIdx));
-    if (rowAtoms * 128 == out.m)
+    store(owns, code, out.scales, at(block.mIdx, scaleColumn));
+    const int64_t padColumns = 4 * chunks - kb;
+    if (padColumns == 0 && rowAtoms * 128 == out.m)
       continue;
     auto ifOp = scf::IfOp::create(b, owns, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
+    Value zero = arith::ConstantIntOp::create(b, k.i8, 0);
+    Value last = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, scaleColumn,
+                                       k.c32(kb - 1));
+    // Zeros in row `rowIdx`: at this block's column where `own`, at the
+    // padding columns where this is the row's last block.
+    auto zeros = [&](Value rowIdx, bool own) {
+      if (own)
+        LLVM::StoreOp::create(b, zero,
+                              k.offset(out.scales, at(rowIdx, scaleColumn)), 1);
+      if (padColumns == 0)
+        return;
+      auto lastIf = scf::IfOp::create(b, last, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(lastIf.thenBlock());
+      for (int64_t c = kb; c < 4 * chunks; ++c)
+        LLVM::StoreOp::create(b, zero,
+                              k.offset(out.scales, at(rowIdx, k.c32(c))), 1);
+    };
+    zeros(block.mIdx, /*own=*/false);
+    if (rowAtoms * 128 == out.m)
+      continue;
     auto loop = scf::ForOp::create(
         b, arith::AddIOp::create(b, block.mIdx, k.c32(out.m)),
         k.c32(rowAtoms * 128), k.c32(out.m));
     b.setInsertionPointToStart(loop.getBody());
-    LLVM::StoreOp::create(b, arith::ConstantIntOp::create(b, k.i8, 0),
-                          k.offset(out.scales, at(loop.getInductionVar())),
-                          1);
+    zeros(loop.getInductionVar(), /*own=*/true);
   }
 }
 

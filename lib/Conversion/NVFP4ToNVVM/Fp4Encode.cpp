@@ -112,6 +112,45 @@ Value mlir::nvfp4::encodeE2M1Pair(KernelBuilder &k, Value lo, Value hi,
       arith::ShLIOp::create(b, encodeE2M1Software(k, hi), k.c32(4)));
 }
 
+MXBlockScale mlir::nvfp4::mxBlockScale(KernelBuilder &k, Value amax,
+                                       ScaleRounding rounding) {
+  ImplicitLocOpBuilder &b = k.b;
+  auto bitsOf = [&](Value f) { return arith::BitcastOp::create(b, k.i32, f); };
+  auto select = [&](arith::CmpIPredicate p, Value x, int64_t bound, Value t,
+                    Value f) -> Value {
+    return arith::SelectOp::create(
+        b, arith::CmpIOp::create(b, p, x, k.c32(bound)), t, f);
+  };
+  Value code;
+  if (rounding == ScaleRounding::Floor) {
+    Value biased = arith::ShRUIOp::create(b, bitsOf(amax), k.c32(23));
+    Value lowered = arith::MaxSIOp::create(
+        b, arith::SubIOp::create(b, biased, k.c32(2)), k.c32(0));
+    code = select(arith::CmpIPredicate::eq, biased, 255, k.c32(254), lowered);
+  } else {
+    Value bits = bitsOf(arith::DivFOp::create(b, amax, k.cf32(6.0f)));
+    Value biased = arith::ShRUIOp::create(b, bits, k.c32(23));
+    Value up = arith::ExtUIOp::create(
+        b, k.i32,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
+                              arith::AndIOp::create(b, bits, k.c32(0x7FFFFF)),
+                              k.c32(0)));
+    Value normal = arith::MinUIOp::create(
+        b, arith::AddIOp::create(b, biased, up), k.c32(254));
+    Value subnormal = arith::ExtUIOp::create(
+        b, k.i32,
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, bits,
+                              k.c32(0x400000)));
+    code = select(arith::CmpIPredicate::eq, biased, 0, subnormal, normal);
+  }
+  Value inverseBits =
+      select(arith::CmpIPredicate::eq, code, 254, k.c32(0x400000),
+             arith::ShLIOp::create(
+                 b, arith::SubIOp::create(b, k.c32(254), code), k.c32(23)));
+  Value inverse = arith::BitcastOp::create(b, k.f32, inverseBits);
+  return {code, inverse};
+}
+
 NVFP4BlockScale mlir::nvfp4::nvfp4BlockScale(KernelBuilder &k, Value amax,
                                              Value global, Value inverse) {
   ImplicitLocOpBuilder &b = k.b;

@@ -18,6 +18,8 @@
 
 #include "KernelBuilder.h"
 
+#include "nvfp4/Dialect/NVFP4/NVFP4Dialect.h"
+
 namespace mlir::nvfp4 {
 
 /// |x| by clearing the sign bit (llvm.fabs would become a libdevice call:
@@ -55,6 +57,19 @@ struct NVFP4BlockScale {
 };
 NVFP4BlockScale nvfp4BlockScale(KernelBuilder &k, Value amax, Value global,
                                 Value inverse = {});
+
+/// An MXFP4 block's scale, from its amax (as nvfp4.quantize defines it,
+/// bit for bit the reference's): `code` (an i32) is
+///   floor: amax's biased exponent - 2 (0 below, 254 for an infinity);
+///   rceil: fl(amax / 6) rounded up to a power of two (a nonzero mantissa
+///          adds one to the exponent; subnormals above 2^-127 give 2^-126),
+///          at most 254;
+/// and `inverse` = 2^(127 - code) (2^-127 a subnormal), built from its
+/// bits: x x inverse is the exact scaling the quotients round once.
+struct MXBlockScale {
+  Value code, inverse;
+};
+MXBlockScale mxBlockScale(KernelBuilder &k, Value amax, ScaleRounding rounding);
 
 /// The quotients x / s of the block's `values` (of which `amax` is the
 /// largest finite magnitude) rounded to nearest, as div.rn.f32 gives them:

@@ -496,7 +496,8 @@ struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
     Tcgen05Ops tc{k};
     AccumulatorStore out = accumulatorStore(
         k, op.getC(), op.getPartials(), op.getBatch(), op.getSplit(),
-        adaptor.getCScales(), adaptor.getCGlobalScale(), op.getCScalesLayout());
+        adaptor.getCScales(), adaptor.getCGlobalScale(), op.getCScalesLayout(),
+        op.getCScaleRoundingAttr());
     const int64_t columns = op.getColumns();
     out.maskM = out.m % columns != 0;
     out.maskN = out.n % 128 != 0;
@@ -529,17 +530,20 @@ struct Tcgen05StoreLowering : OpConversionPattern<Tcgen05StoreOp> {
         Value value = epilogue ? applyEpilogue(b, *epilogue, elements)
                                : elements.front();
         Value mIdx = arith::AddIOp::create(b, adaptor.getM(), k.c32(first + j));
-        // An NVFP4 C: a row's 16-column block is 16 adjacent lanes (rows
-        // of B), the next column's value in lane ^ 1; the loaded columns'
-        // blocks are quantized together.
+        // An FP4 C: a row's 16-column block is 16 adjacent lanes (rows
+        // of B; MXFP4's 32 the warp's), the next column's value in lane ^
+        // 1; the loaded columns' blocks are quantized together.
         if (out.scales)
           blocks.push_back({{value}, {nIdx}, mIdx});
         else
           storeElement(k, out, value, mIdx, nIdx);
       }
       if (!blocks.empty())
-        storeQuantizedBlocks(k, out, blocks, {1, 2, 4, 8}, 1,
-                             /*hardware=*/true);
+        storeQuantizedBlocks(k, out, blocks,
+                             out.format.isMX()
+                                 ? ArrayRef<int64_t>{1, 2, 4, 8, 16}
+                                 : ArrayRef<int64_t>{1, 2, 4, 8},
+                             1, /*hardware=*/true);
     }
     rewriter.eraseOp(op);
     return success();

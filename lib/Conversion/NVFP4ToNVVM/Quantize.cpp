@@ -82,13 +82,8 @@ SmallVector<Value> widen(KernelBuilder &k, ArrayRef<Value> words,
 
 /// MXFP4: the e8m0 code (an i32) and the 4 packed words of a block of 32
 /// values, as nvfp4.quantize defines them (bit for bit the reference's):
-///   floor: amax's biased exponent - 2 (0 below, 254 for an infinity);
-///   rceil: fl(amax / 6) rounded up to a power of two (a nonzero mantissa
-///          adds one to the exponent; subnormals above 2^-127 give 2^-126),
-///          at most 254;
-/// then q = e2m1(x * 2^(127 - code)), the power of two built from its bits
-/// (2^-127 a subnormal), an exact scaling rounded once like x / 2^(code -
-/// 127).
+/// the scale from the block's amax (mxBlockScale), then q = e2m1(x x
+/// 2^(127 - code)), an exact scaling rounded once like x / 2^(code - 127).
 std::pair<Value, SmallVector<Value>>
 quantizeMXBlock(KernelBuilder &k, ArrayRef<Value> block, ScaleRounding rounding,
                 bool hardware) {
@@ -96,39 +91,7 @@ quantizeMXBlock(KernelBuilder &k, ArrayRef<Value> block, ScaleRounding rounding,
   Value amax = k.cf32(0.0f);
   for (Value v : block)
     amax = maxF32(k, amax, absF32(k, v));
-  auto bitsOf = [&](Value f) { return arith::BitcastOp::create(b, k.i32, f); };
-  auto select = [&](arith::CmpIPredicate p, Value x, int64_t bound, Value t,
-                    Value f) -> Value {
-    return arith::SelectOp::create(
-        b, arith::CmpIOp::create(b, p, x, k.c32(bound)), t, f);
-  };
-  Value code;
-  if (rounding == ScaleRounding::Floor) {
-    Value biased = arith::ShRUIOp::create(b, bitsOf(amax), k.c32(23));
-    Value lowered = arith::MaxSIOp::create(
-        b, arith::SubIOp::create(b, biased, k.c32(2)), k.c32(0));
-    code = select(arith::CmpIPredicate::eq, biased, 255, k.c32(254), lowered);
-  } else {
-    Value bits = bitsOf(arith::DivFOp::create(b, amax, k.cf32(6.0f)));
-    Value biased = arith::ShRUIOp::create(b, bits, k.c32(23));
-    Value up = arith::ExtUIOp::create(
-        b, k.i32,
-        arith::CmpIOp::create(b, arith::CmpIPredicate::ne,
-                              arith::AndIOp::create(b, bits, k.c32(0x7FFFFF)),
-                              k.c32(0)));
-    Value normal = arith::MinUIOp::create(
-        b, arith::AddIOp::create(b, biased, up), k.c32(254));
-    Value subnormal = arith::ExtUIOp::create(
-        b, k.i32,
-        arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, bits,
-                              k.c32(0x400000)));
-    code = select(arith::CmpIPredicate::eq, biased, 0, subnormal, normal);
-  }
-  Value inverseBits = select(
-      arith::CmpIPredicate::eq, code, 254, k.c32(0x400000),
-      arith::ShLIOp::create(b, arith::SubIOp::create(b, k.c32(254), code),
-                            k.c32(23)));
-  Value inverse = arith::BitcastOp::create(b, k.f32, inverseBits);
+  auto [code, inverse] = mxBlockScale(k, amax, rounding);
   SmallVector<Value> words;
   for (int64_t w = 0; w < 4; ++w) {
     Value word = k.c32(0);

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Fp4Encode.h"
 #include "Lowerings.h"
 #include "WgmmaFragments.h"
 
@@ -218,7 +219,8 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     KernelBuilder k(b);
     AccumulatorStore out = accumulatorStore(
         k, op.getC(), op.getPartials(), op.getBatch(), op.getSplit(),
-        adaptor.getCScales(), adaptor.getCGlobalScale(), op.getCScalesLayout());
+        adaptor.getCScales(), adaptor.getCGlobalScale(), op.getCScalesLayout(),
+        op.getCScaleRoundingAttr());
     // The tile's columns start at a multiple of its N (m is), so only a
     // ragged M needs masks; rows are masked unless N is a multiple of 64
     // (the op requires row < N: its warpgroup's rows then all exist).
@@ -229,7 +231,7 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     SmallVector<Value> acc = k.unpack(adaptor.getAcc());
     FragmentThread ft = FragmentThread::get(k, k.threadIdX());
     if (out.scales) {
-      storeQuantized(k, acc, out, op.getM(), op.getRow(), ft);
+      storeQuantized(k, op, adaptor.getStaging(), acc, out, ft);
       rewriter.eraseOp(op);
       return success();
     }
@@ -257,16 +259,21 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     return success();
   }
 
-  /// An NVFP4 C: accumulator i is C[m + 8 (i / 4) + 2q + i % 2][row + 16w
+  /// An FP4 C: accumulator i is C[m + 8 (i / 4) + 2q + i % 2][row + 16w
   /// + g + 8 ((i / 2) % 2)] (storeAccumulators), so a row's 16-column
   /// block is the warp's 16 columns: 2 values (i and i + 2) in each of the
   /// 8 lanes g of quad column q (lane bits 2-4), the next column's in lane
-  /// ^ 4.
-  static void storeQuantized(KernelBuilder &k, ArrayRef<Value> acc,
-                             const AccumulatorStore &out, Value m, Value row,
+  /// ^ 4. An MXFP4 block is warps w and w ^ 1's (w even) 16 columns: each
+  /// warp's lanes g = 0 write its 16-column amaxes into the ring's memory
+  /// at (warp x blocks + block) x 4 + q floats of the warpgroup's area,
+  /// and after the warpgroup's barrier each lane takes the other warp's
+  /// too; the even warp stores the scales.
+  static void storeQuantized(KernelBuilder &k, WgmmaStoreOp op, Value ringBase,
+                             ArrayRef<Value> acc, const AccumulatorStore &out,
                              const FragmentThread &ft) {
     ImplicitLocOpBuilder &b = k.b;
-    Value column = ft.firstRow(k, row);
+    Value m = op.getM();
+    Value column = ft.firstRow(k, op.getRow());
     Value column8 = arith::AddIOp::create(b, column, k.c32(8));
     Value mFirst =
         arith::AddIOp::create(b, m, arith::MulIOp::create(b, ft.q, k.c32(2)));
@@ -278,7 +285,70 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
           arith::AddIOp::create(b, mFirst, k.c32(8 * (i >> 2) + (i & 1)));
       blocks.push_back({{acc[i], acc[i + 2]}, {column, column8}, mIdx});
     }
-    storeQuantizedBlocks(k, out, blocks, {4, 8, 16}, 4, /*hardware=*/false);
+    if (!out.format.isMX()) {
+      storeQuantizedBlocks(k, out, blocks, {4, 8, 16}, 4, /*hardware=*/false);
+      return;
+    }
+    const int64_t warpgroups = *op.getWarpgroups();
+    const int64_t count = blocks.size();
+    Value warpgroup = b.createOrFold<arith::RemUIOp>(
+        arith::ShRUIOp::create(b, k.threadIdX(), k.c32(7)), k.c32(warpgroups));
+    Value area = arith::AddIOp::create(
+        b, ringBase,
+        arith::AddIOp::create(
+            b, k.c32(*op.getStagingOffset()),
+            arith::MulIOp::create(
+                b, warpgroup,
+                k.c32(WgmmaStoreOp::getMXExchangeBytes(acc.size())))));
+    auto slot = [&](Value warp, int64_t block) -> Value {
+      Value index = arith::AddIOp::create(
+          b,
+          arith::MulIOp::create(
+              b,
+              arith::AddIOp::create(
+                  b, arith::MulIOp::create(b, warp, k.c32(count)),
+                  k.c32(block)),
+              k.c32(4)),
+          ft.q);
+      return LLVM::IntToPtrOp::create(
+          b, k.sharedPtr,
+          arith::AddIOp::create(b, area,
+                                arith::MulIOp::create(b, index, k.c32(4)))
+              .getResult());
+    };
+    auto exchange = [&](MutableArrayRef<Value> amax) {
+      // Neither warpgroup writes into the ring while the other may still
+      // read it.
+      if (warpgroups > 1)
+        NVVM::BarrierOp::create(
+            b, Type(), k.c32(WgmmaSmemPlan::kMXExchangeBarrier),
+            k.c32(128 * warpgroups), NVVM::BarrierReductionAttr(), Value());
+      {
+        auto ifOp = scf::IfOp::create(
+            b,
+            arith::CmpIOp::create(b, arith::CmpIPredicate::eq, ft.g, k.c32(0)),
+            /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        for (int64_t j = 0; j < count; ++j)
+          LLVM::StoreOp::create(b, amax[j], slot(ft.w, j), 4);
+      }
+      NVVM::BarrierOp::create(
+          b, Type(),
+          arith::AddIOp::create(b, warpgroup,
+                                k.c32(WgmmaSmemPlan::getStagedStoreBarrier(0))),
+          k.c32(128), NVVM::BarrierReductionAttr(), Value());
+      Value partner = arith::XOrIOp::create(b, ft.w, k.c32(1));
+      for (int64_t j = 0; j < count; ++j)
+        amax[j] = maxF32(k, amax[j],
+                         k.load(k.f32, slot(partner, j), 4,
+                                /*invariant=*/false));
+    };
+    Value evenWarp = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::eq, arith::AndIOp::create(b, ft.w, k.c32(1)),
+        k.c32(0));
+    storeQuantizedBlocks(k, out, blocks, {4, 8, 16}, 4, /*hardware=*/false,
+                         exchange, evenWarp);
   }
 
   /// wgmma.store `staged`: the warpgroup's fragments into its tile in the

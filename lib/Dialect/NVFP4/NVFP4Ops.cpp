@@ -24,6 +24,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -180,13 +181,25 @@ LogicalResult verifyLikeA(Operation *op, StringRef name, MemRefType type,
   return success();
 }
 
-/// The block format of `op`'s scale operands, which must all share it (a
-/// product of NVFP4 and MXFP4 operands is not built); NVFP4 for an op
-/// without scales.
+/// The block scales of C that `op` writes (an NVFP4 or MXFP4 C), or null:
+/// C's format is its own, independent of the operands'.
+Value getOutputScales(Operation *op) {
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case<ScaledMatmulOp, ScaledDualMatmulOp, GemmTileOp, WgmmaStoreOp,
+            Tcgen05StoreOp>([](auto o) -> Value { return o.getCScales(); })
+      .Default([](Operation *) { return Value(); });
+}
+
+/// The block format of `op`'s scale operands but C's, which must all share
+/// it (a product of NVFP4 and MXFP4 operands is not built); NVFP4 for an
+/// op without scales.
 FailureOr<BlockFormat> verifyFormat(Operation *op) {
   std::optional<BlockFormat> format;
   Type first;
+  Value cScales = getOutputScales(op);
   for (Value value : op->getOperands()) {
+    if (cScales && value == cScales)
+      continue;
     auto type = dyn_cast<MemRefType>(value.getType());
     std::optional<BlockFormat> f =
         type ? BlockFormat::get(type.getElementType()) : std::nullopt;
@@ -250,49 +263,49 @@ LogicalResult verifyOutput(Operation *op, MemRefType type,
   return success();
 }
 
-/// An MXFP4 C is refused before the operands' formats are compared (its
-/// e8m0 scales would otherwise read as a mixed product).
-LogicalResult verifyNotMXOutput(Operation *op, Value cScales) {
-  if (cScales && BlockFormat::of(cast<MemRefType>(cScales.getType())).isMX())
-    return op->emitOpError()
-           << "expects NVFP4 (f8E4M3FN) 'c_scales': an MXFP4 C is not "
-              "supported (quantize a float C with nvfp4.quantize)";
-  return success();
-}
-
-/// Checks C's format companions: an NVFP4 C (f4E2M1FN, `[L x] M x N`)
-/// comes with its e4m3 block scales `cScales` of C's shape in `layout` (N
-/// a multiple of 16) and optionally a one-f32 `global`, a float C with
-/// neither; `partials` (split-K's raw sums) and a tile that ends at a
-/// run-time row (`rowEnd`: a grouped GEMM's) only with a float C.
+/// Checks C's format companions: an FP4 C (f4E2M1FN, `[L x] M x N`)
+/// comes with its block scales `cScales` of C's shape in `layout`: e4m3
+/// (NVFP4: N a multiple of 16, optionally a one-f32 `global`) or e8m0
+/// (MXFP4: N a multiple of 32, no `global`, the op's `c_scale_rounding`
+/// only here); a float C with none of them. `partials` (split-K's raw
+/// sums) and a tile that ends at a run-time row (`rowEnd`: a grouped
+/// GEMM's) only with a float C.
 LogicalResult verifyOutputFormat(Operation *op, MemRefType cType,
                                  Value cScales, Value global,
                                  ScaleLayout layout, Value partials,
                                  Value rowEnd = {}) {
   const bool fp4 = isa<Float4E2M1FNType>(cType.getElementType());
+  const bool rounding = op->hasAttr("c_scale_rounding");
   if (!fp4) {
-    if (cScales || global)
+    if (cScales || global || rounding)
       return op->emitOpError()
-             << "expects 'c_scales' and 'c_global_scale' only with an NVFP4 "
-                "C (f4E2M1FN), but C is "
+             << "expects 'c_scales', 'c_global_scale' and 'c_scale_rounding' "
+                "only with an FP4 C (f4E2M1FN), but C is "
              << cType.getElementType();
     return success();
   }
   if (!cScales)
-    return op->emitOpError() << "expects 'c_scales' (C's e4m3 block scales) "
-                                "with an NVFP4 C (f4E2M1FN)";
+    return op->emitOpError() << "expects 'c_scales' (C's e4m3 or e8m0 block "
+                                "scales) with an FP4 C (f4E2M1FN)";
   auto scalesType = cast<MemRefType>(cScales.getType());
-  if (BlockFormat::of(scalesType).isMX())
+  const BlockFormat format = BlockFormat::of(scalesType);
+  if (format.isMX() && global)
     return op->emitOpError()
-           << "expects NVFP4 (f8E4M3FN) 'c_scales': an MXFP4 C is not "
-              "supported (quantize a float C with nvfp4.quantize)";
+           << "expects no 'c_global_scale' with an MXFP4 C (f8E8M0FNU "
+              "'c_scales'): MXFP4 has only its power-of-two block scales";
+  if (!format.isMX() && rounding)
+    return op->emitOpError()
+           << "expects 'c_scale_rounding' only with an MXFP4 C (f8E8M0FNU "
+              "'c_scales'): NVFP4's e4m3 scales round to nearest";
   if (partials)
-    return op->emitOpError() << "expects no split-K partials with an NVFP4 "
-                                "C: its blocks are quantized from the "
-                                "finished sums";
+    return op->emitOpError()
+           << "expects no split-K partials with an " << format.getName()
+           << " C: its blocks are quantized from the "
+              "finished sums";
   if (rowEnd)
     return op->emitOpError() << "expects no run-time row end (a grouped "
-                                "GEMM's tile) with an NVFP4 C";
+                                "GEMM's tile) with an "
+                             << format.getName() << " C";
   if (failed(verifyDense(op, cScales, "c_scales")) ||
       (global && failed(verifyDense(op, global, "c_global_scale"))))
     return failure();
@@ -303,12 +316,13 @@ LogicalResult verifyOutputFormat(Operation *op, MemRefType cType,
               "got "
            << global.getType();
   if (cType.getRank() != 2 && cType.getRank() != 3)
-    return op->emitOpError() << "expects an NVFP4 C of rank 2 or 3";
+    return op->emitOpError() << "expects an FP4 C of rank 2 or 3";
   OperandShape c = getOperandShape(cType);
-  if (c.k % 16 != 0)
-    return op->emitOpError() << "expects N (" << c.k
-                             << ") to be a multiple of 16 with an NVFP4 C "
-                                "(one scale per 16 values of a row)";
+  if (c.k % format.blockSize != 0)
+    return op->emitOpError()
+           << "expects N (" << c.k << ") to be a multiple of "
+           << format.blockSize << " with an " << format.getName()
+           << " C (one scale per " << format.blockSize << " values of a row)";
   return verifyScales(op, "c_scales", scalesType, layout, c.rows, "M", c.k,
                       c.batched, c.batch);
 }
@@ -409,8 +423,6 @@ LogicalResult verifyGemmTiles(Operation *op, const OperandShape &a,
 //===----------------------------------------------------------------------===//
 
 LogicalResult ScaledMatmulOp::verify() {
-  if (failed(verifyNotMXOutput(getOperation(), getCScales())))
-    return failure();
   FailureOr<OperandShape> a = verifyScaledProduct(
       getOperation(), getA().getType(), getSfa().getType(), getB().getType(),
       getSfb().getType(), getC().getType(), getSfaLayout(), getSfbLayout());
@@ -432,8 +444,6 @@ LogicalResult ScaledMatmulOp::verify() {
 
 LogicalResult ScaledDualMatmulOp::verify() {
   Operation *op = getOperation();
-  if (failed(verifyNotMXOutput(op, getCScales())))
-    return failure();
   FailureOr<OperandShape> shape =
       verifyProductOperands(op, {"a", "sfa", "b1", "sfb1", "b2", "sfb2", "c"},
                             getA().getType(), "b1", getB1().getType());
@@ -831,8 +841,6 @@ static LogicalResult verifyTcgen05Tile(GemmTileOp op, const OperandShape &a,
 }
 
 LogicalResult GemmTileOp::verify() {
-  if (failed(verifyNotMXOutput(getOperation(), getCScales())))
-    return failure();
   FailureOr<BlockFormat> format = verifyFormat(getOperation());
   if (failed(format))
     return failure();
@@ -1085,7 +1093,7 @@ void GemmTileOp::build(OpBuilder &builder, OperationState &state, Value a,
         /*c_scales=*/Value(), /*c_global_scale=*/Value(), mBase, nBase, batch,
         aTiles, aBytes, bBytes, bScales, split, partials,
         /*group=*/Value(), /*row_begin=*/Value(), /*row_end=*/Value(), plan,
-        sfaLayout, sfbLayout, ScaleLayout::Plain);
+        sfaLayout, sfbLayout, ScaleLayout::Plain, /*c_scale_rounding=*/{});
   // The identity epilogue: C's element is the accumulator's.
   OpBuilder::InsertionGuard guard(builder);
   Region *epilogue = state.regions.front().get();
@@ -1461,9 +1469,27 @@ LogicalResult WgmmaStoreOp::verify() {
   if (!getStaging() != !getStagingOffset() || !getStaging() != !getWarpgroups())
     return emitOpError() << "expects the staging ring, its offset and its "
                             "warpgroups together";
+  const int64_t accumulators = getAcc().getType().getNumElements();
+  // An MXFP4 C's warps exchange their amaxes in the ring's memory.
+  if (getCScales() && BlockFormat::of(getCScales().getType()).isMX()) {
+    if (!getStaging())
+      return emitOpError() << "expects an MXFP4 C's amax exchange in the "
+                              "ring ('staged in ... at ... warpgroups ...')";
+    const int64_t end = *getStagingOffset() +
+                        *getWarpgroups() * getMXExchangeBytes(accumulators);
+    if (*getStagingOffset() % 16 || end > getStaging().getType().getDataBytes())
+      return emitOpError() << "exchanges an MXFP4 C's amaxes at byte "
+                           << *getStagingOffset() << " up to " << end
+                           << ", which must be 16-byte aligned and within "
+                              "the ring's "
+                           << getStaging().getType().getDataBytes()
+                           << " bytes of data";
+    return success();
+  }
   if (!getStaging())
     return success();
-  const int64_t accumulators = getAcc().getType().getNumElements();
+  if (getCScales())
+    return emitOpError() << "stages a float C's tile only, not an NVFP4 C";
   if (getPartials())
     return emitOpError() << "stages C's tile only, not split-K's partials";
   if (getMEnd())

@@ -32,3 +32,17 @@ WgmmaSmemPlan::getStagingOffset(int64_t bytes, int64_t exchangeFloats) const {
     return std::nullopt;
   return offset;
 }
+
+std::optional<int64_t>
+WgmmaSmemPlan::getMXExchangeOffset(int64_t bytes,
+                                   int64_t exchangeFloats) const {
+  if (std::optional<int64_t> offset = getStagingOffset(bytes, exchangeFloats))
+    return offset;
+  if (!plan.getSplitCluster())
+    return std::nullopt;
+  const Exchange exchange = getExchange(exchangeFloats);
+  if (exchange.aTileBytes == 0 ||
+      exchange.aTileBytes + bytes > ring.getSlotBytes())
+    return std::nullopt;
+  return exchange.start + exchange.aTileBytes;
+}

@@ -9,8 +9,10 @@
 // fp32 partials copy with split-K in mode global (nvfp4.wgmma.store).
 // C's tile goes through the ring's memory, free after the K loop, where
 // the shared-memory plan has room for it, so that C is written in whole
-// lines (`staged`). The tile's epilogue region, after every reduction,
-// gives the value stored: the GEMM's is the identity (nothing to apply).
+// lines (`staged`); an MXFP4 C's warps exchange their blocks' amaxes
+// there (a block spans two warps). The tile's epilogue region, after every
+// reduction, gives the value stored: the GEMM's is the identity (nothing to
+// apply).
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,19 +66,34 @@ void WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   // cluster's; not two warpgroups that each meet only their own barrier.
   const bool loopsOver = cta.plan.getWarpgroups() == 1 || cta.kGroups > 1 ||
                          cta.kernel.getSplitCluster();
+  const int64_t exchangeFloats =
+      cta.plan.getWarpgroups() * 128 * accumulators * cta.weights;
+  // An MXFP4 C's warps exchange their amaxes in the same place (the store
+  // waits for both warpgroups itself, so it is not skipped for either).
+  Value cScales = cta.op.getCScales();
+  const bool mxC = cScales && BlockFormat::of(cScales.getType()).isMX();
+  if (mxC) {
+    if (std::optional<int64_t> offset = cta.smem->getMXExchangeOffset(
+            cta.plan.getWarpgroups() *
+                WgmmaStoreOp::getMXExchangeBytes(accumulators),
+            exchangeFloats)) {
+      staging = cta.ring;
+      stagingOffset = b.getI64IntegerAttr(*offset);
+      stagingWarpgroups = b.getI64IntegerAttr(cta.plan.getWarpgroups());
+    }
+  }
   // A grouped GEMM's tile ends at a run-time row: the fragment's stores,
   // masked there.
-  if (!split && loopsOver && !cta.cRowEnd &&
-      WgmmaStoreOp::canStage(cType, 2 * accumulators)) {
+  else if (!split && loopsOver && !cta.cRowEnd &&
+           WgmmaStoreOp::canStage(cType, 2 * accumulators)) {
     const int64_t bytes =
         cta.plan.getWarpgroups() *
         WgmmaStoreOp::getStagedTileBytes(
             accumulators, cType.getElementType().getIntOrFloatBitWidth() / 8);
     // Below a split cluster's exchange: the other splits' tiles, or with
     // reduce_scatter_splits (a part of the tile to store) their parts.
-    if (std::optional<int64_t> offset = cta.smem->getStagingOffset(
-            bytes, cta.plan.getWarpgroups() * 128 * accumulators *
-                       cta.weights)) {
+    if (std::optional<int64_t> offset =
+            cta.smem->getStagingOffset(bytes, exchangeFloats)) {
       staging = cta.ring;
       stagingOffset = b.getI64IntegerAttr(*offset);
       stagingWarpgroups = b.getI64IntegerAttr(cta.plan.getWarpgroups());
@@ -87,8 +104,13 @@ void WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
                          cta.op.getCGlobalScale(), cta.op.getPartials(), m,
                          cta.cRowEnd, cta.rowBase, cta.batch, split, staging,
                          stagingOffset, stagingWarpgroups,
-                         cta.op.getCScalesLayout());
+                         cta.op.getCScalesLayout(),
+                         cta.op.getCScaleRoundingAttr());
   };
+  if (mxC) {
+    emitStore();
+    return;
+  }
   // When the CTA's rows of B can reach past N, a warpgroup whose rows all
   // lie past N (N a multiple of 64: its rows are not masked one by one)
   // stores nothing; so does a part of the tile (reduce_scatter_splits)

@@ -28,7 +28,8 @@ std::optional<GemmOperands> GemmOperands::of(Operation *op) {
                         /*offsets=*/Value(),
                         gemm.getCScales(),
                         gemm.getCGlobalScale(),
-                        gemm.getCScalesLayout()};
+                        gemm.getCScalesLayout(),
+                        gemm.getCScaleRoundingAttr()};
   if (auto dual = dyn_cast<ScaledDualMatmulOp>(op))
     return GemmOperands{op,
                         dual.getA(),
@@ -42,7 +43,8 @@ std::optional<GemmOperands> GemmOperands::of(Operation *op) {
                         /*offsets=*/Value(),
                         dual.getCScales(),
                         dual.getCGlobalScale(),
-                        dual.getCScalesLayout()};
+                        dual.getCScalesLayout(),
+                        dual.getCScaleRoundingAttr()};
   if (auto grouped = dyn_cast<GroupedMatmulOp>(op))
     return GemmOperands{op,
                         grouped.getA(),

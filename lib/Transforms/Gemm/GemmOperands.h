@@ -43,10 +43,11 @@ struct GemmOperands {
   Epilogue epilogue;
   /// A grouped GEMM's G + 1 row offsets (a device buffer), else null.
   Value offsets;
-  /// An NVFP4 C's block scales (in `cScalesLayout`) and optional
-  /// per-tensor scale, else null.
+  /// An FP4 C's block scales (in `cScalesLayout`) and optional
+  /// per-tensor scale (NVFP4) or scale rounding (MXFP4), else null.
   Value cScales = {}, cGlobalScale = {};
   ScaleLayout cScalesLayout = ScaleLayout::Plain;
+  ScaleRoundingAttr cScaleRounding = {};
 
   /// The operands of a GEMM-shaped kernel op: a scaled_matmul, a
   /// scaled_dual_matmul or a grouped_matmul; none for another op.

@@ -446,11 +446,10 @@ LogicalResult Tcgen05PipelineBuilder::build() {
   // The store applies the tile's epilogue to its accumulators (none: the
   // GEMM's identity, its one accumulator as it is).
   auto store = [&](Value partials, Value split) {
-    auto storeOp =
-        Tcgen05StoreOp::create(b, tmem, plan.getTileM(), op.getC(),
-                               op.getCScales(), op.getCGlobalScale(), partials,
-                               aRow, rowEnd, nBase, op.getBatch(), split,
-                               op.getCScalesLayout());
+    auto storeOp = Tcgen05StoreOp::create(
+        b, tmem, plan.getTileM(), op.getC(), op.getCScales(),
+        op.getCGlobalScale(), partials, aRow, rowEnd, nBase, op.getBatch(),
+        split, op.getCScalesLayout(), op.getCScaleRoundingAttr());
     // (The identity of the first accumulator needs no region; any other
     // epilogue, the identity of a later one included, is carried.)
     if (op.getEpilogueIdentity() != std::optional<unsigned>(0)) {

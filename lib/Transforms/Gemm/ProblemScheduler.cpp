@@ -128,7 +128,7 @@ GemmTileOp createProblemTile(OpBuilder &kb, Location loc, ValueRange args,
       arith::ConstantIndexOp::create(kb, loc, 0), aTiles, aBytes, bBytes,
       bScales, /*split=*/Value(), /*partials=*/Value(), /*group=*/Value(),
       /*rowBegin=*/Value(), /*rowEnd=*/Value(), plan, sfaLayout, sfbLayout,
-      ScaleLayout::Plain);
+      ScaleLayout::Plain, /*cScaleRounding=*/ScaleRoundingAttr());
 }
 
 /// The kernel of every problem's tiles: its parameters `operands` (each

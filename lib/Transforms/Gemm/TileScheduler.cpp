@@ -151,7 +151,7 @@ void createGemmTile(OpBuilder &kb, Location loc, const GemmOperands &g,
         kb, loc, body.getArgument(0), body.getArgument(1), b, sfb,
         body.getArgument(cIndex), cScales, cGlobalScale, mBase, nBase, batch,
         aTiles, aBytes, bBytes, bScales, split, partials, group, begin, end,
-        plan, sfaLayout, sfbLayout, g.cScalesLayout);
+        plan, sfaLayout, sfbLayout, g.cScalesLayout, g.cScaleRounding);
     g.buildEpilogue(kb, loc, tile.getEpilogue());
     kb.setInsertionPointAfter(tile);
   };

@@ -1549,7 +1549,7 @@ func.func @amax_words(%x: memref<4x64xf32>, %g: memref<1xf32>, %i: index) {
 // -----
 
 func.func @fp4_c_without_scales(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf4E2M1FN>) {
-  // expected-error @+1 {{expects 'c_scales' (C's e4m3 block scales) with an NVFP4 C (f4E2M1FN)}}
+  // expected-error @+1 {{expects 'c_scales' (C's e4m3 or e8m0 block scales) with an FP4 C (f4E2M1FN)}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf4E2M1FN>)
   return
 }
@@ -1557,16 +1557,48 @@ func.func @fp4_c_without_scales(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x1
 // -----
 
 func.func @scales_with_float_c(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf16>, %sfc: memref<128x4xf8E4M3FN>) {
-  // expected-error @+1 {{expects 'c_scales' and 'c_global_scale' only with an NVFP4 C (f4E2M1FN), but C is 'f16'}}
+  // expected-error @+1 {{expects 'c_scales', 'c_global_scale' and 'c_scale_rounding' only with an FP4 C (f4E2M1FN), but C is 'f16'}}
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf16>) c_scales(%sfc : memref<128x4xf8E4M3FN>)
   return
 }
 
 // -----
 
-func.func @mx_c_scales(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf4E2M1FN>, %sfc: memref<128x2xf8E8M0FNU>) {
-  // expected-error @+1 {{expects NVFP4 (f8E4M3FN) 'c_scales': an MXFP4 C is not supported}}
-  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf4E2M1FN>) c_scales(%sfc : memref<128x2xf8E8M0FNU>)
+func.func @mx_c_global_scale(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf4E2M1FN>, %sfc: memref<128x2xf8E8M0FNU>, %g: memref<1xf32>) {
+  // expected-error @+1 {{expects no 'c_global_scale' with an MXFP4 C (f8E8M0FNU 'c_scales'): MXFP4 has only its power-of-two block scales}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf4E2M1FN>) c_scales(%sfc : memref<128x2xf8E8M0FNU>) c_global_scale(%g : memref<1xf32>)
+  return
+}
+
+// -----
+
+func.func @nvfp4_c_scale_rounding(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf4E2M1FN>, %sfc: memref<128x4xf8E4M3FN>) {
+  // expected-error @+1 {{expects 'c_scale_rounding' only with an MXFP4 C (f8E8M0FNU 'c_scales'): NVFP4's e4m3 scales round to nearest}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf4E2M1FN>) c_scales(%sfc : memref<128x4xf8E4M3FN>) {c_scale_rounding = #nvfp4.scale_rounding<rceil>}
+  return
+}
+
+// -----
+
+func.func @float_c_scale_rounding(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xbf16>) {
+  // expected-error @+1 {{expects 'c_scales', 'c_global_scale' and 'c_scale_rounding' only with an FP4 C (f4E2M1FN), but C is 'bf16'}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xbf16>) {c_scale_rounding = #nvfp4.scale_rounding<floor>}
+  return
+}
+
+// -----
+
+func.func @mx_c_n_not_32(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x8xf8E8M0FNU>, %b: memref<48x256xf4E2M1FN>, %sfb: memref<48x8xf8E8M0FNU>, %c: memref<128x48xf4E2M1FN>, %sfc: memref<128x1xf8E8M0FNU>) {
+  // expected-error @+1 {{expects N (48) to be a multiple of 32 with an MXFP4 C (one scale per 32 values of a row)}}
+  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b, %sfb, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x8xf8E8M0FNU>, memref<48x256xf4E2M1FN>, memref<48x8xf8E8M0FNU>, memref<48x256xf4E2M1FN>, memref<48x8xf8E8M0FNU>) outs(%c : memref<128x48xf4E2M1FN>) c_scales(%sfc : memref<128x1xf8E8M0FNU>)
+  return
+}
+
+// -----
+
+func.func @mx_c_scales_shape(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<64x256xf4E2M1FN>, %sfb: memref<64x16xf8E4M3FN>, %c: memref<128x64xf4E2M1FN>, %sfc: memref<1x1x32x4x4xf8E8M0FNU>) {
+  // expected-error @+1 {{expects 'c_scales' in the plain scale layout to have shape [128, 2]}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) outs(%c : memref<128x64xf4E2M1FN>) c_scales(%sfc : memref<1x1x32x4x4xf8E8M0FNU>)
   return
 }
 
@@ -1708,4 +1740,28 @@ gpu.module @k [#nvvm.target<chip = "sm_100a">] {
     %tmem = nvfp4.tmem.alloc : !nvfp4.tmem<columns = 128, cta_group = 2>
     gpu.return
   }
+}
+
+// -----
+
+func.func @mx_store_without_exchange(%acc: vector<32xf32>, %c: memref<64x96xf4E2M1FN>, %sfc: memref<64x3xf8E8M0FNU>, %m: i32, %row: i32, %l: index) {
+  // expected-error @+1 {{expects an MXFP4 C's amax exchange in the ring ('staged in ... at ... warpgroups ...')}}
+  nvfp4.wgmma.store %acc outs(%c : memref<64x96xf4E2M1FN>) c_scales(%sfc : memref<64x3xf8E8M0FNU>) at m %m row %row batch %l : vector<32xf32>
+  return
+}
+
+// -----
+
+func.func @mx_exchange_past_ring(%acc: vector<32xf32>, %c: memref<64x96xf4E2M1FN>, %sfc: memref<64x3xf8E8M0FNU>, %m: i32, %row: i32, %l: index, %r: !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 4>) {
+  // expected-error @+1 {{exchanges an MXFP4 C's amaxes at byte 1040 up to 2064, which must be 16-byte aligned and within the ring's 2048 bytes of data}}
+  nvfp4.wgmma.store %acc outs(%c : memref<64x96xf4E2M1FN>) c_scales(%sfc : memref<64x3xf8E8M0FNU>) at m %m row %row batch %l staged in %r at 1040 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 2, slot_bytes = 1024, consumers = 4>
+  return
+}
+
+// -----
+
+func.func @nvfp4_store_staged(%acc: vector<32xf32>, %c: memref<64x96xf4E2M1FN>, %sfc: memref<64x6xf8E4M3FN>, %m: i32, %row: i32, %l: index, %r: !nvfp4.ring<stages = 2, slot_bytes = 16384, consumers = 4>) {
+  // expected-error @+1 {{stages a float C's tile only, not an NVFP4 C}}
+  nvfp4.wgmma.store %acc outs(%c : memref<64x96xf4E2M1FN>) c_scales(%sfc : memref<64x6xf8E4M3FN>) at m %m row %row batch %l staged in %r at 0 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 2, slot_bytes = 16384, consumers = 4>
+  return
 }

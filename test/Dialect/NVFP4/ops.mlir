@@ -198,6 +198,19 @@ func.func @dual_nvfp4_out(%a: memref<256x4096xf4E2M1FN>, %sfa: memref<256x256xf8
   return
 }
 
+// An MXFP4 C: e8m0 scales (blocked here) rounded up, no per-tensor
+// scale; the operands NVFP4 (C's format is its own).
+// CHECK-LABEL: func.func @gemm_mxfp4_out
+// CHECK: nvfp4.scaled_matmul ins({{.*}}) outs(%{{.*}} : memref<256x3072xf4E2M1FN>) c_scales(%{{.*}} : memref<2x24x32x4x4xf8E8M0FNU>) {c_scale_rounding = #nvfp4.scale_rounding<rceil>, c_scales_layout = #nvfp4.scale_layout<blocked>}
+// GENERIC-LABEL: sym_name = "gemm_mxfp4_out"
+// GENERIC: "nvfp4.scaled_matmul"({{.*}}) <{c_scale_rounding = #nvfp4.scale_rounding<rceil>, c_scales_layout = #nvfp4.scale_layout<blocked>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 0>
+func.func @gemm_mxfp4_out(%a: memref<256x4096xf4E2M1FN>, %sfa: memref<256x256xf8E4M3FN>,
+                %b: memref<3072x4096xf4E2M1FN>, %sfb: memref<3072x256xf8E4M3FN>,
+                %c: memref<256x3072xf4E2M1FN>, %sfc: memref<2x24x32x4x4xf8E8M0FNU>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<256x4096xf4E2M1FN>, memref<256x256xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<3072x256xf8E4M3FN>) outs(%c : memref<256x3072xf4E2M1FN>) c_scales(%sfc : memref<2x24x32x4x4xf8E8M0FNU>) {c_scale_rounding = #nvfp4.scale_rounding<rceil>, c_scales_layout = #nvfp4.scale_layout<blocked>}
+  return
+}
+
 // An epilogue other than the identity: elementwise f32 ops on the
 // accumulator's element (the pipeline applies them to whole fragments).
 // CHECK-LABEL: func.func @epilogue_ops

@@ -67,13 +67,24 @@ public:
   std::optional<int64_t> getStagingOffset(int64_t bytes,
                                           int64_t exchangeFloats) const;
 
+  /// The offset of an MXFP4 C's amax exchange of `bytes`: a staged tile's
+  /// place, or where a split cluster's exchange of `exchangeFloats` fills
+  /// the last slots' A tiles from the ring's start, the rest of its first
+  /// slot (free after the K loop; the other splits write only A tiles);
+  /// none when neither holds it.
+  std::optional<int64_t> getMXExchangeOffset(int64_t bytes,
+                                             int64_t exchangeFloats) const;
+
   /// Named barriers (0 is the CTA's, bar.sync 0 / __syncthreads).
   static constexpr int64_t kKGroupsBarrier = 1;
   static int64_t getStagedStoreBarrier(int64_t warpgroup) {
     return 2 + warpgroup;
   }
-  /// Barriers 2 and 3 for the (at most two) staged warpgroups: 16 in all.
+  /// Barriers 2 and 3 for the (at most two) staged warpgroups (also an
+  /// MXFP4 C's amax exchange in each), 4 for the exchange's wait for both
+  /// warpgroups: 16 in all.
   static constexpr int64_t kStagedStoreBarriers = 2;
+  static constexpr int64_t kMXExchangeBarrier = 4;
 
 private:
   KernelPlanAttr plan;
