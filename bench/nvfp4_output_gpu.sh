@@ -32,7 +32,7 @@ sanitize() {  # tool, gen args...
   gen "$@" > "$out/s.mlir"
   if "$sanitizer" --tool "$tool" --error-exitcode 1 "$run" "$out/s.mlir" \
       --require-gpu > "$out/s.txt" 2>&1; then
-    echo "ok $tool: $* :: $(grep -o 'ERROR SUMMARY.*' "$out/s.txt")"
+    echo "ok $tool: $* :: $(grep -oE '(ERROR|RACECHECK) SUMMARY.*' "$out/s.txt")"
   else
     echo "FAIL $tool: $*"; tail -20 "$out/s.txt"
   fi

@@ -87,6 +87,7 @@ void checkQuantized(ArrayRef<float> ref, ArrayRef<double> tol,
   const int64_t bs = format.blockSize;
   const int64_t kb = format.getScaleColumns(n);
   qCheck.isFloat = sfCheck.isFloat = false;
+  qCheck.format = sfCheck.format = format.getName().str();
   qCheck.values = batches * rows * n;
   sfCheck.values = batches * rows * kb;
   const int64_t sfStride = nref::scaleBytes(layout, rows, kb);
@@ -387,10 +388,10 @@ mlir::nvfp4::checkOutputs(func::FuncOp entry, ArrayRef<HostBuffer> got,
 std::string mlir::nvfp4::describeMismatch(const HostBuffer &output,
                                           const OutputCheck &check) {
   if (!check.detail.empty())
-    return llvm::formatv("argument #{0} (NVFP4) differs from the CPU "
-                         "reference in {1} of {2} values; first: {3}",
-                         check.argIndex, check.mismatches, check.values,
-                         check.detail)
+    return llvm::formatv("argument #{0} ({1} C) differs from the CPU "
+                         "reference in {2} of {3} values; first: {4}",
+                         check.argIndex, check.format, check.mismatches,
+                         check.values, check.detail)
         .str();
   if (!check.isFloat)
     return llvm::formatv("argument #{0} differs from the CPU reference in {1} "

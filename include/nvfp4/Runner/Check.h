@@ -50,8 +50,9 @@ struct OutputCheck {
   /// Whether the output was compared as floats (else bit for bit, or an
   /// NVFP4 C against the values within the tolerance).
   bool isFloat = true;
-  /// An NVFP4 C's first mismatch, explained; empty otherwise.
-  std::string detail;
+  /// An FP4 C's first mismatch, explained, and its format (NVFP4 or
+  /// MXFP4); empty otherwise.
+  std::string detail, format;
 };
 
 /// Checks every output of `signature` in `got` against `want` (the CPU
