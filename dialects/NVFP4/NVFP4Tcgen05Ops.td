@@ -260,7 +260,7 @@ def NVFP4_Tcgen05StoreOp : NVFP4_Tcgen05Op<"tcgen05.store",
   let arguments = (ins
     NVFP4_TmemType:$tmem, ConfinedAttr<I64Attr, [IntPositive]>:$columns,
     Arg<NVFP4_GemmOutMemref, "C", [MemWrite]>:$c,
-    Arg<Optional<NVFP4_ScaleMemref>, "C's block scales (C in NVFP4)",
+    Arg<Optional<NVFP4_ScaleMemref>, "C's block scales (C in NVFP4 or MXFP4)",
         [MemWrite]>:$c_scales,
     Arg<Optional<NVFP4_GlobalScaleMemref>, "C's per-tensor scale",
         [MemRead]>:$c_global_scale,

@@ -340,7 +340,8 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
     2 x len(acc); then elements past M or N are not stored (rows are
     masked when N % 64 != 0, columns when M % (2 x len(acc)) != 0).
     nvfp4-software-pipeline guards the op where a warpgroup's rows can all
-    lie past N.
+    lie past N (not with an MXFP4 C, whose op every warpgroup executes:
+    its rows past N are masked).
     With `partials`, the fp32 values go to split `split`'s copy of C in
     it (split-major [split][batch][m][n]) instead.
 
@@ -369,7 +370,7 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
     warpgroup's threads execute the op; the storing threads are the CTA's
     first 128 x `warpgroups`.
 
-    With `c_scales` (C of f4E2M1FN; not staged, no partials), C is
+    With e4m3 `c_scales` (C of f4E2M1FN; not staged, no partials), C is
     NVFP4: a row's 16 values of a block are the fragment's 2 values in
     each of the 8 lanes of a quad column (lanes q, q + 4, ..., q + 28),
     whose amax the lanes share by shuffles; each lane quantizes its two
@@ -399,7 +400,7 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
   let arguments = (ins
     VectorOfRankAndType<[1], [F32]>:$acc,
     Arg<NVFP4_GemmOutMemref, "C", [MemWrite]>:$c,
-    Arg<Optional<NVFP4_ScaleMemref>, "C's block scales (C in NVFP4)",
+    Arg<Optional<NVFP4_ScaleMemref>, "C's block scales (C in NVFP4 or MXFP4)",
         [MemWrite]>:$c_scales,
     Arg<Optional<NVFP4_GlobalScaleMemref>, "C's per-tensor scale",
         [MemRead]>:$c_global_scale,

@@ -229,7 +229,7 @@ LogicalResult checkOp(Operation *op, ArrayRef<HostBuffer> got,
       accumulationBounds(op, want, outputs);
   if (failed(bounds))
     return failure();
-  // An NVFP4 C and its scales: against the op's fp32 values (the op run
+  // An FP4 C and its scales: against the op's fp32 values (the op run
   // on the CPU with an f32 C).
   Value c, cScales, cGlobal;
   ScaleLayout cLayout = ScaleLayout::Plain;

@@ -63,6 +63,29 @@ struct Operands {
                                     toRef(BlockFormat::of(scales.type))};
 }
 
+/// Quantizes the L x R x K fp32 `values` as nvfp4.quantize does into the
+/// packed values `q` and the scales `sf` (whose element type gives the
+/// format) in `layout`: NVFP4 with the per-tensor scale `global`, MXFP4
+/// with the scale `rounding`.
+void quantizeBatches(ArrayRef<float> values, OperandShape x, HostBuffer &q,
+                     HostBuffer &sf, ScaleLayout layout, float global,
+                     std::optional<ScaleRounding> rounding) {
+  const BlockFormat format = BlockFormat::of(sf.type);
+  const ::nvfp4::ref::ScaleLayout refLayout = toRef(layout);
+  const int64_t scaleStride =
+      ::nvfp4::ref::scaleBytes(refLayout, x.rows, format.getScaleColumns(x.k));
+  for (int64_t l = 0; l < x.batch; ++l) {
+    const float *in = values.data() + l * x.rows * x.k;
+    uint8_t *out = q.bytes.data() + l * x.rows * x.k / 2;
+    uint8_t *scales = sf.bytes.data() + l * scaleStride;
+    if (format.isMX())
+      ::nvfp4::ref::quantizeMX(in, x.rows, x.k, refLayout, out, scales,
+                               toRef(rounding));
+    else
+      ::nvfp4::ref::quantize(in, x.rows, x.k, refLayout, out, scales, global);
+  }
+}
+
 /// Runs `perBatch(l, out)` for every batch of an L x M x N product of
 /// `op` (a scaled_matmul or scaled_dual_matmul), then stores the fp32
 /// results into its C: as floats, or where C's buffer is FP4 quantized
@@ -81,24 +104,13 @@ LogicalResult runBatched(OpT op, const Operands &get, int64_t n,
     c.fromFloats(out);
     return success();
   }
-  HostBuffer &scales = get(op.getCScales());
-  const BlockFormat format = BlockFormat::of(scales.type);
-  const ::nvfp4::ref::ScaleLayout layout = toRef(op.getCScalesLayout());
   const float global = op.getCGlobalScale()
                            ? get(op.getCGlobalScale()).toFloats().front()
                            : 1.0f;
-  const int64_t scaleStride =
-      ::nvfp4::ref::scaleBytes(layout, a.rows, format.getScaleColumns(n));
-  for (int64_t l = 0; l < a.batch; ++l) {
-    const float *in = out.data() + l * a.rows * n;
-    uint8_t *q = c.bytes.data() + l * a.rows * n / 2;
-    uint8_t *sf = scales.bytes.data() + l * scaleStride;
-    if (format.isMX())
-      ::nvfp4::ref::quantizeMX(in, a.rows, n, layout, q, sf,
-                               toRef(op.getCScaleRounding()));
-    else
-      ::nvfp4::ref::quantize(in, a.rows, n, layout, q, sf, global);
-  }
+  OperandShape cShape = a;
+  cShape.k = n;
+  quantizeBatches(out, cShape, c, get(op.getCScales()), op.getCScalesLayout(),
+                  global, op.getCScaleRounding());
   return success();
 }
 
@@ -172,12 +184,6 @@ LogicalResult run(GroupedProblemsOp op, const Operands &get) {
 LogicalResult run(QuantizeOp op, const Operands &get) {
   OperandShape x = getOperandShape(op.getX().getType());
   std::vector<float> values = get(op.getX()).toFloats();
-  HostBuffer &q = get(op.getQ());
-  HostBuffer &sf = get(op.getSf());
-  ::nvfp4::ref::ScaleLayout layout = toRef(op.getSfLayout());
-  const BlockFormat format = BlockFormat::of(sf.type);
-  int64_t scaleStride = ::nvfp4::ref::scaleBytes(
-      layout, x.rows, format.getScaleColumns(x.k));
   float global =
       op.getGlobalScale() ? get(op.getGlobalScale()).toFloats().front() : 1.0f;
   // A scale computed from the input: the largest finite |x| / (448 x 6).
@@ -189,16 +195,8 @@ LogicalResult run(QuantizeOp op, const Operands &get) {
     global = amax / (448.0f * 6.0f);
     get(returned).fromFloats({global});
   }
-  const ::nvfp4::ref::MXRounding rounding = toRef(op.getScaleRounding());
-  for (int64_t l = 0; l < x.batch; ++l) {
-    const float *in = values.data() + l * x.rows * x.k;
-    uint8_t *out = q.bytes.data() + l * x.rows * x.k / 2;
-    uint8_t *scales = sf.bytes.data() + l * scaleStride;
-    if (format.isMX())
-      ::nvfp4::ref::quantizeMX(in, x.rows, x.k, layout, out, scales, rounding);
-    else
-      ::nvfp4::ref::quantize(in, x.rows, x.k, layout, out, scales, global);
-  }
+  quantizeBatches(values, x, get(op.getQ()), get(op.getSf()), op.getSfLayout(),
+                  global, op.getScaleRounding());
   return success();
 }
 

@@ -14,6 +14,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <gtest/gtest.h>
 
@@ -199,57 +200,93 @@ func.func @gemm(%a: memref<1x64xf4E2M1FN>, %sfa: memref<1x4xf8E4M3FN>,
 }
 )mlir";
 
-} // namespace
+/// A GEMM entry whose C is FP4 (arguments 4 and 5) on inputs that make
+/// C[0][0] = 6 and C[0][1] = 2.5: A 16 ones (e2m1 0x2) then zeros; B row
+/// 0: 6 (0x7), row 1: 2 and 0.5 (0x4, 0x1); every scale 1 (0x38). `want`
+/// holds the CPU reference's outputs; `mismatches` checks C and its scales.
+struct QuantizedGemm {
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp entry;
+  EntrySignature sig;
+  SmallVector<HostBuffer> want;
 
-TEST_F(RunnerTest, QuantizedOutputIsCheckedAgainstTheTolerance) {
-  OwningOpRef<ModuleOp> module = parse(kGemmFp4);
+  std::pair<int64_t, int64_t> mismatches(const SmallVector<HostBuffer> &got) {
+    auto checks = checkOutputs(entry, got, want, sig);
+    EXPECT_TRUE(succeeded(checks));
+    if (failed(checks))
+      return {-1, -1};
+    return {(*checks)[0].mismatches, (*checks)[1].mismatches};
+  }
+};
+
+void setUpQuantizedGemm(OwningOpRef<ModuleOp> module, QuantizedGemm &q) {
   ASSERT_TRUE(module);
-  auto entry = module->lookupSymbol<func::FuncOp>("gemm");
-  FailureOr<EntrySignature> sig = analyzeEntry(entry);
+  q.module = std::move(module);
+  q.entry = q.module->lookupSymbol<func::FuncOp>("gemm");
+  FailureOr<EntrySignature> sig = analyzeEntry(q.entry);
   ASSERT_TRUE(succeeded(sig));
   ASSERT_EQ(sig->outputs, (SmallVector<unsigned>{4, 5}));
+  q.sig = *sig;
   SmallVector<HostBuffer> args;
-  for (Type t : entry.getArgumentTypes())
+  for (Type t : q.entry.getArgumentTypes())
     args.emplace_back(cast<MemRefType>(t));
-  // A: 16 ones (e2m1 0x2) then zeros; B row 0: 6 (0x7), row 1: 2 and 0.5
-  // (0x4, 0x1); every scale 1 (0x38).
   std::memset(args[0].bytes.data(), 0x22, 8);
   args[2].bytes[0] = 0x07;
   args[2].bytes[32] = 0x14;
   std::memset(args[1].bytes.data(), 0x38, args[1].bytes.size());
   std::memset(args[3].bytes.data(), 0x38, args[3].bytes.size());
-  SmallVector<HostBuffer> want(args);
-  ASSERT_TRUE(succeeded(executeOnCpu(entry, want)));
+  q.want = args;
+  ASSERT_TRUE(succeeded(executeOnCpu(q.entry, q.want)));
+}
+
+/// A byte planted in C (argument 4) or its scales (5), and the mismatches
+/// of C and of its scales the check must then report.
+struct Plant {
+  unsigned arg;
+  size_t byte;
+  uint8_t value;
+  std::pair<int64_t, int64_t> mismatches;
+};
+
+void expectPlants(QuantizedGemm &q, ArrayRef<Plant> plants) {
+  for (const Plant &p : plants) {
+    SmallVector<HostBuffer> got(q.want);
+    got[p.arg].bytes[p.byte] = p.value;
+    EXPECT_EQ(q.mismatches(got), p.mismatches)
+        << "byte " << p.byte << " of argument " << p.arg << " set to 0x"
+        << llvm::utohexstr(p.value);
+  }
+}
+
+} // namespace
+
+TEST_F(RunnerTest, QuantizedOutputIsCheckedAgainstTheTolerance) {
+  QuantizedGemm q;
+  setUpQuantizedGemm(parse(kGemmFp4), q);
+  if (HasFatalFailure())
+    return;
+  SmallVector<HostBuffer> &want = q.want;
   // 6 -> 0x7, 2.5 -> 0x4 (ties to even); block 0's scale 1, block 1's 0.
   EXPECT_EQ(want[4].bytes[0], 0x47);
   EXPECT_EQ(want[5].bytes[0], 0x38);
   EXPECT_EQ(want[5].bytes[1], 0x00);
 
-  auto mismatches = [&](const SmallVector<HostBuffer> &got) {
-    auto checks = checkOutputs(entry, got, want, *sig);
-    EXPECT_TRUE(succeeded(checks));
-    return std::make_pair((*checks)[0].mismatches, (*checks)[1].mismatches);
-  };
+  // 3 is as good as 2 for a value within the tolerance of 2.5, 4 is not;
+  // a scale one step off, or a zero block's made nonzero, fails.
+  expectPlants(q, {{4, 0, 0x47, {0, 0}},
+                   {4, 0, 0x57, {0, 0}},
+                   {4, 0, 0x67, {1, 0}},
+                   {5, 0, 0x39, {0, 1}},
+                   {5, 1, 0x38, {0, 1}}});
+  // The failure names the value and the format.
   SmallVector<HostBuffer> got(want);
-  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{0}));
-  // 3 is as good as 2 for a value within the tolerance of 2.5.
-  got[4].bytes[0] = 0x57;
-  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{0}));
-  // 4 is not, and the failure names the value.
   got[4].bytes[0] = 0x67;
-  auto checks = checkOutputs(entry, got, want, *sig);
+  auto checks = checkOutputs(q.entry, got, want, q.sig);
   ASSERT_TRUE(succeeded(checks));
   EXPECT_EQ((*checks)[0].mismatches, 1);
-  EXPECT_NE(describeMismatch(got[4], (*checks)[0]).find("value [0, 0, 1]"),
-            std::string::npos)
-      << describeMismatch(got[4], (*checks)[0]);
-  // A scale one step off, or a zero block's made nonzero.
-  got = want;
-  got[5].bytes[0] = 0x39;
-  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{1}));
-  got = want;
-  got[5].bytes[1] = 0x38;
-  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{1}));
+  std::string message = describeMismatch(got[4], (*checks)[0]);
+  EXPECT_NE(message.find("(NVFP4 C)"), std::string::npos) << message;
+  EXPECT_NE(message.find("value [0, 0, 1]"), std::string::npos) << message;
 }
 
 namespace {
@@ -268,44 +305,29 @@ func.func @gemm(%a: memref<1x64xf4E2M1FN>, %sfa: memref<1x4xf8E4M3FN>,
 } // namespace
 
 TEST_F(RunnerTest, MXQuantizedOutputIsCheckedAgainstTheTolerance) {
-  OwningOpRef<ModuleOp> module = parse(kGemmMxOut);
-  ASSERT_TRUE(module);
-  auto entry = module->lookupSymbol<func::FuncOp>("gemm");
-  FailureOr<EntrySignature> sig = analyzeEntry(entry);
-  ASSERT_TRUE(succeeded(sig));
-  SmallVector<HostBuffer> args;
-  for (Type t : entry.getArgumentTypes())
-    args.emplace_back(cast<MemRefType>(t));
-  std::memset(args[0].bytes.data(), 0x22, 8);
-  args[2].bytes[0] = 0x07;
-  args[2].bytes[32] = 0x14;
-  std::memset(args[1].bytes.data(), 0x38, args[1].bytes.size());
-  std::memset(args[3].bytes.data(), 0x38, args[3].bytes.size());
-  SmallVector<HostBuffer> want(args);
-  ASSERT_TRUE(succeeded(executeOnCpu(entry, want)));
+  QuantizedGemm q;
+  setUpQuantizedGemm(parse(kGemmMxOut), q);
+  if (HasFatalFailure())
+    return;
+  SmallVector<HostBuffer> &want = q.want;
   // floor: amax 6 = 1.5 x 2^2, so the scale is 2^0 (code 127); 6 -> 0x7,
   // 2.5 -> 0x4 (ties to even); the zero block's scale code 0.
   EXPECT_EQ(want[4].bytes[0], 0x47);
   EXPECT_EQ(want[5].bytes[0], 0x7F);
   EXPECT_EQ(want[5].bytes[1], 0x00);
 
-  auto mismatches = [&](const SmallVector<HostBuffer> &got) {
-    auto checks = checkOutputs(entry, got, want, *sig);
-    EXPECT_TRUE(succeeded(checks));
-    return std::make_pair((*checks)[0].mismatches, (*checks)[1].mismatches);
-  };
-  SmallVector<HostBuffer> got(want);
-  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{0}));
-  got[4].bytes[0] = 0x57;
-  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{0}));
-  got[4].bytes[0] = 0x67;
-  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{1}, int64_t{0}));
   // A scale one step off (2^1), or the zero block's made 2^0: the checker
   // reads them as e8m0, 32 values a block.
-  got = want;
+  expectPlants(q, {{4, 0, 0x47, {0, 0}},
+                   {4, 0, 0x57, {0, 0}},
+                   {4, 0, 0x67, {1, 0}},
+                   {5, 0, 0x80, {0, 1}},
+                   {5, 1, 0x7F, {0, 1}}});
+  SmallVector<HostBuffer> got(want);
   got[5].bytes[0] = 0x80;
-  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{1}));
-  got = want;
-  got[5].bytes[1] = 0x7F;
-  EXPECT_EQ(mismatches(got), std::make_pair(int64_t{0}, int64_t{1}));
+  auto checks = checkOutputs(q.entry, got, want, q.sig);
+  ASSERT_TRUE(succeeded(checks));
+  std::string message = describeMismatch(got[5], (*checks)[1]);
+  EXPECT_NE(message.find("(MXFP4 C)"), std::string::npos) << message;
+  EXPECT_NE(message.find("values 0..31"), std::string::npos) << message;
 }

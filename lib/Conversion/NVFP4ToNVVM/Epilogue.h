@@ -82,8 +82,9 @@ struct QuantizedBlock {
 /// blocks' steps are interleaved (one branch for all their quotients); the
 /// stores are masked at M and N, and the blocked layout's padding scales
 /// (rows up to a multiple of 128, scale columns up to one of 4) are
-/// written as zero by the owner of the last block of each row (and of the
-/// rows M apart). e2m1 by cvt with `hardware` (sm_100a), else in software.
+/// written as zero: the padding columns by the owner of each row's last
+/// block, the padding rows M apart from a row by the owners of its
+/// blocks. e2m1 by cvt with `hardware` (sm_100a), else in software.
 void storeQuantizedBlocks(
     KernelBuilder &k, const AccumulatorStore &out,
     ArrayRef<QuantizedBlock> blocks, ArrayRef<int64_t> blockLanes,

@@ -259,6 +259,34 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     return success();
   }
 
+  /// This thread's warpgroup (the storing threads are the CTA's first 128
+  /// x `warpgroups`; the remainder keeps any other thread inside the
+  /// verified area) and the shared address of its `bytes` in the ring from
+  /// the op's staging offset.
+  static std::pair<Value, Value> warpgroupArea(KernelBuilder &k,
+                                               WgmmaStoreOp op, Value ringBase,
+                                               int64_t bytes) {
+    ImplicitLocOpBuilder &b = k.b;
+    Value warpgroup = b.createOrFold<arith::RemUIOp>(
+        arith::ShRUIOp::create(b, k.threadIdX(), k.c32(7)),
+        k.c32(*op.getWarpgroups()));
+    Value area = arith::AddIOp::create(
+        b, ringBase,
+        arith::AddIOp::create(
+            b, k.c32(*op.getStagingOffset()),
+            arith::MulIOp::create(b, warpgroup, k.c32(bytes))));
+    return {warpgroup, area};
+  }
+
+  /// The warpgroup's named barrier (2 + warpgroup) over its 128 threads.
+  static void warpgroupBarrier(KernelBuilder &k, Value warpgroup) {
+    NVVM::BarrierOp::create(
+        k.b, Type(),
+        arith::AddIOp::create(k.b, warpgroup,
+                              k.c32(WgmmaSmemPlan::getStagedStoreBarrier(0))),
+        k.c32(128), NVVM::BarrierReductionAttr(), Value());
+  }
+
   /// An FP4 C: accumulator i is C[m + 8 (i / 4) + 2q + i % 2][row + 16w
   /// + g + 8 ((i / 2) % 2)] (storeAccumulators), so a row's 16-column
   /// block is the warp's 16 columns: 2 values (i and i + 2) in each of the
@@ -291,30 +319,22 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     }
     const int64_t warpgroups = *op.getWarpgroups();
     const int64_t count = blocks.size();
-    Value warpgroup = b.createOrFold<arith::RemUIOp>(
-        arith::ShRUIOp::create(b, k.threadIdX(), k.c32(7)), k.c32(warpgroups));
-    Value area = arith::AddIOp::create(
-        b, ringBase,
-        arith::AddIOp::create(
-            b, k.c32(*op.getStagingOffset()),
-            arith::MulIOp::create(
-                b, warpgroup,
-                k.c32(WgmmaStoreOp::getMXExchangeBytes(acc.size())))));
-    auto slot = [&](Value warp, int64_t block) -> Value {
-      Value index = arith::AddIOp::create(
-          b,
+    auto [warpgroup, area] = warpgroupArea(
+        k, op, ringBase, WgmmaStoreOp::getMXExchangeBytes(acc.size()));
+    // Float (warp x count + block) x 4 + q: a warp's blocks 16 bytes apart.
+    auto warpBase = [&](Value warp) -> Value {
+      return arith::AddIOp::create(
+          b, area,
           arith::MulIOp::create(
               b,
               arith::AddIOp::create(
-                  b, arith::MulIOp::create(b, warp, k.c32(count)),
-                  k.c32(block)),
-              k.c32(4)),
-          ft.q);
+                  b, arith::MulIOp::create(b, warp, k.c32(4 * count)), ft.q),
+              k.c32(4)));
+    };
+    auto slot = [&](Value base, int64_t block) -> Value {
       return LLVM::IntToPtrOp::create(
           b, k.sharedPtr,
-          arith::AddIOp::create(b, area,
-                                arith::MulIOp::create(b, index, k.c32(4)))
-              .getResult());
+          arith::AddIOp::create(b, base, k.c32(16 * block)).getResult());
     };
     auto exchange = [&](MutableArrayRef<Value> amax) {
       // Neither warpgroup writes into the ring while the other may still
@@ -330,15 +350,12 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
             /*withElseRegion=*/false);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(ifOp.thenBlock());
+        Value mine = warpBase(ft.w);
         for (int64_t j = 0; j < count; ++j)
-          LLVM::StoreOp::create(b, amax[j], slot(ft.w, j), 4);
+          LLVM::StoreOp::create(b, amax[j], slot(mine, j), 4);
       }
-      NVVM::BarrierOp::create(
-          b, Type(),
-          arith::AddIOp::create(b, warpgroup,
-                                k.c32(WgmmaSmemPlan::getStagedStoreBarrier(0))),
-          k.c32(128), NVVM::BarrierReductionAttr(), Value());
-      Value partner = arith::XOrIOp::create(b, ft.w, k.c32(1));
+      warpgroupBarrier(k, warpgroup);
+      Value partner = warpBase(arith::XOrIOp::create(b, ft.w, k.c32(1)));
       for (int64_t j = 0; j < count; ++j)
         amax[j] = maxF32(k, amax[j],
                          k.load(k.f32, slot(partner, j), 4,
@@ -364,17 +381,8 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
     const int64_t bytes = out.bytes;
     const int64_t stride = 64 * bytes + 16;
     Value tid = k.threadIdX();
-    // The storing threads are the first 128 x `warpgroups` of the CTA; the
-    // remainder keeps any other thread inside the verified area.
-    Value warpgroup = b.createOrFold<arith::RemUIOp>(
-        arith::ShRUIOp::create(b, tid, k.c32(7)), k.c32(*op.getWarpgroups()));
-    Value tile = arith::AddIOp::create(
-        b, ringBase,
-        arith::AddIOp::create(
-            b, k.c32(*op.getStagingOffset()),
-            arith::MulIOp::create(
-                b, warpgroup,
-                k.c32(WgmmaStoreOp::getStagedTileBytes(acc.size(), bytes)))));
+    auto [warpgroup, tile] = warpgroupArea(
+        k, op, ringBase, WgmmaStoreOp::getStagedTileBytes(acc.size(), bytes));
     auto sharedAt = [&](Value a) {
       return LLVM::IntToPtrOp::create(b, k.sharedPtr, a);
     };
@@ -399,11 +407,7 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
                             : arith::TruncFOp::create(b, out.type, value);
       LLVM::StoreOp::create(b, converted, sharedAt(at), bytes);
     }
-    NVVM::BarrierOp::create(
-        b, Type(),
-        arith::AddIOp::create(b, warpgroup,
-                              k.c32(WgmmaSmemPlan::getStagedStoreBarrier(0))),
-        k.c32(128), NVVM::BarrierReductionAttr(), Value());
+    warpgroupBarrier(k, warpgroup);
     const int64_t perRow = 64 * bytes / 16;
     const int64_t rowsPerPass = 128 / perRow;
     Value t = arith::AndIOp::create(b, tid, k.c32(127));

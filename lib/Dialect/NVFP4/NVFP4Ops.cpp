@@ -960,9 +960,10 @@ LogicalResult GemmTileOp::verify() {
     return emitOpError() << "expects no decoded tiles of A with stages = 0 "
                             "(the CTA decodes A itself)";
   if (plan.getStages() == 0 && getCScales())
-    return emitOpError() << "expects a ring (stages > 0) with an NVFP4 C: "
-                            "the CTA that decodes A itself stores a float "
-                            "C only";
+    return emitOpError() << "expects a ring (stages > 0) with an "
+                         << BlockFormat::of(getCScales().getType()).getName()
+                         << " C: the CTA that decodes A itself stores a "
+                            "float C only";
   if (failed(verifyGemmTiles(getOperation(), tilesShape, plan,
                              getATiles()
                                  ? cast<TensorMapType>(getATiles().getType())
@@ -1470,21 +1471,27 @@ LogicalResult WgmmaStoreOp::verify() {
     return emitOpError() << "expects the staging ring, its offset and its "
                             "warpgroups together";
   const int64_t accumulators = getAcc().getType().getNumElements();
+  // The warpgroups' `bytes` each from the staging offset: 16-byte aligned
+  // and within the ring's data.
+  auto verifyArea = [&](StringRef what, int64_t bytes) -> LogicalResult {
+    const int64_t end = *getStagingOffset() + *getWarpgroups() * bytes;
+    if (*getStagingOffset() % 16 == 0 &&
+        end <= getStaging().getType().getDataBytes())
+      return success();
+    return emitOpError() << what << " at byte " << *getStagingOffset()
+                         << " up to " << end
+                         << ", which must be 16-byte aligned and within the "
+                            "ring's "
+                         << getStaging().getType().getDataBytes()
+                         << " bytes of data";
+  };
   // An MXFP4 C's warps exchange their amaxes in the ring's memory.
   if (getCScales() && BlockFormat::of(getCScales().getType()).isMX()) {
     if (!getStaging())
       return emitOpError() << "expects an MXFP4 C's amax exchange in the "
                               "ring ('staged in ... at ... warpgroups ...')";
-    const int64_t end = *getStagingOffset() +
-                        *getWarpgroups() * getMXExchangeBytes(accumulators);
-    if (*getStagingOffset() % 16 || end > getStaging().getType().getDataBytes())
-      return emitOpError() << "exchanges an MXFP4 C's amaxes at byte "
-                           << *getStagingOffset() << " up to " << end
-                           << ", which must be 16-byte aligned and within "
-                              "the ring's "
-                           << getStaging().getType().getDataBytes()
-                           << " bytes of data";
-    return success();
+    return verifyArea("exchanges an MXFP4 C's amaxes",
+                      getMXExchangeBytes(accumulators));
   }
   if (!getStaging())
     return success();
@@ -1500,20 +1507,10 @@ LogicalResult WgmmaStoreOp::verify() {
            << "can stage only f16, bf16 or f32 tiles whose " << 2 * accumulators
            << " rows by 64 columns all lie inside C (M a multiple of "
            << 2 * accumulators << ", N of 64)";
-  const int64_t end =
-      *getStagingOffset() +
-      *getWarpgroups() *
-          getStagedTileBytes(accumulators,
-                             c.getElementType().getIntOrFloatBitWidth() / 8);
-  if (*getStagingOffset() % 16 || end > getStaging().getType().getDataBytes())
-    return emitOpError() << "stages " << *getWarpgroups()
-                         << " warpgroup tiles at byte " << *getStagingOffset()
-                         << " up to " << end
-                         << ", which must be 16-byte aligned and within the "
-                            "ring's "
-                         << getStaging().getType().getDataBytes()
-                         << " bytes of data";
-  return success();
+  return verifyArea(
+      ("stages " + Twine(*getWarpgroups()) + " warpgroup tiles").str(),
+      getStagedTileBytes(accumulators,
+                         c.getElementType().getIntOrFloatBitWidth() / 8));
 }
 
 bool WgmmaStoreOp::canStage(MemRefType c, int64_t tileM) {

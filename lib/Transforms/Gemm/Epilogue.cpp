@@ -50,7 +50,7 @@ Value WgmmaEpilogue::apply(ValueRange accs) {
   return map.lookup(cast<YieldOp>(body.getTerminator()).getValue());
 }
 
-void WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
+LogicalResult WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   if (!m)
     m = cta.cRowBegin ? cta.cRowBegin : cta.mBase;
   // C's tile goes through the ring's memory (free after the K loop) where
@@ -72,15 +72,19 @@ void WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   // waits for both warpgroups itself, so it is not skipped for either).
   Value cScales = cta.op.getCScales();
   const bool mxC = cScales && BlockFormat::of(cScales.getType()).isMX();
+  std::optional<int64_t> offset;
   if (mxC) {
-    if (std::optional<int64_t> offset = cta.smem->getMXExchangeOffset(
-            cta.plan.getWarpgroups() *
-                WgmmaStoreOp::getMXExchangeBytes(accumulators),
-            exchangeFloats)) {
-      staging = cta.ring;
-      stagingOffset = b.getI64IntegerAttr(*offset);
-      stagingWarpgroups = b.getI64IntegerAttr(cta.plan.getWarpgroups());
-    }
+    const int64_t bytes = cta.plan.getWarpgroups() *
+                          WgmmaStoreOp::getMXExchangeBytes(accumulators);
+    offset = cta.smem->getMXExchangeOffset(bytes, exchangeFloats);
+    if (!offset)
+      return cta.op.emitOpError()
+             << "has an MXFP4 C, whose warps exchange their blocks' amaxes "
+                "in the ring after the K loop, but its plan "
+             << cta.kernel << " leaves no " << bytes
+             << " bytes free there (above the K groups' sums, beside the "
+                "split-K exchange); use fewer K groups or splits, or more "
+                "stages";
   }
   // A grouped GEMM's tile ends at a run-time row: the fragment's stores,
   // masked there.
@@ -92,12 +96,12 @@ void WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
             accumulators, cType.getElementType().getIntOrFloatBitWidth() / 8);
     // Below a split cluster's exchange: the other splits' tiles, or with
     // reduce_scatter_splits (a part of the tile to store) their parts.
-    if (std::optional<int64_t> offset =
-            cta.smem->getStagingOffset(bytes, exchangeFloats)) {
-      staging = cta.ring;
-      stagingOffset = b.getI64IntegerAttr(*offset);
-      stagingWarpgroups = b.getI64IntegerAttr(cta.plan.getWarpgroups());
-    }
+    offset = cta.smem->getStagingOffset(bytes, exchangeFloats);
+  }
+  if (offset) {
+    staging = cta.ring;
+    stagingOffset = b.getI64IntegerAttr(*offset);
+    stagingWarpgroups = b.getI64IntegerAttr(cta.plan.getWarpgroups());
   }
   auto emitStore = [&] {
     WgmmaStoreOp::create(b, apply(accs), cta.op.getC(), cta.op.getCScales(),
@@ -109,7 +113,7 @@ void WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   };
   if (mxC) {
     emitStore();
-    return;
+    return success();
   }
   // When the CTA's rows of B can reach past N, a warpgroup whose rows all
   // lie past N (N a multiple of 64: its rows are not masked one by one)
@@ -128,10 +132,11 @@ void WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   }
   if (!stores) {
     emitStore();
-    return;
+    return success();
   }
   auto ifOp = scf::IfOp::create(b, stores, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   emitStore();
+  return success();
 }

@@ -52,7 +52,7 @@ namespace {
 /// The consumer warpgroups: the mainloop's K loop, the reductions and the
 /// epilogue. `fillFirst`: thread 0 also fills every slot once (no
 /// producer warpgroup).
-void consume(WgmmaCta &cta, WgmmaMainloop &mainloop, bool fillFirst) {
+LogicalResult consume(WgmmaCta &cta, WgmmaMainloop &mainloop, bool fillFirst) {
   SmallVector<Value> accs = mainloop.consume(fillFirst);
   // MXFP4's operands are a quarter of their values (wgmma.decode_b): the
   // products' sums are 1/16 of the true ones, and 16 x restores them
@@ -73,7 +73,7 @@ void consume(WgmmaCta &cta, WgmmaMainloop &mainloop, bool fillFirst) {
     NVVM::GriddepcontrolOp::create(cta.b,
                                    NVVM::GridDepActionKind::launch_dependents);
   WgmmaEpilogue epilogue(cta);
-  reduceAndStore(cta, accs, epilogue);
+  return reduceAndStore(cta, accs, epilogue);
 }
 
 } // namespace
@@ -151,8 +151,7 @@ LogicalResult mlir::nvfp4::buildWgmmaPipeline(GemmTileOp op,
 
   WgmmaMainloop mainloop(cta);
   if (!plan.getProducer()) {
-    consume(cta, mainloop, /*fillFirst=*/true);
-    return success();
+    return consume(cta, mainloop, /*fillFirst=*/true);
   }
   // The producer warpgroup (after the consumer warpgroups) gives its
   // registers to the consumers.
@@ -173,6 +172,5 @@ LogicalResult mlir::nvfp4::buildWgmmaPipeline(GemmTileOp op,
       b, b.getI32IntegerAttr(plan.getConsumerRegisters()),
       NVVM::SetMaxRegisterActionAttr::get(
           ctx, NVVM::SetMaxRegisterAction::increase));
-  consume(cta, mainloop, /*fillFirst=*/false);
-  return success();
+  return consume(cta, mainloop, /*fillFirst=*/false);
 }

@@ -655,7 +655,7 @@ LogicalResult checkPlanWeights(const GemmOperands &g, KernelPlanAttr plan) {
          << plan << " has " << plan.getMainloop().getWeights();
 }
 
-/// An NVFP4 C is quantized from the finished sums by the ring's epilogue:
+/// An FP4 C is quantized from the finished sums by the ring's epilogue:
 /// not by the CTA that decodes A itself (stages = 0), not after a global
 /// split-K's sum kernel. MXFP4 operands need a ring too.
 LogicalResult checkQuantizedOutputPlan(const GemmOperands &g,
@@ -669,7 +669,8 @@ LogicalResult checkQuantizedOutputPlan(const GemmOperands &g,
     return success();
   if (plan.getStages() == 0 || plan.needsSumKernel())
     return g.op->emitOpError()
-           << "has an NVFP4 C, quantized in the epilogue from the finished "
+           << "has an " << BlockFormat::of(g.cScales.getType()).getName()
+           << " C, quantized in the epilogue from the finished "
               "sums, and expects a plan with a ring (stages > 0) whose "
               "splits add on chip, but got "
            << plan;

@@ -74,8 +74,8 @@ SmallVector<Value> splitAccumulators(ImplicitLocOpBuilder &b, Value joined,
 
 } // namespace
 
-void mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, ValueRange accs,
-                                       WgmmaEpilogue &epilogue) {
+LogicalResult mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, ValueRange accs,
+                                                WgmmaEpilogue &epilogue) {
   ImplicitLocOpBuilder &b = cta.b;
   const int64_t weights = cta.weights;
   Value acc = joinAccumulators(b, accs);
@@ -88,8 +88,9 @@ void mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, ValueRange accs,
   // The K groups' partial sums meet in group 0, which stores.
   // The store's split: which copy of C in `partials` (without them, C).
   Value split = cta.op.getPartials() ? cta.op.getSplit() : Value();
+  LogicalResult stored = success();
   auto store = [&] {
-    epilogue.store(splitAccumulators(b, acc, weights), split);
+    stored = epilogue.store(splitAccumulators(b, acc, weights), split);
   };
   // On chip (cluster or scatter) the holders of the tile's sum (K group 0) of
   // the cluster's CTAs add their tiles into the first one's, which alone
@@ -125,8 +126,9 @@ void mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, ValueRange accs,
       // The op counts rows by the joined tile's values: weights x as many.
       Value rowOffset = b.createOrFold<arith::DivUIOp>(
           scattered.getRowOffset(), c32(weights));
-      epilogue.store(splitAccumulators(b, scattered.getPart(), weights),
-                     Value(), add(cta.mBase, rowOffset));
+      stored =
+          epilogue.store(splitAccumulators(b, scattered.getPart(), weights),
+                         Value(), add(cta.mBase, rowOffset));
       return;
     }
     auto reduced = WgmmaReduceSplitsOp::create(
@@ -153,4 +155,5 @@ void mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, ValueRange accs,
     b.setInsertionPointToStart(ifOp.thenBlock());
     reduceSplitsAndStore();
   }
+  return stored;
 }

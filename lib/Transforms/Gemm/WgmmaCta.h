@@ -160,8 +160,10 @@ public:
   /// tile of 2 x len(acc) rows of A from `m`, by default the CTA's mBase)
   /// to C, or with `split` to its partials copy `split`; a warpgroup whose
   /// rows all lie past N, or a part of the tile whose rows all lie past M,
-  /// stores nothing.
-  void store(ValueRange accs, Value split, Value m = Value());
+  /// stores nothing (but for an MXFP4 C, whose store waits for every
+  /// warpgroup: its stores are masked instead). Fails, with a message, for
+  /// an MXFP4 C whose warps' amax exchange finds no room in the ring.
+  LogicalResult store(ValueRange accs, Value split, Value m = Value());
 
 private:
   /// The tile's epilogue region applied to the fragments `accs`.
@@ -175,7 +177,8 @@ private:
 /// CTA, which stores; scatter: each split adds and stores its part), or go
 /// to the partials (global); `epilogue` stores. `accs`: one accumulator per
 /// weight.
-void reduceAndStore(WgmmaCta &cta, ValueRange accs, WgmmaEpilogue &epilogue);
+LogicalResult reduceAndStore(WgmmaCta &cta, ValueRange accs,
+                             WgmmaEpilogue &epilogue);
 
 } // namespace mlir::nvfp4::gemm
 

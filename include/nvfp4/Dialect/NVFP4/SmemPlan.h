@@ -13,10 +13,13 @@
 // - after the K loop the ring's data is reused, side by side (never
 //   overlaid: the first K group may still be reading the groups' sums when
 //   other splits start writing): the K groups' sums from byte 0, a staged
-//   tile of C above them, and a split cluster's exchange at the top of the
-//   data or in the last slots' A tiles (RingType::getSplitExchangeStart);
+//   tile of C above them (or an MXFP4 C's amax exchange, there or beside a
+//   split exchange that fills every slot's A tile), and a split cluster's
+//   exchange at the top of the data or in the last slots' A tiles
+//   (RingType::getSplitExchangeStart);
 // - named barrier 0 is the CTA's; 1 the K groups' reduction; 2 + w the
-//   staged store of warpgroup w.
+//   staged store (or MXFP4 exchange) of warpgroup w; 4 the MXFP4 exchange's
+//   wait for both warpgroups.
 //
 // The pipeline pass (lib/Transforms/Gemm) places the areas with it, the
 // conversion takes its barrier ids, and the ops' verifiers check the
