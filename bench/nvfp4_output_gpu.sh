@@ -42,6 +42,7 @@ sanitize memcheck 100 272 1024 0 nvfp4 --blocked=c
 for tool in memcheck racecheck synccheck; do
   sanitize $tool 512 1056 1024 0 mxfp4 2 128 8 1 2 1 true false true --blocked=c
   sanitize $tool 100 96 256 0 mxfp4-rceil --dual --blocked=c
+  sanitize $tool 256 1056 2048 0 mxfp4 2 64 8 2
 done
 
 bench() {  # name, gen args...
