@@ -506,6 +506,13 @@ def NVFP4_KernelPlanAttr : AttrDef<NVFP4_Dialect, "KernelPlan",
       Tcgen05MainloopAttr tcgen05 = getTcgen05();
       return tcgen05 ? tcgen05.getCtaGroup() : 1;
     }
+    /// CTAs along x for `n` rows of B: one per tile of B, rounded up to
+    /// whole CTA pairs (an odd count's last pair's second CTA lies past N:
+    /// it loads zeros and stores nothing).
+    int64_t getCtasAlongN(int64_t n) const {
+      return ::llvm::alignTo(::llvm::divideCeil(n, getTileN()),
+                             getCtaGroup());
+    }
     /// The kernel's cluster shape (x, y, z): a tcgen05 CTA pair along x,
     /// the splits of an on-chip reduction along z; 1 x 1 x 1 without a
     /// cluster.

@@ -157,8 +157,7 @@ GemmPrediction predictProblems(GroupedProblemsOp op, KernelPlanAttr plan,
     };
     p.prePassBytes +=
         prePass(op.getSfaLayout(), a.rows) + prePass(op.getSfbLayout(), n);
-    const int64_t nTiles = llvm::alignTo(
-        llvm::divideCeil(n, Tcgen05MainloopAttr::kTileN), plan.getCtaGroup());
+    const int64_t nTiles = plan.getCtasAlongN(n);
     const int64_t tiles = llvm::divideCeil(a.rows, plan.getTileM());
     const double ctaFlops = 2.0 * Tcgen05MainloopAttr::kTileN *
                             plan.getTileM() *
@@ -243,9 +242,7 @@ mlir::nvfp4::predictB200Gemm(Operation *op, const B200Model &model) {
   // The plan. Its slices: K padded to 256, split among split_k CTAs.
   const int64_t slotK = Tcgen05MainloopAttr::getSlotK(p.k);
   // (A grouped GEMM's A scales: one tile of rows per tile of A.)
-  // (CTA pairs: whole pairs of B's tiles.)
-  const int64_t gx = llvm::alignTo(
-      llvm::divideCeil(p.n, Tcgen05MainloopAttr::kTileN), plan.getCtaGroup());
+  const int64_t gx = plan.getCtasAlongN(p.n);
   int64_t gy = llvm::divideCeil(p.m, plan.getTileM());
   if (!groups.empty()) {
     gy = 0;

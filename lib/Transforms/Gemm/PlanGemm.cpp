@@ -270,23 +270,43 @@ struct TileWork {
   int64_t rows, nTiles, chunks;
 };
 
+/// What one K chunk of a CTA costs in tilesMakespan, in units of a chunk
+/// of 128-row MMAs: `fixed` for the tile of B (its copy and, on sm_90a,
+/// its decode, whatever the rows of A), the MMAs' N / 128 (times `wide`
+/// for tiles of more than 128 rows: fewer ring slots, the accumulators'
+/// registers), and `aCopy` x tile_m / 128 for the copy of the whole tile
+/// of A (its box, whatever rows the group has).
+struct ChunkCosts {
+  double fixed, wide, aCopy;
+};
+
+/// sm_90a: the fit to 32 timed plans of six grouped shapes on the H200
+/// (performance.md, grouped v8). It picks the fastest plan timed on each;
+/// grouped v4's fit (fixed 0.25, nothing else) took tiles that add a wave
+/// of small CTAs, each of which still decodes all of B's tile.
+constexpr ChunkCosts kWgmmaChunkCosts{1.5, 1.3, 0.4};
+/// sm_100a: B is not decoded in software and no B200 has timed a plan, so
+/// grouped v4's sm_90a fit stands.
+constexpr ChunkCosts kTcgen05ChunkCosts{0.25, 1.0, 0.0};
+
 /// The time a grid of grouped GEMM tiles of `tileM` rows takes on `smCount`
 /// SMs, in units of one K chunk of a 128-row MMA: each group's tiles (MMA N
 /// = rows rounded up to kRowsStep where the kernel narrows a group's last
 /// tile's MMAs, `narrow`, else tileM) times its tiles of B, each CTA costing
-/// chunks x (0.25 + N / 128), handed out in grid order to the SM that
-/// frees first, as the hardware's block scheduler does. The fixed 0.25 per
-/// chunk (B's decode) is a fit to grouped v3's sweep, whose best tile it
-/// picks on all four contest shapes for any value from 0.02 to 0.5.
+/// chunks x `costs`, handed out in grid order to the SM that frees first,
+/// as the hardware's block scheduler does.
 double tilesMakespan(ArrayRef<TileWork> work, int64_t tileM, int64_t smCount,
-                     bool narrow) {
+                     bool narrow, const ChunkCosts &costs) {
   std::vector<double> free(static_cast<size_t>(smCount), 0.0);
   for (const TileWork &w : work) {
     for (int64_t left = w.rows; left > 0; left -= tileM) {
       const int64_t n = narrow ? llvm::alignTo(std::min(left, tileM),
                                                WgmmaMainloopAttr::kRowsStep)
                                : tileM;
-      const double cost = w.chunks * (0.25 + n / 128.0);
+      const double cost =
+          w.chunks *
+          (costs.fixed + (tileM > 128 ? costs.wide : 1.0) * n / 128.0 +
+           costs.aCopy * tileM / 128.0);
       for (int64_t i = 0; i < w.nTiles; ++i) {
         std::pop_heap(free.begin(), free.end(), std::greater<>());
         free.back() += cost;
@@ -334,9 +354,11 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
         TileWork{m,
                  static_cast<int64_t>(llvm::divideCeil(n, 64 * f.warpgroups)),
                  shape.chunks});
-    double best = tilesMakespan(work, f.tileM, t.smCount, /*narrow=*/false);
+    double best = tilesMakespan(work, f.tileM, t.smCount, /*narrow=*/false,
+                                kWgmmaChunkCosts);
     for (int64_t tileM = f.tileM - 8; tileM >= 64; tileM -= 8)
-      if (double time = tilesMakespan(work, tileM, t.smCount, /*narrow=*/false);
+      if (double time = tilesMakespan(work, tileM, t.smCount,
+                                      /*narrow=*/false, kWgmmaChunkCosts);
           time < best)
         best = time, f.tileM = tileM;
   }
@@ -348,11 +370,12 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
 
 /// tilesMakespan of groups of `sizes` rows sharing `nTiles` and `chunks`.
 double groupedMakespan(ArrayRef<int64_t> sizes, int64_t tileM, int64_t nTiles,
-                       int64_t chunks, int64_t smCount, bool narrow = true) {
+                       int64_t chunks, int64_t smCount, bool narrow,
+                       const ChunkCosts &costs) {
   SmallVector<TileWork> work;
   for (int64_t m : sizes)
     work.push_back({m, nTiles, chunks});
-  return tilesMakespan(work, tileM, smCount, narrow);
+  return tilesMakespan(work, tileM, smCount, narrow, costs);
 }
 
 /// The group sizes a grouped GEMM's plan is made for
@@ -376,10 +399,13 @@ struct GroupSizes {
 };
 
 /// The grouped GEMMs' plan with B through the ring (b_tma): `warpgroups`
-/// consumer warpgroups sharing each tile of A, a producer, tiles of
-/// `first` rows of A, or of 192 or 256 (up to the largest group rounded up
-/// to 32) where `makespan` says the grid ends sooner, and as many ring
-/// slots as fit.
+/// consumer warpgroups sharing each tile of A, a producer, and as many
+/// ring slots as fit; the tile of A the one `makespan` says ends the grid
+/// first: `first` rows (a tile of the largest group, up to 128), fewer in
+/// steps of kRowsStep down to 64 (one wave of CTAs instead of a wave and a
+/// tail: grouped v8), or 192 or 256 (fewer tiles of B decoded) while the
+/// smaller one does not already hold the largest group. `makespan` is
+/// infinite for a tile whose grid CUDA cannot launch.
 KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
                              int64_t warpgroups, int64_t first,
                              int64_t largest,
@@ -393,12 +419,19 @@ KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
   f.kGroups = 1;
   f.tileM = first;
   double best = makespan(first);
-  for (int64_t tileM : {192, 256}) {
-    if (tileM > static_cast<int64_t>(llvm::alignTo(largest, 32)))
-      break;
-    const double time = makespan(tileM);
-    if (time < best)
+  auto consider = [&](int64_t tileM) {
+    if (const double time = makespan(tileM); time < best)
       best = time, f.tileM = tileM;
+  };
+  for (int64_t tileM = first - WgmmaMainloopAttr::kRowsStep; tileM >= 64;
+       tileM -= WgmmaMainloopAttr::kRowsStep)
+    consider(tileM);
+  int64_t smaller = first;
+  for (int64_t tileM : {192, 256}) {
+    if (smaller >= largest)
+      break;
+    consider(tileM);
+    smaller = tileM;
   }
   f.stages = stagesThatFit(
       t, WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups, true, 1));
@@ -428,10 +461,9 @@ KernelPlanAttr kGroupsTilesPlan(MLIRContext *ctx, int64_t typical,
 /// (128 rows of B: half of A's shared-memory traffic per MMA, which bounds
 /// one warpgroup per tile; 151 against 175 us on the first contest shape,
 /// 73.5 against 97 us on decode), as many ring slots as fit (3 to 8), and
-/// tiles of the size hint's largest group (else Mmax / G rows) rounded up
-/// to 32 (8 for groups of at most 16 rows) up to 128, or of 192 or 256
-/// rows where groupedMakespan says the grid finishes sooner (fewer tiles
-/// of B decoded against fewer, longer CTAs). Otherwise B comes through
+/// the tile of A bTmaTilesPlan picks by groupedMakespan, from the size
+/// hint's largest group (else Mmax / G rows) rounded up to 32 (8 for
+/// groups of at most 16 rows) up to 128. Otherwise B comes through
 /// registers: the GEMM's three-K-group plan with tiles of a typical
 /// group's rows up to 128 (the hint's mean over non-empty groups). No
 /// split-K: a group's tiles are not known before the kernel runs.
@@ -451,17 +483,20 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
                                       : llvm::alignTo(largest, 32),
                         128),
       largest, [&](int64_t tileM) {
-        return groupedMakespan(groups.sizes, tileM, nTiles, chunks,
-                               t.smCount);
+        if (GroupTileOp::maxTiles(a.rows, g.getWeightBatch(), tileM) >
+            kMaxGridY)
+          return std::numeric_limits<double>::infinity();
+        return groupedMakespan(groups.sizes, tileM, nTiles, chunks, t.smCount,
+                               /*narrow=*/true, kWgmmaChunkCosts);
       });
 }
 
 /// The sm_90a plan of a grouped_problems (one plan for all its problems,
 /// whose CTAs share the kernel): as the grouped GEMM's where every
-/// problem's B can come through the ring and K is not short (tiles of the
-/// largest problem's rows rounded up to 32, up to 128, or 192 or 256 rows
-/// where tilesMakespan says the grid ends sooner; each problem's tiles are
-/// whole MMAs, not narrowed); the CTA that decodes A itself where every
+/// problem's B can come through the ring and K is not short (the tile
+/// bTmaTilesPlan picks by tilesMakespan from the largest problem's rows
+/// rounded up to 32, up to 128; each problem's tiles are whole MMAs, not
+/// narrowed); the CTA that decodes A itself where every
 /// problem's K is short (at most kShortKChunks chunks: a pre-pass would
 /// cost more than it saves, GEMM v20); else the GEMM's three K groups and
 /// a producer. No split-K.
@@ -497,10 +532,15 @@ KernelPlanAttr chooseProblemsPlan(MLIRContext *ctx, const PlanTarget &t,
   for (auto [w, p] : llvm::zip(work, problems))
     w.nTiles = llvm::divideCeil(p.getN(), 64 * warpgroups);
   return bTmaTilesPlan(
-      ctx, t, warpgroups,
-      std::min<int64_t>(llvm::alignTo(largest, 32), 128), largest,
-      [&](int64_t tileM) {
-        return tilesMakespan(work, tileM, t.smCount, /*narrow=*/false);
+      ctx, t, warpgroups, std::min<int64_t>(llvm::alignTo(largest, 32), 128),
+      largest, [&](int64_t tileM) {
+        int64_t tiles = 0;
+        for (const TileWork &w : work)
+          tiles += llvm::divideCeil(w.rows, tileM);
+        if (tiles > kMaxGridY)
+          return std::numeric_limits<double>::infinity();
+        return tilesMakespan(work, tileM, t.smCount, /*narrow=*/false,
+                             kWgmmaChunkCosts);
       });
 }
 
@@ -618,8 +658,9 @@ KernelPlanAttr chooseTcgen05GroupedPlan(MLIRContext *ctx, const PlanTarget &t,
     if (GroupTileOp::maxTiles(g.getAShape().rows, g.getWeightBatch(),
                               candidate) > kMaxGridY)
       continue;
-    const double time = groupedMakespan(groups.sizes, candidate, nTiles,
-                                        slices, t.smCount, /*narrow=*/false);
+    const double time =
+        groupedMakespan(groups.sizes, candidate, nTiles, slices, t.smCount,
+                        /*narrow=*/false, kTcgen05ChunkCosts);
     if (time <= best)
       best = time, tileM = candidate;
   }
@@ -888,8 +929,8 @@ KernelPlanAttr chooseTcgen05ProblemsPlan(MLIRContext *ctx,
       tiles += llvm::divideCeil(w.rows, candidate);
     if (tiles > kMaxGridY)
       continue;
-    const double time =
-        tilesMakespan(work, candidate, t.smCount, /*narrow=*/false);
+    const double time = tilesMakespan(work, candidate, t.smCount,
+                                      /*narrow=*/false, kTcgen05ChunkCosts);
     if (time <= best)
       best = time, tileM = candidate;
   }

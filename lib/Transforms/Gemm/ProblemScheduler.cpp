@@ -92,10 +92,9 @@ void ifBlockXBelow(OpBuilder &kb, Location loc, int64_t count,
 }
 
 /// The problems' grid (ProblemScheduler.cpp's header): block y's first
-/// tile of each problem, the CTAs along x each problem needs (its tiles of
-/// B; with CTA pairs, whole pairs: an odd count's last pair's second CTA
-/// is past N, loads zeros and stores nothing, as in the GEMM), the widest
-/// problem's, and the longest K's chunks of 64 values.
+/// tile of each problem, the CTAs along x each problem needs
+/// (KernelPlanAttr::getCtasAlongN, as in the GEMM), the widest problem's,
+/// and the longest K's chunks of 64 values.
 struct ProblemGrid {
   SmallVector<int64_t> first = {0}, ctasX;
   int64_t gridX = 1, maxChunks = 1;
@@ -104,8 +103,7 @@ struct ProblemGrid {
     for (const GemmOperands &p : problems) {
       first.push_back(first.back() +
                       llvm::divideCeil(p.getAShape().rows, plan.getTileM()));
-      ctasX.push_back(llvm::alignTo(llvm::divideCeil(p.getN(), plan.getTileN()),
-                                    plan.getCtaGroup()));
+      ctasX.push_back(plan.getCtasAlongN(p.getN()));
       gridX = std::max(gridX, ctasX.back());
       maxChunks = std::max(maxChunks,
                            p.getAShape().k / WgmmaMainloopAttr::kTileK);

@@ -37,11 +37,8 @@ gpu::KernelDim3 gemmGrid(OpBuilder &hb, Location loc, KernelPlanAttr plan,
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
-  // CTA pairs (cta_group = 2): whole pairs along x, the last one's second
-  // CTA past N if the tiles of B are odd (it loads zeros, stores nothing).
-  return {idx(llvm::alignTo(llvm::divideCeil(n, plan.getTileN()),
-                            plan.getCtaGroup())),
-          idx(mTiles), idx(batch * plan.getSplitK())};
+  return {idx(plan.getCtasAlongN(n)), idx(mTiles),
+          idx(batch * plan.getSplitK())};
 }
 
 /// Split-K's last kernel, `<name>_sum_splits`: adds the splits' fp32
