@@ -37,4 +37,4 @@
 // CUDA's 65535 tiles in y (the hint alone would take 64 rows):
 // tiles of 128 rows.
 // RUN: %python %nvfp4_src_root/bench/gen_grouped.py 256 256 17,300,64 --mmax=8000000 | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=GRID
-// GRID: tile_m = 128
+// GRID: wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 8, producer = true, b_tma = true>

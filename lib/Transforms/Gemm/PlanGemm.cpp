@@ -280,14 +280,17 @@ struct ChunkCosts {
   double fixed, wide, aCopy;
 };
 
-/// sm_90a: the fit to 32 timed plans of six grouped shapes on the H200
-/// (performance.md, grouped v8). It picks the fastest plan timed on each;
-/// grouped v4's fit (fixed 0.25, nothing else) took tiles that add a wave
-/// of small CTAs, each of which still decodes all of B's tile.
+/// The sm_90a grouped GEMMs': the fit to 32 timed plans of six grouped
+/// shapes on the H200 (performance.md, grouped v8). It picks the fastest
+/// plan timed on each; grouped v4's costs took tiles that add a wave of
+/// small CTAs, each of which still decodes all of B's tile.
 constexpr ChunkCosts kWgmmaChunkCosts{1.5, 1.3, 0.4};
-/// sm_100a: B is not decoded in software and no B200 has timed a plan, so
-/// grouped v4's sm_90a fit stands.
-constexpr ChunkCosts kTcgen05ChunkCosts{0.25, 1.0, 0.0};
+/// Grouped v4's costs (a fixed 0.25, nothing else), for the planners whose
+/// choices were timed with them or cannot be timed here: the sm_90a dual
+/// GEMM (dual v4; the refit has no dual timings, and would move some
+/// untimed shapes' tiles) and sm_100a (B is not decoded in software there,
+/// and no B200 has timed a plan).
+constexpr ChunkCosts kGroupedV4ChunkCosts{0.25, 1.0, 0.0};
 
 /// The time a grid of grouped GEMM tiles of `tileM` rows takes on `smCount`
 /// SMs, in units of one K chunk of a 128-row MMA: each group's tiles (MMA N
@@ -355,10 +358,10 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                  static_cast<int64_t>(llvm::divideCeil(n, 64 * f.warpgroups)),
                  shape.chunks});
     double best = tilesMakespan(work, f.tileM, t.smCount, /*narrow=*/false,
-                                kWgmmaChunkCosts);
+                                kGroupedV4ChunkCosts);
     for (int64_t tileM = f.tileM - 8; tileM >= 64; tileM -= 8)
       if (double time = tilesMakespan(work, tileM, t.smCount,
-                                      /*narrow=*/false, kWgmmaChunkCosts);
+                                      /*narrow=*/false, kGroupedV4ChunkCosts);
           time < best)
         best = time, f.tileM = tileM;
   }
@@ -426,9 +429,11 @@ KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
   for (int64_t tileM = first - WgmmaMainloopAttr::kRowsStep; tileM >= 64;
        tileM -= WgmmaMainloopAttr::kRowsStep)
     consider(tileM);
+  // (Where no smaller tile's grid can be launched, larger tiles are tried
+  // whatever the largest group; checkGroupedPlan reports a grid none fits.)
   int64_t smaller = first;
   for (int64_t tileM : {192, 256}) {
-    if (smaller >= largest)
+    if (smaller >= largest && best != std::numeric_limits<double>::infinity())
       break;
     consider(tileM);
     smaller = tileM;
@@ -643,7 +648,8 @@ KernelPlanAttr chooseTcgen05Plan(MLIRContext *ctx, const PlanTarget &t,
 /// whose grid groupedMakespan says ends first for the size hint (tiles of
 /// B: 128 rows), the largest on a tie (fewer reads of B's tiles); no
 /// split-K (a group's tiles are known on the device only); as many slots
-/// as fit. The per-chunk costs are sm_90a's fit: no B200 has timed them.
+/// as fit. The per-chunk costs are grouped v4's (kGroupedV4ChunkCosts):
+/// no B200 has timed them.
 KernelPlanAttr chooseTcgen05GroupedPlan(MLIRContext *ctx, const PlanTarget &t,
                                         const GemmOperands &g,
                                         ScaleFormat format) {
@@ -660,7 +666,7 @@ KernelPlanAttr chooseTcgen05GroupedPlan(MLIRContext *ctx, const PlanTarget &t,
       continue;
     const double time =
         groupedMakespan(groups.sizes, candidate, nTiles, slices, t.smCount,
-                        /*narrow=*/false, kTcgen05ChunkCosts);
+                        /*narrow=*/false, kGroupedV4ChunkCosts);
     if (time <= best)
       best = time, tileM = candidate;
   }
@@ -930,7 +936,7 @@ KernelPlanAttr chooseTcgen05ProblemsPlan(MLIRContext *ctx,
     if (tiles > kMaxGridY)
       continue;
     const double time = tilesMakespan(work, candidate, t.smCount,
-                                      /*narrow=*/false, kTcgen05ChunkCosts);
+                                      /*narrow=*/false, kGroupedV4ChunkCosts);
     if (time <= best)
       best = time, tileM = candidate;
   }
