@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <tuple>
 #include <vector>
 
 #define DEBUG_TYPE "nvfp4-plan"
@@ -320,6 +321,27 @@ double tilesMakespan(ArrayRef<TileWork> work, int64_t tileM, int64_t smCount,
   return *std::max_element(free.begin(), free.end());
 }
 
+/// The tiles of `tileM` rows of A that `work`'s problems need in all (the
+/// grid's y, which CUDA limits to kMaxGridY).
+int64_t tilesOfA(ArrayRef<TileWork> work, int64_t tileM) {
+  int64_t tiles = 0;
+  for (const TileWork &w : work)
+    tiles += llvm::divideCeil(w.rows, tileM);
+  return tiles;
+}
+
+/// The tile of A from `first` rows down to 64 in steps of kRowsStep whose
+/// grid `makespan` says ends first (the larger on a tie), with that time.
+std::pair<int64_t, double>
+fastestTileDownTo64(int64_t first, function_ref<double(int64_t)> makespan) {
+  std::pair<int64_t, double> best = {first, makespan(first)};
+  for (int64_t tileM = first - WgmmaMainloopAttr::kRowsStep; tileM >= 64;
+       tileM -= WgmmaMainloopAttr::kRowsStep)
+    if (const double time = makespan(tileM); time < best.second)
+      best = {tileM, time};
+  return best;
+}
+
 /// The sm_90a gated dual GEMM plan (weights = 2): every consumer thread
 /// keeps both accumulators of the same tile of A, so the ring's consumers
 /// (never the CTA that decodes A itself) decode the same rows of B1 and B2.
@@ -357,13 +379,10 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
         TileWork{m,
                  static_cast<int64_t>(llvm::divideCeil(n, 64 * f.warpgroups)),
                  shape.chunks});
-    double best = tilesMakespan(work, f.tileM, t.smCount, /*narrow=*/false,
-                                kGroupedV4ChunkCosts);
-    for (int64_t tileM = f.tileM - 8; tileM >= 64; tileM -= 8)
-      if (double time = tilesMakespan(work, tileM, t.smCount,
-                                      /*narrow=*/false, kGroupedV4ChunkCosts);
-          time < best)
-        best = time, f.tileM = tileM;
+    f.tileM = fastestTileDownTo64(f.tileM, [&](int64_t tileM) {
+                return tilesMakespan(work, tileM, t.smCount, /*narrow=*/false,
+                                     kGroupedV4ChunkCosts);
+              }).first;
   }
   f.splitOnChip = true;
   f.stages = stagesThatFit(t, WgmmaMainloopAttr::slotBytes(
@@ -420,22 +439,16 @@ KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
   f.bPrefetch = 2;
   f.bTma = true;
   f.kGroups = 1;
-  f.tileM = first;
-  double best = makespan(first);
-  auto consider = [&](int64_t tileM) {
-    if (const double time = makespan(tileM); time < best)
-      best = time, f.tileM = tileM;
-  };
-  for (int64_t tileM = first - WgmmaMainloopAttr::kRowsStep; tileM >= 64;
-       tileM -= WgmmaMainloopAttr::kRowsStep)
-    consider(tileM);
+  double best;
+  std::tie(f.tileM, best) = fastestTileDownTo64(first, makespan);
   // (Where no smaller tile's grid can be launched, larger tiles are tried
   // whatever the largest group; checkGroupedPlan reports a grid none fits.)
   int64_t smaller = first;
   for (int64_t tileM : {192, 256}) {
     if (smaller >= largest && best != std::numeric_limits<double>::infinity())
       break;
-    consider(tileM);
+    if (const double time = makespan(tileM); time < best)
+      best = time, f.tileM = tileM;
     smaller = tileM;
   }
   f.stages = stagesThatFit(
@@ -539,10 +552,7 @@ KernelPlanAttr chooseProblemsPlan(MLIRContext *ctx, const PlanTarget &t,
   return bTmaTilesPlan(
       ctx, t, warpgroups, std::min<int64_t>(llvm::alignTo(largest, 32), 128),
       largest, [&](int64_t tileM) {
-        int64_t tiles = 0;
-        for (const TileWork &w : work)
-          tiles += llvm::divideCeil(w.rows, tileM);
-        if (tiles > kMaxGridY)
+        if (tilesOfA(work, tileM) > kMaxGridY)
           return std::numeric_limits<double>::infinity();
         return tilesMakespan(work, tileM, t.smCount, /*narrow=*/false,
                              kWgmmaChunkCosts);
@@ -930,10 +940,7 @@ KernelPlanAttr chooseTcgen05ProblemsPlan(MLIRContext *ctx,
   int64_t tileM = 32;
   double best = std::numeric_limits<double>::infinity();
   for (int64_t candidate : {32, 64, 128, 256}) {
-    int64_t tiles = 0;
-    for (const TileWork &w : work)
-      tiles += llvm::divideCeil(w.rows, candidate);
-    if (tiles > kMaxGridY)
+    if (tilesOfA(work, candidate) > kMaxGridY)
       continue;
     const double time = tilesMakespan(work, candidate, t.smCount,
                                       /*narrow=*/false, kGroupedV4ChunkCosts);
