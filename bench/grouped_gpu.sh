@@ -2,7 +2,8 @@
 # The grouped (MoE) GEMM benchmark and GPU check on an H100/H200, in one
 # call:  bench/grouped_gpu.sh NVFP4_RUN [OUTDIR]
 # (a) correctness (--require-gpu) on the contest's four shapes (both forms:
-#     grouped_matmul with run-time sizes, grouped_problems) and MoE
+#     grouped_matmul with run-time sizes, B's scales plain and blocked;
+#     grouped_problems) and MoE
 #     decode (the lit suite test/Integration/GPU/grouped-*.test has random
 #     cases, other sizes and invalid offsets); (b) peers
 #     (bench/grouped_peers.py): torch._grouped_mm bf16, a padded bmm, a
@@ -37,15 +38,18 @@ check_bench() {
   fi
   run_limited "$run" "$f" --require-gpu --bench --iters 100 | tee -a "$out/ours.txt"
 }
-# Both forms: grouped_matmul (run-time sizes) on every shape, and
-# grouped_problems (each group its own tensors, shapes known when
-# compiled) on the contest's four.
-for form in grouped problems; do
+# Both forms: grouped_matmul (run-time sizes) on every shape, with B's
+# scales plain and blocked (the 128x4-atom layout that stored NVFP4 weights
+# usually come in), and grouped_problems (each group its own tensors,
+# shapes known when compiled) on the contest's four.
+for form in grouped blocked problems; do
   for s in "${shapes[@]}"; do
     set -- $s
     name="${form}_$1_$2_$(echo "$3" | tr ',' '_')"
     if [ "$form" = grouped ]; then
       python3 "$here/gen_grouped.py" "$1" "$2" "$3" --name="$name"
+    elif [ "$form" = blocked ]; then
+      python3 "$here/gen_grouped.py" "$1" "$2" "$3" --blocked=b --name="$name"
     elif [ "$s" != "${shapes[4]}" ]; then
       python3 "$here/gen_problems.py" "$3" "$1" "$2" --name="$name"
     fi > "$out/$name.mlir"

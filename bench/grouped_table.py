@@ -7,7 +7,7 @@ Each peer's time is the better of back to back and CUDA-graph replay; ours
 is back to back over rotating buffers (nvfp4-run --bench: the pre-pass and
 the GEMM, every kernel of a call), in both forms: grouped_matmul (MoE: run-
 time sizes) and grouped_problems (independent problems: static shapes, each
-its own tensors).
+its own tensors), the MoE form also with B's scales blocked ("blocked").
 """
 import math
 import re
@@ -38,7 +38,7 @@ def main():
           "| vs it | weights copy us | % of copy floor |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     rows = 0
-    for m in re.finditer(r"bench @(grouped|problems)_(\d+)_(\d+)_([\d_]+) on "
+    for m in re.finditer(r"bench @(grouped|blocked|problems)_(\d+)_(\d+)_([\d_]+) on "
                          r"\S+: ([\d.]+) us per launch back to back", ours):
         form = m.group(1)
         n, k = m.group(2), m.group(3)

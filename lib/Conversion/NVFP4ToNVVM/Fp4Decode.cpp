@@ -188,44 +188,55 @@ static Value prmt(KernelBuilder &k, Value lo, Value hi, int64_t selector) {
 }
 
 /// The 8 e2m1 values of `word` times `scale` (an f16x2 splat) as 4 f16x2
-/// pairs (i32): pair j holds nibble j (low half) and nibble j + 4 (high
-/// half). Two byte permutes look up the f16 high bytes of all 8 magnitudes
-/// (exact values; the selectors are the magnitude bits, the high nibbles
-/// shifted down); per pair, one permute places two of them in the high
-/// bytes of the halves, zeroing the low bytes by replicating the (clear)
-/// sign bit of a table byte, and one logic op merges the two sign bits,
-/// which the pairing puts 16 bits apart, as are the halves' sign bits: so
-/// one shift brings both into place. Then one f16x2 multiply by the scale
-/// (exact: e2m1 x e4m3 needs at most 6 significant bits and stays in f16's
-/// normal range).
+/// pairs (i32): pair j holds nibbles 2j (low half) and 2j + 1 (high half),
+/// the word's values in order. 17 instructions a word:
+/// - two byte permutes look up the f16 high bytes of all 8 magnitudes
+///   (exact values; the selectors are the magnitude bits, the high nibbles
+///   shifted down), one byte per nibble;
+/// - two more, in sign-replicating mode, spread the nibbles' sign bits to
+///   whole bytes (nibble i's sign is the top bit of byte i / 2 of the word
+///   for odd i, of the word shifted left by 4 for even i), and one logic op
+///   per looked-up word sets each byte's top bit from them: bytes now hold
+///   the f16 high bytes of the signed values;
+/// - per pair, one permute places two neighbouring bytes in the high bytes
+///   of the halves and zeros (a zero register) in the low bytes, and one
+///   f16x2 multiply applies the scale (exact: e2m1 x e4m3 needs at most 6
+///   significant bits and stays in f16's normal range).
+/// The previous form (nibbles j and j + 4 paired, so one shift aligned
+/// both signs, merged per pair) took 19; performance.md, decode v2.
 SmallVector<Value, 4> mlir::nvfp4::decodeWordPairs(KernelBuilder &k, Value word,
                                                    Value scale) {
   ImplicitLocOpBuilder &b = k.b;
   Value mags = arith::AndIOp::create(b, word, k.c32(0x77777777));
   Value table[2] = {k.c32(kF16HighLo), k.c32(kF16HighHi)};
-  auto lookup = [&](Value selectors) {
+  auto permute = [&](Value lo, Value hi, Value selectors) {
     return NVVM::PermuteOp::create(
-        b, k.i32, table[0], table[1], selectors,
+        b, k.i32, lo, hi, selectors,
         NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
   };
-  // High bytes of the f16 patterns of nibbles 0-3 and of nibbles 4-7.
-  Value low = lookup(mags);
-  Value high = lookup(arith::ShRUIOp::create(b, mags, k.c32(16)));
-  SmallVector<Value, 4> pairs;
-  for (int64_t j = 0; j < 4; ++j) {
-    // Bytes (0, low byte j, 0, high byte j): selector 8 | j copies the
-    // sign of table byte j, which is clear.
-    int64_t zero = 8 | j;
-    Value magnitudes =
-        prmt(k, low, high, zero | (j << 4) | (zero << 8) | ((4 + j) << 12));
-    // Nibble j's sign is bit 4j + 3 and nibble j + 4's is bit 4j + 19:
-    // shifted left by 12 - 4j they are the halves' sign bits 15 and 31.
-    Value signs =
-        j == 3 ? word : arith::ShLIOp::create(b, word, k.c32(12 - 4 * j));
-    Value bits = arith::OrIOp::create(
+  // Byte i: the high byte of |nibble i| (low) and of |nibble 4 + i| (high).
+  Value low = permute(table[0], table[1], mags);
+  Value high =
+      permute(table[0], table[1], arith::ShRUIOp::create(b, mags, k.c32(16)));
+  // Selector nibble 8 | s copies the top bit of byte s of (word, word << 4)
+  // to a whole byte. Nibble i's sign is bit 4i + 3: the top bit of byte
+  // i / 2 of the word (odd i) or of the shifted word (even i).
+  Value shifted = arith::ShLIOp::create(b, word, k.c32(4));
+  auto signed_ = [&](Value magnitudes, int64_t selector) {
+    Value signs = prmt(k, word, shifted, selector);
+    return arith::OrIOp::create(
         b, magnitudes,
         arith::AndIOp::create(b, signs,
-                              k.c32(static_cast<int32_t>(0x80008000u))));
+                              k.c32(static_cast<int32_t>(0x80808080u))));
+  };
+  Value bytes[2] = {signed_(low, 0x9D8C), signed_(high, 0xBFAE)};
+  SmallVector<Value, 4> pairs;
+  for (int64_t j = 0; j < 4; ++j) {
+    // Bytes (0, byte 2 (j % 2), 0, byte 2 (j % 2) + 1); selector 4 is the
+    // zero operand's first byte.
+    int64_t first = 2 * (j % 2);
+    Value bits = prmt(k, bytes[j / 2], k.c32(0),
+                      4 | (first << 4) | (4 << 8) | ((first + 1) << 12));
     Value halves = LLVM::BitcastOp::create(b, k.v2f16, bits);
     pairs.push_back(LLVM::BitcastOp::create(
         b, k.i32, arith::MulFOp::create(b, halves, scale)));

@@ -57,8 +57,8 @@ std::pair<Value, Value> scaleByCodes(KernelBuilder &k, Value sum, Value sa,
 Value scaleSplat(KernelBuilder &k, Value code);
 
 /// sm_90a, for the tensor cores: the 8 e2m1 values of `word` times
-/// `scale` (an f16x2 splat) as 4 f16x2 pairs (i32), pair j from nibbles j
-/// (low half) and j + 4 (high half). Exact: e2m1 x e4m3 fits f16.
+/// `scale` (an f16x2 splat) as 4 f16x2 pairs (i32), pair j from nibbles 2j
+/// (low half) and 2j + 1 (high half). Exact: e2m1 x e4m3 fits f16.
 SmallVector<Value, 4> decodeWordPairs(KernelBuilder &k, Value word,
                                       Value scale);
 

@@ -15,22 +15,23 @@
 //   and 16w + g + 8 of the fragment; at MMA step s its four registers hold
 //   the K slots {2q, 2q + 1} and {2q + 8, 2q + 9} of those rows. The K order
 //   inside each 64-wide chunk is permuted so that these slots are pairs 2s
-//   and 2s + 1 of scale block q, where pair t (0..7) of a block is its
-//   values 8 (t / 4) + t % 4 and 8 (t / 4) + t % 4 + 4 (the pairing the
-//   decode makes cheapest): over the 4 steps of a chunk, thread q reads the
-//   8 contiguous bytes 8q .. 8q + 7 of each of its rows, exactly the 16
-//   values of scale block q.
+//   and 2s + 1 of scale block q, where pair t (0..7) of a block is the pair
+//   the decode makes of the block's values (NVFP4: values 2t and 2t + 1;
+//   MXFP4: 8 (t / 4) + t % 4 and that + 4): over the 4 steps of a chunk,
+//   thread q reads the 8 contiguous bytes 8q .. 8q + 7 of each of its rows,
+//   exactly the 16 values of scale block q.
 // - A is decoded by the whole CTA into one of two 128B-swizzled shared-
-//   memory buffers (wgmma's descriptor operand, K-major) in the same
-//   permuted K order: position 16s + k of a row holds real K
-//   16 (k % 8 / 2) + 8 (t / 4) + t % 4 + 4 (k % 2), t = 2s + k / 8. Row i's
+//   memory buffers (wgmma's descriptor operand, K-major) with the same
+//   decode, so in the same permuted K order: position 16s + k of a row holds
+//   pair t = 2s + k / 8, half k % 2, of scale block k % 8 / 2 (NVFP4: real K
+//   16 (k % 8 / 2) + 2t + k % 2). Row i's
 //   16-byte chunk P sits at byte i * 128 + (P ^ (i % 8)) * 16 (the 128B
 //   swizzle), so with s = P / 2, o = P % 2 it holds pair 2s + o of scale
 //   blocks q = 0..3.
-// - Decode (decodeWordPairs): byte permutes look up the f16 patterns of
-//   the e2m1 values (their low bytes are zero) and place them; one logic op
-//   merges the signs; one exact f16x2 multiply by the e4m3 scale (converted
-//   with cvt.rn.f16x2.e4m3x2) gives value x scale.
+// - Decode (decodeWordPairs): byte permutes look up the f16 high bytes of
+//   the e2m1 magnitudes (their low bytes are zero), spread the signs into
+//   them and place them; one exact f16x2 multiply by the e4m3 scale
+//   (converted with cvt.rn.f16x2.e4m3x2) gives value x scale.
 // - stages = 0, the K loop: chunk c's MMAs (4 x wgmma m64n<tile_m>k16)
 //   run while the CTA decodes chunk c + 1 of A into the other buffer; B is
 //   loaded one chunk ahead and A two chunks ahead, in registers.
