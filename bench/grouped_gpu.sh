@@ -27,7 +27,8 @@ shapes=("4096 7168 80,176,128,72,64,248,96,160"
 fails=0
 : > "$out/ours.txt"
 # Checks and times entry file $2 of form $1 (grouped: run-time sizes;
-# problems: independent problems) for shape "N K M" $3.
+# blocked: the same with B's scales blocked; problems: independent
+# problems) for shape "N K M" $3.
 check_bench() {
   local form="$1" f="$2" shape="$3"
   set -- $shape

@@ -193,11 +193,11 @@ static Value prmt(KernelBuilder &k, Value lo, Value hi, int64_t selector) {
 /// - two byte permutes look up the f16 high bytes of all 8 magnitudes
 ///   (exact values; the selectors are the magnitude bits, the high nibbles
 ///   shifted down), one byte per nibble;
-/// - two more, in sign-replicating mode, spread the nibbles' sign bits to
-///   whole bytes (nibble i's sign is the top bit of byte i / 2 of the word
-///   for odd i, of the word shifted left by 4 for even i), and one logic op
-///   per looked-up word sets each byte's top bit from them: bytes now hold
-///   the f16 high bytes of the signed values;
+/// - two more, with selector bit 3 (sign replicate), spread the nibbles'
+///   sign bits to whole bytes (nibble i's sign is the top bit of byte i / 2
+///   of the word for odd i, of the word shifted left by 4 for even i), and
+///   one logic op per looked-up word sets each byte's top bit from them:
+///   bytes now hold the f16 high bytes of the signed values;
 /// - per pair, one permute places two neighbouring bytes in the high bytes
 ///   of the halves and zeros (a zero register) in the low bytes, and one
 ///   f16x2 multiply applies the scale (exact: e2m1 x e4m3 needs at most 6
