@@ -13,10 +13,10 @@ using namespace mlir::nvfp4;
 
 FailureOr<std::optional<GpuTarget>>
 mlir::nvfp4::getKernelModuleTarget(gpu::GPUModuleOp module, StringRef pass) {
+  std::optional<GpuTarget> found;
   ArrayAttr targets = module.getTargetsAttr();
   if (!targets)
-    return std::optional<GpuTarget>();
-  std::optional<GpuTarget> found;
+    return found;
   for (Attribute attr : targets) {
     auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr);
     if (!nvvm)

@@ -154,9 +154,11 @@ TEST(QuantizeMX, MatchesDefinitionOnRandomAndSpecialBlocks) {
       for (int64_t r = 1; r < rows; ++r)
         for (int64_t j = 0; j < kb; ++j) {
           const float *block = x.data() + r * k + 32 * j;
-          for (int i = 0; i < 32; ++i)
-            if (std::isfinite(block[i]))
+          for (int i = 0; i < 32; ++i) {
+            if (std::isfinite(block[i])) {
               EXPECT_LE(std::fabs(block[i]) / e8m0(s[r * kb + j]), 6.0L);
+            }
+          }
         }
   }
 }
