@@ -38,8 +38,9 @@ def main():
           "| vs it | weights copy us | % of copy floor |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     rows = 0
-    for m in re.finditer(r"bench @(grouped|blocked|problems)_(\d+)_(\d+)_([\d_]+) on "
-                         r"\S+: ([\d.]+) us per launch back to back", ours):
+    for m in re.finditer(r"bench @(grouped|blocked|problems)_(\d+)_(\d+)_"
+                         r"([\d_]+) on \S+: ([\d.]+) us per launch back to "
+                         r"back", ours):
         form = m.group(1)
         n, k = m.group(2), m.group(3)
         sizes = m.group(4).replace("_", ",")

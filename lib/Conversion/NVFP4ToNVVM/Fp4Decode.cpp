@@ -209,15 +209,14 @@ SmallVector<Value, 4> mlir::nvfp4::decodeWordPairs(KernelBuilder &k, Value word,
   ImplicitLocOpBuilder &b = k.b;
   Value mags = arith::AndIOp::create(b, word, k.c32(0x77777777));
   Value table[2] = {k.c32(kF16HighLo), k.c32(kF16HighHi)};
-  auto permute = [&](Value lo, Value hi, Value selectors) {
+  auto lookup = [&](Value selectors) {
     return NVVM::PermuteOp::create(
-        b, k.i32, lo, hi, selectors,
+        b, k.i32, table[0], table[1], selectors,
         NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
   };
   // Byte i: the high byte of |nibble i| (low) and of |nibble 4 + i| (high).
-  Value low = permute(table[0], table[1], mags);
-  Value high =
-      permute(table[0], table[1], arith::ShRUIOp::create(b, mags, k.c32(16)));
+  Value low = lookup(mags);
+  Value high = lookup(arith::ShRUIOp::create(b, mags, k.c32(16)));
   // Selector nibble 8 | s copies the top bit of byte s of (word, word << 4)
   // to a whole byte. Nibble i's sign is bit 4i + 3: the top bit of byte
   // i / 2 of the word (odd i) or of the shifted word (even i).
