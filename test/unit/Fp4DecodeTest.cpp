@@ -10,10 +10,11 @@
 // places the bytes, and an f16x2 multiply applies the scale (scaleSplat).
 // This test builds those ops for one word and one scale code and executes
 // them here, op by op (prmt with its byte-select and sign-replicate modes,
-// f16 multiplies rounded as the GPU rounds them), against the reference
-// decode: every e2m1 value in every nibble position, every finite e4m3
-// scale code. The GPU suite checks the same decode end to end; this one
-// needs no GPU and names the nibble that differs.
+// f16 multiplies rounded as the GPU rounds them, with Formats.h's f16
+// converters), against the reference decode: every e2m1 value in every
+// nibble position, every finite e4m3 scale code. The GPU suite checks the
+// same decode end to end; this one needs no GPU and names the nibble that
+// differs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,7 +31,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <gtest/gtest.h>
@@ -47,21 +47,17 @@ namespace {
 
 /// An f16's bits from a float that f16 holds exactly (fails otherwise).
 uint16_t exactHalf(float value) {
-  llvm::APFloat f(value);
-  bool lost = false;
-  llvm::APFloat::opStatus status = f.convert(
-      llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven, &lost);
-  EXPECT_FALSE(lost) << value << " is not an f16";
-  EXPECT_EQ(status, llvm::APFloat::opOK) << value;
-  return static_cast<uint16_t>(f.bitcastToAPInt().getZExtValue());
+  const uint16_t bits = ::nvfp4::ref::floatToHalf(value);
+  EXPECT_EQ(::nvfp4::ref::halfToFloat(bits), value)
+      << value << " is not an f16";
+  return bits;
 }
 
-/// The product of two f16s rounded to f16 (mul.rn.f16).
+/// The product of two f16s rounded to f16 (mul.rn.f16): their product is
+/// exact in a float (22 significant bits), so one rounding to f16 remains.
 uint16_t mulHalf(uint16_t x, uint16_t y) {
-  llvm::APFloat a(llvm::APFloat::IEEEhalf(), llvm::APInt(16, x));
-  llvm::APFloat b(llvm::APFloat::IEEEhalf(), llvm::APInt(16, y));
-  a.multiply(b, llvm::APFloat::rmNearestTiesToEven);
-  return static_cast<uint16_t>(a.bitcastToAPInt().getZExtValue());
+  return ::nvfp4::ref::floatToHalf(::nvfp4::ref::halfToFloat(x) *
+                                   ::nvfp4::ref::halfToFloat(y));
 }
 
 /// prmt.b32 (default mode): result byte i from selector nibble i of the

@@ -181,10 +181,13 @@ Value mlir::nvfp4::scaleSplat(KernelBuilder &k, Value code) {
 /// have a zero low byte; their high bytes, as two prmt table words.
 constexpr int64_t kF16HighLo = 0x3E3C3800, kF16HighHi = 0x46444240;
 
-static Value prmt(KernelBuilder &k, Value lo, Value hi, int64_t selector) {
+static Value prmt(KernelBuilder &k, Value lo, Value hi, Value selector) {
   return NVVM::PermuteOp::create(
-      k.b, k.i32, lo, hi, k.c32(selector),
+      k.b, k.i32, lo, hi, selector,
       NVVM::PermuteModeAttr::get(k.b.getContext(), NVVM::PermuteMode::DEFAULT));
+}
+static Value prmt(KernelBuilder &k, Value lo, Value hi, int64_t selector) {
+  return prmt(k, lo, hi, k.c32(selector));
 }
 
 /// The 8 e2m1 values of `word` times `scale` (an f16x2 splat) as 4 f16x2
@@ -210,9 +213,7 @@ SmallVector<Value, 4> mlir::nvfp4::decodeWordPairs(KernelBuilder &k, Value word,
   Value mags = arith::AndIOp::create(b, word, k.c32(0x77777777));
   Value table[2] = {k.c32(kF16HighLo), k.c32(kF16HighHi)};
   auto lookup = [&](Value selectors) {
-    return NVVM::PermuteOp::create(
-        b, k.i32, table[0], table[1], selectors,
-        NVVM::PermuteModeAttr::get(b.getContext(), NVVM::PermuteMode::DEFAULT));
+    return prmt(k, table[0], table[1], selectors);
   };
   // Byte i: the high byte of |nibble i| (low) and of |nibble 4 + i| (high).
   Value low = lookup(mags);
