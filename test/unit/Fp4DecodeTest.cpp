@@ -18,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../../lib/Conversion/NVFP4ToNVVM/Fp4Decode.h"
-#include "../../lib/Conversion/NVFP4ToNVVM/KernelBuilder.h"
+#include "Conversion/NVFP4ToNVVM/Fp4Decode.h"
+#include "Conversion/NVFP4ToNVVM/KernelBuilder.h"
 
 #include "nvfp4/Reference/Formats.h"
 
