@@ -77,6 +77,17 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
       codes after A's tile, one weight after the other. The accumulators,
       the K groups' sums and a split exchange grow by the factor.
 
+    - `slot_chunks` (default 1; 2 needs `b_tma` and `k_groups = 1`): K
+      chunks of 64 values per ring slot. A slot holds that many chunk
+      regions, each laid out as a one-chunk slot (A's tile, then each
+      weight's chunk and scale codes), filled under one full barrier and
+      released once: a round of the K loop (one slot wait, one wait for the
+      previous MMAs, one release per warp) covers 128 values of K instead
+      of 64, and `stages` counts slots. With plain scales the second
+      chunk's codes arrive in the first's 16-byte window, which holds both:
+      it is copied once. The CTA's K chunks (a split's share) must be a
+      multiple of it.
+
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
     64.
 
@@ -89,7 +100,8 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
                         DefaultValuedParameter<"int64_t", "2">:$b_prefetch,
                         NVFP4_BoolParameter<"false">:$producer,
                         NVFP4_BoolParameter<"false">:$b_tma,
-                        DefaultValuedParameter<"int64_t", "1">:$weights);
+                        DefaultValuedParameter<"int64_t", "1">:$weights,
+                        DefaultValuedParameter<"int64_t", "1">:$slot_chunks);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -101,11 +113,15 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
     /// further weight when B comes through registers (`bTma` false: a
     /// ptxas sweep of two-weight plans spilled 168-208 bytes at tile_m =
     /// 128 without b_tma and none with it, performance.md dual v1).
+    /// Two chunks a slot add 16 per weight for the second chunk's
+    /// fragments.
     static int64_t estimateRegisters(int64_t tileM, int64_t bPrefetch,
                                      int64_t rounds, int64_t weights = 1,
-                                     bool bTma = false) {
+                                     bool bTma = false,
+                                     int64_t slotChunks = 1) {
       return weights * (tileM / 2 + 6 * bPrefetch) + 58 +
-             (weights - 1) * (bTma ? 16 : 64) + (rounds == 2 ? 16 : 0);
+             (weights - 1) * (bTma ? 16 : 64) + (rounds == 2 ? 16 : 0) +
+             (slotChunks - 1) * weights * 16;
     }
     /// Threads of the CTA's consumer warpgroups (all of its threads but the
     /// producer warpgroup).
@@ -164,12 +180,14 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
     /// use the first kBlockedSfbBytes (the chunk's 128 x 4 atom).
     int64_t getSfbSlotBytes() const { return getTileN() * 16; }
     static constexpr int64_t kBlockedSfbBytes = 512;
-    /// Bytes of one ring slot: A's tile, and with b_tma each weight's chunk
-    /// and its scale codes (multiples of 1024, so every slot keeps the 128B
-    /// swizzle's alignment).
-    int64_t getSlotBytes() const {
+    /// Bytes of one chunk's region of a slot: A's tile, and with b_tma each
+    /// weight's chunk and its scale codes (multiples of 1024, so every
+    /// region keeps the 128B swizzle's alignment).
+    int64_t getChunkBytes() const {
       return slotBytes(getTileM(), getWarpgroups(), getBTma(), getWeights());
     }
+    /// Bytes of one ring slot: slot_chunks chunk regions.
+    int64_t getSlotBytes() const { return getSlotChunks() * getChunkBytes(); }
     static int64_t slotBytes(int64_t tileM, int64_t warpgroups, bool bTma,
                              int64_t weights = 1) {
       return tileM * kTileK * 2 +
@@ -182,13 +200,15 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
     int64_t getSfbSlotOffset(int64_t w = 0) const {
       return getBSlotOffset(w) + getBSlotBytes();
     }
-    /// b_tma: the bytes the copies of one chunk bring into a slot: all of
-    /// it, but with blocked scales only each weight's atom of its room.
+    /// b_tma: the bytes the copies of one slot's chunks bring into it: all
+    /// of it, but with blocked scales only each weight's atom of each
+    /// chunk's room, and with plain scales each weight's window once.
     int64_t getSlotCopyBytes(bool blockedScales) const {
+      const int64_t room = getWeights() * getSfbSlotBytes();
       return getSlotBytes() -
-             (blockedScales
-                  ? getWeights() * (getSfbSlotBytes() - kBlockedSfbBytes)
-                  : 0);
+             (blockedScales ? getSlotChunks() *
+                                  (room - getWeights() * kBlockedSfbBytes)
+                            : (getSlotChunks() - 1) * room);
     }
     /// Bytes of the pre-pass's decoded tiles of A ([batch x] m x k).
     int64_t getATilesBytes(int64_t batch, int64_t m, int64_t k) const {

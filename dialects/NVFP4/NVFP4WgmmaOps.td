@@ -150,6 +150,11 @@ def NVFP4_WgmmaMmaOp : NVFP4_WgmmaOp<"wgmma.mma",
     the other rows pass through unchanged: a grouped GEMM's tile whose
     group has fewer rows than the tile does only the work its rows need.
 
+    `a_offset` (default 0) is where the tile starts in the slot, a multiple
+    of 1024 (the 128B swizzle's alignment): a slot of two K chunks
+    (`slot_chunks = 2`) holds the second chunk's tile behind the first
+    chunk's region.
+
     Example:
     ```mlir
     %acc1 = nvfp4.wgmma.mma %acc, %frags, %ring[%slot]
@@ -162,7 +167,9 @@ def NVFP4_WgmmaMmaOp : NVFP4_WgmmaOp<"wgmma.mma",
                        NVFP4_RingType:$ring, I32:$slot,
                        OptionalAttr<I64Attr>:$rows,
                        DefaultValuedAttr<NVFP4_ScaleFormatAttr,
-                                         "ScaleFormat::NVFP4">:$format);
+                                         "ScaleFormat::NVFP4">:$format,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr,
+                                         [IntNonNegative]>, "0">:$a_offset);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
     $acc `,` $fragments `,` $ring `[` $slot `]` attr-dict `:`

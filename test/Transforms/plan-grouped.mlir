@@ -29,9 +29,13 @@
 // RUN: %python %nvfp4_src_root/bench/gen_grouped.py 2304 4096 100,0,37,250,3 | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=RANDOM2
 // RANDOM2: wgmma_mainloop<warpgroups = 2, tile_m = 88, stages = 8, producer = true, b_tma = true>
 //
-// MoE decode: tiles of 8 rows, the largest group's.
+// MoE decode: tiles of 8 rows, the largest group's, two K chunks a slot
+// (8 % faster than one: performance.md, slots v1); an odd K / 64 (blocked
+// scales: plain ones need K % 256 == 0) keeps one.
 // RUN: %python %nvfp4_src_root/bench/gen_grouped.py 4096 7168 1,3,8,2,5,7,4,6 | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE
-// DECODE: wgmma_mainloop<warpgroups = 2, tile_m = 8, stages = 8, producer = true, b_tma = true>
+// DECODE: wgmma_mainloop<warpgroups = 2, tile_m = 8, stages = 4, producer = true, b_tma = true, slot_chunks = 2>
+// RUN: %python %nvfp4_src_root/bench/gen_grouped.py 4096 7232 1,3,8,2,5,7,4,6 --blocked=b | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE-ODD
+// DECODE-ODD: wgmma_mainloop<warpgroups = 2, tile_m = 8, stages = 8, producer = true, b_tma = true>
 //
 // Mmax = 8000000 rows in tiles of at most 120 rows would need more than
 // CUDA's 65535 tiles in y (the hint alone would take 64 rows):

@@ -368,6 +368,44 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
+// b_tma with two K chunks a slot (slot_chunks = 2): a slot of two 19456-byte
+// chunk regions under one full barrier, which expects all but the second
+// region's scale room (plain scales: the first chunk's 16-byte window holds
+// both chunks' codes, copied once); each round reads both chunks' B (the
+// second's codes from the first's window), issues both chunks' MMAs (the
+// second on the tile of A at 19456) and waits until only those two groups
+// are in flight.
+// CHECK-LABEL: gpu.func @b_tma_two_chunks
+// CHECK: nvfp4.ring.alloc : !nvfp4.ring<stages = 3, slot_bytes = 38912, consumers = 4>
+// CHECK: nvfp4.ring.expect %{{.*}}[%c0_i32] bytes 37888
+// CHECK-NEXT: nvfp4.ring.copy %{{.*}}[%c0_i32] at 16384 from %arg6[%{{.*}}, %{{.*}}, %c0_i32]
+// CHECK-NEXT: nvfp4.ring.copy %{{.*}}[%c0_i32] at 18432 from %arg7
+// CHECK-NEXT: nvfp4.ring.copy %{{.*}}[%c0_i32] at 35840 from %arg6[%{{.*}}, %{{.*}}, %c32_i32]
+// CHECK: nvvm.griddepcontrol wait
+// CHECK: nvfp4.ring.copy %{{.*}}[%c0_i32] at 0 from %arg5
+// CHECK: nvfp4.ring.copy %{{.*}}[%c0_i32] at 19456 from %arg5
+// CHECK: nvfp4.wgmma.read_b {{.*}} sfb_chunk %c0_i32 b_offset 16384 sfb_offset 18432
+// CHECK-NEXT: nvfp4.wgmma.read_b {{.*}} sfb_chunk %c1_i32 b_offset 35840 sfb_offset 18432
+// CHECK: scf.for {{.*}} -> (vector<64xf32>, vector<16xi32>, vector<16xi32>, i32, i32)
+// CHECK: %[[FIRST:.*]] = nvfp4.wgmma.mma %{{.*}}, %{{.*}}, %{{.*}}[%[[SLOT:.*]]] :
+// CHECK-NEXT: nvfp4.wgmma.mma %[[FIRST]], %{{.*}}, %{{.*}}[%[[SLOT]]] {a_offset = 19456 : i64}
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 2
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @b_tma_two_chunks(%a: memref<200x1024xf4E2M1FN>, %sfa: memref<200x64xf8E4M3FN>, %b: memref<300x1024xf4E2M1FN>, %sfb: memref<300x64xf8E4M3FN>, %c: memref<200x300xf16>, %tiles: !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>, %bmap: !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>, %sfbmap: !nvfp4.tensor_map<1x300x64xi8, box = [1, 64, 16], swizzle = none>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %bz = gpu.block_id z
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %n = arith.muli %bx, %c64 : index
+    %m = arith.muli %by, %c128 : index
+    nvfp4.gemm_tile ins(%a, %sfa : memref<200x1024xf4E2M1FN>, memref<200x64xf8E4M3FN>) weight(%b, %sfb : memref<300x1024xf4E2M1FN>, memref<300x64xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>) b_bytes(%bmap : !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>) b_scales(%sfbmap : !nvfp4.tensor_map<1x300x64xi8, box = [1, 64, 16], swizzle = none>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 3, producer = true, b_tma = true, slot_chunks = 2>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
+    gpu.return
+  }
+}
+
+// -----
+
 // b_tma with blocked scales of B: the chunk's 512-byte atom, one row of a
 // map of the atoms (its row block's atoms are K / 64 rows apart), and the
 // slot's full barrier expects the 18944 bytes the copies bring, not the

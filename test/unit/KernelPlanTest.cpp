@@ -48,11 +48,11 @@ protected:
   KernelPlanAttr wgmma(int64_t warpgroups, int64_t tileM, int64_t stages,
                        int64_t kGroups, int64_t bPrefetch, bool producer,
                        bool bTma, int64_t splits, SplitKMode mode,
-                       int64_t weights = 1) {
+                       int64_t weights = 1, int64_t slotChunks = 1) {
     auto emit = [this] { return report(); };
     auto mainloop = WgmmaMainloopAttr::getChecked(
         emit, &ctx, warpgroups, tileM, stages, kGroups, bPrefetch, producer,
-        bTma, weights);
+        bTma, weights, slotChunks);
     if (!mainloop)
       return {};
     SplitKAttr reduction;
@@ -253,6 +253,52 @@ TEST_F(KernelPlanTest, SecondWeightDoublesWhatIsKeptPerWeight) {
   // The CTA that decodes A itself multiplies one weight.
   EXPECT_FALSE(wgmma(1, 64, 0, 1, 2, false, false, 1, SplitKMode::Global, 2));
   EXPECT_NE(diagnostics.find("expects weights = 2 with a ring"),
+            std::string::npos)
+      << diagnostics;
+}
+
+// Two K chunks a slot: a slot of two one-chunk regions, the copies of the
+// slot's chunks (plain scales: each weight's window once, it holds both
+// chunks' codes), the registers of the second chunk's fragments; only with
+// b_tma and one K group.
+TEST_F(KernelPlanTest, TwoChunksASlot) {
+  // (Two weights' second fragments need a smaller tile of A.)
+  for (auto [weights, tileM] : {std::pair<int64_t, int64_t>{1, 128},
+                                std::pair<int64_t, int64_t>{2, 64}}) {
+    KernelPlanAttr one =
+        wgmma(2, tileM, 8, 1, 2, true, true, 1, SplitKMode::Global, weights, 1);
+    KernelPlanAttr two =
+        wgmma(2, tileM, 4, 1, 2, true, true, 1, SplitKMode::Global, weights, 2);
+    ASSERT_TRUE(one && two) << diagnostics;
+    WgmmaMainloopAttr m1 = one.getWgmma(), m2 = two.getWgmma();
+    EXPECT_EQ(m2.getChunkBytes(), m1.getSlotBytes());
+    EXPECT_EQ(m2.getSlotBytes(), 2 * m1.getSlotBytes());
+    EXPECT_EQ(m2.getSlotBytes() % 1024, 0);
+    // Same shared memory: half the slots, each twice as large, and half
+    // the barriers.
+    EXPECT_EQ(two.getSharedBytes() + 4 * 16, one.getSharedBytes());
+    EXPECT_EQ(m2.getSlotCopyBytes(true), 2 * m1.getSlotCopyBytes(true));
+    EXPECT_EQ(m2.getSlotCopyBytes(false),
+              m2.getSlotBytes() - weights * m2.getSfbSlotBytes());
+  }
+  EXPECT_FALSE(wgmma(2, 128, 4, 1, 2, true, true, 1, SplitKMode::Global, 2, 2));
+  EXPECT_NE(diagnostics.find("16 x weights for the slot's second chunk's "
+                             "fragments"),
+            std::string::npos)
+      << diagnostics;
+  diagnostics.clear();
+  EXPECT_FALSE(wgmma(2, 128, 8, 2, 2, true, true, 1, SplitKMode::Global, 1, 2));
+  EXPECT_NE(diagnostics.find("expects slot_chunks = 2 with b_tma and "
+                             "k_groups = 1"),
+            std::string::npos)
+      << diagnostics;
+  diagnostics.clear();
+  EXPECT_FALSE(
+      wgmma(2, 128, 4, 1, 2, true, false, 1, SplitKMode::Global, 1, 2));
+  EXPECT_NE(diagnostics.find("with b_tma"), std::string::npos) << diagnostics;
+  diagnostics.clear();
+  EXPECT_FALSE(wgmma(2, 128, 4, 1, 2, true, true, 1, SplitKMode::Global, 1, 3));
+  EXPECT_NE(diagnostics.find("expects slot_chunks to be 1 or 2"),
             std::string::npos)
       << diagnostics;
 }

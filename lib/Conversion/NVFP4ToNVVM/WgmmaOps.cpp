@@ -133,6 +133,8 @@ struct WgmmaMmaLowering : OpConversionPattern<WgmmaMmaOp> {
     KernelBuilder k(b);
     Value tile = ringSlotAddress(k, op.getRing().getType(), adaptor.getRing(),
                                  adaptor.getSlot());
+    if (op.getAOffset())
+      tile = arith::AddIOp::create(b, tile, k.c32(op.getAOffset()));
     VectorType accType = op.getAcc().getType();
     // `rows`: the MMAs' N covers the tile's first rows; the accumulators
     // of the others pass through.

@@ -55,7 +55,7 @@ LogicalResult
 WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           int64_t warpgroups, int64_t tileM, int64_t stages,
                           int64_t kGroups, int64_t bPrefetch, bool producer,
-                          bool bTma, int64_t weights) {
+                          bool bTma, int64_t weights, int64_t slotChunks) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
                           "each), but got "
@@ -119,6 +119,18 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expects weights = " << weights
                        << " with a ring (stages > 0): the CTA that decodes A "
                           "itself (stages = 0) multiplies one weight";
+  // A round waits for, multiplies and releases a whole slot; its chunks
+  // come by TMA under one barrier, in the same K group.
+  if (slotChunks != 1 && slotChunks != 2)
+    return emitError() << "expects slot_chunks to be 1 or 2 (K chunks of 64 "
+                          "per ring slot), but got "
+                       << slotChunks;
+  if (slotChunks > 1 && (!bTma || kGroups != 1))
+    return emitError() << "expects slot_chunks = " << slotChunks
+                       << " with b_tma and k_groups = 1 (the producer fills "
+                          "a slot's chunks under one barrier for one K "
+                          "group), but got b_tma = "
+                       << bTma << ", k_groups = " << kGroups;
   if (producer && 128 * warpgroups * kGroups > 384)
     return emitError() << "expects at most 3 consumer warpgroups (warpgroups "
                           "x k_groups) with a producer warpgroup, but got "
@@ -133,17 +145,19 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // The estimate's terms, for the diagnostics (built only when one fires).
   auto formula = [&] {
     std::string perWeight = "tile_m / 2 accumulators + 6 x b_prefetch";
-    return (weights > 1
-                ? "(" + std::to_string(weights) + " weights x (" + perWeight +
-                      ") + 58 + " + (bTma ? "16" : "64") +
-                      " for the second weight's fragments" +
-                      (bTma ? "" : " and loads")
-                : "(" + perWeight + " + 58") +
+    return (weights > 1 ? "(" + std::to_string(weights) + " weights x (" +
+                              perWeight + ") + 58 + " + (bTma ? "16" : "64") +
+                              " for the second weight's fragments" +
+                              (bTma ? "" : " and loads")
+                        : "(" + perWeight + " + 58") +
+           (slotChunks > 1 ? std::string(" + 16 x weights for the slot's "
+                                         "second chunk's fragments")
+                           : std::string()) +
            (rounds == 2 ? " + 16 for two ring rounds per K group)" : ")");
   };
   int64_t threads = 128 * warpgroups * kGroups;
   int64_t registers =
-      estimateRegisters(tileM, bPrefetch, rounds, weights, bTma);
+      estimateRegisters(tileM, bPrefetch, rounds, weights, bTma, slotChunks);
   const int64_t perThread =
       std::min<int64_t>((65536 / threads) & ~int64_t(7), 255);
   if (registers > perThread)

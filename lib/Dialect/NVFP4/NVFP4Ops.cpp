@@ -1315,10 +1315,16 @@ LogicalResult WgmmaMmaOp::verify() {
                          << "] (the MMA's N, at most the tile's), but got "
                          << *rows;
   int64_t tileBytes = n * WgmmaMainloopAttr::kTileK * 2;
-  if (getRing().getType().getSlotBytes() < tileBytes)
-    return emitOpError() << "expects ring slots of at least " << tileBytes
-                         << " bytes (N = " << n
-                         << " rows of 64 decoded f16 values), got "
+  const int64_t offset = getAOffset();
+  if (offset % 1024 != 0)
+    return emitOpError() << "expects a_offset to be a multiple of 1024 (the "
+                            "128B swizzle's alignment), but got "
+                         << offset;
+  if (getRing().getType().getSlotBytes() < offset + tileBytes)
+    return emitOpError() << "expects ring slots of at least "
+                         << offset + tileBytes << " bytes (N = " << n
+                         << " rows of 64 decoded f16 values from byte "
+                         << offset << "), got "
                          << getRing().getType().getSlotBytes();
   return success();
 }

@@ -45,6 +45,7 @@ WgmmaCta::WgmmaCta(GemmTileOp op, ImplicitLocOpBuilder &b)
   kGroups = plan.getKGroups();
   stages = plan.getStages();
   weights = plan.getWeights();
+  slotChunks = plan.getSlotChunks();
 }
 
 namespace {
@@ -107,6 +108,13 @@ LogicalResult mlir::nvfp4::buildWgmmaPipeline(GemmTileOp op,
   }
   if (failed(checkClusterShape(op, kernel.getClusterShape())))
     return failure();
+  // A slot's chunks are multiplied in one round: the CTA's share of K must
+  // fill whole slots.
+  if (cta.chunks % cta.slotChunks != 0)
+    return op.emitOpError()
+           << "has a plan of " << cta.slotChunks
+           << " K chunks a ring slot, but its CTAs' share of K has "
+           << cta.chunks << " chunks of 64";
   // nvfp4-tile launched the kernel with the plan's dynamic shared memory;
   // the ring must fit it exactly as planned.
   if (ringType.getSharedBytes() != kernel.getSharedBytes())

@@ -25,6 +25,10 @@
 //   slots with A's tiles (B's before it waits for the pre-pass on the
 //   ring's first pass), and each round reads the next round's from its
 //   slot (nvfp4.wgmma.read_b) once full, and each warp releases slots;
+// - with slot_chunks = 2 a slot holds two chunks' regions (each laid out
+//   as a one-chunk slot, the second at the plan's chunk bytes), filled
+//   under one full barrier: a round reads, decodes and multiplies both,
+//   so its fixed cost (waits, release) is paid once per 128 values of K;
 // - modulo variable expansion: the loop is unrolled by two so that the
 //   fragments of consecutive rounds are distinct values (with one set the
 //   register allocator reuses the registers an in-flight wgmma reads and
@@ -61,11 +65,13 @@ SmallVector<Value> WgmmaMainloop::decode(const Raws &raws) {
 
 void WgmmaMainloop::mma(SmallVector<Value> &accs, ValueRange frags,
                         Value slot) {
-  for (size_t w = 0; w < accs.size(); ++w)
-    accs[w] = WgmmaMmaOp::create(
-        b, accs[w].getType(), accs[w], frags[w], cta.ring, slot,
-        mmaRows ? b.getI64IntegerAttr(mmaRows) : IntegerAttr(),
-        scaleFormat());
+  for (int64_t j = 0; j < cta.slotChunks; ++j)
+    for (size_t w = 0; w < accs.size(); ++w) {
+      accs[w] = WgmmaMmaOp::create(
+          b, accs[w].getType(), accs[w], frags[j * accs.size() + w], cta.ring,
+          slot, mmaRows ? b.getI64IntegerAttr(mmaRows) : IntegerAttr(),
+          scaleFormat(), j * cta.plan.getChunkBytes());
+    }
 }
 
 void WgmmaMainloop::fill(Value chunk, Value slot) {
@@ -96,18 +102,26 @@ WgmmaMainloop::Raws WgmmaMainloop::readB(Position p, Value r) {
   const int64_t perRow = cta.op.getSfbLayout() == ScaleLayout::Blocked
                              ? BlockFormat::kAtomColumns
                              : 16;
-  Value inRow = b.createOrFold<arith::AndIOp>(globalChunk(chunkOf(r)),
-                                              c32(perRow / perChunk - 1));
   RingWaitOp::create(b, cta.ring, slot, p.phase);
   Raws raws;
-  for (int64_t w = 0; w < cta.weights; ++w) {
-    auto read = WgmmaReadBOp::create(
-        b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
-        cta.ring, slot, cta.warpgroupRow, cta.atomRow, inRow,
-        cta.smem->getBBytesOffset(w), cta.smem->getBScalesOffset(w),
-        cta.op.getSfbLayout(), scaleFormat());
-    raws.push_back({read.getBytes0(), read.getBytes1(), read.getScale0(),
-                    read.getScale1()});
+  for (int64_t j = 0; j < cta.slotChunks; ++j) {
+    Value chunk = cta.slotChunks == 1
+                      ? chunkOf(r)
+                      : add(mul(r, c32(cta.slotChunks)), c32(j));
+    Value inRow = b.createOrFold<arith::AndIOp>(globalChunk(chunk),
+                                                c32(perRow / perChunk - 1));
+    const int64_t sub = j * cta.plan.getChunkBytes();
+    for (int64_t w = 0; w < cta.weights; ++w) {
+      auto read = WgmmaReadBOp::create(
+          b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
+          cta.ring, slot, cta.warpgroupRow, cta.atomRow, inRow,
+          sub + cta.smem->getBBytesOffset(w),
+          (cta.op.getSfbLayout() == ScaleLayout::Blocked ? sub : 0) +
+              cta.smem->getBScalesOffset(w),
+          cta.op.getSfbLayout(), scaleFormat());
+      raws.push_back({read.getBytes0(), read.getBytes1(), read.getScale0(),
+                      read.getScale1()});
+    }
   }
   return raws;
 }
@@ -118,7 +132,7 @@ SmallVector<Value> WgmmaMainloop::slotFragments(Value valid, Position p,
     return decode(readB(p, r));
   auto fragType = VectorType::get({16}, i32);
   auto ifOp = scf::IfOp::create(
-      b, SmallVector<Type>(cta.weights, fragType), valid,
+      b, SmallVector<Type>(cta.weights * cta.slotChunks, fragType), valid,
       /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
@@ -126,25 +140,34 @@ SmallVector<Value> WgmmaMainloop::slotFragments(Value valid, Position p,
   b.setInsertionPointToStart(ifOp.elseBlock());
   Value zeros = arith::ConstantOp::create(
       b, DenseElementsAttr::get(fragType, APInt(32, 0)));
-  scf::YieldOp::create(b, SmallVector<Value>(cta.weights, zeros));
+  scf::YieldOp::create(b,
+                       SmallVector<Value>(cta.weights * cta.slotChunks, zeros));
   return SmallVector<Value>(ifOp.getResults());
 }
 
-void WgmmaMainloop::fillB(Value chunk, Value slot) {
+void WgmmaMainloop::fillB(Value chunk, Value slot, int64_t sub) {
   const bool blocked = cta.op.getSfbLayout() == ScaleLayout::Blocked;
   // Blocked scales fill kBlockedSfbBytes of each weight's room for them.
-  RingExpectOp::create(
-      b, cta.ring, slot,
-      blocked ? b.getI64IntegerAttr(cta.plan.getSlotCopyBytes(true))
-              : IntegerAttr());
+  if (sub == 0)
+    RingExpectOp::create(
+        b, cta.ring, slot,
+        blocked || cta.slotChunks > 1
+            ? b.getI64IntegerAttr(cta.plan.getSlotCopyBytes(blocked))
+            : IntegerAttr());
+  const int64_t subOffset = sub * cta.plan.getChunkBytes();
   Value global = globalChunk(chunk);
   OperandShape bShape = getOperandShape(cta.op.getWeight().getType());
   for (int64_t w = 0; w < cta.weights; ++w) {
-    const int64_t sfbOffset = cta.smem->getBScalesOffset(w);
+    const int64_t sfbOffset = subOffset + cta.smem->getBScalesOffset(w);
     RingCopyOp::create(
-        b, cta.ring, slot, cta.smem->getBBytesOffset(w), cta.op.getBBytes()[w],
+        b, cta.ring, slot, subOffset + cta.smem->getBBytesOffset(w),
+        cta.op.getBBytes()[w],
         ValueRange{cta.batch32, cta.nBase32, mul(global, c32(32))});
     if (!blocked) {
+      // The slot's later chunks read the first one's window, which holds
+      // their codes too.
+      if (sub)
+        continue;
       // From the 16-byte aligned window that holds the chunk's codes (4
       // chunks' NVFP4, 8 chunks' MXFP4): TMA faults on a box that starts
       // inside one (an illegal instruction on the H100).
@@ -175,10 +198,12 @@ void WgmmaMainloop::fillB(Value chunk, Value slot) {
   }
 }
 
-void WgmmaMainloop::fillA(Value chunk, Value slot) {
+void WgmmaMainloop::fillA(Value chunk, Value slot, int64_t sub) {
   // Every CTA of the grid's row reads A's tile while B streams through L2
   // once: A's lines are kept longer (as ring.fill does).
-  RingCopyOp::create(b, cta.ring, slot, WgmmaSmemPlan::kATileOffset,
+  RingCopyOp::create(b, cta.ring, slot,
+                     sub * cta.plan.getChunkBytes() +
+                         WgmmaSmemPlan::kATileOffset,
                      cta.op.getATiles(), ValueRange{tileRow(chunk), c32(0)},
                      /*keep_in_l2=*/true);
 }
@@ -222,7 +247,8 @@ void WgmmaMainloop::round(Value r, Value count, bool first, Position &at,
     RingWaitOp::create(b, cta.ring, slot, at.phase);
   // One MMA group per weight: wait until only this round's are in flight.
   mma(accs, frags, slot);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(cta.weights));
+  NVVM::WgmmaWaitGroupSyncOp::create(
+      b, b.getI64IntegerAttr(cta.weights * cta.slotChunks));
   // b_tma: every thread read the slot's B with ld.shared, so each warp
   // releases it once its lanes' reads are ordered before lane 0's arrival
   // (bar.warp.sync orders memory among a warp's threads); one thread of
@@ -294,17 +320,20 @@ void WgmmaMainloop::produce(Value isProducer) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   const int64_t rounds = cta.stages / cta.kGroups;
-  Value count = c32(cta.chunks);
+  const int64_t per = cta.slotChunks;
+  Value count = c32(cta.chunks / per);
   Value start = c32(0);
   if (cta.plan.getBTma()) {
     // B's first chunks (its slots' first uses) before the pre-pass has
     // finished: B is the GEMM's own input, only A's tiles come from it.
-    const int64_t prologue = std::min(cta.stages, cta.chunks);
+    const int64_t prologue = std::min(cta.stages, cta.chunks / per);
     for (int64_t s = 0; s < prologue; ++s)
-      fillB(c32(s), c32(s));
+      for (int64_t j = 0; j < per; ++j)
+        fillB(c32(s * per + j), c32(s), j);
     NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
     for (int64_t s = 0; s < prologue; ++s)
-      fillA(c32(s), c32(s));
+      for (int64_t j = 0; j < per; ++j)
+        fillA(c32(s * per + j), c32(s), j);
     start = c32(prologue);
   } else {
     NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
@@ -319,8 +348,11 @@ void WgmmaMainloop::produce(Value isProducer) {
   acquireForReuse(b, cta.ring, slot,
                   b.createOrFold<arith::DivUIOp>(r, c32(rounds)));
   if (cta.plan.getBTma()) {
-    fillB(c, slot);
-    fillA(c, slot);
+    for (int64_t j = 0; j < per; ++j) {
+      Value chunk = per == 1 ? c : add(mul(c, c32(per)), c32(j));
+      fillB(chunk, slot, j);
+      fillA(chunk, slot, j);
+    }
     return;
   }
   fill(c, slot);
@@ -370,12 +402,13 @@ SmallVector<Value> WgmmaMainloop::kLoop(Value count, Position &at,
     Value r = loop.getInductionVar();
     auto args = loop.getRegionIterArgs();
     SmallVector<Value> loopAccs(args.take_front(weights));
-    SmallVector<Value> loopFrags(args.slice(weights, weights));
+    const int64_t nFrags = weights * cta.slotChunks;
+    SmallVector<Value> loopFrags(args.slice(weights, nFrags));
     SmallVector<Raws> loopPending;
     for (int64_t i = 0; i < inFlight; ++i) {
       Raws raws;
       for (int64_t w = 0; w < weights; ++w) {
-        const int64_t base = 2 * weights + 4 * (i * weights + w);
+        const int64_t base = weights + nFrags + 4 * (i * weights + w);
         raws.push_back(
             {args[base], args[base + 1], args[base + 2], args[base + 3]});
       }
@@ -409,7 +442,7 @@ SmallVector<Value> WgmmaMainloop::kLoop(Value count, Position &at,
     Value slot = slotAt(at);
     RingWaitOp::create(b, cta.ring, slot, at.phase);
     SmallVector<Value> last(results.take_front(weights));
-    mma(last, results.slice(weights, weights), slot);
+    mma(last, results.slice(weights, weights * cta.slotChunks), slot);
     NVVM::WgmmaWaitGroupSyncOp::create(b, b.getI64IntegerAttr(0));
     scf::YieldOp::create(b, last);
     b.setInsertionPointToStart(tail.elseBlock());
@@ -432,10 +465,12 @@ SmallVector<Value> WgmmaMainloop::consume(bool fillFirst) {
   Value isThread0 = cmp(arith::CmpIPredicate::eq, cta.tid, c32(0));
 
   // The K group's rounds (0 when K has fewer chunks than groups).
-  Value count = b.createOrFold<arith::DivUIOp>(
-      b.createOrFold<arith::SubIOp>(c32(cta.chunks + cta.kGroups - 1),
-                                    cta.kGroup),
-      c32(cta.kGroups));
+  Value count = cta.slotChunks > 1
+                    ? c32(cta.chunks / cta.slotChunks)
+                    : b.createOrFold<arith::DivUIOp>(
+                          b.createOrFold<arith::SubIOp>(
+                              c32(cta.chunks + cta.kGroups - 1), cta.kGroup),
+                          c32(cta.kGroups));
 
   auto loop = [&] {
     Position at{c32(0), c32(0)};

@@ -144,6 +144,7 @@ struct GemmPlanFields {
   int64_t warpgroups, tileM, stages, kGroups, bPrefetch, splitK;
   bool producer, splitOnChip, bTma;
   int64_t weights = 1;
+  int64_t slotChunks = 1;
 };
 
 /// The plan of `f`: a wgmma mainloop, and split-K's reduction when it
@@ -151,9 +152,9 @@ struct GemmPlanFields {
 /// the tile's rows divide among the splits in whole 8-column groups
 /// (performance.md, GEMM v32), else the first CTA adds the whole tile.
 KernelPlanAttr getGemmPlan(MLIRContext *ctx, const GemmPlanFields &f) {
-  auto mainloop =
-      WgmmaMainloopAttr::get(ctx, f.warpgroups, f.tileM, f.stages, f.kGroups,
-                             f.bPrefetch, f.producer, f.bTma, f.weights);
+  auto mainloop = WgmmaMainloopAttr::get(ctx, f.warpgroups, f.tileM, f.stages,
+                                         f.kGroups, f.bPrefetch, f.producer,
+                                         f.bTma, f.weights, f.slotChunks);
   SplitKAttr reduction;
   if (f.splitK > 1) {
     SplitKMode mode = !f.splitOnChip                  ? SplitKMode::Global
@@ -214,9 +215,13 @@ const GemmCandidate kGemmCandidates[] = {
               2 * s.batch <= kMaxGridY;
      },
      [](const GemmShape &s) -> GemmPlanFields {
+       // With B through the ring, two K chunks a slot where each split's
+       // share fills whole slots (performance.md, slots v1).
+       if (s.bTma() && s.chunks % 4 == 0)
+         return {2, s.tileM(), 5, 1, 2, 2, true, true, true, 1, 2};
        return {2, s.tileM(), 10, 1, s.bTma() ? 2 : 6, 2, true, true, s.bTma()};
      },
-     "GEMM v27, v31"},
+     "GEMM v27, v31, slots v1"},
     {"fewer waves: two warpgroups a tile, B through the ring",
      [](const GemmShape &s) {
        return s.bTma() && s.chunks >= 24 && s.twoWarpgroupsPay();
@@ -427,11 +432,13 @@ struct GroupSizes {
 /// steps of kRowsStep down to 64 (one wave of CTAs instead of a wave and a
 /// tail: grouped v8), or 192 or 256 (fewer tiles of B decoded) while the
 /// smaller one does not already hold the largest group. `makespan` is
-/// infinite for a tile whose grid CUDA cannot launch.
+/// infinite for a tile whose grid CUDA cannot launch. `evenChunks`: every
+/// CTA's K has an even number of chunks, so tiles of at most 16 rows take
+/// two chunks a slot.
 KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
-                             int64_t warpgroups, int64_t first,
-                             int64_t largest,
-                             function_ref<double(int64_t)> makespan) {
+                             int64_t warpgroups, int64_t first, int64_t largest,
+                             function_ref<double(int64_t)> makespan,
+                             bool evenChunks = false) {
   GemmPlanFields f{};
   f.warpgroups = warpgroups;
   f.splitK = 1;
@@ -453,6 +460,13 @@ KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
   }
   f.stages = stagesThatFit(
       t, WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups, true, 1));
+  // Tiles of tiny groups (MoE decode) are bound by each round's fixed
+  // cost, not by their MMAs: two K chunks a slot, half as many slots
+  // (performance.md, slots v1).
+  if (evenChunks && f.tileM <= 2 * WgmmaMainloopAttr::kRowsStep) {
+    f.slotChunks = 2;
+    f.stages /= 2;
+  }
   return getGemmPlan(ctx, f);
 }
 
@@ -500,13 +514,15 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
       std::min<int64_t>(largest <= 16 ? llvm::alignTo(largest, 8)
                                       : llvm::alignTo(largest, 32),
                         128),
-      largest, [&](int64_t tileM) {
+      largest,
+      [&](int64_t tileM) {
         if (GroupTileOp::maxTiles(a.rows, g.getWeightBatch(), tileM) >
             kMaxGridY)
           return std::numeric_limits<double>::infinity();
         return groupedMakespan(groups.sizes, tileM, nTiles, chunks, t.smCount,
                                /*narrow=*/true, kWgmmaChunkCosts);
-      });
+      },
+      /*evenChunks=*/chunks % 2 == 0);
 }
 
 /// The sm_90a plan of a grouped_problems (one plan for all its problems,

@@ -41,7 +41,8 @@ struct WgmmaCta : FoldingBuilder {
   WgmmaMainloopAttr plan;
   /// Tiles of A's rows, K chunks of A, this CTA's chunks (a split's
   /// share), K groups, ring slots, weights (accumulators).
-  int64_t mTiles, totalChunks, chunks, kGroups, stages, weights;
+  /// K chunks a ring slot (slot_chunks).
+  int64_t mTiles, totalChunks, chunks, kGroups, stages, weights, slotChunks;
   /// The operands' block format: MXFP4's decode to bf16 at a quarter of
   /// their values, so the accumulators are scaled back after the K loop.
   BlockFormat format;
@@ -125,8 +126,8 @@ private:
   /// b_tma: the producer's copies of chunk `chunk` of B's rows (each
   /// weight's bytes and scale codes) into `slot`, after arming its full
   /// barrier, and of A's tile.
-  void fillB(Value chunk, Value slot);
-  void fillA(Value chunk, Value slot);
+  void fillB(Value chunk, Value slot, int64_t sub = 0);
+  void fillA(Value chunk, Value slot, int64_t sub = 0);
   Value decode(Raw raw);
   SmallVector<Value> decode(const Raws &raws);
   ScaleFormat scaleFormat() const {

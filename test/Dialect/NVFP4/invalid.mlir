@@ -547,6 +547,16 @@ func.func private @gemm_plan_warpgroups() attributes {plan = #nvfp4.kernel<mainl
 
 // -----
 
+// expected-error @+1 {{expects slot_chunks to be 1 or 2 (K chunks of 64 per ring slot), but got 4}}
+func.func private @gemm_plan_slot_chunks() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 4, producer = true, b_tma = true, slot_chunks = 4>>}
+
+// -----
+
+// expected-error @+1 {{expects slot_chunks = 2 with b_tma and k_groups = 1 (the producer fills a slot's chunks under one barrier for one K group), but got b_tma = 0, k_groups = 3}}
+func.func private @gemm_plan_slot_chunks_k_groups() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 9, k_groups = 3, producer = true, slot_chunks = 2>>}
+
+// -----
+
 // expected-error @+1 {{expects tile_m to be a multiple of 8 in [8, 256] (the MMA's N), at most 192 with stages = 0 (two static shared-memory buffers of tile_m x 128 bytes), but got 100}}
 func.func private @gemm_plan_tile_m() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 100>>}
 
@@ -741,8 +751,25 @@ func.func @ring_no_consumer(%r: !nvfp4.ring<stages = 2, slot_bytes = 1024, consu
 // -----
 
 func.func @wgmma_slot_too_small(%acc: vector<64xf32>, %f: vector<16xi32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, %s: i32) {
-  // expected-error @+1 {{expects ring slots of at least 16384 bytes (N = 128 rows of 64 decoded f16 values), got 8192}}
+  // expected-error @+1 {{expects ring slots of at least 16384 bytes (N = 128 rows of 64 decoded f16 values from byte 0), got 8192}}
   %0 = nvfp4.wgmma.mma %acc, %f, %r[%s] : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<64xf32>
+  return
+}
+
+// -----
+
+// A slot's second K chunk: its tile of A must end within the slot.
+func.func @wgmma_second_tile_past_slot(%acc: vector<64xf32>, %f: vector<16xi32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 24576, consumers = 1>, %s: i32) {
+  // expected-error @+1 {{expects ring slots of at least 32768 bytes (N = 128 rows of 64 decoded f16 values from byte 16384), got 24576}}
+  %0 = nvfp4.wgmma.mma %acc, %f, %r[%s] {a_offset = 16384 : i64} : !nvfp4.ring<stages = 2, slot_bytes = 24576, consumers = 1>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_tile_misaligned(%acc: vector<64xf32>, %f: vector<16xi32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 65536, consumers = 1>, %s: i32) {
+  // expected-error @+1 {{expects a_offset to be a multiple of 1024 (the 128B swizzle's alignment), but got 512}}
+  %0 = nvfp4.wgmma.mma %acc, %f, %r[%s] {a_offset = 512 : i64} : !nvfp4.ring<stages = 2, slot_bytes = 65536, consumers = 1>, vector<64xf32>
   return
 }
 
