@@ -30,11 +30,17 @@
 // RANDOM2: wgmma_mainloop<warpgroups = 2, tile_m = 88, stages = 8, producer = true, b_tma = true>
 //
 // MoE decode: tiles of 8 rows, the largest group's, two K chunks a slot
-// (8 % faster than one: performance.md, slots v1); an odd K / 64 (blocked
-// scales: plain ones need K % 256 == 0) keeps one.
+// (9 % faster than one: performance.md, slots v1), also with blocked B
+// scales and MXFP4 (the GPU suite's decode inputs); K / 64 not a multiple
+// of 4 (blocked scales: plain ones need K % 256 == 0) and tiles of 16 rows
+// (never timed with two) keep one.
 // RUN: %python %nvfp4_src_root/bench/gen_grouped.py 4096 7168 1,3,8,2,5,7,4,6 | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE
+// RUN: %python %nvfp4_src_root/bench/gen_grouped.py 2048 1024 1,3,8,2,5,7,4,6 --blocked=b | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE
+// RUN: %python %nvfp4_src_root/bench/gen_grouped.py 2048 1024 1,3,8,2,5,7,4,6 --mx | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE
 // DECODE: wgmma_mainloop<warpgroups = 2, tile_m = 8, stages = 4, producer = true, b_tma = true, slot_chunks = 2>
-// RUN: %python %nvfp4_src_root/bench/gen_grouped.py 4096 7232 1,3,8,2,5,7,4,6 --blocked=b | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE-ODD
+// RUN: %python %nvfp4_src_root/bench/gen_grouped.py 4096 7296 1,3,8,2,5,7,4,6 --blocked=b | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE-ODD
+// RUN: %python %nvfp4_src_root/bench/gen_grouped.py 4096 7168 1,3,16,2,5,7,4,6 | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE-16
+// DECODE-16: wgmma_mainloop<warpgroups = 2, tile_m = 16, stages = 8, producer = true, b_tma = true>
 // DECODE-ODD: wgmma_mainloop<warpgroups = 2, tile_m = 8, stages = 8, producer = true, b_tma = true>
 //
 // Mmax = 8000000 rows in tiles of at most 120 rows would need more than

@@ -406,6 +406,25 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
+// Two K chunks a slot need an even number of chunks (a user's plan: the
+// planner never writes one that does not fit).
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @b_tma_two_chunks_odd(%a: memref<200x1088xf4E2M1FN>, %sfa: memref<200x68xf8E4M3FN>, %b: memref<300x1088xf4E2M1FN>, %sfb: memref<3x17x32x4x4xf8E4M3FN>, %c: memref<200x300xf16>, %tiles: !nvfp4.tensor_map<4352x64xf16, box = [128, 64], swizzle = swizzle_128b>, %bmap: !nvfp4.tensor_map<1x300x544xi8, box = [1, 64, 32], swizzle = none>, %sfbmap: !nvfp4.tensor_map<51x128xi32, box = [1, 128], swizzle = none>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %bz = gpu.block_id z
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %n = arith.muli %bx, %c64 : index
+    %m = arith.muli %by, %c128 : index
+    // expected-error @+1 {{has a plan of 2 K chunks a ring slot, but its CTAs' share of K has 17 chunks of 64}}
+    nvfp4.gemm_tile ins(%a, %sfa : memref<200x1088xf4E2M1FN>, memref<200x68xf8E4M3FN>) weight(%b, %sfb : memref<300x1088xf4E2M1FN>, memref<3x17x32x4x4xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<4352x64xf16, box = [128, 64], swizzle = swizzle_128b>) b_bytes(%bmap : !nvfp4.tensor_map<1x300x544xi8, box = [1, 64, 32], swizzle = none>) b_scales(%sfbmap : !nvfp4.tensor_map<51x128xi32, box = [1, 128], swizzle = none>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 3, producer = true, b_tma = true, slot_chunks = 2>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 } {sfb_layout = #nvfp4.scale_layout<blocked>}
+    gpu.return
+  }
+}
+
+// -----
+
 // b_tma with blocked scales of B: the chunk's 512-byte atom, one row of a
 // map of the atoms (its row block's atoms are K / 64 rows apart), and the
 // slot's full barrier expects the 18944 bytes the copies bring, not the

@@ -281,26 +281,26 @@ TEST_F(KernelPlanTest, TwoChunksASlot) {
     EXPECT_EQ(m2.getSlotCopyBytes(false),
               m2.getSlotBytes() - weights * m2.getSfbSlotBytes());
   }
-  EXPECT_FALSE(wgmma(2, 128, 4, 1, 2, true, true, 1, SplitKMode::Global, 2, 2));
-  EXPECT_NE(diagnostics.find("16 x weights for the slot's second chunk's "
-                             "fragments"),
-            std::string::npos)
-      << diagnostics;
-  diagnostics.clear();
-  EXPECT_FALSE(wgmma(2, 128, 8, 2, 2, true, true, 1, SplitKMode::Global, 1, 2));
-  EXPECT_NE(diagnostics.find("expects slot_chunks = 2 with b_tma and "
-                             "k_groups = 1"),
-            std::string::npos)
-      << diagnostics;
-  diagnostics.clear();
-  EXPECT_FALSE(
-      wgmma(2, 128, 4, 1, 2, true, false, 1, SplitKMode::Global, 1, 2));
-  EXPECT_NE(diagnostics.find("with b_tma"), std::string::npos) << diagnostics;
-  diagnostics.clear();
-  EXPECT_FALSE(wgmma(2, 128, 4, 1, 2, true, true, 1, SplitKMode::Global, 1, 3));
-  EXPECT_NE(diagnostics.find("expects slot_chunks to be 1 or 2"),
-            std::string::npos)
-      << diagnostics;
+  // Refused: two weights' second fragments at 128 rows (registers), K
+  // groups, B in registers, three chunks a slot.
+  struct Refused {
+    int64_t stages, kGroups;
+    bool bTma;
+    int64_t weights, slotChunks;
+    const char *message;
+  };
+  for (const Refused &r :
+       {Refused{4, 1, true, 2, 2,
+                "16 x weights for the slot's second chunk's fragments"},
+        Refused{8, 2, true, 1, 2,
+                "expects slot_chunks = 2 with b_tma and k_groups = 1"},
+        Refused{4, 1, false, 1, 2, "with b_tma"},
+        Refused{4, 1, true, 1, 3, "expects slot_chunks to be 1 or 2"}}) {
+    diagnostics.clear();
+    EXPECT_FALSE(wgmma(2, 128, r.stages, r.kGroups, 2, true, r.bTma, 1,
+                       SplitKMode::Global, r.weights, r.slotChunks));
+    EXPECT_NE(diagnostics.find(r.message), std::string::npos) << diagnostics;
+  }
 }
 
 } // namespace

@@ -7,7 +7,8 @@
 // The mainloop of a #nvfp4.wgmma_mainloop with a ring, written out per
 // thread:
 //
-// - the producer: chunk c of this CTA's K goes to slot c % stages. With a
+// - the producer: chunk c of this CTA's K goes to slot c % stages (with
+//   slot_chunks = 2, chunks 2s and 2s + 1 to slot s % stages). With a
 //   producer warpgroup (`producer`), its first thread fills every chunk in
 //   order, acquiring a slot (nvfp4.ring.acquire) before each reuse;
 //   without one, the first `stages` fills are issued up front and each
@@ -314,7 +315,8 @@ void WgmmaMainloop::round(Value r, Value count, bool first, Position &at,
 /// then fills the CTA's chunks in order, each once its slot's previous use was
 /// released (chunk c: K group g = c % k_groups, round r = c / k_groups, slot
 /// (r % rounds) * k_groups + g, its u-th use with u = r / rounds, where
-/// rounds = stages / k_groups).
+/// rounds = stages / k_groups; with slot_chunks = 2, one K group, the loop
+/// counts slots' fills r, each of chunks 2r and 2r + 1).
 void WgmmaMainloop::produce(Value isProducer) {
   auto ifOp = scf::IfOp::create(b, isProducer, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);

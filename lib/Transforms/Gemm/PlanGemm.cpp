@@ -216,8 +216,9 @@ const GemmCandidate kGemmCandidates[] = {
      },
      [](const GemmShape &s) -> GemmPlanFields {
        // With B through the ring, two K chunks a slot where each split's
-       // share fills whole slots (performance.md, slots v1).
-       if (s.bTma() && s.chunks % 4 == 0)
+       // share is an even number of slots (the measured case: performance.md,
+       // slots v1; an odd last round was never timed on a GPU).
+       if (s.bTma() && s.chunks % 8 == 0)
          return {2, s.tileM(), 5, 1, 2, 2, true, true, true, 1, 2};
        return {2, s.tileM(), 10, 1, s.bTma() ? 2 : 6, 2, true, true, s.bTma()};
      },
@@ -432,13 +433,13 @@ struct GroupSizes {
 /// steps of kRowsStep down to 64 (one wave of CTAs instead of a wave and a
 /// tail: grouped v8), or 192 or 256 (fewer tiles of B decoded) while the
 /// smaller one does not already hold the largest group. `makespan` is
-/// infinite for a tile whose grid CUDA cannot launch. `evenChunks`: every
-/// CTA's K has an even number of chunks, so tiles of at most 16 rows take
-/// two chunks a slot.
+/// infinite for a tile whose grid CUDA cannot launch. `evenSlots`: every
+/// CTA's K chunks are a multiple of 4, so tiles of 8 rows take two chunks
+/// a slot.
 KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
                              int64_t warpgroups, int64_t first, int64_t largest,
                              function_ref<double(int64_t)> makespan,
-                             bool evenChunks = false) {
+                             bool evenSlots = false) {
   GemmPlanFields f{};
   f.warpgroups = warpgroups;
   f.splitK = 1;
@@ -460,12 +461,13 @@ KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
   }
   f.stages = stagesThatFit(
       t, WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups, true, 1));
-  // Tiles of tiny groups (MoE decode) are bound by each round's fixed
-  // cost, not by their MMAs: two K chunks a slot, half as many slots
-  // (performance.md, slots v1).
-  if (evenChunks && f.tileM <= 2 * WgmmaMainloopAttr::kRowsStep) {
+  // Tiles of tiny groups (MoE decode: 8 rows) are bound by each round's
+  // fixed cost, not by their MMAs: two K chunks a slot, half as many slots
+  // (performance.md, slots v1, which timed these tiles with an even number
+  // of slots' worth of K).
+  if (evenSlots && f.tileM == WgmmaMainloopAttr::kRowsStep) {
     f.slotChunks = 2;
-    f.stages /= 2;
+    f.stages = std::max<int64_t>(2, f.stages / 2);
   }
   return getGemmPlan(ctx, f);
 }
@@ -522,7 +524,7 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
         return groupedMakespan(groups.sizes, tileM, nTiles, chunks, t.smCount,
                                /*narrow=*/true, kWgmmaChunkCosts);
       },
-      /*evenChunks=*/chunks % 2 == 0);
+      /*evenSlots=*/chunks % 4 == 0);
 }
 
 /// The sm_90a plan of a grouped_problems (one plan for all its problems,

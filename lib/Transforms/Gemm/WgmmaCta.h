@@ -124,8 +124,10 @@ private:
   /// full).
   Raws readB(Position p, Value r);
   /// b_tma: the producer's copies of chunk `chunk` of B's rows (each
-  /// weight's bytes and scale codes) into `slot`, after arming its full
-  /// barrier, and of A's tile.
+  /// weight's bytes and scale codes) into region `sub` of `slot` (the
+  /// first region's copies arm its full barrier for the whole slot; a
+  /// later region's plain scale codes come with the first's window), and
+  /// of A's tile.
   void fillB(Value chunk, Value slot, int64_t sub = 0);
   void fillA(Value chunk, Value slot, int64_t sub = 0);
   Value decode(Raw raw);
@@ -141,7 +143,8 @@ private:
     return add(mul(p.ring, c32(cta.kGroups)), cta.kGroup);
   }
   Position step(Position p, int64_t delta);
-  /// b_tma: round `r`'s fragments (one per weight), decoded from its slot
+  /// b_tma: round `r`'s fragments (one per weight and chunk of the slot,
+  /// chunk-major), decoded from its slot
   /// at `p` once full; with `valid` (may be null: always), zeros when it is
   /// false, so that no thread waits for a slot nobody fills or reads one it
   /// released.

@@ -9,7 +9,9 @@
 // named barriers they use:
 //
 // - a slot's regions: A's decoded tile from byte 0; with b_tma, B's packed
-//   chunk behind it and B's scale codes behind that;
+//   chunk behind it and B's scale codes behind that (these offsets are
+//   within a chunk's region: with slot_chunks = 2 the second chunk's region
+//   repeats the layout from the plan's chunk bytes);
 // - after the K loop the ring's data is reused, side by side (never
 //   overlaid: the first K group may still be reading the groups' sums when
 //   other splits start writing): the K groups' sums from byte 0, a staged
