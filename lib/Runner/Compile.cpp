@@ -52,11 +52,18 @@ llvm::StringMap<PtxasReport> mlir::nvfp4::parsePtxasReport(StringRef log) {
                     "stores, ([0-9]+) bytes spill loads");
   llvm::Regex used("Used ([0-9]+) registers");
   llvm::Regex smem("([0-9]+) bytes smem");
+  // Named in the note itself, which may come before its function's lines.
+  llvm::Regex serialized("wgmma.mma_async instructions are serialized due to "
+                         "(.*) (in|for) the function '([A-Za-z0-9_$.]+)'");
   std::string current;
   SmallVector<StringRef> lines;
   log.split(lines, '\n');
   for (StringRef line : lines) {
     SmallVector<StringRef, 4> m;
+    if (serialized.match(line, &m)) {
+      reports[m[3]].wgmmaSerialized = m[1].str();
+      continue;
+    }
     if (compiling.match(line, &m) || function.match(line, &m)) {
       current = m[1].str();
       continue;

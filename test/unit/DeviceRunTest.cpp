@@ -321,9 +321,24 @@ TEST(RunnerSupportTest, PtxasReport) {
       "ptxas info    : Compiling entry function 'other' for 'sm_90a'\n"
       "ptxas info    : Function properties for other\n"
       "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-      "ptxas info    : Used 8 registers, 380 bytes cmem[0]\n";
+      "ptxas info    : Used 8 registers, 380 bytes cmem[0]\n"
+      "ptxas info    : Compiling entry function 'grouped_kernel' for "
+      "'sm_90a'\n"
+      "ptxas info    : (C7511) Potential Performance Loss: wgmma.mma_async "
+      "instructions are serialized due to insufficient register resources "
+      "for the wgmma pipeline in the function 'grouped_kernel'\n"
+      "ptxas info    : Used 168 registers\n"
+      "ptxas info    : (C7512) Potential Performance Loss: wgmma.mma_async "
+      "instructions are serialized due to insufficient register resources "
+      "for the function 'dual_kernel'\n";
   llvm::StringMap<PtxasReport> r = parsePtxasReport(log);
-  ASSERT_EQ(r.size(), 2u);
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r["grouped_kernel"].wgmmaSerialized,
+            "insufficient register resources for the wgmma pipeline");
+  EXPECT_EQ(r["grouped_kernel"].registers, 168);
+  EXPECT_EQ(r["dual_kernel"].wgmmaSerialized,
+            "insufficient register resources");
+  EXPECT_EQ(r["gemv_kernel"].wgmmaSerialized, "");
   EXPECT_EQ(r["gemv_kernel"].registers, 40);
   EXPECT_EQ(r["gemv_kernel"].sharedBytes, 2304);
   EXPECT_EQ(r["gemv_kernel"].stackBytes, 8);

@@ -372,6 +372,19 @@ static void printKernels(const CompiledEntry &kernels, StringRef target,
           k.kernel, it->second.spillStoreBytes, it->second.registers,
           k.plan.empty() ? std::string() : " (plan " + k.plan + ")");
     }
+    // So is one whose wgmmas ptxas serializes (each waits for the last):
+    // two chunks a slot or two weights at a large tile_m can do that
+    // without spilling (performance.md, slots v1).
+    if (it != kernels.ptxas.end() && !it->second.wgmmaSerialized.empty()) {
+      llvm::outs().flush();
+      llvm::errs() << llvm::formatv(
+          "nvfp4-run: warning: kernel @{0}: ptxas serializes its "
+          "wgmma.mma_async instructions ({1}): correct, but slower{2}; a "
+          "smaller tile_m, slot_chunks = 1 or fewer weights needs fewer "
+          "registers\n",
+          k.kernel, it->second.wgmmaSerialized,
+          k.plan.empty() ? std::string() : " (plan " + k.plan + ")");
+    }
   }
 }
 

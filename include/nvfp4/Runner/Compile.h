@@ -61,6 +61,10 @@ struct PtxasReport {
   int registers = -1;
   int64_t sharedBytes = -1, stackBytes = -1, spillStoreBytes = -1,
           spillLoadBytes = -1;
+  /// Why ptxas serializes the kernel's wgmma.mma_async instructions (its
+  /// C7510-C7512 performance notes, e.g. "insufficient register
+  /// resources"), or empty when it does not.
+  std::string wgmmaSerialized;
 };
 
 /// One gpu.binary of the compiled module: its symbol and object.
