@@ -360,6 +360,8 @@ static void printKernels(const CompiledEntry &kernels, StringRef target,
     if (!k.plan.empty())
       line += "; plan " + k.plan;
     llvm::outs() << line << "\n";
+    const std::string planNote =
+        k.plan.empty() ? std::string() : " (plan " + k.plan + ")";
     // The plan verifiers budget registers by an estimate; ptxas has the
     // last word. A spilling kernel is correct but slower: say so.
     if (it != kernels.ptxas.end() && it->second.spillStoreBytes > 0) {
@@ -369,8 +371,7 @@ static void printKernels(const CompiledEntry &kernels, StringRef target,
           "under ptxas ({2} registers per thread): correct, but slower{3}; "
           "a smaller b_prefetch, tile_m or k_groups, or more ring rounds "
           "(stages / k_groups), needs fewer registers\n",
-          k.kernel, it->second.spillStoreBytes, it->second.registers,
-          k.plan.empty() ? std::string() : " (plan " + k.plan + ")");
+          k.kernel, it->second.spillStoreBytes, it->second.registers, planNote);
     }
     // So is one whose wgmmas ptxas serializes (each waits for the last):
     // two chunks a slot or two weights at a large tile_m can do that
@@ -382,8 +383,7 @@ static void printKernels(const CompiledEntry &kernels, StringRef target,
           "wgmma.mma_async instructions ({1}): correct, but slower{2}; a "
           "smaller tile_m, slot_chunks = 1 or fewer weights needs fewer "
           "registers\n",
-          k.kernel, it->second.wgmmaSerialized,
-          k.plan.empty() ? std::string() : " (plan " + k.plan + ")");
+          k.kernel, it->second.wgmmaSerialized, planNote);
     }
   }
 }

@@ -106,9 +106,7 @@ WgmmaMainloop::Raws WgmmaMainloop::readB(Position p, Value r) {
   RingWaitOp::create(b, cta.ring, slot, p.phase);
   Raws raws;
   for (int64_t j = 0; j < cta.slotChunks; ++j) {
-    Value chunk = cta.slotChunks == 1
-                      ? chunkOf(r)
-                      : add(mul(r, c32(cta.slotChunks)), c32(j));
+    Value chunk = cta.slotChunks == 1 ? chunkOf(r) : slotChunk(r, j);
     Value inRow = b.createOrFold<arith::AndIOp>(globalChunk(chunk),
                                                 c32(perRow / perChunk - 1));
     const int64_t sub = j * cta.plan.getChunkBytes();
@@ -116,9 +114,7 @@ WgmmaMainloop::Raws WgmmaMainloop::readB(Position p, Value r) {
       auto read = WgmmaReadBOp::create(
           b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
           cta.ring, slot, cta.warpgroupRow, cta.atomRow, inRow,
-          sub + cta.smem->getBBytesOffset(w),
-          (cta.op.getSfbLayout() == ScaleLayout::Blocked ? sub : 0) +
-              cta.smem->getBScalesOffset(w),
+          sub + cta.smem->getBBytesOffset(w), scalesOffset(w, j),
           cta.op.getSfbLayout(), scaleFormat());
       raws.push_back({read.getBytes0(), read.getBytes1(), read.getScale0(),
                       read.getScale1()});
@@ -159,7 +155,7 @@ void WgmmaMainloop::fillB(Value chunk, Value slot, int64_t sub) {
   Value global = globalChunk(chunk);
   OperandShape bShape = getOperandShape(cta.op.getWeight().getType());
   for (int64_t w = 0; w < cta.weights; ++w) {
-    const int64_t sfbOffset = subOffset + cta.smem->getBScalesOffset(w);
+    const int64_t sfbOffset = scalesOffset(w, sub);
     RingCopyOp::create(
         b, cta.ring, slot, subOffset + cta.smem->getBBytesOffset(w),
         cta.op.getBBytes()[w],
@@ -331,11 +327,11 @@ void WgmmaMainloop::produce(Value isProducer) {
     const int64_t prologue = std::min(cta.stages, cta.chunks / per);
     for (int64_t s = 0; s < prologue; ++s)
       for (int64_t j = 0; j < per; ++j)
-        fillB(c32(s * per + j), c32(s), j);
+        fillB(slotChunk(c32(s), j), c32(s), j);
     NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
     for (int64_t s = 0; s < prologue; ++s)
       for (int64_t j = 0; j < per; ++j)
-        fillA(c32(s * per + j), c32(s), j);
+        fillA(slotChunk(c32(s), j), c32(s), j);
     start = c32(prologue);
   } else {
     NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
@@ -351,7 +347,7 @@ void WgmmaMainloop::produce(Value isProducer) {
                   b.createOrFold<arith::DivUIOp>(r, c32(rounds)));
   if (cta.plan.getBTma()) {
     for (int64_t j = 0; j < per; ++j) {
-      Value chunk = per == 1 ? c : add(mul(c, c32(per)), c32(j));
+      Value chunk = slotChunk(c, j);
       fillB(chunk, slot, j);
       fillA(chunk, slot, j);
     }

@@ -114,6 +114,18 @@ private:
   Value clampChunk(Value c) {
     return b.createOrFold<arith::MinUIOp>(c, c32(cta.chunks - 1));
   }
+  /// Chunk j of a slot's fill `fill` (slot_chunks of them a fill).
+  Value slotChunk(Value fill, int64_t j) {
+    return add(mul(fill, c32(cta.slotChunks)), c32(j));
+  }
+  /// Where weight w's scale codes for the slot's chunk `sub` lie: blocked,
+  /// in that chunk's region; plain, in the first region's window, which
+  /// holds every chunk's codes of the slot.
+  int64_t scalesOffset(int64_t w, int64_t sub) const {
+    const bool blocked = cta.op.getSfbLayout() == ScaleLayout::Blocked;
+    return (blocked ? sub * cta.plan.getChunkBytes() : 0) +
+           cta.smem->getBScalesOffset(w);
+  }
   /// This CTA's chunk c in the whole K (split-K offsets it).
   Value globalChunk(Value c) {
     return cta.chunkBase ? add(c, cta.chunkBase) : c;
