@@ -145,10 +145,11 @@ def NVFP4_WgmmaMmaOp : NVFP4_WgmmaOp<"wgmma.mma",
     released then. With `format = mxfp4` the fragments and the tile are
     bf16 (`nvfp4.wgmma.decode_b`), the MMAs `.bf16.bf16`.
 
-    With `rows = R` (a multiple of 8, at most 2 x len(acc)) the MMAs are
-    `m64n<R>k16` on the tile's first R rows of A, and the accumulators of
-    the other rows pass through unchanged: a grouped GEMM's tile whose
-    group has fewer rows than the tile does only the work its rows need.
+    N may be less than the slot's tile has rows: the MMAs read its first N
+    rows. A grouped GEMM's tile whose group has fewer rows than the tile
+    uses that to do only the work its rows need, with accumulators of that
+    width (an accumulator that passed through an MMA unchanged would make
+    ptxas serialize the wgmmas).
 
     `a_offset` (default 0) is where the tile starts in the slot, a multiple
     of 1024 (the 128B swizzle's alignment): a slot of two K chunks
@@ -165,7 +166,6 @@ def NVFP4_WgmmaMmaOp : NVFP4_WgmmaOp<"wgmma.mma",
   let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
                        NVFP4_WgmmaFragments:$fragments,
                        NVFP4_RingType:$ring, I32:$slot,
-                       OptionalAttr<I64Attr>:$rows,
                        DefaultValuedAttr<NVFP4_ScaleFormatAttr,
                                          "ScaleFormat::NVFP4">:$format,
                        DefaultValuedAttr<ConfinedAttr<I64Attr,

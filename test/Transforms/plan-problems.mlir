@@ -38,9 +38,10 @@ func.func @short_k(%a0: memref<96x128xf4E2M1FN>, %a1: memref<128x256xf4E2M1FN>, 
 
 // The contest's third benchmark case: 2 x 24 tiles of 128 rows of B, 5
 // tiles of A's rows (192 and 320 rows): of 112 rows, not 128, the same
-// one wave of 120 CTAs with shorter CTAs (grouped v8).
+// one wave of 120 CTAs with shorter CTAs (grouped v8); every problem's
+// K / 64 a multiple of 4: two K chunks a slot, 4 slots (slots v2).
 // CHECK-LABEL: func.func @b_tma
-// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 112, stages = 8, producer = true, b_tma = true>>
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 112, stages = 4, producer = true, b_tma = true, slot_chunks = 2>>
 func.func @b_tma(%a0: memref<192x4096xf4E2M1FN>, %a1: memref<320x4096xf4E2M1FN>, %sa0: memref<192x256xf8E4M3FN>, %sa1: memref<320x256xf8E4M3FN>, %b0: memref<3072x4096xf4E2M1FN>, %b1: memref<3072x4096xf4E2M1FN>, %sb0: memref<3072x256xf8E4M3FN>, %sb1: memref<3072x256xf8E4M3FN>, %c0: memref<192x3072xf16>, %c1: memref<320x3072xf16>) {
   nvfp4.grouped_problems a(%a0, %a1 : memref<192x4096xf4E2M1FN>, memref<320x4096xf4E2M1FN>) sfa(%sa0, %sa1 : memref<192x256xf8E4M3FN>, memref<320x256xf8E4M3FN>) b(%b0, %b1 : memref<3072x4096xf4E2M1FN>, memref<3072x4096xf4E2M1FN>) sfb(%sb0, %sb1 : memref<3072x256xf8E4M3FN>, memref<3072x256xf8E4M3FN>) outs(%c0, %c1 : memref<192x3072xf16>, memref<320x3072xf16>)
   return

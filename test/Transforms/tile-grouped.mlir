@@ -8,8 +8,11 @@
 // skips the empty tiles past the last; the pre-pass gathers a tile's rows
 // of one group, and the GEMM's tile reads group g's weights (the ring
 // copies B at batch coordinate g), runs the K loop written for its rows
-// rounded up to 8 (the MMAs' N: sixteen loops, an index_switch on the rows)
-// and stores C's rows [begin, end) of that group, masked at run time.
+// rounded up to 8 (the MMAs' N: sixteen loops, an index_switch on the rows,
+// each with accumulators of its MMAs' width, widened to the tile's after its
+// loop) and stores C's rows [begin, end) of that group, masked at run time.
+// K / 64 = 112 is a multiple of 4: two K chunks a ring slot (the second
+// chunk's tile of A at a_offset), 4 slots.
 // RUN: nvfp4-opt %s --nvfp4-plan=target=sm_90a --nvfp4-tile=target=sm_90a | FileCheck %s --check-prefix=TILE
 // RUN: nvfp4-opt %s --nvfp4-plan=target=sm_90a --nvfp4-tile=target=sm_90a --nvfp4-software-pipeline | FileCheck %s --check-prefix=PIPE
 
@@ -23,7 +26,7 @@
 // TILE-LABEL: gpu.func @grouped_kernel(
 // TILE: %[[G:.*]], %[[BEGIN:.*]], %[[END:.*]] = nvfp4.group_tile %arg5[%{{.*}}] tile_m 128 rows 1024 : memref<9xi32>
 // TILE: scf.if
-// TILE: nvfp4.gemm_tile {{.*}} group %[[G]] rows %[[BEGIN]] to %[[END]] plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 8, producer = true, b_tma = true>>
+// TILE: nvfp4.gemm_tile {{.*}} group %[[G]] rows %[[BEGIN]] to %[[END]] plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 4, producer = true, b_tma = true, slot_chunks = 2>>
 
 // PIPE-LABEL: gpu.func @grouped_kernel(
 // PIPE: %[[G:.*]], %[[BEGIN:.*]], %[[END:.*]] = nvfp4.group_tile
@@ -34,13 +37,17 @@
 // PIPE: %[[ROWS:.*]] = arith.subi %[[END32]], %[[BEGIN32]] : i32
 // PIPE: scf.index_switch %{{.*}} -> vector<64xf32>
 // PIPE: case 0 {
-// PIPE: nvfp4.wgmma.mma {{.*}} {rows = 8 : i64}
+// PIPE: nvfp4.wgmma.mma {{.*}} : !nvfp4.ring<{{.*}}>, vector<4xf32>
+// PIPE: nvfp4.wgmma.mma {{.*}} {a_offset = 22528 : i64} : !nvfp4.ring<{{.*}}>, vector<4xf32>
+// PIPE: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 4, {{.*}}] : vector<4xf32>, vector<1xf32>
 // PIPE: case 11 {
-// PIPE: nvfp4.wgmma.mma {{.*}} {rows = 96 : i64}
+// PIPE: nvfp4.wgmma.mma {{.*}}, vector<48xf32>
+// PIPE: vector.shuffle {{.*}} : vector<48xf32>, vector<1xf32>
 // PIPE: case 14 {
-// PIPE: nvfp4.wgmma.mma {{.*}} {rows = 120 : i64}
+// PIPE: nvfp4.wgmma.mma {{.*}}, vector<60xf32>
 // PIPE: default {
-// PIPE-NOT: rows =
+// PIPE: nvfp4.wgmma.mma {{.*}}, vector<64xf32>
+// PIPE-NOT: vector.shuffle
 // PIPE: nvfp4.wgmma.store %{{.*}} outs(%{{.*}} : memref<1024x4096xf16>) at m %[[BEGIN32]] to %[[END32]] row
 
 func.func @grouped(%a: memref<1024x7168xf4E2M1FN>, %sfa: memref<1024x448xf8E4M3FN>, %b: memref<8x4096x7168xf4E2M1FN>, %sfb: memref<8x4096x448xf8E4M3FN>, %offsets: memref<9xi32>, %c: memref<1024x4096xf16>) {

@@ -136,14 +136,9 @@ struct WgmmaMmaLowering : OpConversionPattern<WgmmaMmaOp> {
     if (op.getAOffset())
       tile = arith::AddIOp::create(b, tile, k.c32(op.getAOffset()));
     VectorType accType = op.getAcc().getType();
-    // `rows`: the MMAs' N covers the tile's first rows; the accumulators
-    // of the others pass through.
-    SmallVector<Value> acc = k.unpack(adaptor.getAcc());
-    const int64_t n = op.getRows().value_or(2 * accType.getNumElements());
-    SmallVector<Value> used(acc.begin(), acc.begin() + n / 2);
-    used = mmaChunk(k, used, k.unpack(adaptor.getFragments()), tile, n,
-                    op.getFormat());
-    llvm::copy(used, acc.begin());
+    SmallVector<Value> acc = mmaChunk(
+        k, k.unpack(adaptor.getAcc()), k.unpack(adaptor.getFragments()), tile,
+        2 * accType.getNumElements(), op.getFormat());
     rewriter.replaceOp(op, k.pack(accType, acc));
     return success();
   }

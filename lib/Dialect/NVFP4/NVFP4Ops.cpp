@@ -1309,11 +1309,6 @@ LogicalResult WgmmaMmaOp::verify() {
   if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
     return failure();
   int64_t n = 2 * getAcc().getType().getNumElements();
-  if (std::optional<int64_t> rows = getRows();
-      rows && (*rows < 8 || *rows > n || *rows % 8 != 0))
-    return emitOpError() << "expects rows to be a multiple of 8 in [8, " << n
-                         << "] (the MMA's N, at most the tile's), but got "
-                         << *rows;
   int64_t tileBytes = n * WgmmaMainloopAttr::kTileK * 2;
   const int64_t offset = getAOffset();
   if (offset % 1024 != 0)

@@ -46,6 +46,7 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::nvfp4;
@@ -68,10 +69,9 @@ void WgmmaMainloop::mma(SmallVector<Value> &accs, ValueRange frags,
                         Value slot) {
   for (int64_t j = 0; j < cta.slotChunks; ++j)
     for (size_t w = 0; w < accs.size(); ++w) {
-      accs[w] = WgmmaMmaOp::create(
-          b, accs[w].getType(), accs[w], frags[j * accs.size() + w], cta.ring,
-          slot, mmaRows ? b.getI64IntegerAttr(mmaRows) : IntegerAttr(),
-          scaleFormat(), j * cta.plan.getChunkBytes());
+      accs[w] = WgmmaMmaOp::create(b, accs[w].getType(), accs[w],
+                                   frags[j * accs.size() + w], cta.ring, slot,
+                                   scaleFormat(), j * cta.plan.getChunkBytes());
     }
 }
 
@@ -359,7 +359,9 @@ void WgmmaMainloop::produce(Value isProducer) {
 SmallVector<Value> WgmmaMainloop::kLoop(Value count, Position &at,
                                         bool advance,
                                         function_ref<void()> beforeLoop) {
-  const int64_t accCount = cta.plan.getTileM() / 2;
+  // The accumulators are as wide as the MMAs' N (the tile's rows, or
+  // fewer in a grouped tile's variant).
+  const int64_t accCount = (mmaRows ? mmaRows : cta.plan.getTileM()) / 2;
   const int64_t weights = cta.weights;
   // b_tma: B waits in the ring, no loads are carried.
   const int64_t inFlight = cta.plan.getBTma() ? 0 : cta.plan.getBPrefetch() - 1;
@@ -504,12 +506,29 @@ SmallVector<Value> WgmmaMainloop::consume(bool fillFirst) {
                           VectorType::get({tileM / 2}, b.getF32Type()));
   auto select =
       scf::IndexSwitchOp::create(b, types, variant, cases, cases.size());
+  // A variant's accumulators are only as wide as its MMAs' N, so no
+  // accumulator passes through an MMA that does not write it (ptxas then
+  // serializes the wgmmas: C7515, or C7511 when registers run short). They
+  // are widened to the tile's once its K loop is done; the epilogue never
+  // stores the rows past the group's end, so the padding is not read.
   auto emit = [&](Region &region, int64_t rowsOfMma) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&region.emplaceBlock());
     mmaRows = rowsOfMma;
-    scf::YieldOp::create(b, loop());
+    SmallVector<Value> accs = loop();
     mmaRows = 0;
+    if (rowsOfMma) {
+      const int64_t narrow = rowsOfMma / 2;
+      SmallVector<int64_t> mask(tileM / 2, narrow);
+      for (int64_t i = 0; i < narrow; ++i)
+        mask[i] = i;
+      Value zero = arith::ConstantOp::create(
+          b,
+          DenseElementsAttr::get(VectorType::get({1}, b.getF32Type()), 0.0f));
+      for (Value &acc : accs)
+        acc = vector::ShuffleOp::create(b, acc, zero, mask);
+    }
+    scf::YieldOp::create(b, accs);
   };
   for (int64_t v = 0; v + 1 < variants; ++v)
     emit(select.getCaseRegions()[v], (v + 1) * step);

@@ -434,8 +434,8 @@ struct GroupSizes {
 /// tail: grouped v8), or 192 or 256 (fewer tiles of B decoded) while the
 /// smaller one does not already hold the largest group. `makespan` is
 /// infinite for a tile whose grid CUDA cannot launch. `evenSlots`: every
-/// CTA's K chunks are a multiple of 4, so tiles of 8 rows take two chunks
-/// a slot.
+/// CTA's K chunks are a multiple of 4, so tiles with 8 ring slots of one
+/// chunk (up to 128 rows) take 4 slots of two chunks.
 KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
                              int64_t warpgroups, int64_t first, int64_t largest,
                              function_ref<double(int64_t)> makespan,
@@ -461,13 +461,16 @@ KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
   }
   f.stages = stagesThatFit(
       t, WgmmaMainloopAttr::slotBytes(f.tileM, f.warpgroups, true, 1));
-  // Tiles of tiny groups (MoE decode: 8 rows) are bound by each round's
-  // fixed cost, not by their MMAs: two K chunks a slot, half as many slots
-  // (performance.md, slots v1, which timed these tiles with an even number
-  // of slots' worth of K).
-  if (evenSlots && f.tileM == WgmmaMainloopAttr::kRowsStep) {
+  // Two K chunks a slot, half as many slots: each round's fixed cost is
+  // paid once per two chunks. Tiles of tiny groups (MoE decode: 8 rows),
+  // bound by that cost, gained 9 % (performance.md, slots v1); tiles of
+  // 112-128 rows 3-5 % once the K loop's per-rows variants stopped making
+  // ptxas serialize the wgmmas (slots v2). The halved ring keeps 4 slots;
+  // 256-row tiles (5 slots of one chunk, 2 of two) lost 46 %. All timed
+  // with an even number of slots' worth of K.
+  if (evenSlots && f.stages >= 8) {
     f.slotChunks = 2;
-    f.stages = std::max<int64_t>(2, f.stages / 2);
+    f.stages /= 2;
   }
   return getGemmPlan(ctx, f);
 }
@@ -532,7 +535,8 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
 /// problem's B can come through the ring and K is not short (the tile
 /// bTmaTilesPlan picks by tilesMakespan from the largest problem's rows
 /// rounded up to 32, up to 128; each problem's tiles are whole MMAs, not
-/// narrowed); the CTA that decodes A itself where every
+/// narrowed; two K chunks a slot where every problem's K chunks are a
+/// multiple of 4); the CTA that decodes A itself where every
 /// problem's K is short (at most kShortKChunks chunks: a pre-pass would
 /// cost more than it saves, GEMM v20); else the GEMM's three K groups and
 /// a producer. No split-K.
@@ -540,7 +544,7 @@ KernelPlanAttr chooseProblemsPlan(MLIRContext *ctx, const PlanTarget &t,
                                   ArrayRef<GemmOperands> problems) {
   SmallVector<TileWork> work;
   int64_t largest = 1, total = 0, maxN = 1, maxChunks = 1;
-  bool bTmaFits = true;
+  bool bTmaFits = true, evenSlots = true;
   for (const GemmOperands &p : problems) {
     OperandShape a = p.getAShape();
     const int64_t chunks = a.k / WgmmaMainloopAttr::kTileK;
@@ -550,6 +554,7 @@ KernelPlanAttr chooseProblemsPlan(MLIRContext *ctx, const PlanTarget &t,
     maxN = std::max(maxN, p.getN());
     maxChunks = std::max(maxChunks, chunks);
     bTmaFits &= p.bTmaScalesFit();
+    evenSlots &= chunks % 4 == 0;
   }
   const int64_t typical =
       llvm::divideCeil(total, static_cast<int64_t>(problems.size()));
@@ -569,12 +574,14 @@ KernelPlanAttr chooseProblemsPlan(MLIRContext *ctx, const PlanTarget &t,
     w.nTiles = llvm::divideCeil(p.getN(), 64 * warpgroups);
   return bTmaTilesPlan(
       ctx, t, warpgroups, std::min<int64_t>(llvm::alignTo(largest, 32), 128),
-      largest, [&](int64_t tileM) {
+      largest,
+      [&](int64_t tileM) {
         if (tilesOfA(work, tileM) > kMaxGridY)
           return std::numeric_limits<double>::infinity();
         return tilesMakespan(work, tileM, t.smCount, /*narrow=*/false,
                              kWgmmaChunkCosts);
-      });
+      },
+      evenSlots);
 }
 
 /// An sm_100a plan of tiles of `tileM` rows of A with as many ring slots

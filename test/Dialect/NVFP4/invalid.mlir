@@ -971,14 +971,6 @@ func.func @load_b_scales(%b: memref<64x512xf4E2M1FN>, %sfb: memref<64x16xf8E4M3F
 
 // -----
 
-func.func @mma_rows(%acc: vector<32xf32>, %f: vector<16xi32>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, %i: i32) -> vector<32xf32> {
-  // expected-error @+1 {{expects rows to be a multiple of 8 in [8, 64] (the MMA's N, at most the tile's), but got 72}}
-  %0 = nvfp4.wgmma.mma %acc, %f, %r[%i] {rows = 72 : i64} : !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, vector<32xf32>
-  return %0 : vector<32xf32>
-}
-
-// -----
-
 func.func @store_staged_generic(%acc: vector<32xf32>, %c: memref<64x128xf16>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, %i: i32, %l: index) {
   // expected-error @+1 {{expects the staging ring, its offset and its warpgroups together}}
   "nvfp4.wgmma.store"(%acc, %c, %i, %i, %l, %r) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 1, 0, 1, 1, 0, 1>}> : (vector<32xf32>, memref<64x128xf16>, i32, i32, index, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>) -> ()
