@@ -47,6 +47,11 @@
 // DECODE-16: wgmma_mainloop<warpgroups = 2, tile_m = 16, stages = 4, producer = true, b_tma = true, slot_chunks = 2>
 // DECODE-ODD: wgmma_mainloop<warpgroups = 2, tile_m = 8, stages = 8, producer = true, b_tma = true>
 //
+// One warpgroup (N = 64) fits 8 one-chunk slots of a 192-row tile: never
+// timed with two chunks a slot, so it keeps one (80 groups of 190 rows).
+// RUN: %python %nvfp4_src_root/bench/gen_grouped.py 64 1024 190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190 | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=WIDE
+// WIDE: wgmma_mainloop<warpgroups = 1, tile_m = 192, stages = 8, producer = true, b_tma = true>
+//
 // Mmax = 8000000 rows in tiles of at most 120 rows would need more than
 // CUDA's 65535 tiles in y (the hint alone would take 64 rows):
 // tiles of 128 rows.

@@ -375,7 +375,7 @@ static void printKernels(const CompiledEntry &kernels, StringRef target,
     }
     // So is one whose wgmmas ptxas serializes (each waits for the last):
     // two chunks a slot or two weights at a large tile_m can do that
-    // without spilling (performance.md, slots v1).
+    // without spilling (performance.md, slots v1 and v2).
     if (it != kernels.ptxas.end() && !it->second.wgmmaSerialized.empty()) {
       llvm::outs().flush();
       llvm::errs() << llvm::formatv(

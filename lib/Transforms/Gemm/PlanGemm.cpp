@@ -167,6 +167,14 @@ KernelPlanAttr getGemmPlan(MLIRContext *ctx, const GemmPlanFields &f) {
 
 /// One line of the sm_90a planner: when it applies, the plan, and the
 /// entries of performance.md whose measurements chose it.
+/// Whether each of `splits` shares of `chunks` K chunks fills an even
+/// number of two-chunk ring slots: the only case timed with
+/// slot_chunks = 2 (performance.md, slots v1 and v2; an odd last round
+/// was never timed on a GPU).
+bool fillsEvenPairedSlots(int64_t chunks, int64_t splits = 1) {
+  return chunks % (4 * splits) == 0;
+}
+
 struct GemmCandidate {
   const char *name;
   bool (*applies)(const GemmShape &);
@@ -216,9 +224,8 @@ const GemmCandidate kGemmCandidates[] = {
      },
      [](const GemmShape &s) -> GemmPlanFields {
        // With B through the ring, two K chunks a slot where each split's
-       // share is an even number of slots (the measured case: performance.md,
-       // slots v1; an odd last round was never timed on a GPU).
-       if (s.bTma() && s.chunks % 8 == 0)
+       // share is an even number of slots.
+       if (s.bTma() && fillsEvenPairedSlots(s.chunks, /*splits=*/2))
          return {2, s.tileM(), 5, 1, 2, 2, true, true, true, 1, 2};
        return {2, s.tileM(), 10, 1, s.bTma() ? 2 : 6, 2, true, true, s.bTma()};
      },
@@ -439,7 +446,7 @@ struct GroupSizes {
 KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
                              int64_t warpgroups, int64_t first, int64_t largest,
                              function_ref<double(int64_t)> makespan,
-                             bool evenSlots = false) {
+                             bool evenSlots) {
   GemmPlanFields f{};
   f.warpgroups = warpgroups;
   f.splitK = 1;
@@ -468,7 +475,7 @@ KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
   // ptxas serialize the wgmmas (slots v2). The halved ring keeps 4 slots;
   // 256-row tiles (5 slots of one chunk, 2 of two) lost 46 %. All timed
   // with an even number of slots' worth of K.
-  if (evenSlots && f.stages >= 8) {
+  if (evenSlots && f.tileM <= 128 && f.stages >= 8) {
     f.slotChunks = 2;
     f.stages /= 2;
   }
@@ -497,8 +504,9 @@ KernelPlanAttr kGroupsTilesPlan(MLIRContext *ctx, int64_t typical,
 /// come through the ring (b_tma): two consumer warpgroups share each tile of A
 /// (128 rows of B: half of A's shared-memory traffic per MMA, which bounds
 /// one warpgroup per tile; 151 against 175 us on the first contest shape,
-/// 73.5 against 97 us on decode), as many ring slots as fit (3 to 8), and
-/// the tile of A bTmaTilesPlan picks by groupedMakespan, from the size
+/// 73.5 against 97 us on decode), as many ring slots as fit (3 to 8; 8 of
+/// one K chunk become 4 of two where K / 64 is a multiple of 4: slots v2),
+/// and the tile of A bTmaTilesPlan picks by groupedMakespan, from the size
 /// hint's largest group (else Mmax / G rows) rounded up to 32 (8 for
 /// groups of at most 16 rows) up to 128. Otherwise B comes through
 /// registers: the GEMM's three-K-group plan with tiles of a typical
@@ -527,7 +535,7 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
         return groupedMakespan(groups.sizes, tileM, nTiles, chunks, t.smCount,
                                /*narrow=*/true, kWgmmaChunkCosts);
       },
-      /*evenSlots=*/chunks % 4 == 0);
+      /*evenSlots=*/fillsEvenPairedSlots(chunks));
 }
 
 /// The sm_90a plan of a grouped_problems (one plan for all its problems,
@@ -554,7 +562,7 @@ KernelPlanAttr chooseProblemsPlan(MLIRContext *ctx, const PlanTarget &t,
     maxN = std::max(maxN, p.getN());
     maxChunks = std::max(maxChunks, chunks);
     bTmaFits &= p.bTmaScalesFit();
-    evenSlots &= chunks % 4 == 0;
+    evenSlots &= fillsEvenPairedSlots(chunks);
   }
   const int64_t typical =
       llvm::divideCeil(total, static_cast<int64_t>(problems.size()));

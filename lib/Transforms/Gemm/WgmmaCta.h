@@ -163,7 +163,8 @@ private:
   SmallVector<Value> slotFragments(Value valid, Position p, Value r);
 
   WgmmaCta &cta;
-  /// The MMAs' N while the K loop is written (0: the whole tile).
+  /// The MMAs' N while the K loop is written, and so its accumulators'
+  /// width (N / 2 floats a thread; 0: the whole tile).
   int64_t mmaRows = 0;
 };
 
