@@ -47,8 +47,11 @@
 // DECODE-16: wgmma_mainloop<warpgroups = 2, tile_m = 16, stages = 4, producer = true, b_tma = true, slot_chunks = 2>
 // DECODE-ODD: wgmma_mainloop<warpgroups = 2, tile_m = 8, stages = 8, producer = true, b_tma = true>
 //
-// One warpgroup (N = 64) fits 8 one-chunk slots of a 192-row tile: never
-// timed with two chunks a slot, so it keeps one (80 groups of 190 rows).
+// One consumer warpgroup (N <= 64): never run on a GPU with two chunks a
+// slot, so it keeps one, on tiles of 64 rows as on the 192-row tile that
+// 80 groups of 190 rows take (where 8 one-chunk slots also fit).
+// RUN: %python %nvfp4_src_root/bench/gen_grouped.py 64 1024 190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190 | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=ONE-WG
+// ONE-WG: wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 8, producer = true, b_tma = true>
 // RUN: %python %nvfp4_src_root/bench/gen_grouped.py 64 1024 190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190,190 | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=WIDE
 // WIDE: wgmma_mainloop<warpgroups = 1, tile_m = 192, stages = 8, producer = true, b_tma = true>
 //

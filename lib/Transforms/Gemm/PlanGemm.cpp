@@ -441,8 +441,8 @@ struct GroupSizes {
 /// tail: grouped v8), or 192 or 256 (fewer tiles of B decoded) while the
 /// smaller one does not already hold the largest group. `makespan` is
 /// infinite for a tile whose grid CUDA cannot launch. `evenSlots`: every
-/// CTA's K chunks are a multiple of 4, so tiles with 8 ring slots of one
-/// chunk (up to 128 rows) take 4 slots of two chunks.
+/// CTA's K chunks are a multiple of 4, so tiles of two warpgroups with 8
+/// ring slots of one chunk (up to 128 rows) take 4 slots of two chunks.
 KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
                              int64_t warpgroups, int64_t first, int64_t largest,
                              function_ref<double(int64_t)> makespan,
@@ -474,8 +474,9 @@ KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
   // 112-128 rows 3-5 % once the K loop's per-rows variants stopped making
   // ptxas serialize the wgmmas (slots v2). The halved ring keeps 4 slots;
   // 256-row tiles (5 slots of one chunk, 2 of two) lost 46 %. All timed
-  // with an even number of slots' worth of K.
-  if (evenSlots && f.tileM <= 128 && f.stages >= 8) {
+  // with two consumer warpgroups and an even number of slots' worth of K;
+  // one warpgroup (N <= 64) with two chunks a slot never ran on a GPU.
+  if (evenSlots && f.warpgroups == 2 && f.tileM <= 128 && f.stages >= 8) {
     f.slotChunks = 2;
     f.stages /= 2;
   }
