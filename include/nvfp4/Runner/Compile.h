@@ -62,7 +62,7 @@ struct PtxasReport {
   int64_t sharedBytes = -1, stackBytes = -1, spillStoreBytes = -1,
           spillLoadBytes = -1;
   /// Why ptxas serializes the kernel's wgmma.mma_async instructions (its
-  /// C7510-C7512 performance notes, e.g. "insufficient register
+  /// C7510-C7515 performance notes, e.g. "insufficient register
   /// resources"), or empty when it does not.
   std::string wgmmaSerialized;
 };

@@ -165,8 +165,6 @@ KernelPlanAttr getGemmPlan(MLIRContext *ctx, const GemmPlanFields &f) {
   return KernelPlanAttr::get(ctx, mainloop, reduction);
 }
 
-/// One line of the sm_90a planner: when it applies, the plan, and the
-/// entries of performance.md whose measurements chose it.
 /// Whether each of `splits` shares of `chunks` K chunks fills an even
 /// number of two-chunk ring slots: the only case timed with
 /// slot_chunks = 2 (performance.md, slots v1 and v2; an odd last round
@@ -175,6 +173,8 @@ bool fillsEvenPairedSlots(int64_t chunks, int64_t splits = 1) {
   return chunks % (4 * splits) == 0;
 }
 
+/// One line of the sm_90a planner: when it applies, the plan, and the
+/// entries of performance.md whose measurements chose it.
 struct GemmCandidate {
   const char *name;
   bool (*applies)(const GemmShape &);

@@ -40,8 +40,8 @@ struct WgmmaCta : FoldingBuilder {
   KernelPlanAttr kernel;
   WgmmaMainloopAttr plan;
   /// Tiles of A's rows, K chunks of A, this CTA's chunks (a split's
-  /// share), K groups, ring slots, weights (accumulators).
-  /// K chunks a ring slot (slot_chunks).
+  /// share), K groups, ring slots, weights (accumulators), K chunks a ring
+  /// slot (slot_chunks).
   int64_t mTiles, totalChunks, chunks, kGroups, stages, weights, slotChunks;
   /// The operands' block format: MXFP4's decode to bf16 at a quarter of
   /// their values, so the accumulators are scaled back after the K loop.
