@@ -450,39 +450,6 @@ def NVFP4_SplitKAttr : AttrDef<NVFP4_Dialect, "SplitK", [
 }
 
 //===----------------------------------------------------------------------===//
-// Schedulers
-//===----------------------------------------------------------------------===//
-
-def NVFP4_PersistentAttr : AttrDef<NVFP4_Dialect, "Persistent", [
-    DeclareAttrInterfaceMethods<NVFP4_KernelPartAttrInterface>]> {
-  let mnemonic = "persistent";
-  let summary = "A scheduler: a grid of at most `ctas` CTAs that each walk "
-                "several tiles";
-  let description = [{
-    Without a scheduler part the grid has one CTA per tile. With this one
-    it has at most `ctas` (one per SM: the planner takes the target's SM
-    count), and CTA i computes the work tiles i, i + ctas, i + 2 ctas, ...
-    in order (work tile w is tile `w % x_tiles` of B's rows and tile
-    `w / x_tiles` of A's). The ring and its barriers are set up once and
-    its position carries from one tile to the next, so the producer fills
-    the next tile's first slots while the consumers finish the last one's
-    K loop and store it, and no CTA pays a launch, a barrier setup or an
-    empty ring per tile.
-
-    Built for the sm_90a grouped GEMM (`nvfp4.grouped_matmul`, whose tiles
-    are numbered on the device from the run-time offsets): a
-    `#nvfp4.wgmma_mainloop` with a producer, b_tma and one K group (the
-    ring is never reused for the K groups' sums, which would overwrite the
-    next tile's fills) and no reduction.
-
-    Example: `#nvfp4.persistent<ctas = 132>`.
-  }];
-  let parameters = (ins "int64_t":$ctas);
-  let assemblyFormat = "`<` struct(params) `>`";
-  let genVerifyDecl = 1;
-}
-
-//===----------------------------------------------------------------------===//
 // The kernel
 //===----------------------------------------------------------------------===//
 
@@ -500,13 +467,10 @@ def NVFP4_KernelPlanAttr : AttrDef<NVFP4_Dialect, "KernelPlan",
       the CTA's tile: `#nvfp4.wgmma_mainloop` (sm_90a) or
       `#nvfp4.tcgen05_mainloop` (sm_100a);
     - `reduction` (optional): `#nvfp4.split_k`, CTAs that split K and add
-      their partial tiles in a workspace or on chip;
-    - `scheduler` (optional): `#nvfp4.persistent`, a grid of one CTA per
-      SM that walks the tiles.
+      their partial tiles in a workspace or on chip.
 
-    Without a scheduler the grid maps one CTA to each tile of `tile_n` rows
-    of B by `tile_m` rows of A (x over B, y over A, z over batches x
-    splits). Each part
+    The grid maps one CTA to each tile of `tile_n` rows of B by `tile_m`
+    rows of A (x over B, y over A, z over batches x splits). Each part
     checks itself against the others (KernelPartAttrInterface::verifyWith),
     and the plan's shared memory is the mainloop's ring with the parts'
     post-loop areas in it.
@@ -516,15 +480,7 @@ def NVFP4_KernelPlanAttr : AttrDef<NVFP4_Dialect, "KernelPlan",
     #nvfp4.split_k<splits = 2, mode = scatter>>`.
   }];
   let parameters = (ins "MainloopAttrInterface":$mainloop,
-                        OptionalParameter<"SplitKAttr">:$reduction,
-                        OptionalParameter<"PersistentAttr">:$scheduler);
-  let builders = [
-    // A plan whose grid has one CTA per tile.
-    AttrBuilder<(ins "MainloopAttrInterface":$mainloop,
-                     "SplitKAttr":$reduction), [{
-      return $_get($_ctxt, mainloop, reduction, PersistentAttr());
-    }]>
-  ];
+                        OptionalParameter<"SplitKAttr">:$reduction);
   // Each part is printed whole (`reduction = #nvfp4.split_k<...>`), and a
   // part that fails to parse reports its own error only.
   let hasCustomAssemblyFormat = 1;

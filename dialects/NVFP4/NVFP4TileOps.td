@@ -79,14 +79,6 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
     `nvfp4.gather_scales_tile` wrote them (tile `m_base / tile_m` at rows
     `m_base`, blocked), not A's rows.
 
-    With `group_tiles(%offsets) from %first step %step` instead of `at` (a
-    plan with a `#nvfp4.persistent` scheduler), a persistent CTA of a
-    grouped GEMM: it computes the work tiles `first`, `first + step`, ...
-    of the grid's `x_tiles x max tiles` (work tile w: B's tile `w %
-    x_tiles`, A's tile `w / x_tiles`), each as the `group ... rows ...`
-    tile that `nvfp4.group_tile` names for A's tile over the run-time
-    `offsets`, skipping the empty ones; one ring serves them all.
-
     - `weight` clauses: the weights B_i (N x K) with their scales, each
       multiplied with the same A into its own fp32 accumulator: the GEMM
       has one, the gated dual GEMM two (as many as the plan's mainloop
@@ -139,7 +131,7 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
         [MemWrite]>:$c_scales,
     Arg<Optional<NVFP4_GlobalScaleMemref>, "C's per-tensor scale",
         [MemRead]>:$c_global_scale,
-    Optional<Index>:$m_base, Optional<Index>:$n_base, Optional<Index>:$batch,
+    Index:$m_base, Index:$n_base, Index:$batch,
     Arg<Optional<NVFP4_TensorMapType>,
         "A decoded by nvfp4.decode_a_tile (wgmma ring)">:$a_tiles,
     Arg<Optional<NVFP4_TensorMapType>,
@@ -154,10 +146,6 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
         [MemWrite]>:$partials,
     Optional<Index>:$group, Optional<Index>:$row_begin,
     Optional<Index>:$row_end,
-    Arg<Optional<NVFP4_OffsetsMemref>,
-        "a persistent grouped CTA's run-time group offsets (G + 1)",
-        [MemRead]>:$offsets,
-    Optional<Index>:$first_tile, Optional<Index>:$tile_step,
     NVFP4_KernelPlanAttr:$plan,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfa_layout,
     DefaultValuedAttr<NVFP4_ScaleLayoutAttr, "ScaleLayout::Plain">:$sfb_layout,
@@ -176,10 +164,8 @@ def NVFP4_GemmTileOp : NVFP4_WgmmaOp<"gemm_tile", [AttrSizedOperandSegments,
     (`c_scales` `(` $c_scales^ `:` type($c_scales) `)`)?
     (`c_global_scale` `(` $c_global_scale^ `:` type($c_global_scale) `)`)?
     (`partials` `(` $partials^ `:` type($partials) `)`)?
-    (`at` `m` $m_base^ `n` $n_base `batch` $batch)? (`split` $split^)?
+    `at` `m` $m_base `n` $n_base `batch` $batch (`split` $split^)?
     (`group` $group^ `rows` $row_begin `to` $row_end)?
-    (`group_tiles` `(` $offsets^ `:` type($offsets) `)` `from` $first_tile
-     `step` $tile_step)?
     `plan` qualified($plan) `epilogue` $epilogue attr-dict
   }];
   let hasVerifier = 1;

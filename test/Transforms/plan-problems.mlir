@@ -80,7 +80,7 @@ func.func @mx_short_k(%a0: memref<64x128xf4E2M1FN>, %sa0: memref<64x4xf8E8M0FNU>
 // -----
 
 func.func @split_k(%a0: memref<64x4096xf4E2M1FN>, %sa0: memref<64x256xf8E4M3FN>, %b0: memref<128x4096xf4E2M1FN>, %sb0: memref<128x256xf8E4M3FN>, %c0: memref<64x128xf16>) {
-  // expected-error @+1 {{expects a plan without split-K or a scheduler (its problems' tiles share one grid of a CTA each), but got #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4>, reduction = #nvfp4.split_k<splits = 2>>}}
+  // expected-error @+1 {{expects a plan without split-K (its problems' tiles share one grid), but got #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4>, reduction = #nvfp4.split_k<splits = 2>>}}
   nvfp4.grouped_problems a(%a0 : memref<64x4096xf4E2M1FN>) sfa(%sa0 : memref<64x256xf8E4M3FN>) b(%b0 : memref<128x4096xf4E2M1FN>) sfb(%sb0 : memref<128x256xf8E4M3FN>) outs(%c0 : memref<64x128xf16>) {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 4>, reduction = #nvfp4.split_k<splits = 2, mode = global>>}
   return
 }

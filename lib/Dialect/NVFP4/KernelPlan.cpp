@@ -21,8 +21,6 @@ using namespace mlir::nvfp4;
 
 /// Dynamic shared memory a CTA may have on the targets with a ring.
 static constexpr int64_t kMaxRingBytes = 227 * 1024;
-/// A persistent grid's CTAs: far more than any GPU's SMs (148 on a B200).
-static constexpr int64_t kMaxPersistentCtas = 1024;
 
 //===----------------------------------------------------------------------===//
 // #nvfp4.wgmma_mainloop
@@ -330,51 +328,11 @@ SplitKAttr::verifyWith(function_ref<InFlightDiagnostic()> emitError,
 }
 
 //===----------------------------------------------------------------------===//
-// #nvfp4.persistent
-//===----------------------------------------------------------------------===//
-
-LogicalResult
-PersistentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                       int64_t ctas) {
-  if (ctas < 1 || ctas > kMaxPersistentCtas)
-    return emitError() << "expects ctas to be in [1, " << kMaxPersistentCtas
-                       << "] (about one CTA per SM), but got "
-                       << ctas;
-  return success();
-}
-
-int64_t PersistentAttr::getScratchBytes(const KernelParts &) const {
-  return 0;
-}
-
-LogicalResult
-PersistentAttr::verifyWith(function_ref<InFlightDiagnostic()> emitError,
-                           const KernelParts &parts) const {
-  auto wgmma = dyn_cast<WgmmaMainloopAttr>(parts.mainloop);
-  if (!wgmma)
-    return emitError() << *this << " is built for a wgmma mainloop (sm_90a), "
-                       << "but the plan's mainloop is " << parts.mainloop;
-  // The producer runs ahead into the next tile while the consumers finish
-  // this one: it must be a warpgroup of its own that fills B too, and no
-  // part may reuse the ring after the K loop.
-  if (!wgmma.getProducer() || !wgmma.getBTma() || wgmma.getKGroups() != 1)
-    return emitError() << *this
-                       << " needs a producer warpgroup, b_tma and one K "
-                          "group (the ring carries from tile to tile and is "
-                          "never reused for the K groups' sums), but got "
-                       << wgmma;
-  if (parts.reduction)
-    return emitError() << *this << " cannot walk tiles whose CTAs split K ("
-                       << parts.reduction << ")";
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
 // #nvfp4.kernel
 //===----------------------------------------------------------------------===//
 
 KernelParts KernelPlanAttr::getParts() const {
-  return {getMainloop(), getReduction(), getScheduler()};
+  return {getMainloop(), getReduction()};
 }
 
 int64_t KernelPlanAttr::getScratchBytes() const {
@@ -389,7 +347,6 @@ Attribute KernelPlanAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   MainloopAttrInterface mainloop;
   SplitKAttr reduction;
-  PersistentAttr scheduler;
   if (parser.parseLess() || parser.parseKeyword("mainloop") ||
       parser.parseEqual() || parser.parseAttribute(mainloop))
     return {};
@@ -398,34 +355,26 @@ Attribute KernelPlanAttr::parse(AsmParser &parser, Type) {
     StringRef key;
     if (parser.parseKeyword(&key) || parser.parseEqual())
       return {};
-    if (key == "reduction" && !reduction && !scheduler) {
-      if (parser.parseAttribute(reduction))
-        return {};
-      continue;
+    if (key != "reduction" || reduction) {
+      parser.emitError(keyLoc)
+          << "expects the parts after the mainloop to be a `reduction` "
+             "(at most one), but got `"
+          << key << "`";
+      return {};
     }
-    if (key == "scheduler" && !scheduler) {
-      if (parser.parseAttribute(scheduler))
-        return {};
-      continue;
-    }
-    parser.emitError(keyLoc)
-        << "expects the parts after the mainloop to be a `reduction`, then "
-           "a `scheduler` (at most one each), but got `"
-        << key << "`";
-    return {};
+    if (parser.parseAttribute(reduction))
+      return {};
   }
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    mainloop, reduction, scheduler);
+                    mainloop, reduction);
 }
 
 void KernelPlanAttr::print(AsmPrinter &printer) const {
   printer << "<mainloop = " << getMainloop();
   if (getReduction())
     printer << ", reduction = " << getReduction();
-  if (getScheduler())
-    printer << ", scheduler = " << getScheduler();
   printer << ">";
 }
 
@@ -436,11 +385,10 @@ StringRef KernelPlanAttr::getKernelKind() const { return "gemm"; }
 
 LogicalResult
 KernelPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                       MainloopAttrInterface mainloop, SplitKAttr reduction,
-                       PersistentAttr scheduler) {
+                       MainloopAttrInterface mainloop, SplitKAttr reduction) {
   if (!mainloop)
     return emitError() << "expects a mainloop";
-  KernelParts parts{mainloop, reduction, scheduler};
+  KernelParts parts{mainloop, reduction};
   int64_t scratch = 0;
   for (KernelPartAttrInterface part : parts.all()) {
     if (failed(part.verifyWith(emitError, parts)))

@@ -867,25 +867,6 @@ LogicalResult GemmTileOp::verify() {
               "into "
               "TMEM as they are; nvfp4-tile writes plain scales blocked with "
               "nvfp4.block_scales_tile)";
-  // The tile's origin: one tile (`at`), or a persistent CTA's work tiles
-  // (`group_tiles`), as its plan's scheduler says.
-  const bool persistent = static_cast<bool>(getOffsets());
-  if (static_cast<bool>(getMBase()) != static_cast<bool>(getNBase()) ||
-      static_cast<bool>(getMBase()) != static_cast<bool>(getBatch()) ||
-      static_cast<bool>(getOffsets()) != static_cast<bool>(getFirstTile()) ||
-      static_cast<bool>(getOffsets()) != static_cast<bool>(getTileStep()) ||
-      static_cast<bool>(getMBase()) == persistent)
-    return emitOpError() << "expects either `at m ... n ... batch ...` (one "
-                            "tile) or `group_tiles(...) from ... step ...` "
-                            "(a persistent CTA's tiles)";
-  if (persistent != static_cast<bool>(getPlan().getScheduler()))
-    return emitOpError() << "expects `group_tiles` exactly with a plan "
-                            "whose scheduler is #nvfp4.persistent, but got "
-                         << getPlan();
-  if (persistent && (getGroup() || getSplit()))
-    return emitOpError() << "expects no `group` or `split` with "
-                            "`group_tiles` (a persistent CTA's tiles and "
-                            "their groups come from the offsets)";
   // One accumulator per weight: the plan's mainloop is sized for them.
   const int64_t weights = getPlan().getMainloop().getWeights();
   if (getB().size() != getSfb().size() ||
@@ -909,13 +890,12 @@ LogicalResult GemmTileOp::verify() {
   // of an unbatched A, checked as the GEMM of one group.
   MemRefType weightType = getWeight().getType();
   MemRefType weightScalesType = getWeightScales().getType();
-  const bool grouped = getGroup() || persistent;
+  const bool grouped = static_cast<bool>(getGroup());
   int64_t weightBatch = 0;
-  if ((getGroup() || getRowBegin() || getRowEnd()) &&
-      (!getGroup() || !getRowBegin() || !getRowEnd()))
-    return emitOpError() << "expects `group` with `rows` (a grouped "
-                            "GEMM's tile), or neither";
-  if (grouped) {
+  if (grouped || getRowBegin() || getRowEnd()) {
+    if (!grouped || !getRowBegin() || !getRowEnd())
+      return emitOpError() << "expects `group` with `rows` (a grouped "
+                              "GEMM's tile), or neither";
     if (getPlan().getSplitK() > 1 || getPlan().getStages() == 0)
       return emitOpError() << "has a grouped GEMM's tile, which takes a "
                               "plan with a ring (stages > 0) and without "
@@ -925,10 +905,6 @@ LogicalResult GemmTileOp::verify() {
       return emitOpError() << "expects a grouped GEMM's weights of rank 3 "
                               "([G, N, K]) and A and C of rank 2";
     weightBatch = weightType.getDimSize(0);
-    if (persistent && getOffsets().getType().getDimSize(0) != weightBatch + 1)
-      return emitOpError() << "expects the " << weightBatch
-                           << " groups' offsets (" << weightBatch + 1
-                           << " i32), but got " << getOffsets().getType();
     if (weightScalesType.getRank() < 2 ||
         weightScalesType.getDimSize(0) != weightBatch)
       return emitOpError() << "expects the weights' scales to lead with the "
@@ -958,9 +934,7 @@ LogicalResult GemmTileOp::verify() {
       failed(verifyOutputFormat(getOperation(), getC().getType(),
                                 getCScales(), getCGlobalScale(),
                                 getCScalesLayout(), getPartials(),
-                                grouped ? getRowEnd() ? Value(getRowEnd())
-                                                      : Value(getOffsets())
-                                        : Value())))
+                                getRowEnd())))
     return failure();
   if (!grouped)
     weightBatch = a->batch;
@@ -1119,9 +1093,7 @@ void GemmTileOp::build(OpBuilder &builder, OperationState &state, Value a,
   build(builder, state, a, sfa, ValueRange(b), ValueRange(sfb), c,
         /*c_scales=*/Value(), /*c_global_scale=*/Value(), mBase, nBase, batch,
         aTiles, aBytes, bBytes, bScales, split, partials,
-        /*group=*/Value(), /*row_begin=*/Value(), /*row_end=*/Value(),
-        /*offsets=*/Value(), /*first_tile=*/Value(), /*tile_step=*/Value(),
-        plan,
+        /*group=*/Value(), /*row_begin=*/Value(), /*row_end=*/Value(), plan,
         sfaLayout, sfbLayout, ScaleLayout::Plain, /*c_scale_rounding=*/{});
   // The identity epilogue: C's element is the accumulator's.
   OpBuilder::InsertionGuard guard(builder);

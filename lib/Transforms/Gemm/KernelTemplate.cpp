@@ -37,11 +37,9 @@ WgmmaCta::WgmmaCta(GemmTileOp op, ImplicitLocOpBuilder &b)
   OperandShape a = getOperandShape(op.getA().getType());
   // A grouped GEMM's pre-pass gathers each group's rows into tiles of
   // their own: as many as the groups can need.
-  mTiles = getATileCount(a.rows,
-                         op.getGroup() || op.getOffsets()
-                             ? op.getWeight().getType().getDimSize(0)
-                             : 0,
-                         plan.getTileM());
+  mTiles = getATileCount(
+      a.rows, op.getGroup() ? op.getWeight().getType().getDimSize(0) : 0,
+      plan.getTileM());
   totalChunks = a.k / WgmmaMainloopAttr::kTileK;
   chunks = totalChunks / kernel.getSplitK();
   kGroups = plan.getKGroups();
@@ -50,58 +48,33 @@ WgmmaCta::WgmmaCta(GemmTileOp op, ImplicitLocOpBuilder &b)
   slotChunks = plan.getSlotChunks();
 }
 
-void WgmmaCta::setTile(Value nBase, Value tileBatch, Value group,
-                       Value rowBegin, Value rowEnd) {
-  nBase32 = arith::IndexCastUIOp::create(b, i32, nBase);
-  rowBase = add(nBase32, warpgroupRow);
-  batch = tileBatch;
-  weightBatch = group ? group : batch;
-  batch32 = b.createOrFold<arith::IndexCastUIOp>(i32, weightBatch);
-  if (group) {
-    cRowBegin = arith::IndexCastUIOp::create(b, i32, rowBegin);
-    cRowEnd = arith::IndexCastUIOp::create(b, i32, rowEnd);
-  }
-  atomRow = b.createOrFold<arith::RemUIOp>(nBase32, c32(128));
-}
-
 namespace {
 
 /// The consumer warpgroups: the mainloop's K loop, the reductions and the
 /// epilogue. `fillFirst`: thread 0 also fills every slot once (no
-/// producer warpgroup). With `carried`, a persistent CTA's tile: its K
-/// loop starts at that ring position, which moves past its last round.
-LogicalResult consume(WgmmaCta &cta, WgmmaMainloop &mainloop, bool fillFirst,
-                      WgmmaMainloop::Position *carried = nullptr) {
-  LogicalResult stored = success();
-  auto store = [&](ValueRange loopAccs) {
-    SmallVector<Value> accs(loopAccs);
-    // MXFP4's operands are a quarter of their values (wgmma.decode_b): the
-    // products' sums are 1/16 of the true ones, and 16 x restores them
-    // exactly (an overflow there is one of the true sum too).
-    if (cta.format.isMX())
-      for (Value &acc : accs) {
-        auto type = cast<VectorType>(acc.getType());
-        acc = arith::MulFOp::create(
-            cta.b, acc,
-            arith::ConstantOp::create(
-                cta.b, DenseElementsAttr::get(type, cta.b.getF32FloatAttr(
-                                                        16.0f))));
-      }
-    // With split-K in mode global a third kernel adds the partials: it may
-    // be scheduled now (it waits for this grid's completion before reading
-    // them).
-    if (cta.kernel.needsSumKernel())
-      NVVM::GriddepcontrolOp::create(
-          cta.b, NVVM::GridDepActionKind::launch_dependents);
-    WgmmaEpilogue epilogue(cta);
-    if (failed(reduceAndStore(cta, accs, epilogue)))
-      stored = failure();
-  };
-  if (carried)
-    mainloop.consume(fillFirst, carried, store);
-  else
-    store(mainloop.consume(fillFirst));
-  return stored;
+/// producer warpgroup).
+LogicalResult consume(WgmmaCta &cta, WgmmaMainloop &mainloop, bool fillFirst) {
+  SmallVector<Value> accs = mainloop.consume(fillFirst);
+  // MXFP4's operands are a quarter of their values (wgmma.decode_b): the
+  // products' sums are 1/16 of the true ones, and 16 x restores them
+  // exactly (an overflow there is one of the true sum too).
+  if (cta.format.isMX())
+    for (Value &acc : accs) {
+      auto type = cast<VectorType>(acc.getType());
+      acc = arith::MulFOp::create(
+          cta.b, acc,
+          arith::ConstantOp::create(
+              cta.b, DenseElementsAttr::get(type, cta.b.getF32FloatAttr(
+                                                      16.0f))));
+    }
+  // With split-K in mode global a third kernel adds the partials: it may
+  // be scheduled now (it waits for this grid's completion before reading
+  // them).
+  if (cta.kernel.needsSumKernel())
+    NVVM::GriddepcontrolOp::create(cta.b,
+                                   NVVM::GridDepActionKind::launch_dependents);
+  WgmmaEpilogue epilogue(cta);
+  return reduceAndStore(cta, accs, epilogue);
 }
 
 } // namespace
@@ -161,15 +134,18 @@ LogicalResult mlir::nvfp4::buildWgmmaPipeline(GemmTileOp op,
   Value wgIndex = arith::ShRUIOp::create(b, tid, c32(7));
   Value warpgroup = b.createOrFold<arith::RemUIOp>(wgIndex, c32(warpgroups));
   cta.kGroup = b.createOrFold<arith::DivUIOp>(wgIndex, c32(warpgroups));
-  // A persistent CTA's tile values are set per work tile
-  // (forEachWorkTile).
-  const bool persistent = static_cast<bool>(kernel.getScheduler());
-  if (!persistent)
-    cta.mBase = arith::IndexCastUIOp::create(b, cta.i32, op.getMBase());
+  cta.mBase = arith::IndexCastUIOp::create(b, cta.i32, op.getMBase());
   cta.warpgroupRow = cta.mul(warpgroup, c32(64));
-  if (!persistent)
-    cta.setTile(op.getNBase(), op.getBatch(), op.getGroup(), op.getRowBegin(),
-                op.getRowEnd());
+  cta.nBase32 = arith::IndexCastUIOp::create(b, cta.i32, op.getNBase());
+  cta.rowBase = cta.add(cta.nBase32, cta.warpgroupRow);
+  cta.batch = op.getBatch();
+  cta.weightBatch = op.getGroup() ? op.getGroup() : op.getBatch();
+  cta.batch32 = b.createOrFold<arith::IndexCastUIOp>(cta.i32, cta.weightBatch);
+  if (op.getGroup()) {
+    cta.cRowBegin = arith::IndexCastUIOp::create(b, cta.i32, op.getRowBegin());
+    cta.cRowEnd = arith::IndexCastUIOp::create(b, cta.i32, op.getRowEnd());
+  }
+  cta.atomRow = b.createOrFold<arith::RemUIOp>(cta.nBase32, c32(128));
   if (kernel.getSplitK() > 1)
     cta.chunkBase =
         cta.mul(arith::IndexCastUIOp::create(b, cta.i32, op.getSplit()),
@@ -185,11 +161,6 @@ LogicalResult mlir::nvfp4::buildWgmmaPipeline(GemmTileOp op,
   if (!plan.getProducer()) {
     return consume(cta, mainloop, /*fillFirst=*/true);
   }
-  if (persistent && op.getCScales())
-    return op.emitOpError() << "has a plan with a persistent scheduler, "
-                               "which keeps the ring filling during the "
-                               "epilogue, and an FP4 C, whose epilogue "
-                               "exchanges amaxes in the ring";
   // The producer warpgroup (after the consumer warpgroups) gives its
   // registers to the consumers.
   auto roles = scf::IfOp::create(
@@ -203,45 +174,11 @@ LogicalResult mlir::nvfp4::buildWgmmaPipeline(GemmTileOp op,
           ctx, NVVM::SetMaxRegisterAction::decrease));
   Value isProducer =
       cmp(arith::CmpIPredicate::eq, tid, c32(plan.getConsumerThreads()));
-  if (persistent) {
-    // The producer warpgroup's first warp walks the work tiles (whole
-    // warps name them) and its first thread fills each one's chunks, the
-    // fills numbered on from the tiles before.
-    auto inWarp = scf::IfOp::create(
-        b,
-        cmp(arith::CmpIPredicate::ult, tid,
-            c32(plan.getConsumerThreads() + 32)),
-        /*withElseRegion=*/false);
-    b.setInsertionPointToStart(inWarp.thenBlock());
-    forEachWorkTile(cta, {c32(0)}, [&](ValueRange carried) {
-      Value fills = carried[0];
-      auto fill = scf::IfOp::create(b, isProducer, /*withElseRegion=*/false);
-      {
-        OpBuilder::InsertionGuard fillGuard(b);
-        b.setInsertionPointToStart(fill.thenBlock());
-        mainloop.fillTile(fills, cmp(arith::CmpIPredicate::eq, fills, c32(0)));
-      }
-      return SmallVector<Value>{
-          cta.add(fills, c32(mainloop.fillsPerTile()))};
-    });
-  } else {
-    mainloop.produce(isProducer);
-  }
+  mainloop.produce(isProducer);
   b.setInsertionPointToStart(roles.elseBlock());
   NVVM::SetMaxRegisterOp::create(
       b, b.getI32IntegerAttr(plan.getConsumerRegisters()),
       NVVM::SetMaxRegisterActionAttr::get(
           ctx, NVVM::SetMaxRegisterAction::increase));
-  if (!persistent)
-    return consume(cta, mainloop, /*fillFirst=*/false);
-  // The consumers walk the same work tiles, the ring position carried from
-  // one tile's K loop to the next.
-  LogicalResult stored = success();
-  forEachWorkTile(cta, {c32(0), c32(0)}, [&](ValueRange carried) {
-    WgmmaMainloop::Position at{carried[0], carried[1]};
-    if (failed(consume(cta, mainloop, /*fillFirst=*/false, &at)))
-      stored = failure();
-    return SmallVector<Value>{at.ring, at.phase};
-  });
-  return stored;
+  return consume(cta, mainloop, /*fillFirst=*/false);
 }

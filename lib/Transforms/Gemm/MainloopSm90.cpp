@@ -208,7 +208,7 @@ void WgmmaMainloop::fillA(Value chunk, Value slot, int64_t sub) {
 Value WgmmaMainloop::tileRow(Value chunk) {
   return buildATileRow(
       b, cta.plan, cta.mTiles, cta.totalChunks,
-      b.createOrFold<arith::IndexCastUIOp>(i32, cta.batch), cta.mBase,
+      b.createOrFold<arith::IndexCastUIOp>(i32, cta.op.getBatch()), cta.mBase,
       globalChunk(chunk));
 }
 
@@ -308,21 +308,15 @@ void WgmmaMainloop::round(Value r, Value count, bool first, Position &at,
 }
 
 /// The producer warpgroup: its first thread waits for the pre-pass's tiles,
-/// then fills the CTA's chunks in order (fillTile).
+/// then fills the CTA's chunks in order, each once its slot's previous use was
+/// released (chunk c: K group g = c % k_groups, round r = c / k_groups, slot
+/// (r % rounds) * k_groups + g, its u-th use with u = r / rounds, where
+/// rounds = stages / k_groups; with slot_chunks = 2, one K group, the loop
+/// counts slots' fills r, each of chunks 2r and 2r + 1).
 void WgmmaMainloop::produce(Value isProducer) {
   auto ifOp = scf::IfOp::create(b, isProducer, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  fillTile(c32(0), Value());
-}
-
-/// Fill f of the CTA (f = fills + c for the tile's chunk c; with
-/// slot_chunks = 2, one K group, its fills count slots, each of chunks 2c
-/// and 2c + 1) goes to K group g = f % k_groups, round r = f / k_groups,
-/// slot (r % rounds) * k_groups + g, its u-th use with u = r / rounds, where
-/// rounds = stages / k_groups; each waits until the slot's previous use was
-/// released.
-void WgmmaMainloop::fillTile(Value fills, Value first) {
   const int64_t rounds = cta.stages / cta.kGroups;
   const int64_t per = cta.slotChunks;
   Value count = c32(cta.chunks / per);
@@ -330,40 +324,25 @@ void WgmmaMainloop::fillTile(Value fills, Value first) {
   if (cta.plan.getBTma()) {
     // B's first chunks (its slots' first uses) before the pre-pass has
     // finished: B is the GEMM's own input, only A's tiles come from it.
-    // A persistent CTA does so on its first tile only (`first`), whose
-    // fills start at 0.
     const int64_t prologue = std::min(cta.stages, cta.chunks / per);
-    auto fillPrologue = [&] {
-      for (int64_t s = 0; s < prologue; ++s)
-        for (int64_t j = 0; j < per; ++j)
-          fillB(slotChunk(c32(s), j), c32(s), j);
-      NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
-      for (int64_t s = 0; s < prologue; ++s)
-        for (int64_t j = 0; j < per; ++j)
-          fillA(slotChunk(c32(s), j), c32(s), j);
-    };
-    if (first) {
-      auto ifOp = scf::IfOp::create(b, first, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      fillPrologue();
-    } else {
-      fillPrologue();
-    }
-    start = first ? arith::SelectOp::create(b, first, c32(prologue), c32(0))
-                  : c32(prologue);
+    for (int64_t s = 0; s < prologue; ++s)
+      for (int64_t j = 0; j < per; ++j)
+        fillB(slotChunk(c32(s), j), c32(s), j);
+    NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
+    for (int64_t s = 0; s < prologue; ++s)
+      for (int64_t j = 0; j < per; ++j)
+        fillA(slotChunk(c32(s), j), c32(s), j);
+    start = c32(prologue);
   } else {
     NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
   }
   auto loop = scf::ForOp::create(b, start, count, c32(1));
-  OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value c = loop.getInductionVar();
-  Value f = add(fills, c);
-  Value r = b.createOrFold<arith::DivUIOp>(f, c32(cta.kGroups));
+  Value r = b.createOrFold<arith::DivUIOp>(c, c32(cta.kGroups));
   Value slot =
       add(mul(b.createOrFold<arith::RemUIOp>(r, c32(rounds)), c32(cta.kGroups)),
-          b.createOrFold<arith::RemUIOp>(f, c32(cta.kGroups)));
+          b.createOrFold<arith::RemUIOp>(c, c32(cta.kGroups)));
   acquireForReuse(b, cta.ring, slot,
                   b.createOrFold<arith::DivUIOp>(r, c32(rounds)));
   if (cta.plan.getBTma()) {
@@ -482,8 +461,7 @@ SmallVector<Value> WgmmaMainloop::kLoop(Value count, Position &at,
 /// wrote the tiles (a no-op unless launched as a programmatic dependent
 /// launch, which lets the loads overlap the pre-pass) and, without a
 /// producer, thread 0 fills every slot once.
-SmallVector<Value> WgmmaMainloop::consume(bool fillFirst, Position *carried,
-                                          function_ref<void(ValueRange)> store) {
+SmallVector<Value> WgmmaMainloop::consume(bool fillFirst) {
   Value isThread0 = cmp(arith::CmpIPredicate::eq, cta.tid, c32(0));
 
   // The K group's rounds (0 when K has fewer chunks than groups).
@@ -494,12 +472,9 @@ SmallVector<Value> WgmmaMainloop::consume(bool fillFirst, Position *carried,
                               c32(cta.chunks + cta.kGroups - 1), cta.kGroup),
                           c32(cta.kGroups));
 
-  // A persistent CTA's loop starts where the tile before left the ring,
-  // releases its last slot, stores, and returns the position past its
-  // last round.
   auto loop = [&] {
-    Position at = carried ? *carried : Position{c32(0), c32(0)};
-    SmallVector<Value> accs = kLoop(count, at, /*advance=*/carried != nullptr, [&] {
+    Position at{c32(0), c32(0)};
+    return kLoop(count, at, /*advance=*/false, [&] {
       if (!fillFirst)
         return;
       NVVM::GriddepcontrolOp::create(b, NVVM::GridDepActionKind::wait);
@@ -509,24 +484,11 @@ SmallVector<Value> WgmmaMainloop::consume(bool fillFirst, Position *carried,
       for (int64_t s = 0; s < std::min(cta.stages, cta.chunks); ++s)
         fill(c32(s), c32(s));
     });
-    if (carried)
-      accs.append({at.ring, at.phase});
-    return accs;
-  };
-  // A persistent CTA's loop results are the position past it.
-  auto finish = [&](SmallVector<Value> results) {
-    if (!carried)
-      return results;
-    *carried = {results[results.size() - 2], results.back()};
-    results.resize(results.size() - 2);
-    releaseLast(*carried);
-    store(results);
-    return SmallVector<Value>();
   };
   const int64_t tileM = cta.plan.getTileM();
   const int64_t step = WgmmaMainloopAttr::kRowsStep;
   if (!cta.cRowEnd || tileM <= step)
-    return finish(loop());
+    return loop();
   // A grouped GEMM's tile holds end - begin rows of its group: the K loop
   // is written once per multiple of `step` rows (wgmma's N step), each with
   // MMAs whose N covers that many rows (the last: the whole tile), and the
@@ -542,8 +504,6 @@ SmallVector<Value> WgmmaMainloop::consume(bool fillFirst, Position *carried,
     cases.push_back(v);
   SmallVector<Type> types(cta.weights,
                           VectorType::get({tileM / 2}, b.getF32Type()));
-  if (carried)
-    types.append({i32, i32});
   auto select =
       scf::IndexSwitchOp::create(b, types, variant, cases, cases.size());
   // A variant's accumulators are only as wide as its MMAs' N, so no
@@ -565,7 +525,7 @@ SmallVector<Value> WgmmaMainloop::consume(bool fillFirst, Position *carried,
       Value zero = arith::ConstantOp::create(
           b,
           DenseElementsAttr::get(VectorType::get({1}, b.getF32Type()), 0.0f));
-      for (Value &acc : MutableArrayRef<Value>(accs).take_front(cta.weights))
+      for (Value &acc : accs)
         acc = vector::ShuffleOp::create(b, acc, zero, mask);
     }
     scf::YieldOp::create(b, accs);
@@ -573,15 +533,5 @@ SmallVector<Value> WgmmaMainloop::consume(bool fillFirst, Position *carried,
   for (int64_t v = 0; v + 1 < variants; ++v)
     emit(select.getCaseRegions()[v], (v + 1) * step);
   emit(select.getDefaultRegion(), 0);
-  return finish(SmallVector<Value>(select.getResults()));
-}
-
-void WgmmaMainloop::releaseLast(Position at) {
-  // Every lane read its chunks of B from the slot (b_tma), so each warp
-  // releases it once its lanes' reads are ordered before lane 0's arrival.
-  NVVM::SyncWarpOp::create(b, c32(-1));
-  auto ifOp = scf::IfOp::create(b, cta.isLeader, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  RingReleaseOp::create(b, cta.ring, slotAt(step(at, -1)));
+  return SmallVector<Value>(select.getResults());
 }

@@ -925,11 +925,6 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
   if (failed(checkPlanWeights(g, *plan)) ||
       failed(checkQuantizedOutputPlan(g, *plan)))
     return failure();
-  if (plan->getScheduler() && !g.isGrouped())
-    return op->emitOpError()
-           << "has a plan with a " << plan->getScheduler()
-           << " scheduler, which is built for nvfp4.grouped_matmul only "
-              "(its work tiles are numbered from the run-time offsets)";
   if (g.isGrouped()
           ? failed(checkGroupedPlan(g, *plan))
           : failed(checkGemmGrid(op, a, plan->getTileM(), plan->getSplitK(),
@@ -1055,10 +1050,10 @@ LogicalResult mlir::nvfp4::planProblems(GroupedProblemsOp op,
     plan = tcgen05 ? chooseTcgen05ProblemsPlan(op->getContext(), t, problems,
                                                getScaleFormat(format))
                    : chooseProblemsPlan(op->getContext(), t, problems);
-  if (plan->getSplitK() > 1 || plan->getScheduler())
+  if (plan->getSplitK() > 1)
     return op.emitOpError()
-           << "expects a plan without split-K or a scheduler (its problems' "
-              "tiles share one grid of a CTA each), but got "
+           << "expects a plan without split-K (its problems' tiles share "
+              "one grid), but got "
            << *plan;
   if (tcgen05 && plan->getTcgen05().getFormat() != getScaleFormat(format))
     return op.emitOpError()

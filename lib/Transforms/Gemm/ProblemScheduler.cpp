@@ -125,8 +125,7 @@ GemmTileOp createProblemTile(OpBuilder &kb, Location loc, ValueRange args,
       /*cScales=*/Value(), /*cGlobalScale=*/Value(), m, n,
       arith::ConstantIndexOp::create(kb, loc, 0), aTiles, aBytes, bBytes,
       bScales, /*split=*/Value(), /*partials=*/Value(), /*group=*/Value(),
-      /*rowBegin=*/Value(), /*rowEnd=*/Value(), /*offsets=*/Value(),
-      /*firstTile=*/Value(), /*tileStep=*/Value(), plan, sfaLayout, sfbLayout,
+      /*rowBegin=*/Value(), /*rowEnd=*/Value(), plan, sfaLayout, sfbLayout,
       ScaleLayout::Plain, /*cScaleRounding=*/ScaleRoundingAttr());
 }
 

@@ -29,24 +29,14 @@ using namespace mlir::nvfp4;
 
 namespace {
 
-/// A persistent grid's CTAs (#nvfp4.persistent): the plan's, or fewer when
-/// there are fewer work tiles (x_tiles x `mTiles`).
-int64_t persistentCtas(KernelPlanAttr plan, int64_t mTiles, int64_t n) {
-  return std::min(plan.getScheduler().getCtas(),
-                  plan.getCtasAlongN(n) * mTiles);
-}
-
 /// The GEMM's grid, one CTA per tile: x over B's tiles of tile_n rows, y
 /// over A's `mTiles` tiles (getATileCount), z over batches x split-K's
-/// splits (block z = batch x splits + split, batchAndSplit); with a
-/// persistent scheduler, its CTAs along x.
+/// splits (block z = batch x splits + split, batchAndSplit).
 gpu::KernelDim3 gemmGrid(OpBuilder &hb, Location loc, KernelPlanAttr plan,
                          int64_t mTiles, int64_t batch, int64_t n) {
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(hb, loc, v);
   };
-  if (plan.getScheduler())
-    return {idx(persistentCtas(plan, mTiles, n)), idx(1), idx(1)};
   return {idx(plan.getCtasAlongN(n)), idx(mTiles),
           idx(batch * plan.getSplitK())};
 }
@@ -153,35 +143,19 @@ void createGemmTile(OpBuilder &kb, Location loc, const GemmOperands &g,
     cScales = body.getArgument(cIndex + 1);
   if (g.cGlobalScale)
     cGlobalScale = body.getArgument(cIndex + 2);
-  auto create = [&](Value group, Value begin, Value end, Value offsets,
-                    Value first, Value step) {
+  auto create = [&](Value group, Value begin, Value end) {
     auto tile = GemmTileOp::create(
         kb, loc, body.getArgument(0), body.getArgument(1), b, sfb,
         body.getArgument(cIndex), cScales, cGlobalScale, mBase, nBase, batch,
         aTiles, aBytes, bBytes, bScales, split, partials, group, begin, end,
-        offsets, first, step, plan, sfaLayout, sfbLayout, g.cScalesLayout,
-        g.cScaleRounding);
+        plan, sfaLayout, sfbLayout, g.cScalesLayout, g.cScaleRounding);
     g.buildEpilogue(kb, loc, tile.getEpilogue());
     kb.setInsertionPointAfter(tile);
   };
   if (!g.isGrouped())
-    return create(Value(), Value(), Value(), Value(), Value(), Value());
-  Value offsets = body.getArgument(3 + 2 * g.getWeights());
-  // A persistent CTA walks work tiles from its block id, a grid apart.
-  if (plan.getScheduler())
-    return create(
-        Value(), Value(), Value(), offsets,
-        scaledBlockId(kb, loc, gpu::Dimension::x, 1),
-        arith::ConstantIndexOp::create(
-            kb, loc,
-            persistentCtas(plan,
-                           getATileCount(g.getAShape().rows,
-                                         g.getWeightBatch(), plan.getTileM()),
-                           g.getN())));
-  forGroupTile(kb, loc, offsets, g.getAShape().rows, plan.getTileM(),
-               [&](Value group, Value begin, Value end) {
-                 create(group, begin, end, Value(), Value(), Value());
-               });
+    return create(Value(), Value(), Value());
+  forGroupTile(kb, loc, body.getArgument(3 + 2 * g.getWeights()),
+               g.getAShape().rows, plan.getTileM(), create);
 }
 
 /// The sm_100a grouped GEMM's A scales: each tile's rows of A gathered into
@@ -380,13 +354,9 @@ LogicalResult mlir::nvfp4::tileGemm(const GemmOperands &g,
   const size_t mapCount =
       llvm::count_if(ValueRange(operands).drop_front(opOperands),
                      [](Value v) { return isa<TensorMapType>(v.getType()); });
-  // A persistent CTA's tiles come from its work tiles (createGemmTile).
-  Value nBase, mBase, batch, split;
-  if (!plan.getScheduler()) {
-    nBase = scaledBlockId(kb, loc, gpu::Dimension::x, plan.getTileN());
-    mBase = scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM());
-    std::tie(batch, split) = batchAndSplit(kb, loc, splitK);
-  }
+  Value nBase = scaledBlockId(kb, loc, gpu::Dimension::x, plan.getTileN());
+  Value mBase = scaledBlockId(kb, loc, gpu::Dimension::y, plan.getTileM());
+  auto [batch, split] = batchAndSplit(kb, loc, splitK);
   // The maps by role: A's tiles, then b_tma's B bytes and scale codes.
   const int64_t weights = g.getWeights();
   ValueRange maps = body.getArguments().slice(opOperands, mapCount);

@@ -14,10 +14,7 @@
 //                     the accumulators (MainloopSm90.cpp);
 //   reduceAndStore    the K groups' sums and split-K on chip
 //                     (Reduction.cpp), ending in
-//   WgmmaEpilogue     the store of a tile of accumulators (Epilogue.cpp);
-//   forEachWorkTile   a persistent CTA's walk over its tiles, around the
-//                     producer's fills and the consumers' parts
-//                     (WorkTiles.cpp).
+//   WgmmaEpilogue     the store of a tile of accumulators (Epilogue.cpp).
 //
 // The parts talk only through WgmmaCta and the values they return. Private
 // to lib/Transforms.
@@ -38,12 +35,6 @@ namespace mlir::nvfp4::gemm {
 /// What the parts of one CTA share.
 struct WgmmaCta : FoldingBuilder {
   WgmmaCta(GemmTileOp op, ImplicitLocOpBuilder &b);
-
-  /// Sets the tile's values from its first row of B (`nBase`), its batch
-  /// and, for a grouped GEMM's tile, its group and C's rows (all index);
-  /// mBase and warpgroupRow must be set.
-  void setTile(Value nBase, Value batch, Value group, Value rowBegin,
-               Value rowEnd);
 
   GemmTileOp op;
   KernelPlanAttr kernel;
@@ -83,37 +74,15 @@ class WgmmaMainloop : FoldingBuilder {
 public:
   explicit WgmmaMainloop(WgmmaCta &cta) : FoldingBuilder(cta.b), cta(cta) {}
 
-  /// The ring position of a round: its slot is ring * k_groups + kGroup,
-  /// its use of the slot has phase parity `phase`; `ring` counts modulo
-  /// stages / k_groups (carried through the loop, never divided).
-  struct Position {
-    Value ring, phase;
-  };
-
   /// The producer warpgroup's first thread, under `isProducer`: waits for
   /// the pre-pass's tiles, then fills the CTA's chunks in order.
   void produce(Value isProducer);
-  /// The producer's fills of the tile's chunks, in order, numbered from
-  /// `fills` (i32) among the CTA's; `first` (i1; null: the CTA's only tile)
-  /// says whether it is the CTA's first tile, whose copies of B start
-  /// before it waits for the pre-pass.
-  void fillTile(Value fills, Value first);
-  /// Fills of the ring a tile takes.
-  int64_t fillsPerTile() const { return cta.chunks / cta.slotChunks; }
   /// The consumers' K loop over this K group's chunks; returns its
   /// accumulators, one per weight. `fillFirst`: thread 0 also fills every
-  /// slot once (no producer warpgroup). With `carried` (a persistent CTA's
-  /// tile) the loop starts at that ring position and moves it past its
-  /// last round, whose slot it releases; then `store` stores the
-  /// accumulators and nothing is returned.
-  SmallVector<Value> consume(bool fillFirst, Position *carried = nullptr,
-                             function_ref<void(ValueRange)> store = nullptr);
+  /// slot once (no producer warpgroup).
+  SmallVector<Value> consume(bool fillFirst);
 
 private:
-  /// A persistent CTA's tile: releases the slot of its last round (before
-  /// `at`), whose MMAs are complete, for the next tile's fills.
-  void releaseLast(Position at);
-
   /// A round's raw chunk of one weight: bytes and scale code of each
   /// fragment row.
   struct Raw {
@@ -121,6 +90,12 @@ private:
   };
   /// A round's raw chunks, one per weight.
   using Raws = SmallVector<Raw, 2>;
+  /// The ring position of a round: its slot is ring * k_groups + kGroup,
+  /// its use of the slot has phase parity `phase`; `ring` counts modulo
+  /// stages / k_groups (carried through the loop, never divided).
+  struct Position {
+    Value ring, phase;
+  };
   /// The K loop of `count` rounds from ring position `at`: returns the
   /// accumulators, with `at` moved past the last round when `advance`.
   /// `beforeLoop` runs between the prologue's loads and the loop.
@@ -213,16 +188,6 @@ private:
 
   WgmmaCta &cta;
 };
-
-/// The scheduler of a persistent CTA (#nvfp4.persistent, WorkTiles.cpp):
-/// walks the CTA's work tiles of a grouped GEMM in order and, for each
-/// one with rows, sets the tile's values in `cta` and builds `body` on the
-/// values carried from the tile before (`init` for the first), which
-/// returns those for the next; returns the values after the last tile.
-/// Whole warps must reach it (nvfp4.group_tile).
-SmallVector<Value>
-forEachWorkTile(WgmmaCta &cta, ValueRange init,
-                function_ref<SmallVector<Value>(ValueRange)> body);
 
 /// The reductions after the K loop (Reduction.cpp): the K groups' sums meet
 /// in group 0; then split-K's tiles meet on chip (cluster: in the first

@@ -701,35 +701,8 @@ func.func private @split_scatter_rows() attributes {plan = #nvfp4.kernel<mainloo
 
 // -----
 
-// expected-error @+1 {{expects the parts after the mainloop to be a `reduction`, then a `scheduler` (at most one each), but got `epilogue`}}
-func.func private @kernel_unknown_part() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 48, stages = 4>, epilogue = #nvfp4.split_k<splits = 2>>}
-
-// -----
-
-// A persistent grid walks tiles with a producer that runs ahead into the
-// next tile: it needs one (filling B too) and one K group.
-// expected-error @+1 {{#nvfp4.persistent<ctas = 132> needs a producer warpgroup, b_tma and one K group (the ring carries from tile to tile and is never reused for the K groups' sums), but got #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 64, stages = 8, producer = true>}}
-func.func private @persistent_no_b_tma() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 64, stages = 8, producer = true>, scheduler = #nvfp4.persistent<ctas = 132>>}
-
-// -----
-
-// expected-error @+1 {{#nvfp4.persistent<ctas = 132> cannot walk tiles whose CTAs split K (#nvfp4.split_k<splits = 2>)}}
-func.func private @persistent_split() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 64, stages = 8, producer = true, b_tma = true>, reduction = #nvfp4.split_k<splits = 2>, scheduler = #nvfp4.persistent<ctas = 132>>}
-
-// -----
-
-// expected-error @+1 {{#nvfp4.persistent<ctas = 148> is built for a wgmma mainloop (sm_90a), but the plan's mainloop is #nvfp4.tcgen05_mainloop<tile_m = 128, stages = 4>}}
-func.func private @persistent_tcgen05() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.tcgen05_mainloop<tile_m = 128, stages = 4>, scheduler = #nvfp4.persistent<ctas = 148>>}
-
-// -----
-
-// expected-error @+1 {{expects ctas to be in [1, 1024] (about one CTA per SM), but got 0}}
-func.func private @persistent_no_ctas() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 64, stages = 8, producer = true, b_tma = true>, scheduler = #nvfp4.persistent<ctas = 0>>}
-
-// -----
-
-// expected-error @+1 {{expects the parts after the mainloop to be a `reduction`, then a `scheduler` (at most one each), but got `reduction`}}
-func.func private @persistent_before_reduction() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 64, stages = 8, producer = true, b_tma = true>, scheduler = #nvfp4.persistent<ctas = 132>, reduction = #nvfp4.split_k<splits = 2>>}
+// expected-error @+1 {{expects the parts after the mainloop to be a `reduction` (at most one), but got `scheduler`}}
+func.func private @kernel_unknown_part() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 48, stages = 4>, scheduler = #nvfp4.split_k<splits = 2>>}
 
 // -----
 
@@ -1809,30 +1782,5 @@ func.func @mx_exchange_past_ring(%acc: vector<32xf32>, %c: memref<64x96xf4E2M1FN
 func.func @nvfp4_store_staged(%acc: vector<32xf32>, %c: memref<64x96xf4E2M1FN>, %sfc: memref<64x6xf8E4M3FN>, %m: i32, %row: i32, %l: index, %r: !nvfp4.ring<stages = 2, slot_bytes = 16384, consumers = 4>) {
   // expected-error @+1 {{stages a float C's tile only, not an NVFP4 C}}
   nvfp4.wgmma.store %acc outs(%c : memref<64x96xf4E2M1FN>) c_scales(%sfc : memref<64x6xf8E4M3FN>) at m %m row %row batch %l staged in %r at 0 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 2, slot_bytes = 16384, consumers = 4>
-  return
-}
-
-// -----
-
-// A persistent CTA's tiles come from the offsets: its plan must say so.
-func.func @gemm_tile_group_tiles_unplanned(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<2x128x256xf4E2M1FN>, %sfb: memref<2x128x16xf8E4M3FN>, %c: memref<64x128xf16>, %o: memref<3xi32>, %t: !nvfp4.tensor_map<1280x64xf16, box = [32, 64], swizzle = swizzle_128b>, %i: index) {
-  // expected-error @+1 {{expects `group_tiles` exactly with a plan whose scheduler is #nvfp4.persistent}}
-  nvfp4.gemm_tile ins(%a, %sfa : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) weight(%b, %sfb : memref<2x128x256xf4E2M1FN>, memref<2x128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<1280x64xf16, box = [32, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf16>) group_tiles(%o : memref<3xi32>) from %i step %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 32, stages = 4, producer = true>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
-  return
-}
-
-// -----
-
-func.func @gemm_tile_persistent_at(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<2x128x256xf4E2M1FN>, %sfb: memref<2x128x16xf8E4M3FN>, %c: memref<64x128xf16>, %t: !nvfp4.tensor_map<1280x64xf16, box = [32, 64], swizzle = swizzle_128b>, %i: index) {
-  // expected-error @+1 {{expects `group_tiles` exactly with a plan whose scheduler is #nvfp4.persistent}}
-  nvfp4.gemm_tile ins(%a, %sfa : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) weight(%b, %sfb : memref<2x128x256xf4E2M1FN>, memref<2x128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<1280x64xf16, box = [32, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf16>) at m %i n %i batch %i group %i rows %i to %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 32, stages = 4, producer = true, b_tma = true>, scheduler = #nvfp4.persistent<ctas = 132>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
-  return
-}
-
-// -----
-
-func.func @gemm_tile_group_tiles_offsets(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<2x128x256xf4E2M1FN>, %sfb: memref<2x128x16xf8E4M3FN>, %c: memref<64x128xf16>, %o: memref<2xi32>, %t: !nvfp4.tensor_map<1280x64xf16, box = [32, 64], swizzle = swizzle_128b>, %i: index) {
-  // expected-error @+1 {{expects the 2 groups' offsets (3 i32), but got 'memref<2xi32>'}}
-  nvfp4.gemm_tile ins(%a, %sfa : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) weight(%b, %sfb : memref<2x128x256xf4E2M1FN>, memref<2x128x16xf8E4M3FN>) a_tiles(%t : !nvfp4.tensor_map<1280x64xf16, box = [32, 64], swizzle = swizzle_128b>) outs(%c : memref<64x128xf16>) group_tiles(%o : memref<2xi32>) from %i step %i plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 32, stages = 4, producer = true, b_tma = true>, scheduler = #nvfp4.persistent<ctas = 132>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
   return
 }

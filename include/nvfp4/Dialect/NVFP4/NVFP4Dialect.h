@@ -42,15 +42,12 @@ namespace mlir::nvfp4 {
 struct KernelParts {
   MainloopAttrInterface mainloop;
   SplitKAttr reduction;
-  PersistentAttr scheduler;
   /// Every part, mainloop first.
-  SmallVector<KernelPartAttrInterface, 3> all() const {
-    SmallVector<KernelPartAttrInterface, 3> parts = {
+  SmallVector<KernelPartAttrInterface, 2> all() const {
+    SmallVector<KernelPartAttrInterface, 2> parts = {
         cast<KernelPartAttrInterface>(mainloop)};
     if (reduction)
       parts.push_back(cast<KernelPartAttrInterface>(reduction));
-    if (scheduler)
-      parts.push_back(cast<KernelPartAttrInterface>(scheduler));
     return parts;
   }
   /// CTAs that split K (1 without a reduction).
