@@ -77,16 +77,16 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
       codes after A's tile, one weight after the other. The accumulators,
       the K groups' sums and a split exchange grow by the factor.
 
-    - `slot_chunks` (default 1; 2 needs `b_tma` and `k_groups = 1`): K
-      chunks of 64 values per ring slot. A slot holds that many chunk
+    - `slot_chunks` (default 1; 2 or 4 need `b_tma` and `k_groups = 1`):
+      K chunks of 64 values per ring slot. A slot holds that many chunk
       regions, each laid out as a one-chunk slot (A's tile, then each
       weight's chunk and scale codes), filled under one full barrier and
       released once: a round of the K loop (one slot wait, one wait for the
-      previous MMAs, one release per warp) covers 128 values of K instead
-      of 64, and `stages` counts slots. With plain scales the second
-      chunk's codes arrive in the first's 16-byte window, which holds both:
-      it is copied once. The CTA's K chunks (a split's share) must be a
-      multiple of it.
+      previous MMAs, one release per warp) covers 64 x slot_chunks values
+      of K instead of 64, and `stages` counts slots. With plain scales the
+      later chunks' codes arrive in the first's 16-byte window, which
+      holds four chunks' (MXFP4: eight): it is copied once. The CTA's K
+      chunks (a split's share) must be a multiple of it.
 
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
     64.

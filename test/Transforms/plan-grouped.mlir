@@ -33,18 +33,21 @@
 // RUN: %python %nvfp4_src_root/bench/gen_grouped.py 2304 4096 100,0,37,250,3 | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=RANDOM2
 // RANDOM2: wgmma_mainloop<warpgroups = 2, tile_m = 88, stages = 4, producer = true, b_tma = true, slot_chunks = 2>
 //
-// MoE decode: tiles of 8 rows, the largest group's, two K chunks a slot
-// (9 % faster than one: performance.md, slots v1), also with blocked B
-// scales and MXFP4 (the GPU suite's decode inputs) and with tiles of 16
-// rows; K / 64 not a multiple of 4 (blocked scales: plain ones need
-// K % 256 == 0) keeps one.
+// MoE decode: tiles of 8 rows, the largest group's, four K chunks a slot
+// in 4 slots (7 % faster than two chunks a slot: performance.md, slots
+// v3), also with blocked B scales and MXFP4 (the GPU suite's decode
+// inputs) and with tiles of 16 rows; K / 64 a multiple of 4 but not of 8
+// keeps two chunks a slot; not a multiple of 4 (blocked scales: plain ones
+// need K % 256 == 0), one.
 // RUN: %python %nvfp4_src_root/bench/gen_grouped.py 4096 7168 1,3,8,2,5,7,4,6 | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE
 // RUN: %python %nvfp4_src_root/bench/gen_grouped.py 2048 1024 1,3,8,2,5,7,4,6 --blocked=b | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE
 // RUN: %python %nvfp4_src_root/bench/gen_grouped.py 2048 1024 1,3,8,2,5,7,4,6 --mx | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE
-// DECODE: wgmma_mainloop<warpgroups = 2, tile_m = 8, stages = 4, producer = true, b_tma = true, slot_chunks = 2>
+// DECODE: wgmma_mainloop<warpgroups = 2, tile_m = 8, stages = 4, producer = true, b_tma = true, slot_chunks = 4>
+// RUN: %python %nvfp4_src_root/bench/gen_grouped.py 4096 7424 1,3,8,2,5,7,4,6 | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE-PAIRS
+// DECODE-PAIRS: wgmma_mainloop<warpgroups = 2, tile_m = 8, stages = 4, producer = true, b_tma = true, slot_chunks = 2>
 // RUN: %python %nvfp4_src_root/bench/gen_grouped.py 4096 7296 1,3,8,2,5,7,4,6 --blocked=b | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE-ODD
 // RUN: %python %nvfp4_src_root/bench/gen_grouped.py 4096 7168 1,3,16,2,5,7,4,6 | nvfp4-opt -nvfp4-plan=target=sm_90a | FileCheck %s --check-prefix=DECODE-16
-// DECODE-16: wgmma_mainloop<warpgroups = 2, tile_m = 16, stages = 4, producer = true, b_tma = true, slot_chunks = 2>
+// DECODE-16: wgmma_mainloop<warpgroups = 2, tile_m = 16, stages = 4, producer = true, b_tma = true, slot_chunks = 4>
 // DECODE-ODD: wgmma_mainloop<warpgroups = 2, tile_m = 8, stages = 8, producer = true, b_tma = true>
 //
 // One consumer warpgroup (N <= 64): never run on a GPU with two chunks a

@@ -406,6 +406,48 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
+// Four K chunks a slot (slot_chunks = 4, MoE decode's): four chunk regions
+// of 19456 bytes under one full barrier, which expects all but the three
+// later regions' scale room (plain scales: the first chunk's 16-byte window
+// holds the four chunks' codes, copied once, the next slot's from column
+// 16); each round reads four chunks' B from that window, issues four MMAs
+// (on the tiles of A at 0, 19456, 38912 and 58368) and waits until only
+// those four groups are in flight.
+// CHECK-LABEL: gpu.func @b_tma_four_chunks
+// CHECK: nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 77824, consumers = 4>
+// CHECK: nvfp4.ring.expect %{{.*}}[%c0_i32{{.*}}] bytes 74752
+// CHECK-NEXT: nvfp4.ring.copy %{{.*}} at 16384 from %arg6[%{{.*}}, %{{.*}}, %c0_i32{{.*}}]
+// CHECK-NEXT: nvfp4.ring.copy %{{.*}} at 18432 from %arg7[%{{.*}}, %{{.*}}, %c0_i32{{.*}}]
+// CHECK-NEXT: nvfp4.ring.copy %{{.*}} at 35840 from %arg6
+// CHECK-NEXT: nvfp4.ring.copy %{{.*}} at 55296 from %arg6
+// CHECK-NEXT: nvfp4.ring.copy %{{.*}} at 74752 from %arg6
+// CHECK: nvfp4.ring.copy %{{.*}} at 18432 from %arg7[%{{.*}}, %{{.*}}, %c16_i32{{.*}}]
+// CHECK: nvvm.griddepcontrol wait
+// CHECK: nvfp4.wgmma.read_b {{.*}} sfb_chunk %c0_i32{{.*}} b_offset 16384 sfb_offset 18432
+// CHECK-NEXT: nvfp4.wgmma.read_b {{.*}} sfb_chunk %c1_i32{{.*}} b_offset 35840 sfb_offset 18432
+// CHECK-NEXT: nvfp4.wgmma.read_b {{.*}} sfb_chunk %c2_i32{{.*}} b_offset 55296 sfb_offset 18432
+// CHECK-NEXT: nvfp4.wgmma.read_b {{.*}} sfb_chunk %c3_i32{{.*}} b_offset 74752 sfb_offset 18432
+// CHECK: %[[M1:.*]] = nvfp4.wgmma.mma %{{.*}}, %{{.*}}, %{{.*}}[%[[SLOT4:.*]]] :
+// CHECK-NEXT: %[[M2:.*]] = nvfp4.wgmma.mma %[[M1]], %{{.*}}, %{{.*}}[%[[SLOT4]]] {a_offset = 19456 : i64}
+// CHECK-NEXT: %[[M3:.*]] = nvfp4.wgmma.mma %[[M2]], %{{.*}}, %{{.*}}[%[[SLOT4]]] {a_offset = 38912 : i64}
+// CHECK-NEXT: nvfp4.wgmma.mma %[[M3]], %{{.*}}, %{{.*}}[%[[SLOT4]]] {a_offset = 58368 : i64}
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 4
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @b_tma_four_chunks(%a: memref<200x1024xf4E2M1FN>, %sfa: memref<200x64xf8E4M3FN>, %b: memref<300x1024xf4E2M1FN>, %sfb: memref<300x64xf8E4M3FN>, %c: memref<200x300xf16>, %tiles: !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>, %bmap: !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>, %sfbmap: !nvfp4.tensor_map<1x300x64xi8, box = [1, 64, 16], swizzle = none>) kernel {
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %bz = gpu.block_id z
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %n = arith.muli %bx, %c64 : index
+    %m = arith.muli %by, %c128 : index
+    nvfp4.gemm_tile ins(%a, %sfa : memref<200x1024xf4E2M1FN>, memref<200x64xf8E4M3FN>) weight(%b, %sfb : memref<300x1024xf4E2M1FN>, memref<300x64xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<4096x64xf16, box = [128, 64], swizzle = swizzle_128b>) b_bytes(%bmap : !nvfp4.tensor_map<1x300x512xi8, box = [1, 64, 32], swizzle = none>) b_scales(%sfbmap : !nvfp4.tensor_map<1x300x64xi8, box = [1, 64, 16], swizzle = none>) outs(%c : memref<200x300xf16>) at m %m n %n batch %bz plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 2, producer = true, b_tma = true, slot_chunks = 4>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
+    gpu.return
+  }
+}
+
+// -----
+
 // Two K chunks a slot need an even number of chunks (a user's plan: the
 // planner never writes one that does not fit).
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {

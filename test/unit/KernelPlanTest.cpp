@@ -295,7 +295,7 @@ TEST_F(KernelPlanTest, TwoChunksASlot) {
         Refused{8, 2, true, 1, 2,
                 "expects slot_chunks = 2 with b_tma and k_groups = 1"},
         Refused{4, 1, false, 1, 2, "with b_tma"},
-        Refused{4, 1, true, 1, 3, "expects slot_chunks to be 1 or 2"}}) {
+        Refused{4, 1, true, 1, 3, "expects slot_chunks to be 1, 2 or 4"}}) {
     diagnostics.clear();
     EXPECT_FALSE(wgmma(2, 128, r.stages, r.kGroups, 2, true, r.bTma, 1,
                        SplitKMode::Global, r.weights, r.slotChunks));

@@ -121,9 +121,9 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "itself (stages = 0) multiplies one weight";
   // A round waits for, multiplies and releases a whole slot; its chunks
   // come by TMA under one barrier, in the same K group.
-  if (slotChunks != 1 && slotChunks != 2)
-    return emitError() << "expects slot_chunks to be 1 or 2 (K chunks of 64 "
-                          "per ring slot), but got "
+  if (slotChunks != 1 && slotChunks != 2 && slotChunks != 4)
+    return emitError() << "expects slot_chunks to be 1, 2 or 4 (K chunks of "
+                          "64 per ring slot), but got "
                        << slotChunks;
   if (slotChunks > 1 && (!bTma || kGroups != 1))
     return emitError() << "expects slot_chunks = " << slotChunks

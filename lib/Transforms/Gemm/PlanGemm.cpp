@@ -166,11 +166,17 @@ KernelPlanAttr getGemmPlan(MLIRContext *ctx, const GemmPlanFields &f) {
 }
 
 /// Whether each of `splits` shares of `chunks` K chunks fills an even
-/// number of two-chunk ring slots: the only case timed with
-/// slot_chunks = 2 (performance.md, slots v1 and v2; an odd last round
+/// number of ring slots of `slotChunks` chunks: the only case timed with
+/// slot_chunks = 2 or 4 (performance.md, slots v1 to v3; an odd last round
 /// was never timed on a GPU).
-bool fillsEvenPairedSlots(int64_t chunks, int64_t splits = 1) {
-  return chunks % (4 * splits) == 0;
+bool fillsEvenSlots(int64_t chunks, int64_t slotChunks, int64_t splits = 1) {
+  return chunks % (2 * slotChunks * splits) == 0;
+}
+
+/// The most K chunks a ring slot (4, 2 or 1) whose slots every CTA's
+/// `chunks` fill an even number of.
+int64_t evenSlotChunks(int64_t chunks) {
+  return fillsEvenSlots(chunks, 4) ? 4 : fillsEvenSlots(chunks, 2) ? 2 : 1;
 }
 
 /// One line of the sm_90a planner: when it applies, the plan, and the
@@ -225,7 +231,7 @@ const GemmCandidate kGemmCandidates[] = {
      [](const GemmShape &s) -> GemmPlanFields {
        // With B through the ring, two K chunks a slot where each split's
        // share is an even number of slots.
-       if (s.bTma() && fillsEvenPairedSlots(s.chunks, /*splits=*/2))
+       if (s.bTma() && fillsEvenSlots(s.chunks, 2, /*splits=*/2))
          return {2, s.tileM(), 5, 1, 2, 2, true, true, true, 1, 2};
        return {2, s.tileM(), 10, 1, s.bTma() ? 2 : 6, 2, true, true, s.bTma()};
      },
@@ -440,13 +446,15 @@ struct GroupSizes {
 /// steps of kRowsStep down to 64 (one wave of CTAs instead of a wave and a
 /// tail: grouped v8), or 192 or 256 (fewer tiles of B decoded) while the
 /// smaller one does not already hold the largest group. `makespan` is
-/// infinite for a tile whose grid CUDA cannot launch. `evenSlots`: every
-/// CTA's K chunks are a multiple of 4, so tiles of two warpgroups with 8
-/// ring slots of one chunk (up to 128 rows) take 4 slots of two chunks.
+/// infinite for a tile whose grid CUDA cannot launch. `slotChunks`: the
+/// most K chunks a slot whose slots every CTA's chunks fill an even number
+/// of (evenSlotChunks): tiles of two warpgroups with 8 ring slots of one
+/// chunk (up to 128 rows) then take 4 slots of two chunks, or of four
+/// (tiles of up to 16 rows).
 KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
                              int64_t warpgroups, int64_t first, int64_t largest,
                              function_ref<double(int64_t)> makespan,
-                             bool evenSlots) {
+                             int64_t slotChunks) {
   GemmPlanFields f{};
   f.warpgroups = warpgroups;
   f.splitK = 1;
@@ -476,9 +484,12 @@ KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
   // 256-row tiles (5 slots of one chunk, 2 of two) lost 46 %. All timed
   // with two consumer warpgroups and an even number of slots' worth of K;
   // one warpgroup (N <= 64) with two chunks a slot never ran on a GPU.
-  if (evenSlots && f.warpgroups == 2 && f.tileM <= 128 && f.stages >= 8) {
-    f.slotChunks = 2;
-    f.stages /= 2;
+  // Decode's tiles of 8 and 16 rows gained 5-7 % more with 4 slots of four
+  // chunks (3, 5, 6 or 7 slots of four: no gain; slots v3).
+  if (slotChunks >= 2 && f.warpgroups == 2 && f.tileM <= 128 && f.stages >= 8) {
+    const bool four = slotChunks == 4 && f.tileM <= 16;
+    f.slotChunks = four ? 4 : 2;
+    f.stages = four ? 4 : f.stages / 2;
   }
   return getGemmPlan(ctx, f);
 }
@@ -536,7 +547,7 @@ KernelPlanAttr chooseGroupedPlan(MLIRContext *ctx, const PlanTarget &t,
         return groupedMakespan(groups.sizes, tileM, nTiles, chunks, t.smCount,
                                /*narrow=*/true, kWgmmaChunkCosts);
       },
-      /*evenSlots=*/fillsEvenPairedSlots(chunks));
+      evenSlotChunks(chunks));
 }
 
 /// The sm_90a plan of a grouped_problems (one plan for all its problems,
@@ -553,7 +564,8 @@ KernelPlanAttr chooseProblemsPlan(MLIRContext *ctx, const PlanTarget &t,
                                   ArrayRef<GemmOperands> problems) {
   SmallVector<TileWork> work;
   int64_t largest = 1, total = 0, maxN = 1, maxChunks = 1;
-  bool bTmaFits = true, evenSlots = true;
+  bool bTmaFits = true;
+  int64_t slotChunks = 4;
   for (const GemmOperands &p : problems) {
     OperandShape a = p.getAShape();
     const int64_t chunks = a.k / WgmmaMainloopAttr::kTileK;
@@ -563,7 +575,7 @@ KernelPlanAttr chooseProblemsPlan(MLIRContext *ctx, const PlanTarget &t,
     maxN = std::max(maxN, p.getN());
     maxChunks = std::max(maxChunks, chunks);
     bTmaFits &= p.bTmaScalesFit();
-    evenSlots &= fillsEvenPairedSlots(chunks);
+    slotChunks = std::min(slotChunks, evenSlotChunks(chunks));
   }
   const int64_t typical =
       llvm::divideCeil(total, static_cast<int64_t>(problems.size()));
@@ -590,7 +602,7 @@ KernelPlanAttr chooseProblemsPlan(MLIRContext *ctx, const PlanTarget &t,
         return tilesMakespan(work, tileM, t.smCount, /*narrow=*/false,
                              kWgmmaChunkCosts);
       },
-      evenSlots);
+      slotChunks);
 }
 
 /// An sm_100a plan of tiles of `tileM` rows of A with as many ring slots

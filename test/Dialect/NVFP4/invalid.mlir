@@ -547,8 +547,8 @@ func.func private @gemm_plan_warpgroups() attributes {plan = #nvfp4.kernel<mainl
 
 // -----
 
-// expected-error @+1 {{expects slot_chunks to be 1 or 2 (K chunks of 64 per ring slot), but got 4}}
-func.func private @gemm_plan_slot_chunks() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 4, producer = true, b_tma = true, slot_chunks = 4>>}
+// expected-error @+1 {{expects slot_chunks to be 1, 2 or 4 (K chunks of 64 per ring slot), but got 3}}
+func.func private @gemm_plan_slot_chunks() attributes {plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 128, stages = 4, producer = true, b_tma = true, slot_chunks = 3>>}
 
 // -----
 
