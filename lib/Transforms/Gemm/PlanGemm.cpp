@@ -487,9 +487,8 @@ KernelPlanAttr bTmaTilesPlan(MLIRContext *ctx, const PlanTarget &t,
   // Decode's tiles of 8 and 16 rows gained 5-7 % more with 4 slots of four
   // chunks (3, 5, 6 or 7 slots of four: no gain; slots v3).
   if (slotChunks >= 2 && f.warpgroups == 2 && f.tileM <= 128 && f.stages >= 8) {
-    const bool four = slotChunks == 4 && f.tileM <= 16;
-    f.slotChunks = four ? 4 : 2;
-    f.stages = four ? 4 : f.stages / 2;
+    f.slotChunks = slotChunks == 4 && f.tileM <= 16 ? 4 : 2;
+    f.stages /= 2;
   }
   return getGemmPlan(ctx, f);
 }
