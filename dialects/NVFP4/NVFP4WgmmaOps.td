@@ -107,13 +107,17 @@ def NVFP4_WgmmaReadBOp : NVFP4_WgmmaOp<"wgmma.read_b"> {
 def NVFP4_WgmmaDecodeBOp : NVFP4_WgmmaOp<"wgmma.decode_b", [Pure]> {
   let summary = "Dequantize a loaded chunk of B into wgmma's register A fragments";
   let description = [{
-    NVFP4: value x scale in f16 pairs (exact: e2m1 x e4m3 fits f16).
+    NVFP4: value x scale x 2^-14 in f16 pairs (exact: the e2m1 bits placed
+    in f16's give the value times 2^-14, and e2m1 x e4m3 x 2^-14 fits f16),
+    so with A's tile decoded the same way the accumulators hold 2^-28 of
+    the products.
     MXFP4 (`format = mxfp4`): value x 2^(code - 129) in bf16 pairs (exact
     for every e2m1 value and e8m0 code: the quarter keeps 6 x 2^127 in
     bf16's range, and 0.5 x 2^-129 is a bf16 subnormal), which the
     pipeline's `nvfp4.wgmma.mma` with the same format multiplies with A's
     tile decoded the same way, so the accumulators hold 1/16 of the
-    products. The pairs are arranged as the A fragments of the chunk's 4
+    products. The pipeline scales the sums back after the K loop
+    (ATileWorkspace.h). The pairs are arranged as the A fragments of the chunk's 4
     MMAs of K = 16: registers 4s .. 4s + 3 are step s's (rows g and g + 8,
     K slots {2q, 2q + 1} and {2q + 8, 2q + 9} in the permuted K order of
     GemmSm90.cpp).

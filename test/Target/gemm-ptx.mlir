@@ -98,7 +98,9 @@
 // BTMASPLITS: .reqnctapercluster 1, 1, 2
 // BTMASPLITS: bar.warp.sync
 // BTMASPLITS: wgmma.wait_group.sync.aligned 0;
-// BTMASPLITS-NEXT: add.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 97280;
+// The sums restored from the operands' 2^-14 (ATileWorkspace.h): x 2^28.
+// BTMASPLITS: mul.rn.f32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0f4D800000;
+// BTMASPLITS: add.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 97280;
 // BTMASPLITS-NEXT: barrier.cluster.arrive.relaxed;
 // BTMASPLITS-NEXT: barrier.cluster.wait;
 // BTMASPLITS-COUNT-7: st.shared::cluster.v4.b32 [%rd{{[0-9]+}}{{(\+[0-9]+)?}}]
@@ -113,7 +115,8 @@
 // RUN: nvfp4-run %s --entry b_tma_splits_wg2 --target sm_90a --emit=ptx | FileCheck %s --check-prefix=BTMAWG2
 // BTMAWG2-LABEL: .entry b_tma_splits_wg2_kernel(
 // BTMAWG2: wgmma.wait_group.sync.aligned 0;
-// BTMAWG2-NEXT: add.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 180224;
+// BTMAWG2-NEXT: mul.rn.f32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0f4D800000;
+// BTMAWG2: add.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 180224;
 // BTMAWG2-NEXT: barrier.cluster.arrive.relaxed;
 // BTMAWG2-NEXT: barrier.cluster.wait;
 // BTMAWG2: st.shared::cluster.v4.b32 [%rd{{[0-9]+}}+12288]

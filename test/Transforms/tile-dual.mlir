@@ -32,7 +32,10 @@
 // PIPE: %[[G:.*]] = nvfp4.wgmma.mma %{{.*}}, %{{.*}}, %[[R]][%[[SLOT:.*]]] : {{.*}}, vector<64xf32>
 // PIPE-NEXT: %[[U:.*]] = nvfp4.wgmma.mma %{{.*}}, %{{.*}}, %[[R]][%[[SLOT]]] : {{.*}}, vector<64xf32>
 // PIPE-NEXT: nvvm.wgmma.wait.group.sync.aligned 2
-// PIPE: %[[J:.*]] = vector.shuffle %{{.*}}#0, %{{.*}}#1 [0, 1, 2, 3, 64, 65, 66, 67, 4, 5, 6, 7, 68, 69, 70, 71,
+// Both sums restored from the operands' 2^-14 (ATileWorkspace.h), joined.
+// PIPE: %[[G1:.*]] = arith.mulf %{{.*}}#0, %[[S1:.*]] : vector<64xf32>
+// PIPE: %[[U1:.*]] = arith.mulf %{{.*}}#1, %[[S2:.*]] : vector<64xf32>
+// PIPE: %[[J:.*]] = vector.shuffle %[[G1]], %[[U1]] [0, 1, 2, 3, 64, 65, 66, 67, 4, 5, 6, 7, 68, 69, 70, 71,
 // PIPE: %[[OFF:.*]], %[[PART:.*]] = nvfp4.wgmma.reduce_scatter_splits %[[J]] in %[[R]] splits 2 warpgroups 2 {{.*}}vector<128xf32> -> vector<64xf32>
 // PIPE: %[[ROWS:.*]] = arith.divui %[[OFF]], %{{.*}} : i32
 // PIPE: vector.shuffle %[[PART]], %[[PART]] [0, 1, 2, 3, 8, 9, 10, 11,

@@ -177,65 +177,47 @@ Value mlir::nvfp4::scaleSplat(KernelBuilder &k, Value code) {
       TypeAttr::get(b.getType<Float8E4M3FNType>()));
 }
 
-/// The f16 patterns of the e2m1 magnitudes {0, 0.5, 1, 1.5 | 2, 3, 4, 6}
-/// have a zero low byte; their high bytes, as two prmt table words.
-constexpr int64_t kF16HighLo = 0x3E3C3800, kF16HighHi = 0x46444240;
-
-static Value prmt(KernelBuilder &k, Value lo, Value hi, Value selector) {
+static Value prmt(KernelBuilder &k, Value lo, Value hi, int64_t selector) {
   return NVVM::PermuteOp::create(
-      k.b, k.i32, lo, hi, selector,
+      k.b, k.i32, lo, hi, k.c32(selector),
       NVVM::PermuteModeAttr::get(k.b.getContext(), NVVM::PermuteMode::DEFAULT));
 }
-static Value prmt(KernelBuilder &k, Value lo, Value hi, int64_t selector) {
-  return prmt(k, lo, hi, k.c32(selector));
-}
 
-/// The 8 e2m1 values of `word` times `scale` (an f16x2 splat) as 4 f16x2
-/// pairs (i32): pair j holds nibbles 2j (low half) and 2j + 1 (high half),
-/// the word's values in order. 17 instructions a word:
-/// - two byte permutes look up the f16 high bytes of all 8 magnitudes
-///   (exact values; the selectors are the magnitude bits, the high nibbles
-///   shifted down), one byte per nibble;
-/// - two more, with selector bit 3 (sign replicate), spread the nibbles'
-///   sign bits to whole bytes (nibble i's sign is the top bit of byte i / 2
-///   of the word for odd i, of the word shifted left by 4 for even i), and
-///   one logic op per looked-up word sets each byte's top bit from them:
-///   bytes now hold the f16 high bytes of the signed values;
-/// - per pair, one permute places two neighbouring bytes in the high bytes
-///   of the halves and zeros (a zero register) in the low bytes, and one
-///   f16x2 multiply applies the scale (exact: e2m1 x e4m3 needs at most 6
-///   significant bits and stays in f16's normal range).
-/// The previous form (nibbles j and j + 4 paired, so one shift aligned
-/// both signs, merged per pair) took 19; performance.md, decode v2.
+/// The 8 e2m1 values of `word` times 2^-14 times `scale` (an f16x2 splat)
+/// as 4 f16x2 pairs (i32). An e2m1 nibble s e1 e0 m whose bits e1 e0 m sit
+/// in f16's bits 11 .. 9 and s in bit 15 is an f16 of the value times
+/// 2^-14 (e2m1's subnormal 0.5 lands on f16's subnormal 2^-15), so no
+/// table: such an f16's high byte is (m bits) << 1 | s << 7, a byte per
+/// nibble in two shifts and masks (15 instructions a word with the
+/// placement and the multiplies, against 19 for the looked-up magnitudes
+/// before; performance.md, decode v3):
+/// - `even` holds those bytes of nibbles 0, 2, 4, 6 (byte i: nibble 2i,
+///   its magnitude shifted left 1, its sign bit 3 to bit 7), `odd` of
+///   nibbles 1, 3, 5, 7 (magnitude shifted right 3, the sign in place);
+/// - pair j places two bytes of one of them in the high bytes of its
+///   halves and zeros (a zero register) in the low bytes: nibbles (0, 2),
+///   (1, 3), (4, 6), (5, 7) for j = 0 .. 3;
+/// - one f16x2 multiply applies the scale. Exact: value x scale has at most
+///   6 significant bits and is a multiple of 2^-10, so times 2^-14 it is a
+///   multiple of f16's smallest subnormal 2^-24 below 2^-2.
 SmallVector<Value, 4> mlir::nvfp4::decodeWordPairs(KernelBuilder &k, Value word,
                                                    Value scale) {
   ImplicitLocOpBuilder &b = k.b;
-  Value mags = arith::AndIOp::create(b, word, k.c32(0x77777777));
-  Value table[2] = {k.c32(kF16HighLo), k.c32(kF16HighHi)};
-  auto lookup = [&](Value selectors) {
-    return prmt(k, table[0], table[1], selectors);
+  auto masked = [&](Value v, int64_t mask) {
+    return arith::AndIOp::create(b, v, k.c32(static_cast<int32_t>(mask)));
   };
-  // Byte i: the high byte of |nibble i| (low) and of |nibble 4 + i| (high).
-  Value low = lookup(mags);
-  Value high = lookup(arith::ShRUIOp::create(b, mags, k.c32(16)));
-  // Selector nibble 8 | s copies the top bit of byte s of (word, word << 4)
-  // to a whole byte. Nibble i's sign is bit 4i + 3: the top bit of byte
-  // i / 2 of the word (odd i) or of the shifted word (even i).
-  Value shifted = arith::ShLIOp::create(b, word, k.c32(4));
-  auto signed_ = [&](Value magnitudes, int64_t selector) {
-    Value signs = prmt(k, word, shifted, selector);
-    return arith::OrIOp::create(
-        b, magnitudes,
-        arith::AndIOp::create(b, signs,
-                              k.c32(static_cast<int32_t>(0x80808080u))));
-  };
-  Value bytes[2] = {signed_(low, 0x9D8C), signed_(high, 0xBFAE)};
+  Value even = arith::OrIOp::create(
+      b, masked(arith::ShLIOp::create(b, word, k.c32(1)), 0x0E0E0E0E),
+      masked(arith::ShLIOp::create(b, word, k.c32(4)), 0x80808080u));
+  Value odd = arith::OrIOp::create(
+      b, masked(arith::ShRUIOp::create(b, word, k.c32(3)), 0x0E0E0E0E),
+      masked(word, 0x80808080u));
   SmallVector<Value, 4> pairs;
   for (int64_t j = 0; j < 4; ++j) {
-    // Bytes (0, byte 2 (j % 2), 0, byte 2 (j % 2) + 1); selector 4 is the
-    // zero operand's first byte.
-    int64_t first = 2 * (j % 2);
-    Value bits = prmt(k, bytes[j / 2], k.c32(0),
+    // Bytes (0, byte 2 (j / 2), 0, byte 2 (j / 2) + 1) of even (j even) or
+    // odd; selector 4 is the zero operand's first byte.
+    int64_t first = 2 * (j / 2);
+    Value bits = prmt(k, j % 2 ? odd : even, k.c32(0),
                       4 | (first << 4) | (4 << 8) | ((first + 1) << 12));
     Value halves = LLVM::BitcastOp::create(b, k.v2f16, bits);
     pairs.push_back(LLVM::BitcastOp::create(

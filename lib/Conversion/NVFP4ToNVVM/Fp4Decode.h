@@ -15,6 +15,7 @@
 
 #include "KernelBuilder.h"
 
+#include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
 #include "nvfp4/Dialect/NVFP4/BlockFormat.h"
 
 namespace mlir::nvfp4 {
@@ -57,20 +58,15 @@ std::pair<Value, Value> scaleByCodes(KernelBuilder &k, Value sum, Value sa,
 Value scaleSplat(KernelBuilder &k, Value code);
 
 /// sm_90a, for the tensor cores: the 8 e2m1 values of `word` times
-/// `scale` (an f16x2 splat) as 4 f16x2 pairs (i32), pair j from nibbles 2j
-/// (low half) and 2j + 1 (high half). Exact: e2m1 x e4m3 fits f16.
+/// `scale` (an f16x2 splat) times kNVFP4OperandScale (2^-14) as 4 f16x2
+/// pairs (i32): nibbles (0, 2), (1, 3), (4, 6) and (5, 7) (low half, high
+/// half). Exact: e2m1 x e4m3 x 2^-14 fits f16.
 SmallVector<Value, 4> decodeWordPairs(KernelBuilder &k, Value word,
                                       Value scale);
 
-/// MXFP4 on sm_90a's tensor cores: every e2m1 value times 2^(c - 127) is a
-/// bf16 once divided by 4 (6 x 2^127 / 4 is below bf16's largest, 0.5 x
-/// 2^-127 / 4 = 2^-130 above its smallest subnormal), so the operands hold
-/// a quarter of their values and the accumulators 1/16 of the products.
-constexpr float kMXOperandScale = 0.25f;
-
 /// The e8m0 code in the low 8 bits of an i32 as a bf16x2 splat of
-/// 2^(code - 127) x kMXOperandScale (a subnormal for codes below 3; NaN for
-/// 0xFF).
+/// 2^(code - 127) x kMXOperandScale (ATileWorkspace.h: a subnormal for
+/// codes below 3; NaN for 0xFF).
 Value scaleSplatMX(KernelBuilder &k, Value code);
 
 /// decodeWordPairs for MXFP4: the 8 e2m1 values of `word` times `scale`

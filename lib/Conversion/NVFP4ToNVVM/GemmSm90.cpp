@@ -6,8 +6,9 @@
 //
 // The sm_90a GEMM CTA. A and B are swapped for the MMA: 64 rows of B (the
 // weights) per warpgroup are wgmma's M, `tile_m` rows of A (the
-// activations) are its N. Every product e2m1 x e4m3 is exact in f16, so an
-// f16 wgmma with fp32 accumulators computes each product exactly.
+// activations) are its N. Every product e2m1 x e4m3 (times 2^-14, as the
+// decode makes it) is exact in f16, so an f16 wgmma with fp32 accumulators
+// computes each product exactly (times 2^-28, restored after the K loop).
 //
 // - B is decoded in registers straight into wgmma's A fragment (the
 //   register form of wgmma: no shared memory for the weights). Thread t of
@@ -16,22 +17,22 @@
 //   the K slots {2q, 2q + 1} and {2q + 8, 2q + 9} of those rows. The K order
 //   inside each 64-wide chunk is permuted so that these slots are pairs 2s
 //   and 2s + 1 of scale block q, where pair t (0..7) of a block is the pair
-//   the decode makes of the block's values (NVFP4: values 2t and 2t + 1;
-//   MXFP4: 8 (t / 4) + t % 4 and that + 4): over the 4 steps of a chunk,
+//   the decode makes of the block's values (NVFP4: word h = t / 4's
+//   nibbles (0, 2), (1, 3), (4, 6), (5, 7) for t % 4 = 0 .. 3; MXFP4:
+//   8 (t / 4) + t % 4 and that + 4): over the 4 steps of a chunk,
 //   thread q reads the 8 contiguous bytes 8q .. 8q + 7 of each of its rows,
 //   exactly the 16 values of scale block q.
 // - A is decoded by the whole CTA into one of two 128B-swizzled shared-
 //   memory buffers (wgmma's descriptor operand, K-major) with the same
 //   decode, so in the same permuted K order: position 16s + k of a row holds
-//   pair t = 2s + k / 8, half k % 2, of scale block k % 8 / 2 (NVFP4: real K
-//   16 (k % 8 / 2) + 2t + k % 2). Row i's
+//   pair t = 2s + k / 8, half k % 2, of scale block k % 8 / 2. Row i's
 //   16-byte chunk P sits at byte i * 128 + (P ^ (i % 8)) * 16 (the 128B
 //   swizzle), so with s = P / 2, o = P % 2 it holds pair 2s + o of scale
 //   blocks q = 0..3.
-// - Decode (decodeWordPairs): byte permutes look up the f16 high bytes of
-//   the e2m1 magnitudes (their low bytes are zero), spread the signs into
-//   them and place them; one exact f16x2 multiply by the e4m3 scale
-//   (converted with cvt.rn.f16x2.e4m3x2) gives value x scale.
+// - Decode (decodeWordPairs): shifts and masks put each nibble's bits
+//   where f16's are (the high byte of value x 2^-14; the low byte is
+//   zero), byte permutes place them; one exact f16x2 multiply by the e4m3
+//   scale (converted with cvt.rn.f16x2.e4m3x2) gives value x scale x 2^-14.
 // - stages = 0, the K loop: chunk c's MMAs (4 x wgmma m64n<tile_m>k16)
 //   run while the CTA decodes chunk c + 1 of A into the other buffer; B is
 //   loaded one chunk ahead and A two chunks ahead, in registers.
@@ -194,6 +195,11 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
   bRows.emplace(k, op.getWeight(), op.getWeightScales(), op.getSfbLayout(),
                 batch, row, ft);
   SmallVector<Value> acc = emitDecodingLoop(rewriter);
+  // The operands hold their values times 2^-14 (ATileWorkspace.h).
+  for (Value &v : acc)
+    v = arith::MulFOp::create(b, v,
+                              k.cf32(getWgmmaAccumulatorScale(BlockFormat::of(
+                                  op.getWeightScales().getType()))));
   AccumulatorStore out =
       accumulatorStore(k, op.getC(), Value(), op.getBatch(), Value());
   out.maskM = m % tileM != 0;

@@ -56,16 +56,20 @@ SmallVector<Value> sm90::wgmmaRegisterA(KernelBuilder &k, ArrayRef<Value> acc,
   return out;
 }
 
-Value sm90::sharedDescriptor(KernelBuilder &k, Value smemAddress32) {
+Value sm90::sharedDescriptorLow(KernelBuilder &k, Value smemAddress32) {
   ImplicitLocOpBuilder &b = k.b;
-  Value start = arith::ExtUIOp::create(
-      b, k.i64,
-      arith::ShRUIOp::create(
-          b, arith::AndIOp::create(b, smemAddress32, k.c32(0x3FFFF)),
-          k.c32(4)));
-  constexpr uint64_t kFixed =
-      (uint64_t(1) << 16) | (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
-  return arith::OrIOp::create(b, start, k.c64(static_cast<int64_t>(kFixed)));
+  Value start = arith::ShRUIOp::create(
+      b, arith::AndIOp::create(b, smemAddress32, k.c32(0x3FFFF)), k.c32(4));
+  return arith::OrIOp::create(b, start, k.c32(1 << 16));
+}
+
+Value sm90::sharedDescriptor(KernelBuilder &k, Value low, int64_t step) {
+  ImplicitLocOpBuilder &b = k.b;
+  if (step)
+    low = arith::AddIOp::create(b, low, k.c32(step >> 4));
+  constexpr uint64_t kHigh = (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
+  return arith::OrIOp::create(b, arith::ExtUIOp::create(b, k.i64, low),
+                              k.c64(static_cast<int64_t>(kHigh)));
 }
 
 ATileDecoder::RowChunk ATileDecoder::rowChunk(Value i, Value chunk64) {
@@ -243,11 +247,11 @@ SmallVector<Value> sm90::mmaChunk(KernelBuilder &k, SmallVector<Value> acc,
                                   int64_t n, ScaleFormat format) {
   ImplicitLocOpBuilder &b = k.b;
   NVVM::WgmmaFenceAlignedOp::create(b);
+  Value low = sharedDescriptorLow(k, tileAddress);
   for (int64_t s = 0; s < 4; ++s) {
     // Step s: K halves 16s .. 16s + 15 of every row, 32 bytes into the
     // swizzle atom (the hardware swizzles the absolute address).
-    Value desc = sharedDescriptor(
-        k, arith::AddIOp::create(b, tileAddress, k.c32(32 * s)));
+    Value desc = sharedDescriptor(k, low, 32 * s);
     acc = wgmmaRegisterA(k, acc, frags.slice(4 * s, 4), desc, n,
                          format == ScaleFormat::MXFP4);
   }

@@ -40,8 +40,16 @@ SmallVector<Value> wgmmaRegisterA(KernelBuilder &k, ArrayRef<Value> acc,
 /// address >> 4 in bits 0-13, leading byte offset (unused for swizzled
 /// K-major layouts: 1) in 16-29, stride byte offset 1024 >> 4 in 32-45,
 /// base offset 0 (1024-byte aligned buffers), swizzle mode 1 (128B) in
-/// 62-63.
-Value sharedDescriptor(KernelBuilder &k, Value smemAddress32);
+/// 62-63. Built in two parts so that the steps of a chunk share one:
+/// sharedDescriptorLow is the low word of the descriptor of the 16-byte
+/// aligned shared address `smemAddress32`; sharedDescriptor is the
+/// descriptor `step` bytes (a multiple of 16) further on. The step is added
+/// to the start address field, which cannot carry into bit 14: shared
+/// memory ends below 256 KiB. One add a step instead of a mask, shift and
+/// merge (ptxas rebuilt those on the uniform datapath for every wgmma:
+/// performance.md, "Decode v3").
+Value sharedDescriptorLow(KernelBuilder &k, Value smemAddress32);
+Value sharedDescriptor(KernelBuilder &k, Value low, int64_t step = 0);
 
 /// Byte `i` of an i32 word, in its low 8 bits.
 inline Value byteOf(KernelBuilder &k, Value word, int64_t i) {

@@ -55,18 +55,18 @@ namespace {
 /// producer warpgroup).
 LogicalResult consume(WgmmaCta &cta, WgmmaMainloop &mainloop, bool fillFirst) {
   SmallVector<Value> accs = mainloop.consume(fillFirst);
-  // MXFP4's operands are a quarter of their values (wgmma.decode_b): the
-  // products' sums are 1/16 of the true ones, and 16 x restores them
-  // exactly (an overflow there is one of the true sum too).
-  if (cta.format.isMX())
-    for (Value &acc : accs) {
-      auto type = cast<VectorType>(acc.getType());
-      acc = arith::MulFOp::create(
-          cta.b, acc,
-          arith::ConstantOp::create(
-              cta.b, DenseElementsAttr::get(type, cta.b.getF32FloatAttr(
-                                                      16.0f))));
-    }
+  // The operands hold their values times a power of two
+  // (ATileWorkspace.h): the sums are restored exactly (an overflow there
+  // is one of the true sum too).
+  for (Value &acc : accs) {
+    auto type = cast<VectorType>(acc.getType());
+    acc = arith::MulFOp::create(
+        cta.b, acc,
+        arith::ConstantOp::create(
+            cta.b, DenseElementsAttr::get(
+                       type, cta.b.getF32FloatAttr(
+                                 getWgmmaAccumulatorScale(cta.format)))));
+  }
   // With split-K in mode global a third kernel adds the partials: it may
   // be scheduled now (it waits for this grid's completion before reading
   // them).

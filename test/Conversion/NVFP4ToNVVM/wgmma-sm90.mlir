@@ -9,8 +9,10 @@
 // CHECK: llvm.load %{{.*}} invariant {alignment = 1 : i64} : !llvm.ptr<1> -> i8
 // CHECK: llvm.load %{{.*}} invariant {alignment = 8 : i64} : !llvm.ptr<1> -> i64
 // CHECK: llvm.load %{{.*}} invariant {alignment = 1 : i64} : !llvm.ptr<1> -> i8
-// decode_b: byte permutes look the values up (4 words, 8 prmt each).
-// CHECK-COUNT-32: nvvm.prmt
+// decode_b: shifts and masks make the f16 bytes, byte permutes place them
+// (4 words, 4 prmt each).
+// CHECK-COUNT-16: nvvm.prmt
+// CHECK-NOT: nvvm.prmt
 // mma: fence, 4 x m64n64k16 (32 accumulators: N = 64) on the slot, commit.
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16

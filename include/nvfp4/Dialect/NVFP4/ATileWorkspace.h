@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The layout of the workspace nvfp4.decode_a_tile writes and the ring's
-// fills read (plans with stages > 0), said once for both. The workspace is
+// fills read (plans with stages > 0), and the scale of the values in it,
+// said once for both. The workspace is
 // a row-major matrix of f16 (MXFP4: bf16) with 64 columns (one K chunk,
 // 128 bytes per row): tile (batch, m tile, chunk), of tile_m rows, starts
 // at row ((batch * m_tiles + m_base / tile_m) * chunks + chunk) * tile_m.
@@ -23,6 +24,25 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 namespace mlir::nvfp4 {
+
+/// What the sm_90a decode multiplies the values of its MMAs' operands by
+/// (the weights' fragments and A's tiles alike; both exact):
+/// - NVFP4: 2^-14. An e2m1 value's bits placed in f16's exponent and
+///   mantissa give it times 2^-14 with no table (decodeWordPairs), and
+///   value x scale x 2^-14 is a multiple of f16's smallest subnormal.
+/// - MXFP4: 1/4. Every e2m1 value times 2^(c - 127) is a bf16 once divided
+///   by 4 (6 x 2^127 / 4 is below bf16's largest, 0.5 x 2^-127 / 4 = 2^-130
+///   above its smallest subnormal).
+constexpr float kNVFP4OperandScale = 1.0f / 16384.0f;
+constexpr float kMXOperandScale = 0.25f;
+
+/// What the MMAs' fp32 sums are multiplied by after the K loop to give the
+/// products' sums: the inverse of both operands' scale (2^28, 16), a power
+/// of two, so exact (the sums are far from fp32's limits either way).
+inline float getWgmmaAccumulatorScale(BlockFormat format) {
+  const float operand = format.isMX() ? kMXOperandScale : kNVFP4OperandScale;
+  return 1.0f / (operand * operand);
+}
 
 /// Bytes of one row of the workspace: a K chunk of f16 or bf16.
 constexpr int64_t kATileRowBytes = WgmmaMainloopAttr::kTileK * 2;
