@@ -247,12 +247,28 @@ Value mlir::nvfp4::scaleSplatMX(KernelBuilder &k, Value code) {
                                  two);
 }
 
+Value mlir::nvfp4::scaleSplatMXRestoring(KernelBuilder &k, Value code) {
+  ImplicitLocOpBuilder &b = k.b;
+  // 2^(code - 3): exponent field code + 124 (124 .. 254).
+  Value bits = arith::ShLIOp::create(
+      b,
+      arith::AddIOp::create(b, arith::AndIOp::create(b, code, k.c32(0xFF)),
+                            k.c32(124)),
+      k.c32(7));
+  Value two =
+      arith::OrIOp::create(b, bits, arith::ShLIOp::create(b, bits, k.c32(16)));
+  return LLVM::BitcastOp::create(b, VectorType::get({2}, b.getBF16Type()), two);
+}
+
 SmallVector<Value, 4> mlir::nvfp4::decodeWordPairsMX(KernelBuilder &k,
-                                                     Value word, Value scale) {
+                                                     Value word, Value scale,
+                                                     bool scaleRestores) {
   ImplicitLocOpBuilder &b = k.b;
   auto v2bf16 = VectorType::get({2}, b.getBF16Type());
   // 2^126 in both halves (exponent field 253).
-  Value restore = LLVM::BitcastOp::create(b, v2bf16, k.c32(0x7E807E80));
+  Value restore = scaleRestores
+                      ? Value()
+                      : LLVM::BitcastOp::create(b, v2bf16, k.c32(0x7E807E80));
   auto shift = [&](Value v, int64_t left) -> Value {
     if (left > 0)
       return arith::ShLIOp::create(b, v, k.c32(left));
@@ -273,7 +289,8 @@ SmallVector<Value, 4> mlir::nvfp4::decodeWordPairsMX(KernelBuilder &k,
         k.c32(static_cast<int32_t>(0x80008000u)));
     Value halves = LLVM::BitcastOp::create(
         b, v2bf16, arith::OrIOp::create(b, magnitudes, signs));
-    Value values = arith::MulFOp::create(b, halves, restore);
+    Value values =
+        scaleRestores ? halves : arith::MulFOp::create(b, halves, restore);
     pairs.push_back(LLVM::BitcastOp::create(
         b, k.i32, arith::MulFOp::create(b, values, scale)));
   }

@@ -69,13 +69,24 @@ SmallVector<Value, 4> decodeWordPairs(KernelBuilder &k, Value word,
 /// codes below 3; NaN for 0xFF).
 Value scaleSplatMX(KernelBuilder &k, Value code);
 
+/// The largest e8m0 code whose scaleSplatMXRestoring splat is a bf16.
+constexpr int64_t kMXRestoringCodeMax = 130;
+
+/// scaleSplatMX times 2^126: 2^(code - 3), for codes up to
+/// kMXRestoringCodeMax (all normal bf16s).
+Value scaleSplatMXRestoring(KernelBuilder &k, Value code);
+
 /// decodeWordPairs for MXFP4: the 8 e2m1 values of `word` times `scale`
 /// (scaleSplatMX) as 4 bf16x2 pairs, pair j from nibbles j and j + 4.
 /// Exact: each value's bits placed where bf16's are give it times 2^-126
 /// (e2m1's subnormal 0.5 lands on bf16's), an exact multiply by 2^126
-/// restores it, and one by the scale gives a bf16 value.
+/// restores it, and one by the scale gives a bf16 value. With
+/// `scaleRestores` the scale is scaleSplatMXRestoring's, which does both
+/// in one multiply (exact too: a power of two whose product stays above
+/// bf16's smallest subnormal).
 SmallVector<Value, 4> decodeWordPairsMX(KernelBuilder &k, Value word,
-                                        Value scale);
+                                        Value scale,
+                                        bool scaleRestores = false);
 
 } // namespace mlir::nvfp4
 

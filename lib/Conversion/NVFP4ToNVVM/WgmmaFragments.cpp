@@ -220,26 +220,56 @@ SmallVector<Value> sm90::decodeFragments(KernelBuilder &k, const Value bytes[2],
                                          ScaleFormat format) {
   ImplicitLocOpBuilder &b = k.b;
   const bool mx = format == ScaleFormat::MXFP4;
-  SmallVector<Value> decoded[2];
-  for (int r = 0; r < 2; ++r) {
-    Value code = arith::ExtUIOp::create(b, k.i32, scales[r]);
-    Value scale = mx ? scaleSplatMX(k, code) : scaleSplat(k, code);
-    Value lo = arith::TruncIOp::create(b, k.i32, bytes[r]);
-    Value hi = arith::TruncIOp::create(
-        b, k.i32, arith::ShRUIOp::create(b, bytes[r], k.c64(32)));
-    for (Value word : {lo, hi})
-      llvm::append_range(decoded[r], mx ? decodeWordPairsMX(k, word, scale)
-                                        : decodeWordPairs(k, word, scale));
+  Value codes[2];
+  for (int r = 0; r < 2; ++r)
+    codes[r] = arith::ExtUIOp::create(b, k.i32, scales[r]);
+  auto decode = [&](bool scaleRestores) {
+    SmallVector<Value> decoded[2];
+    for (int r = 0; r < 2; ++r) {
+      Value scale = !mx             ? scaleSplat(k, codes[r])
+                    : scaleRestores ? scaleSplatMXRestoring(k, codes[r])
+                                    : scaleSplatMX(k, codes[r]);
+      Value lo = arith::TruncIOp::create(b, k.i32, bytes[r]);
+      Value hi = arith::TruncIOp::create(
+          b, k.i32, arith::ShRUIOp::create(b, bytes[r], k.c64(32)));
+      for (Value word : {lo, hi})
+        llvm::append_range(decoded[r],
+                           mx ? decodeWordPairsMX(k, word, scale, scaleRestores)
+                              : decodeWordPairs(k, word, scale));
+    }
+    // decoded[r][t]: pair t of row r's scale block.
+    SmallVector<Value> frags;
+    for (int64_t s = 0; s < 4; ++s) {
+      frags.push_back(decoded[0][2 * s]);     // row g,     K slots 2q, 2q+1
+      frags.push_back(decoded[1][2 * s]);     // row g + 8, K slots 2q, 2q+1
+      frags.push_back(decoded[0][2 * s + 1]); // row g,     K slots 2q+8, 2q+9
+      frags.push_back(decoded[1][2 * s + 1]); // row g + 8, K slots 2q+8, 2q+9
+    }
+    return frags;
+  };
+  if (!mx)
+    return decode(/*scaleRestores=*/false);
+  // MXFP4: one multiply a pair instead of two where both rows' codes allow
+  // it (kMXRestoringCodeMax: scales up to 8, every real weight's), decided
+  // for the whole warp so that it never diverges (performance.md, MXFP4
+  // v4).
+  Value fits[2];
+  for (int r = 0; r < 2; ++r)
+    fits[r] = arith::CmpIOp::create(b, arith::CmpIPredicate::ule, codes[r],
+                                    k.c32(kMXRestoringCodeMax));
+  Value allFit = NVVM::VoteSyncOp::create(
+      b, b.getI1Type(), k.c32(-1), arith::AndIOp::create(b, fits[0], fits[1]),
+      NVVM::VoteSyncKind::all);
+  SmallVector<Type> types(16, k.i32);
+  auto ifOp = scf::IfOp::create(b, types, allFit, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, decode(/*scaleRestores=*/true));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, decode(/*scaleRestores=*/false));
   }
-  // decoded[r][t]: pair t of row r's scale block.
-  SmallVector<Value> frags;
-  for (int64_t s = 0; s < 4; ++s) {
-    frags.push_back(decoded[0][2 * s]);     // row g,     K slots 2q, 2q+1
-    frags.push_back(decoded[1][2 * s]);     // row g + 8, K slots 2q, 2q+1
-    frags.push_back(decoded[0][2 * s + 1]); // row g,     K slots 2q+8, 2q+9
-    frags.push_back(decoded[1][2 * s + 1]); // row g + 8, K slots 2q+8, 2q+9
-  }
-  return frags;
+  return SmallVector<Value>(ifOp.getResults());
 }
 
 SmallVector<Value> sm90::mmaChunk(KernelBuilder &k, SmallVector<Value> acc,
