@@ -250,7 +250,7 @@ SmallVector<Value> sm90::decodeFragments(KernelBuilder &k, const Value bytes[2],
   if (!mx)
     return decode(/*scaleRestores=*/false);
   // MXFP4: one multiply a pair instead of two where both rows' codes allow
-  // it (kMXRestoringCodeMax: scales up to 8, every real weight's), decided
+  // it (kMXRestoringCodeMax: scales up to 8; weights' are far below), decided
   // for the whole warp so that it never diverges (performance.md, MXFP4
   // v4).
   Value fits[2];
