@@ -117,7 +117,9 @@ def NVFP4_WgmmaDecodeBOp : NVFP4_WgmmaOp<"wgmma.decode_b", [Pure]> {
     pipeline's `nvfp4.wgmma.mma` with the same format multiplies with A's
     tile decoded the same way, so the accumulators hold 1/16 of the
     products. The pipeline scales the sums back after the K loop
-    (ATileWorkspace.h). The pairs are arranged as the A fragments of the chunk's 4
+    (ATileWorkspace.h). MXFP4's decode votes across the warp (one multiply
+    a pair where every lane's codes allow it), so all 32 lanes must run the
+    op together. The pairs are arranged as the A fragments of the chunk's 4
     MMAs of K = 16: registers 4s .. 4s + 3 are step s's (rows g and g + 8,
     K slots {2q, 2q + 1} and {2q + 8, 2q + 9} in the permuted K order of
     GemmSm90.cpp).

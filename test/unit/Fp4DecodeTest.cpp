@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // Every sm_90a tensor-core kernel decodes A and B with decodeWordPairs
-// (lib/Conversion/NVFP4ToNVVM/Fp4Decode.cpp): byte permutes look up the f16
-// patterns of the magnitudes, two more spread the signs, one more per pair
-// places the bytes, and an f16x2 multiply applies the scale (scaleSplat).
+// (lib/Conversion/NVFP4ToNVVM/Fp4Decode.cpp): shifts and masks put each
+// nibble's bits where an f16's are (the value times 2^-14), one byte
+// permute per pair places the bytes, and an f16x2 multiply applies the
+// scale (scaleSplat).
 // This test builds those ops for one word and one scale code and executes
 // them here, op by op (prmt with its byte-select and sign-replicate modes,
 // f16 multiplies rounded as the GPU rounds them, with Formats.h's f16

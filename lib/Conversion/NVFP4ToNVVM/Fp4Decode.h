@@ -5,8 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // How the lowerings turn packed e2m1 values and e4m3 scales into numbers:
-// sm_100a's cvt.rn.f16x2.e2m1x2, and sm_90a's byte-permute (prmt) table
-// lookups (no fp4 instruction there). Private to lib/Conversion/NVFP4ToNVVM.
+// sm_100a's cvt.rn.f16x2.e2m1x2; on sm_90a (no fp4 instruction there) the
+// GEMV's byte-permute (prmt) table lookups and the tensor-core kernels'
+// bits placed where f16's or bf16's are. Private to
+// lib/Conversion/NVFP4ToNVVM.
 //
 //===----------------------------------------------------------------------===//
 

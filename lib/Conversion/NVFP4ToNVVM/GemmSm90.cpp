@@ -42,9 +42,9 @@
 // - Epilogue: thread t's accumulator i is C[m][n] with n = 16w + g +
 //   8 ((i >> 1) & 1), m = 8 (i >> 2) + 2q + (i & 1) (wgmma's D fragment),
 //   converted to C's type and stored; rows and columns past M and N are
-//   loaded clamped and not stored. With split-K (split_k > 1) the CTA takes
-//   K chunks [split x chunks / split_k, ...) and stores fp32 to its split's
-//   copy of C in `partials` (nvfp4.sum_splits adds them).
+//   loaded clamped and not stored (after the multiply by 2^28 that
+//   restores the sums). Split-K needs a ring (the plan's verifier); its
+//   partials go through nvfp4.wgmma.store.
 // - Scales are read in either layout (ScaleRows): plain, or the blocked
 //   128x4 atoms, of which a 64-value K chunk is one column group.
 //

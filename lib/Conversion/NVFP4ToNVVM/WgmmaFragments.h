@@ -273,8 +273,10 @@ struct BRows {
 };
 
 /// wgmma A fragments of one chunk (4 steps x 4 registers) from a thread's
-/// raw bytes (i64 per row) and scale codes (i8 per row): f16 pairs, or
-/// for MXFP4 bf16 pairs of a quarter of the values (decodeWordPairsMX).
+/// raw bytes (i64 per row) and scale codes (i8 per row): f16 pairs of
+/// value x scale x 2^-14, or for MXFP4 bf16 pairs of a quarter of the
+/// values (decodeWordPairsMX; one multiply a pair where the warp's codes
+/// allow it). All 32 lanes of the warp must run it together (MXFP4 votes).
 SmallVector<Value> decodeFragments(KernelBuilder &k, const Value bytes[2],
                                    const Value scales[2],
                                    ScaleFormat format = ScaleFormat::NVFP4);

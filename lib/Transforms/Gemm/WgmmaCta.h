@@ -43,8 +43,9 @@ struct WgmmaCta : FoldingBuilder {
   /// share), K groups, ring slots, weights (accumulators), K chunks a ring
   /// slot (slot_chunks).
   int64_t mTiles, totalChunks, chunks, kGroups, stages, weights, slotChunks;
-  /// The operands' block format: MXFP4's decode to bf16 at a quarter of
-  /// their values, so the accumulators are scaled back after the K loop.
+  /// The operands' block format: the decode gives NVFP4's operands at
+  /// 2^-14 of their values (f16) and MXFP4's at a quarter (bf16), so the
+  /// accumulators are scaled back after the K loop (ATileWorkspace.h).
   BlockFormat format;
   /// Set by the template: the ring and its memory's plan.
   Value ring;

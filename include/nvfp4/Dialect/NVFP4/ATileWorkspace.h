@@ -30,6 +30,9 @@ namespace mlir::nvfp4 {
 /// - NVFP4: 2^-14. An e2m1 value's bits placed in f16's exponent and
 ///   mantissa give it times 2^-14 with no table (decodeWordPairs), and
 ///   value x scale x 2^-14 is a multiple of f16's smallest subnormal.
+///   Many operands are f16 subnormals, so the kernels must not flush them
+///   (no f32 flush-to-zero, which would make ptxas's f16x2 multiplies
+///   .ftz too).
 /// - MXFP4: 1/4. Every e2m1 value times 2^(c - 127) is a bf16 once divided
 ///   by 4 (6 x 2^127 / 4 is below bf16's largest, 0.5 x 2^-127 / 4 = 2^-130
 ///   above its smallest subnormal).
