@@ -27,8 +27,17 @@ CompareResult compareOutputs(const float *got, const float *want, int64_t n,
       match = std::isnan(g) && std::isnan(w);
       allowed = std::nan("");
     } else if (std::isinf(g) && std::isinf(w)) {
+      // Both overflowed the output type. With opposite signs the sums they
+      // round lie at least 2 x overflowAt apart: a match only where the
+      // tolerance (with the accumulation bound, when large products cancel)
+      // spans that much.
       match = g == w;
       allowed = std::nan("");
+      if (!match && overflowAt > 0.0) {
+        allowed = atol + rtol * overflowAt + (extraTol ? extraTol[i] : 0.0);
+        match = 2.0 * overflowAt <= allowed;
+        result.widened += match;
+      }
     } else if (std::isinf(g) || std::isinf(w)) {
       // One side overflowed the output type: it stands for +-overflowAt at
       // least, the nearest value it can be a rounding of.

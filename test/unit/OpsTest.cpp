@@ -758,11 +758,22 @@ TEST(Compare, OverflowEdgeOfTheOutputType) {
       1);
   EXPECT_EQ(
       compareOutputs(&inf, &nan, 1, 1e-3, 1e-3, nullptr, 65520).mismatches, 1);
-  // Both infinite still compare exactly.
+  // Both infinite with opposite signs: the sums lie 2 x 65520 apart at
+  // least, a match only where the accumulation bound spans that (large
+  // products cancelling: seen with MXFP4 scales 2^-27 .. 2^33 and an f16 C).
   const float negInf = -inf;
   EXPECT_EQ(
       compareOutputs(&inf, &negInf, 1, 1e-3, 1e-3, nullptr, 65520).mismatches,
       1);
+  const float small = 1.0e5f, large = 1.0e6f;
+  EXPECT_EQ(
+      compareOutputs(&inf, &negInf, 1, 1e-3, 1e-3, &small, 65520).mismatches,
+      1);
+  r = compareOutputs(&inf, &negInf, 1, 1e-3, 1e-3, &large, 65520);
+  EXPECT_EQ(r.mismatches, 0);
+  EXPECT_EQ(r.widened, 1);
+  // Without an overflow threshold (an f32 output) never.
+  EXPECT_EQ(compareOutputs(&inf, &negInf, 1, 1e-3, 1e-3, &large).mismatches, 1);
 }
 
 TEST(Compare, AllMatchingReportsNoFirstBad) {
