@@ -8,7 +8,8 @@
 // (lib/Conversion/NVFP4ToNVVM/Fp4Decode.cpp): shifts and masks put each
 // nibble's bits where an f16's are (the value times 2^-14), one byte
 // permute per pair places the bytes, and an f16x2 multiply applies the
-// scale (scaleSplat).
+// scale (scaleSplat). MXFP4's decode (decodeWordPairsMX, bf16) runs here
+// too, in both of its forms, for every e2m1 value times every e8m0 code.
 // This test builds those ops for one word and one scale code and executes
 // them here, op by op (prmt with its byte-select and sign-replicate modes,
 // f16 multiplies rounded as the GPU rounds them, with Formats.h's f16
@@ -37,6 +38,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -76,10 +78,21 @@ uint32_t prmt(uint32_t lo, uint32_t hi, uint32_t selector) {
   return out;
 }
 
+/// Which decode a DecodeProgram builds: NVFP4's, or MXFP4's with the
+/// scale's two multiplies or (codes up to kMXRestoringCodeMax) one.
+enum class Decode { NVFP4, MX, MXRestoring };
+
+/// A bf16 multiply rounded as the GPU rounds it: the product of two bf16s
+/// is exact in a float (16 significant bits; here never below 2^-149).
+uint16_t mulBF16(uint16_t x, uint16_t y) {
+  return ::nvfp4::ref::floatToBF16(::nvfp4::ref::bf16ToFloat(x) *
+                                   ::nvfp4::ref::bf16ToFloat(y));
+}
+
 /// The decode's ops for one word and one scale code, and their execution.
 class DecodeProgram {
 public:
-  DecodeProgram() {
+  explicit DecodeProgram(Decode decode = Decode::NVFP4) {
     context
         .loadDialect<func::FuncDialect, arith::ArithDialect, LLVM::LLVMDialect,
                      NVVM::NVVMDialect, vector::VectorDialect>();
@@ -94,8 +107,22 @@ public:
     builder.setInsertionPointToStart(body);
     ImplicitLocOpBuilder b(loc, builder);
     mlir::nvfp4::KernelBuilder k(b);
-    Value scale = mlir::nvfp4::scaleSplat(k, body->getArgument(1));
-    pairs = mlir::nvfp4::decodeWordPairs(k, body->getArgument(0), scale);
+    Value code = body->getArgument(1), word = body->getArgument(0);
+    switch (decode) {
+    case Decode::NVFP4:
+      pairs = mlir::nvfp4::decodeWordPairs(k, word,
+                                           mlir::nvfp4::scaleSplat(k, code));
+      break;
+    case Decode::MX:
+      pairs = mlir::nvfp4::decodeWordPairsMX(
+          k, word, mlir::nvfp4::scaleSplatMX(k, code));
+      break;
+    case Decode::MXRestoring:
+      pairs = mlir::nvfp4::decodeWordPairsMX(
+          k, word, mlir::nvfp4::scaleSplatMXRestoring(k, code),
+          /*scaleRestores=*/true);
+      break;
+    }
     func::ReturnOp::create(b);
   }
 
@@ -124,9 +151,20 @@ public:
       else if (isa<arith::OrIOp>(op))
         result = in(0) | in(1);
       else if (isa<arith::ShLIOp>(op))
-        result = in(0) << in(1);
+        result = in(1) >= 32 ? 0 : in(0) << in(1); // shl.b32 clamps
       else if (isa<arith::ShRUIOp>(op))
-        result = in(0) >> in(1);
+        result = in(1) >= 64 ? 0 : in(0) >> in(1);
+      else if (isa<arith::AddIOp>(op))
+        result = in(0) + in(1);
+      else if (isa<arith::SubIOp>(op))
+        result = in(0) - in(1);
+      else if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+        result = cmp.getPredicate() == arith::CmpIPredicate::ult ? in(0) < in(1)
+                 : cmp.getPredicate() == arith::CmpIPredicate::eq
+                     ? in(0) == in(1)
+                     : (ADD_FAILURE() << "cmpi predicate", 0);
+      else if (isa<arith::SelectOp>(op))
+        result = in(0) ? in(1) : in(2);
       else if (isa<arith::TruncIOp, LLVM::BitcastOp>(op))
         result = in(0);
       else if (isa<NVVM::PermuteOp>(op))
@@ -145,6 +183,14 @@ public:
         for (int h = 0; h < 2; ++h)
           result |= static_cast<uint64_t>(
                         mulHalf(static_cast<uint16_t>(in(0) >> (16 * h)),
+                                static_cast<uint16_t>(in(1) >> (16 * h))))
+                    << (16 * h);
+      } else if (isa<arith::MulFOp>(op) &&
+                 op.getResult(0).getType() ==
+                     VectorType::get({2}, BFloat16Type::get(&context))) {
+        for (int h = 0; h < 2; ++h)
+          result |= static_cast<uint64_t>(
+                        mulBF16(static_cast<uint16_t>(in(0) >> (16 * h)),
                                 static_cast<uint16_t>(in(1) >> (16 * h))))
                     << (16 * h);
       } else {
@@ -226,6 +272,43 @@ TEST(Fp4Decode, EveryValueInEveryNibbleTimesEveryFiniteScale) {
       if (::testing::Test::HasFailure())
         return;
     }
+  }
+}
+
+/// MXFP4 (decodeWordPairsMX): pair j holds nibbles j and j + 4, each value
+/// times 2^(code - 129) (kMXOperandScale) in bf16, exact; code 0xFF is NaN.
+/// Both forms, the one-multiply one for every code it takes (up to
+/// kMXRestoringCodeMax, where its splat is 2^127), the two-multiply one
+/// for every code.
+TEST(Fp4Decode, MXFP4EveryValueTimesEveryScaleBothForms) {
+  for (Decode form : {Decode::MX, Decode::MXRestoring}) {
+    DecodeProgram program(form);
+    const int last =
+        form == Decode::MX ? 255 : mlir::nvfp4::kMXRestoringCodeMax;
+    for (int code = 0; code <= last; ++code)
+      for (uint32_t v = 0; v < 16; ++v) {
+        uint32_t word = 0;
+        for (int j = 0; j < 8; ++j)
+          word |= ((v + 3 * j) & 0xF) << (4 * j);
+        std::optional<std::array<uint32_t, 4>> pairs = program.run(word, code);
+        ASSERT_TRUE(pairs);
+        for (int i = 0; i < 8; ++i) {
+          const uint8_t nibble = (word >> (4 * i)) & 0xF;
+          const float got = ::nvfp4::ref::bf16ToFloat(
+              static_cast<uint16_t>((*pairs)[i % 4] >> (16 * (i / 4))));
+          if (code == 0xFF) {
+            EXPECT_TRUE(std::isnan(got)) << "code 0xFF, nibble " << i;
+            continue;
+          }
+          const double want =
+              static_cast<double>(::nvfp4::ref::decodeE2M1(nibble)) *
+              std::ldexp(1.0, code - 129);
+          ASSERT_EQ(static_cast<double>(got), want)
+              << (form == Decode::MX ? "two multiplies" : "one multiply")
+              << ": word 0x" << llvm::utohexstr(word) << ", nibble " << i
+              << " x e8m0 code " << code;
+        }
+      }
   }
 }
 
