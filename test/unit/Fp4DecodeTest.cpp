@@ -108,21 +108,13 @@ public:
     ImplicitLocOpBuilder b(loc, builder);
     mlir::nvfp4::KernelBuilder k(b);
     Value code = body->getArgument(1), word = body->getArgument(0);
-    switch (decode) {
-    case Decode::NVFP4:
-      pairs = mlir::nvfp4::decodeWordPairs(k, word,
-                                           mlir::nvfp4::scaleSplat(k, code));
-      break;
-    case Decode::MX:
-      pairs = mlir::nvfp4::decodeWordPairsMX(
-          k, word, mlir::nvfp4::scaleSplatMX(k, code));
-      break;
-    case Decode::MXRestoring:
-      pairs = mlir::nvfp4::decodeWordPairsMX(
-          k, word, mlir::nvfp4::scaleSplatMXRestoring(k, code),
-          /*scaleRestores=*/true);
-      break;
-    }
+    const bool mx = decode != Decode::NVFP4;
+    const bool restoring = decode == Decode::MXRestoring;
+    Value scale = !mx         ? mlir::nvfp4::scaleSplat(k, code)
+                  : restoring ? mlir::nvfp4::scaleSplatMXRestoring(k, code)
+                              : mlir::nvfp4::scaleSplatMX(k, code);
+    pairs = mx ? mlir::nvfp4::decodeWordPairsMX(k, word, scale, restoring)
+               : mlir::nvfp4::decodeWordPairs(k, word, scale);
     func::ReturnOp::create(b);
   }
 

@@ -226,6 +226,14 @@ SmallVector<Value, 4> mlir::nvfp4::decodeWordPairs(KernelBuilder &k, Value word,
   return pairs;
 }
 
+/// The bf16 whose bits are the low 16 of `bits` (i32), in both halves.
+static Value splatBF16(KernelBuilder &k, Value bits) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value two =
+      arith::OrIOp::create(b, bits, arith::ShLIOp::create(b, bits, k.c32(16)));
+  return LLVM::BitcastOp::create(b, VectorType::get({2}, b.getBF16Type()), two);
+}
+
 Value mlir::nvfp4::scaleSplatMX(KernelBuilder &k, Value code) {
   ImplicitLocOpBuilder &b = k.b;
   Value byte = arith::AndIOp::create(b, code, k.c32(0xFF));
@@ -241,10 +249,7 @@ Value mlir::nvfp4::scaleSplatMX(KernelBuilder &k, Value code) {
   bits = arith::SelectOp::create(
       b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, byte, k.c32(0xFF)),
       k.c32(0x7FC0), bits);
-  Value two =
-      arith::OrIOp::create(b, bits, arith::ShLIOp::create(b, bits, k.c32(16)));
-  return LLVM::BitcastOp::create(b, VectorType::get({2}, b.getBF16Type()),
-                                 two);
+  return splatBF16(k, bits);
 }
 
 Value mlir::nvfp4::scaleSplatMXRestoring(KernelBuilder &k, Value code) {
@@ -255,9 +260,7 @@ Value mlir::nvfp4::scaleSplatMXRestoring(KernelBuilder &k, Value code) {
       arith::AddIOp::create(b, arith::AndIOp::create(b, code, k.c32(0xFF)),
                             k.c32(124)),
       k.c32(7));
-  Value two =
-      arith::OrIOp::create(b, bits, arith::ShLIOp::create(b, bits, k.c32(16)));
-  return LLVM::BitcastOp::create(b, VectorType::get({2}, b.getBF16Type()), two);
+  return splatBF16(k, bits);
 }
 
 SmallVector<Value, 4> mlir::nvfp4::decodeWordPairsMX(KernelBuilder &k,

@@ -196,10 +196,10 @@ LogicalResult GemmSm90Emitter::emit(RewriterBase &rewriter) {
                 batch, row, ft);
   SmallVector<Value> acc = emitDecodingLoop(rewriter);
   // The operands hold their values times 2^-14 (ATileWorkspace.h).
+  Value restore = k.cf32(getWgmmaAccumulatorScale(
+      BlockFormat::of(op.getWeightScales().getType())));
   for (Value &v : acc)
-    v = arith::MulFOp::create(b, v,
-                              k.cf32(getWgmmaAccumulatorScale(BlockFormat::of(
-                                  op.getWeightScales().getType()))));
+    v = arith::MulFOp::create(b, v, restore);
   AccumulatorStore out =
       accumulatorStore(k, op.getC(), Value(), op.getBatch(), Value());
   out.maskM = m % tileM != 0;
