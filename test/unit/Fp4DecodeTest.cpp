@@ -169,21 +169,17 @@ public:
           result |= static_cast<uint64_t>(exactHalf(::nvfp4::ref::decodeE4M3(
                         static_cast<uint8_t>(in(0) >> (8 * h)))))
                     << (16 * h);
-      } else if (isa<arith::MulFOp>(op) &&
-                 op.getResult(0).getType() ==
-                     VectorType::get({2}, Float16Type::get(&context))) {
+      } else if (isa<arith::MulFOp>(op)) {
+        // f16x2 or bf16x2, each half rounded as the GPU rounds it.
+        auto mul = cast<VectorType>(op.getResult(0).getType())
+                           .getElementType()
+                           .isBF16()
+                       ? mulBF16
+                       : mulHalf;
         for (int h = 0; h < 2; ++h)
           result |= static_cast<uint64_t>(
-                        mulHalf(static_cast<uint16_t>(in(0) >> (16 * h)),
-                                static_cast<uint16_t>(in(1) >> (16 * h))))
-                    << (16 * h);
-      } else if (isa<arith::MulFOp>(op) &&
-                 op.getResult(0).getType() ==
-                     VectorType::get({2}, BFloat16Type::get(&context))) {
-        for (int h = 0; h < 2; ++h)
-          result |= static_cast<uint64_t>(
-                        mulBF16(static_cast<uint16_t>(in(0) >> (16 * h)),
-                                static_cast<uint16_t>(in(1) >> (16 * h))))
+                        mul(static_cast<uint16_t>(in(0) >> (16 * h)),
+                            static_cast<uint16_t>(in(1) >> (16 * h))))
                     << (16 * h);
       } else {
         ADD_FAILURE() << "the decode emits an op this test does not execute: "
