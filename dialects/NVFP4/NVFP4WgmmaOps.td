@@ -372,10 +372,10 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
     data, w = thread id / 128 < `warpgroups`, meets at named barrier 2 + w,
     and then stores 16 bytes a thread, 8 threads a row of the tile, each
     warp whole 128-byte lines. Only for C itself (no `partials`) in f16,
-    bf16 or f32 whose rows of the tile all exist (M a multiple of 2 x
-    len(acc), N of 64); a pass of the 16-byte stores covers 16 rows (f16,
-    bf16) or 8 (f32), and a last pass past the tile's rows stores only
-    those that exist. The kernel still falls back
+    bf16 or f32 with N a multiple of 64; a pass of the 16-byte stores
+    covers 16 rows (f16, bf16) or 8 (f32), and each store past the tile's
+    rows, past M or from `to` on is skipped (one compare a 16-byte store
+    where the fragment's stores make one a 2-byte store). The kernel still falls back
     to the fragment's stores when C's base address plus `row` elements is
     not 16-byte aligned. The caller guarantees that nothing else uses those
     bytes of the ring any more (every consumer warpgroup's MMAs and reads
@@ -449,9 +449,9 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
     static int64_t getMXExchangeBytes(int64_t accumulators) {
       return 4 * 4 * (accumulators / 2) * 4;
     }
-    /// Whether C's tiles of `tileM` rows by 64 columns can be staged: f16,
-    /// bf16 or f32, every row of every tile inside C, 16-byte aligned rows.
-    static bool canStage(MemRefType c, int64_t tileM);
+    /// Whether C's tiles can be staged: f16, bf16 or f32 with N a multiple
+    /// of 64 (every row of B's tile inside C, 16-byte aligned rows).
+    static bool canStage(MemRefType c);
   }];
   let hasVerifier = 1;
 }

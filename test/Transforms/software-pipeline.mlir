@@ -254,7 +254,8 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_100a">] {
 // -----
 
 // Two warpgroups (tile N = 128) on N = 192: the last CTA's second
-// warpgroup's rows all lie past N, so the store is guarded by its first row.
+// warpgroup's rows all lie past N, so the store is guarded by its first row
+// (not staged: 2 stages leave no room for both warpgroups' tiles).
 // CHECK-LABEL: gpu.func @guarded
 // CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW:.*]], %c192_i32
 // CHECK: scf.if %[[IN]] {
@@ -266,6 +267,29 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
     %c128 = arith.constant 128 : index
     %n = arith.muli %bx, %c128 : index
     nvfp4.gemm_tile ins(%a, %sfa : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) weight(%b, %sfb : memref<192x256xf4E2M1FN>, memref<192x16xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x192xf16>) at m %c0 n %n batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 64, stages = 2>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
+    gpu.return
+  }
+}
+
+// -----
+
+// The same with 4 stages, whose ring holds both warpgroups' staged tiles:
+// the two warpgroups, which have met no barrier since their K loops (no K
+// groups, no split cluster), meet named barrier 4 before either stages its
+// tile over the ring, outside the guard so that the warpgroup that stores
+// nothing arrives too.
+// CHECK-LABEL: gpu.func @guarded_staged
+// CHECK: nvvm.barrier id = %c4_i32 number_of_threads = %c256_i32
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[ROW:.*]], %c192_i32
+// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK-NEXT: nvfp4.wgmma.store %{{.*}} outs(%arg4 : memref<64x192xf16>) at m %{{.*}} row %[[ROW]] batch %{{.*}} staged in %{{.*}} at 0 warpgroups 2
+gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @guarded_staged(%a: memref<64x256xf4E2M1FN>, %sfa: memref<64x16xf8E4M3FN>, %b: memref<192x256xf4E2M1FN>, %sfb: memref<192x16xf8E4M3FN>, %c: memref<64x192xf16>, %tiles: !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) kernel {
+    %bx = gpu.block_id x
+    %c0 = arith.constant 0 : index
+    %c128 = arith.constant 128 : index
+    %n = arith.muli %bx, %c128 : index
+    nvfp4.gemm_tile ins(%a, %sfa : memref<64x256xf4E2M1FN>, memref<64x16xf8E4M3FN>) weight(%b, %sfb : memref<192x256xf4E2M1FN>, memref<192x16xf8E4M3FN>) a_tiles(%tiles : !nvfp4.tensor_map<256x64xf16, box = [64, 64], swizzle = swizzle_128b>) outs(%c : memref<64x192xf16>) at m %c0 n %n batch %c0 plan #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 2, tile_m = 64, stages = 4>> epilogue { ^bb0(%acc: f32): nvfp4.yield %acc : f32 }
     gpu.return
   }
 }

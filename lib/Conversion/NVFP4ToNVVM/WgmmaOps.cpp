@@ -338,7 +338,7 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
       // read it.
       if (warpgroups > 1)
         NVVM::BarrierOp::create(
-            b, Type(), k.c32(WgmmaSmemPlan::kMXExchangeBarrier),
+            b, Type(), k.c32(WgmmaSmemPlan::kLoopsOverBarrier),
             k.c32(128 * warpgroups), NVVM::BarrierReductionAttr(), Value());
       {
         auto ifOp = scf::IfOp::create(
@@ -419,18 +419,32 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
             b, arith::MulIOp::create(b, op.getRow(), k.c32(bytes)),
             arith::MulIOp::create(b, piece, k.c32(16))));
     // A tile of fewer rows than a whole number of passes (8 mod 16 rows in
-    // f16 or bf16): its last pass stores only the rows that exist.
+    // f16 or bf16): its last pass stores only the rows that exist. A tile
+    // that reaches past M, or ends at a run-time row (`to`, clamped to M),
+    // stores the rows before that: one compare a 16-byte store.
+    Value rowsLeft;
+    if (out.maskM || out.mEnd) {
+      Value end = out.mEnd ? arith::MinUIOp::create(b, out.mEnd, k.c32(out.m))
+                           : k.c32(out.m);
+      rowsLeft = arith::SubIOp::create(
+          b, arith::MaxUIOp::create(b, end, op.getM()), op.getM());
+    }
     const int64_t passes = llvm::divideCeil(tileM, rowsPerPass);
     for (int64_t p = 0; p < passes; ++p) {
       Value row = arith::AddIOp::create(b, firstRow, k.c32(p * rowsPerPass));
       std::optional<OpBuilder::InsertionGuard> partial;
-      if ((p + 1) * rowsPerPass > tileM) {
+      Value exists;
+      if ((p + 1) * rowsPerPass > tileM)
+        exists = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, row,
+                                       k.c32(tileM));
+      if (rowsLeft) {
+        Value before =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, row, rowsLeft);
+        exists = exists ? arith::AndIOp::create(b, exists, before) : before;
+      }
+      if (exists) {
         partial.emplace(b);
-        auto ifOp = scf::IfOp::create(
-            b,
-            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, row,
-                                  k.c32(tileM)),
-            /*withElseRegion=*/false);
+        auto ifOp = scf::IfOp::create(b, exists, /*withElseRegion=*/false);
         b.setInsertionPointToStart(ifOp.thenBlock());
       }
       Value vec =

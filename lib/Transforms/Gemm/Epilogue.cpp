@@ -18,6 +18,7 @@
 
 #include "WgmmaCta.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -63,7 +64,8 @@ LogicalResult WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   MemRefType cType = cta.op.getC().getType();
   // Every consumer warpgroup must be past its K loop before any writes
   // there: with one warpgroup, or after the K groups' barrier or the split
-  // cluster's; not two warpgroups that each meet only their own barrier.
+  // cluster's; two warpgroups that each meet only their own barrier meet
+  // one of both first (below).
   const bool loopsOver = cta.plan.getWarpgroups() == 1 || cta.kGroups > 1 ||
                          cta.kernel.getSplitCluster();
   const int64_t exchangeFloats =
@@ -86,10 +88,9 @@ LogicalResult WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
                 "split-K exchange); use fewer K groups or splits, or more "
                 "stages";
   }
-  // A grouped GEMM's tile ends at a run-time row: the fragment's stores,
-  // masked there.
-  else if (!split && loopsOver && !cta.cRowEnd &&
-           WgmmaStoreOp::canStage(cType, 2 * accumulators)) {
+  // (Tiles past M, or a grouped GEMM's, which end at a run-time row, stage
+  // too: their 16-byte stores are masked there.)
+  else if (!split && WgmmaStoreOp::canStage(cType)) {
     const int64_t bytes =
         cta.plan.getWarpgroups() *
         WgmmaStoreOp::getStagedTileBytes(
@@ -102,6 +103,15 @@ LogicalResult WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
     staging = cta.ring;
     stagingOffset = b.getI64IntegerAttr(*offset);
     stagingWarpgroups = b.getI64IntegerAttr(cta.plan.getWarpgroups());
+    // Two warpgroups that have met no barrier since their K loops (no K
+    // groups, no split cluster) meet one first: neither stages its tile
+    // over ring slots the other may still be reading. Before any guard, so
+    // that a warpgroup that stores nothing still arrives (an MXFP4 C's
+    // store meets it itself).
+    if (!loopsOver && !mxC)
+      NVVM::BarrierOp::create(b, Type(), c32(WgmmaSmemPlan::kLoopsOverBarrier),
+                              c32(128 * cta.plan.getWarpgroups()),
+                              NVVM::BarrierReductionAttr(), Value());
   }
   auto emitStore = [&] {
     WgmmaStoreOp::create(b, apply(accs), cta.op.getC(), cta.op.getCScales(),

@@ -53,6 +53,34 @@
 // CHECK-NOT: {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 // CHECK: } else {
 
+// A tile that reaches past M (C of 100 rows, tiles of 64): each of the 4
+// passes' 16-byte stores only for a row before M (M - m of them, at least
+// 0), one compare a store.
+// CHECK-LABEL: gpu.func @staged_past_m
+// CHECK: nvvm.barrier
+// CHECK: %[[END:.*]] = arith.maxui %c100_i32, %arg2
+// CHECK: %[[LEFT:.*]] = arith.subi %[[END]], %arg2
+// CHECK: %[[IN0:.*]] = arith.cmpi ult, %{{.*}}, %[[LEFT]]
+// CHECK-NEXT: scf.if %[[IN0]] {
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK: arith.cmpi ult, %{{.*}}, %[[LEFT]]
+// CHECK: arith.cmpi ult, %{{.*}}, %[[LEFT]]
+// CHECK: %[[IN3:.*]] = arith.cmpi ult, %{{.*}}, %[[LEFT]]
+// CHECK-NEXT: scf.if %[[IN3]] {
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK-NOT: vector<4xi32>, !llvm.ptr<1>
+// CHECK: } else {
+
+// A grouped GEMM's tile, which ends at a run-time row (`to`, clamped to
+// M): the same guard from min(end, M).
+// CHECK-LABEL: gpu.func @staged_ends_at
+// CHECK: nvvm.barrier
+// CHECK: %[[CLAMP:.*]] = arith.minui %arg3, %c512_i32
+// CHECK: %[[END:.*]] = arith.maxui %[[CLAMP]], %arg2
+// CHECK: %[[LEFT:.*]] = arith.subi %[[END]], %arg2
+// CHECK-COUNT-4: arith.cmpi ult, %{{.*}}, %[[LEFT]]
+// CHECK: } else {
+
 // A tile of 72 rows in f16: 4 whole passes of 16 rows, then a fifth whose
 // rows 72 .. 79 do not exist: guarded.
 // CHECK-LABEL: gpu.func @staged_partial_pass
@@ -78,6 +106,16 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @staged_f32(%acc: vector<32xf32>, %c: memref<64x256xf32>, %m: i32, %row: i32, %l: index) kernel {
     %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
     nvfp4.wgmma.store %acc outs(%c : memref<64x256xf32>) at m %m row %row batch %l staged in %ring at 16 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
+    gpu.return
+  }
+  gpu.func @staged_past_m(%acc: vector<32xf32>, %c: memref<100x2048xf16>, %m: i32, %row: i32, %l: index) kernel {
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
+    nvfp4.wgmma.store %acc outs(%c : memref<100x2048xf16>) at m %m row %row batch %l staged in %ring at 0 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
+    gpu.return
+  }
+  gpu.func @staged_ends_at(%acc: vector<32xf32>, %c: memref<512x4096xf16>, %m: i32, %end: i32, %row: i32, %l: index) kernel {
+    %ring = nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
+    nvfp4.wgmma.store %acc outs(%c : memref<512x4096xf16>) at m %m to %end row %row batch %l staged in %ring at 0 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 8, slot_bytes = 19456, consumers = 4>
     gpu.return
   }
   gpu.func @staged_partial_pass(%acc: vector<36xf32>, %c: memref<72x2048xf16>, %m: i32, %row: i32, %l: index) kernel {

@@ -979,9 +979,9 @@ func.func @store_staged_generic(%acc: vector<32xf32>, %c: memref<64x128xf16>, %r
 
 // -----
 
-func.func @store_staged_ragged(%acc: vector<32xf32>, %c: memref<60x128xf16>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, %i: i32, %l: index) {
-  // expected-error @+1 {{can stage only f16, bf16 or f32 tiles whose 64 rows by 64 columns all lie inside C (M a multiple of 64, N of 64)}}
-  nvfp4.wgmma.store %acc outs(%c : memref<60x128xf16>) at m %i row %i batch %l staged in %r at 0 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>
+func.func @store_staged_ragged_n(%acc: vector<32xf32>, %c: memref<64x100xf16>, %r: !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>, %i: i32, %l: index) {
+  // expected-error @+1 {{can stage only an f16, bf16 or f32 C whose N is a multiple of 64}}
+  nvfp4.wgmma.store %acc outs(%c : memref<64x100xf16>) at m %i row %i batch %l staged in %r at 0 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 4, slot_bytes = 8192, consumers = 1>
   return
 }
 

@@ -86,10 +86,11 @@ public:
     return 2 + warpgroup;
   }
   /// Barriers 2 and 3 for the (at most two) staged warpgroups (also an
-  /// MXFP4 C's amax exchange in each), 4 for the exchange's wait for both
-  /// warpgroups: 16 in all.
+  /// MXFP4 C's amax exchange in each), 4 for both warpgroups to be past
+  /// their K loops before a store writes into the ring (the exchange, or
+  /// a staged tile where nothing else has synchronized them): 16 in all.
   static constexpr int64_t kStagedStoreBarriers = 2;
-  static constexpr int64_t kMXExchangeBarrier = 4;
+  static constexpr int64_t kLoopsOverBarrier = 4;
 
 private:
   KernelPlanAttr plan;
