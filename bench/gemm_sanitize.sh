@@ -7,7 +7,9 @@
 # ring (b_tma) with plain and blocked scales, alone and in a split cluster;
 # the gated dual GEMM's two weights through the ring, through registers,
 # and in a split cluster; MXFP4 operands through the ring, blocked in a
-# split cluster, through registers, and the dual GEMM):
+# split cluster, through registers, and the dual GEMM; C staged through
+# the ring with ragged M, and by two warpgroups that meet no barrier
+# after their K loops but the store's own, GEMM and dual):
 #   [ONLY="case ..."] bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
 # Exits non-zero when a tool reports an error or a check fails.
 set -uo pipefail
@@ -39,6 +41,9 @@ cases=(
   "mx_b_tma_blocked_cluster: 130 300 1024 0 f16 2 128 6 1 2 2 true true true --mx --blocked=ab"
   "mx_b_registers_k2: 128 256 320 0 f32 1 128 6 2 4 --mx"
   "mx_dual: 70 200 512 2 bf16 1 64 6 1 2 1 true false true --dual --mx"
+  "staged_ragged_m: 100 256 512 0 f16 1 64 4 1 2 1 true false true"
+  "staged_wg2: 200 512 1024 0 bf16 2 128 6 1 2 1 true false true"
+  "dual_staged_wg2: 300 512 1024 0 f16 2 104 6 1 2 1 true false true --dual"
 )
 # ONLY="name ..." runs just those cases.
 if [ -n "${ONLY:-}" ]; then

@@ -450,7 +450,8 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
       return 4 * 4 * (accumulators / 2) * 4;
     }
     /// Whether C's tiles can be staged: f16, bf16 or f32 with N a multiple
-    /// of 64 (every row of B's tile inside C, 16-byte aligned rows).
+    /// of 64 (with the op's `row` < N, every row of B's tile inside C;
+    /// 16-byte aligned rows).
     static bool canStage(MemRefType c);
   }];
   let hasVerifier = 1;

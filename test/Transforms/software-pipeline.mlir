@@ -213,8 +213,11 @@ gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {
 // CHECK-NOT: nvfp4.ring.acquire
 // CHECK: nvfp4.ring.wait
 // CHECK: nvfp4.ring.release
-// The ring is free after the K loop: C's tile goes through its start.
-// CHECK: nvfp4.wgmma.store %{{.*}} outs(%arg4 : memref<64x64xf16>) at m %{{.*}} row %{{.*}} batch %{{.*}} staged in %[[RING]] at 0 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>
+// The ring is free after the K loop: C's tile goes through its start,
+// once the warpgroup's 128 threads have met named barrier 4 (no warp
+// writes its tile over B's bytes another may still be loading).
+// CHECK: nvvm.barrier id = %c4_i32 number_of_threads = %c128_i32
+// CHECK-NEXT: nvfp4.wgmma.store %{{.*}} outs(%arg4 : memref<64x64xf16>) at m %{{.*}} row %{{.*}} batch %{{.*}} staged in %[[RING]] at 0 warpgroups 1 : vector<32xf32>, !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>
 // CHECK: }
 // CHECK-NEXT: gpu.return
 gpu.module @nvfp4_kernels [#nvvm.target<chip = "sm_90a">] {

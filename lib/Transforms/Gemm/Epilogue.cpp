@@ -62,12 +62,14 @@ LogicalResult WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   const int64_t accumulators =
       cast<VectorType>(accs.front().getType()).getNumElements();
   MemRefType cType = cta.op.getC().getType();
-  // Every consumer warpgroup must be past its K loop before any writes
-  // there: with one warpgroup, or after the K groups' barrier or the split
-  // cluster's; two warpgroups that each meet only their own barrier meet
-  // one of both first (below).
-  const bool loopsOver = cta.plan.getWarpgroups() == 1 || cta.kGroups > 1 ||
-                         cta.kernel.getSplitCluster();
+  // Every consumer thread must be past its K loop, its loads of B's
+  // fragments from the ring included, before any writes there: after the
+  // K groups' barrier or the split cluster's; otherwise the consumers meet
+  // a barrier first (below). (Within one warpgroup a warp's last loads
+  // precede its part of the last MMA, which the others wait for, but
+  // compute-sanitizer's racecheck cannot see that order: a tile staged
+  // over B's bytes of a slot was reported as a race without the barrier.)
+  const bool loopsOver = cta.kGroups > 1 || cta.kernel.getSplitCluster();
   const int64_t exchangeFloats =
       cta.plan.getWarpgroups() * 128 * accumulators * cta.weights;
   // An MXFP4 C's warps exchange their amaxes in the same place (the store
@@ -103,12 +105,12 @@ LogicalResult WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
     staging = cta.ring;
     stagingOffset = b.getI64IntegerAttr(*offset);
     stagingWarpgroups = b.getI64IntegerAttr(cta.plan.getWarpgroups());
-    // Two warpgroups that have met no barrier since their K loops (no K
-    // groups, no split cluster) meet one first: neither stages its tile
-    // over ring slots the other may still be reading. Before any guard, so
-    // that a warpgroup that stores nothing still arrives (an MXFP4 C's
-    // store meets it itself).
-    if (!loopsOver && !mxC)
+    // Consumers that have met no barrier since their K loops (no K groups,
+    // no split cluster) meet one first: none stages its tile over ring
+    // slots another may still be reading. Before any guard, so that a
+    // warpgroup that stores nothing still arrives (an MXFP4 C's store
+    // meets it itself with two warpgroups).
+    if (!loopsOver && !(mxC && cta.plan.getWarpgroups() > 1))
       NVVM::BarrierOp::create(b, Type(), c32(WgmmaSmemPlan::kLoopsOverBarrier),
                               c32(128 * cta.plan.getWarpgroups()),
                               NVVM::BarrierReductionAttr(), Value());

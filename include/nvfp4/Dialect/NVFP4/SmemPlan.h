@@ -20,8 +20,9 @@
 //   exchange at the top of the data or in the last slots' A tiles
 //   (RingType::getSplitExchangeStart);
 // - named barrier 0 is the CTA's; 1 the K groups' reduction; 2 + w the
-//   staged store (or MXFP4 exchange) of warpgroup w; 4 the MXFP4 exchange's
-//   wait for both warpgroups.
+//   staged store (or MXFP4 exchange) of warpgroup w; 4 the consumers' wait
+//   for each other after their K loops, before a store writes into the
+//   ring (where no K groups' or split cluster's barrier did).
 //
 // The pipeline pass (lib/Transforms/Gemm) places the areas with it, the
 // conversion takes its barrier ids, and the ops' verifiers check the
