@@ -375,9 +375,9 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
     bf16 or f32 with N a multiple of 64; a pass of the 16-byte stores
     covers 16 rows (f16, bf16) or 8 (f32), and each store past the tile's
     rows, past M or from `to` on is skipped (one compare a 16-byte store
-    where the fragment's stores make one a 2-byte store). The kernel still falls back
-    to the fragment's stores when C's base address plus `row` elements is
-    not 16-byte aligned. The caller guarantees that nothing else uses those
+    where the fragment's stores make one a 2-byte store). The kernel still
+    falls back to the fragment's stores when C's base address plus `row`
+    elements is not 16-byte aligned. The caller guarantees that nothing else uses those
     bytes of the ring any more (every consumer warpgroup's MMAs and reads
     of the ring are over, not only this one's) and that all the
     warpgroup's threads execute the op; the storing threads are the CTA's

@@ -87,7 +87,7 @@ public:
     return 2 + warpgroup;
   }
   /// Barriers 2 and 3 for the (at most two) staged warpgroups (also an
-  /// MXFP4 C's amax exchange in each), 4 for both warpgroups to be past
+  /// MXFP4 C's amax exchange in each), 4 for the consumers to be past
   /// their K loops before a store writes into the ring (the exchange, or
   /// a staged tile where nothing else has synchronized them): 16 in all.
   static constexpr int64_t kStagedStoreBarriers = 2;
