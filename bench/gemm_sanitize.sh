@@ -9,7 +9,8 @@
 # and in a split cluster; MXFP4 operands through the ring, blocked in a
 # split cluster, through registers, and the dual GEMM; C staged through
 # the ring with ragged M, and by two warpgroups that meet no barrier
-# after their K loops but the store's own, GEMM and dual):
+# after their K loops but the store's own, GEMM and dual, one of them with
+# its second warpgroup's rows past N, storing nothing):
 #   [ONLY="case ..."] bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
 # Exits non-zero when a tool reports an error or a check fails.
 set -uo pipefail
@@ -43,6 +44,7 @@ cases=(
   "mx_dual: 70 200 512 2 bf16 1 64 6 1 2 1 true false true --dual --mx"
   "staged_ragged_m: 100 256 512 0 f16 1 64 4 1 2 1 true false true"
   "staged_wg2: 200 512 1024 0 bf16 2 128 6 1 2 1 true false true"
+  "staged_wg2_past_n: 200 192 1024 0 f16 2 128 6 1 2 1 true false true"
   "dual_staged_wg2: 300 512 1024 0 f16 2 104 6 1 2 1 true false true --dual"
 )
 # ONLY="name ..." runs just those cases.
