@@ -377,11 +377,13 @@ def NVFP4_WgmmaStoreOp : NVFP4_WgmmaOp<"wgmma.store", [AttrSizedOperandSegments]
     rows, past M or from `to` on is skipped (one compare a 16-byte store
     where the fragment's stores make one a 2-byte store). The kernel still
     falls back to the fragment's stores when C's base address plus `row`
-    elements is not 16-byte aligned. The caller guarantees that nothing else uses those
-    bytes of the ring any more (every consumer warpgroup's MMAs and reads
-    of the ring are over, not only this one's) and that all the
-    warpgroup's threads execute the op; the storing threads are the CTA's
-    first 128 x `warpgroups`.
+    elements is not 16-byte aligned. The caller guarantees that nothing
+    else uses those bytes of the ring any more (every consumer warpgroup's
+    MMAs and reads of the ring are over, not only this one's: the pipeline
+    has the consumers meet named barrier 4 first where no K groups' or
+    split cluster's barrier did) and that all the warpgroup's threads
+    execute the op; the storing threads are the CTA's first 128 x
+    `warpgroups`.
 
     With e4m3 `c_scales` (C of f4E2M1FN; not staged, no partials), C is
     NVFP4: a row's 16 values of a block are the fragment's 2 values in
