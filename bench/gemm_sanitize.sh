@@ -10,7 +10,8 @@
 # split cluster, through registers, and the dual GEMM; C staged through
 # the ring with ragged M, and by two warpgroups that meet no barrier
 # after their K loops but the store's own, GEMM and dual, one of them with
-# its second warpgroup's rows past N, storing nothing):
+# its second warpgroup's rows past N, storing nothing; the dual GEMM with a
+# warpgroup a weight, the planner's split_weights, ragged M and N):
 #   [ONLY="case ..."] bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
 # Exits non-zero when a tool reports an error or a check fails.
 set -uo pipefail
@@ -46,6 +47,7 @@ cases=(
   "staged_wg2: 200 512 1024 0 bf16 2 128 6 1 2 1 true false true"
   "staged_wg2_past_n: 200 192 1024 0 f16 2 128 6 1 2 1 true false true"
   "dual_staged_wg2: 300 512 1024 0 f16 2 104 6 1 2 1 true false true --dual"
+  "dual_split_weights: 200 500 1024 0 f16 --dual"
 )
 # ONLY="name ..." runs just those cases.
 if [ -n "${ONLY:-}" ]; then

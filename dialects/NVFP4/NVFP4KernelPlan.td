@@ -88,6 +88,19 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
       holds four chunks' (MXFP4: eight): it is copied once. The CTA's K
       chunks (a split's share) must be a multiple of it.
 
+    - `split_weights` (default false; true needs `weights = 2`,
+      `warpgroups = 1`, `k_groups = 1`, `b_tma` and no split-K): each
+      weight gets a consumer warpgroup of its own, which decodes only that
+      weight's 64 rows of B and holds one accumulator, so a tile of A as
+      wide as a one-weight plan's fits its registers and B is decoded once
+      per tile of A rather than once per half of it. A slot holds the two
+      weights' chunks back to back, then their scale codes (the layout of
+      one weight's 128 rows, so each warpgroup reads it as the second
+      warpgroup of a one-weight CTA would; plain B scales only). After the
+      K loop the second warpgroup hands its accumulator to the first
+      through the ring (the K groups' exchange), which applies the
+      epilogue and stores.
+
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
     64.
 
@@ -101,7 +114,8 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
                         NVFP4_BoolParameter<"false">:$producer,
                         NVFP4_BoolParameter<"false">:$b_tma,
                         DefaultValuedParameter<"int64_t", "1">:$weights,
-                        DefaultValuedParameter<"int64_t", "1">:$slot_chunks);
+                        DefaultValuedParameter<"int64_t", "1">:$slot_chunks,
+                        NVFP4_BoolParameter<"false">:$split_weights);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -126,7 +140,23 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
     /// Threads of the CTA's consumer warpgroups (all of its threads but the
     /// producer warpgroup).
     int64_t getConsumerThreads() const {
-      return 128 * getWarpgroups() * getKGroups();
+      return 128 * getConsumerWarpgroups();
+    }
+    /// Consumer warpgroups: warpgroups x k_groups, times the weights with
+    /// split_weights.
+    int64_t getConsumerWarpgroups() const {
+      return getWarpgroups() * getKGroups() *
+             (getSplitWeights() ? getWeights() : 1);
+    }
+    /// Accumulators (weights) each consumer thread multiplies into.
+    int64_t getMmaWeights() const {
+      return getSplitWeights() ? 1 : getWeights();
+    }
+    /// Groups of consumer warpgroups whose accumulators meet in the first
+    /// after the K loop (nvfp4.wgmma.reduce_k_groups): the K groups, or
+    /// with split_weights the weights' warpgroups.
+    int64_t getSumGroups() const {
+      return getKGroups() * (getSplitWeights() ? getWeights() : 1);
     }
     /// Registers per thread of the producer warpgroup, and of the consumers
     /// once the producer gave its own up (setmaxnreg); multiples of 8, at
@@ -143,7 +173,7 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
       return std::min<int64_t>(perThread & ~int64_t(7), 256);
     }
     int64_t getConsumerRegisters() const {
-      return consumerRegisters(getWarpgroups() * getKGroups());
+      return consumerRegisters(getConsumerWarpgroups());
     }
     /// Registers per thread the kernel starts with (nvvm.maxnreg) when it
     /// has a producer warpgroup: what fits 65536 / threads, in the
@@ -194,10 +224,16 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
              (bTma ? weights * 64 * warpgroups * (kTileK / 2 + 16) : 0);
     }
     /// b_tma: where weight w's chunk and its scale codes start in a slot.
+    /// With split_weights the weights' chunks lie back to back, then their
+    /// scale codes.
     int64_t getBSlotOffset(int64_t w) const {
+      if (getSplitWeights())
+        return getATileBytes() + w * getBSlotBytes();
       return getATileBytes() + w * (getBSlotBytes() + getSfbSlotBytes());
     }
     int64_t getSfbSlotOffset(int64_t w = 0) const {
+      if (getSplitWeights())
+        return getBSlotOffset(getWeights()) + w * getSfbSlotBytes();
       return getBSlotOffset(w) + getBSlotBytes();
     }
     /// b_tma: the bytes the copies of one slot's chunks bring into it: all
@@ -215,11 +251,13 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
       return batch * ((m + getTileM() - 1) / getTileM()) * (k / kTileK) *
              getATileBytes();
     }
-    /// Bytes of the k_groups - 1 later K groups' accumulators at the ring's
-    /// bottom (reduce_k_groups); a staged store and a split exchange lie
-    /// above them.
+    /// Bytes of the later sum groups' accumulators (K groups, or the second
+    /// weight's warpgroup: every weight's values, the joined vector) at the
+    /// ring's bottom (reduce_k_groups); a staged store and a split exchange
+    /// lie above them.
     int64_t getKGroupSumsBytes() const {
-      return (getKGroups() - 1) * getWeights() * getTileN() * getTileM() * 4;
+      return (getSumGroups() - 1) * getWeights() * getTileN() * getTileM() *
+             4;
     }
     /// Dynamic shared memory of a ring (stages > 0): the slots, or the
     /// scratch reusing them if larger, 1024 bytes of slack to align them for

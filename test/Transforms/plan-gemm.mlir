@@ -211,6 +211,15 @@ func.func @b_tma_plain_k(%a: memref<128x2112xf4E2M1FN>, %sfa: memref<128x132xf8E
 
 // -----
 
+// A user's split_weights plan reads B's plain scale codes as rows.
+func.func @split_weights_blocked(%a: memref<256x4096xf4E2M1FN>, %sfa: memref<256x256xf8E4M3FN>, %b1: memref<3072x4096xf4E2M1FN>, %sfb1: memref<24x64x32x4x4xf8E4M3FN>, %b2: memref<3072x4096xf4E2M1FN>, %sfb2: memref<24x64x32x4x4xf8E4M3FN>, %c: memref<256x3072xf16>) {
+  // expected-error @+1 {{has a plan with split_weights, whose warpgroups read B's scale codes as rows of 16 bytes, but B's scales are blocked; use plain scales or split_weights = false}}
+  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<256x4096xf4E2M1FN>, memref<256x256xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<24x64x32x4x4xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<24x64x32x4x4xf8E4M3FN>) outs(%c : memref<256x3072xf16>) {sfb_layout = #nvfp4.scale_layout<blocked>, nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true, weights = 2, split_weights = true>>}
+  return
+}
+
+// -----
+
 // A half grid with 64 rows of A: the split cluster with B through the
 // ring (without b_tma the planner had no split-K for tiles of 64 rows).
 // CHECK-LABEL: func.func @half_grid_64_rows

@@ -5,7 +5,9 @@
 // the slot's tile of A, waits for all but the round's two groups, sends the
 // two accumulators through the split exchange as one vector interleaved by
 // groups of 4 (so a split's part holds both weights' values of the same
-// rows), and applies the gate to each split's part before the store.
+// rows), and applies the gate to each split's part before the store. (K =
+// 7168: a shorter K gives each weight a warpgroup instead,
+// tile-dual-split-weights.mlir.)
 // RUN: nvfp4-opt %s --nvfp4-plan=target=sm_90a --nvfp4-tile=target=sm_90a | FileCheck %s --check-prefix=TILE
 // RUN: nvfp4-opt %s --nvfp4-plan=target=sm_90a --nvfp4-tile=target=sm_90a --nvfp4-software-pipeline | FileCheck %s --check-prefix=PIPE
 
@@ -42,10 +44,10 @@
 // PIPE: vector.shuffle %[[PART]], %[[PART]] [4, 5, 6, 7, 12, 13, 14, 15,
 // PIPE: math.exp2 %{{.*}} : vector<32xf32>
 // PIPE: nvfp4.wgmma.store %{{.*}} outs(%arg6 : memref<256x3072xbf16>) {{.*}} : vector<32xf32>
-func.func @dual(%a: memref<256x4096xf4E2M1FN>, %sfa: memref<256x256xf8E4M3FN>,
-                %b1: memref<3072x4096xf4E2M1FN>, %sfb1: memref<3072x256xf8E4M3FN>,
-                %b2: memref<3072x4096xf4E2M1FN>, %sfb2: memref<3072x256xf8E4M3FN>,
+func.func @dual(%a: memref<256x7168xf4E2M1FN>, %sfa: memref<256x448xf8E4M3FN>,
+                %b1: memref<3072x7168xf4E2M1FN>, %sfb1: memref<3072x448xf8E4M3FN>,
+                %b2: memref<3072x7168xf4E2M1FN>, %sfb2: memref<3072x448xf8E4M3FN>,
                 %c: memref<256x3072xbf16>) {
-  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<256x4096xf4E2M1FN>, memref<256x256xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<3072x256xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<3072x256xf8E4M3FN>) outs(%c : memref<256x3072xbf16>)
+  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<256x7168xf4E2M1FN>, memref<256x448xf8E4M3FN>, memref<3072x7168xf4E2M1FN>, memref<3072x448xf8E4M3FN>, memref<3072x7168xf4E2M1FN>, memref<3072x448xf8E4M3FN>) outs(%c : memref<256x3072xbf16>)
   return
 }

@@ -48,11 +48,12 @@ protected:
   KernelPlanAttr wgmma(int64_t warpgroups, int64_t tileM, int64_t stages,
                        int64_t kGroups, int64_t bPrefetch, bool producer,
                        bool bTma, int64_t splits, SplitKMode mode,
-                       int64_t weights = 1, int64_t slotChunks = 1) {
+                       int64_t weights = 1, int64_t slotChunks = 1,
+                       bool splitWeights = false) {
     auto emit = [this] { return report(); };
     auto mainloop = WgmmaMainloopAttr::getChecked(
         emit, &ctx, warpgroups, tileM, stages, kGroups, bPrefetch, producer,
-        bTma, weights, slotChunks);
+        bTma, weights, slotChunks, splitWeights);
     if (!mainloop)
       return {};
     SplitKAttr reduction;
@@ -212,6 +213,50 @@ TEST_F(KernelPlanTest, SmemPlanPlacesTheAreasSideBySide) {
   EXPECT_EQ(smem.getBBytesOffset(), 128 * 128);
   EXPECT_EQ(WgmmaSmemPlan::kKGroupsBarrier, 1);
   EXPECT_EQ(WgmmaSmemPlan::getStagedStoreBarrier(1), 3);
+}
+
+// One warpgroup a weight (split_weights): the slot has a one-weight CTA's
+// layout of two warpgroups' rows (the weights' chunks back to back, then
+// their scale codes), the CTA two consumer warpgroups whose sums meet in
+// the K groups' area (the joined fragment of both weights), and the plans
+// it cannot serve are refused by name.
+TEST_F(KernelPlanTest, SplitWeightsReadsTheSlotAsTwoWarpgroupsOfOneWeight) {
+  KernelPlanAttr split = wgmma(1, 128, 8, 1, 2, true, true, 1,
+                               SplitKMode::Global, 2, 1, /*splitWeights=*/true);
+  KernelPlanAttr gemm = wgmma(2, 128, 8, 1, 2, true, true, 1,
+                              SplitKMode::Global, 1);
+  ASSERT_TRUE(split && gemm) << diagnostics;
+  WgmmaMainloopAttr s = split.getWgmma(), g = gemm.getWgmma();
+  EXPECT_EQ(s.getSlotBytes(), g.getSlotBytes());
+  EXPECT_EQ(s.getTileN(), 64);
+  EXPECT_EQ(s.getBSlotOffset(0), g.getBSlotOffset(0));
+  EXPECT_EQ(s.getBSlotOffset(1), g.getBSlotOffset(0) + 64 * 32);
+  EXPECT_EQ(s.getSfbSlotOffset(0), g.getSfbSlotOffset(0));
+  EXPECT_EQ(s.getSfbSlotOffset(1), g.getSfbSlotOffset(0) + 64 * 16);
+  EXPECT_EQ(s.getConsumerThreads(), 256);
+  EXPECT_EQ(s.getThreadsPerCta(), 384);
+  EXPECT_EQ(s.getMmaWeights(), 1);
+  EXPECT_EQ(s.getSumGroups(), 2);
+  EXPECT_EQ(s.getConsumerRegisters(), g.getConsumerRegisters());
+  // The second warpgroup's joined fragment: 2 x 64 floats a thread.
+  EXPECT_EQ(s.getKGroupSumsBytes(), 128 * 128 * 4);
+  EXPECT_FALSE(wgmma(2, 128, 8, 1, 2, true, true, 1, SplitKMode::Global, 2, 1,
+                     true));
+  EXPECT_NE(diagnostics.find("expects split_weights with weights = 2, "
+                             "warpgroups = 1"),
+            std::string::npos)
+      << diagnostics;
+  diagnostics.clear();
+  EXPECT_FALSE(wgmma(1, 192, 6, 1, 2, true, true, 1, SplitKMode::Global, 2, 1,
+                     true));
+  EXPECT_NE(diagnostics.find("weights x tile_m / 2 <= 128 with split_weights"),
+            std::string::npos)
+      << diagnostics;
+  diagnostics.clear();
+  EXPECT_FALSE(wgmma(1, 128, 8, 1, 2, true, true, 2, SplitKMode::Scatter, 2, 1,
+                     true));
+  EXPECT_NE(diagnostics.find("which has no split-K"), std::string::npos)
+      << diagnostics;
 }
 
 // A second weight (the gated dual GEMM) doubles what is kept per weight: a

@@ -55,7 +55,8 @@ LogicalResult
 WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           int64_t warpgroups, int64_t tileM, int64_t stages,
                           int64_t kGroups, int64_t bPrefetch, bool producer,
-                          bool bTma, int64_t weights, int64_t slotChunks) {
+                          bool bTma, int64_t weights, int64_t slotChunks,
+                          bool splitWeights) {
   if (warpgroups != 1 && warpgroups != 2)
     return emitError() << "expects warpgroups to be 1 or 2 (64 rows of B "
                           "each), but got "
@@ -131,10 +132,31 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "a slot's chunks under one barrier for one K "
                           "group), but got b_tma = "
                        << bTma << ", k_groups = " << kGroups;
-  if (producer && 128 * warpgroups * kGroups > 384)
+  // One weight per warpgroup: the second weight's warpgroup reads the
+  // slot as the second warpgroup of a one-weight CTA would, and hands its
+  // accumulator over in the K groups' exchange.
+  if (splitWeights && (weights != 2 || warpgroups != 1 || kGroups != 1 ||
+                       !bTma))
+    return emitError() << "expects split_weights with weights = 2, "
+                          "warpgroups = 1, k_groups = 1 and b_tma (a "
+                          "warpgroup for each weight's 64 rows of B), but "
+                          "got weights = "
+                       << weights << ", warpgroups = " << warpgroups
+                       << ", k_groups = " << kGroups << ", b_tma = " << bTma;
+  // Their sums meet as one fragment of every weight's values (at most
+  // 128 floats, as the K groups').
+  if (splitWeights && weights * tileM / 2 > 128)
+    return emitError() << "expects weights x tile_m / 2 <= 128 with "
+                          "split_weights (the warpgroups' accumulators meet "
+                          "as one fragment of at most 128 floats), but got "
+                       << weights << " x " << tileM << " / 2";
+  const int64_t consumerWarpgroups =
+      warpgroups * kGroups * (splitWeights ? weights : 1);
+  const int64_t mmaWeights = splitWeights ? 1 : weights;
+  if (producer && consumerWarpgroups > 3)
     return emitError() << "expects at most 3 consumer warpgroups (warpgroups "
                           "x k_groups) with a producer warpgroup, but got "
-                       << warpgroups * kGroups;
+                       << consumerWarpgroups;
   // tile_m / 2 accumulators, 6 registers per round of B in flight, about
   // 58 more per thread, and 16 more when each K group's ring has only two
   // rounds of slots (a plan fuzz through ptxas: such plans spilled within
@@ -145,7 +167,7 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // The estimate's terms, for the diagnostics (built only when one fires).
   auto formula = [&] {
     std::string perWeight = "tile_m / 2 accumulators + 6 x b_prefetch";
-    return (weights > 1 ? "(" + std::to_string(weights) + " weights x (" +
+    return (mmaWeights > 1 ? "(" + std::to_string(mmaWeights) + " weights x (" +
                               perWeight + ") + 58 + " + (bTma ? "16" : "64") +
                               " for the second weight's fragments" +
                               (bTma ? "" : " and loads")
@@ -155,9 +177,9 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            : std::string()) +
            (rounds == 2 ? " + 16 for two ring rounds per K group)" : ")");
   };
-  int64_t threads = 128 * warpgroups * kGroups;
-  int64_t registers =
-      estimateRegisters(tileM, bPrefetch, rounds, weights, bTma, slotChunks);
+  int64_t threads = 128 * consumerWarpgroups;
+  int64_t registers = estimateRegisters(tileM, bPrefetch, rounds, mmaWeights,
+                                        bTma, slotChunks);
   const int64_t perThread =
       std::min<int64_t>((65536 / threads) & ~int64_t(7), 255);
   if (registers > perThread)
@@ -170,7 +192,7 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << (rounds == 2 ? ", or more stages" : "");
   // With a producer warpgroup the consumers get what it leaves them.
   if (producer) {
-    int64_t budget = consumerRegisters(warpgroups * kGroups);
+    int64_t budget = consumerRegisters(consumerWarpgroups);
     if (registers > budget)
       return emitError() << "expects about " << registers
                          << " registers per consumer thread " << formula()
@@ -303,6 +325,12 @@ SplitKAttr::verifyWith(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << *this
                        << " needs the pre-pass's decoded tiles of A, but "
                        << wgmma << " decodes A in each CTA (stages = 0)";
+  // The weights' warpgroups meet in the CTA, not across splits (never
+  // timed together).
+  if (wgmma && wgmma.getSplitWeights())
+    return emitError() << *this << " splits K, but " << wgmma
+                       << " gives each weight its own warpgroup "
+                          "(split_weights), which has no split-K";
   // On chip the splits add every weight's accumulators as one fragment.
   if (wgmma && isOnChip() &&
       wgmma.getWeights() * wgmma.getTileM() / 2 > 128)

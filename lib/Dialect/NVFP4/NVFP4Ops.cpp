@@ -978,6 +978,12 @@ LogicalResult GemmTileOp::verify() {
                             "b_tma), but got "
                          << getBBytes().size() << " and "
                          << getBScales().size();
+  // Each weight's warpgroup reads its scale codes as the second warpgroup
+  // of a one-weight CTA would: rows of 16 bytes, not a 128-row atom.
+  if (plan.getSplitWeights() && getSfbLayout() == ScaleLayout::Blocked)
+    return emitOpError() << "expects plain B scales with split_weights (each "
+                            "weight's warpgroup reads its codes as rows of "
+                            "the slot), but they are blocked";
   if (plan.getBTma()) {
     MLIRContext *ctx = getContext();
     if (!bTmaScalesFit(getSfbLayout(), a->k))

@@ -69,7 +69,7 @@ LogicalResult WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   // precede its part of the last MMA, which the others wait for, but
   // compute-sanitizer's racecheck cannot see that order: a tile staged
   // over B's bytes of a slot was reported as a race without the barrier.)
-  const bool loopsOver = cta.kGroups > 1 || cta.kernel.getSplitCluster();
+  const bool loopsOver = cta.sumGroups > 1 || cta.kernel.getSplitCluster();
   const int64_t exchangeFloats =
       cta.plan.getWarpgroups() * 128 * accumulators * cta.weights;
   // An MXFP4 C's warps exchange their amaxes in the same place (the store

@@ -45,6 +45,8 @@ WgmmaCta::WgmmaCta(GemmTileOp op, ImplicitLocOpBuilder &b)
   kGroups = plan.getKGroups();
   stages = plan.getStages();
   weights = plan.getWeights();
+  mmaWeights = plan.getMmaWeights();
+  sumGroups = plan.getSumGroups();
   slotChunks = plan.getSlotChunks();
 }
 
@@ -55,6 +57,18 @@ namespace {
 /// producer warpgroup).
 LogicalResult consume(WgmmaCta &cta, WgmmaMainloop &mainloop, bool fillFirst) {
   SmallVector<Value> accs = mainloop.consume(fillFirst);
+  // One weight per warpgroup: each holds its weight's sums where the
+  // joined fragment of both has them and zeros for the other's, so that
+  // the sum groups' exchange (reduceAndStore) gives the first both.
+  if (cta.plan.getSplitWeights()) {
+    Value own = accs.front();
+    Value zeros = arith::ConstantOp::create(
+        cta.b, DenseElementsAttr::get(cast<VectorType>(own.getType()),
+                                      cta.b.getF32FloatAttr(0.0f)));
+    Value first = cta.cmp(arith::CmpIPredicate::eq, cta.sumGroup, cta.c32(0));
+    accs = {arith::SelectOp::create(cta.b, first, own, zeros),
+            arith::SelectOp::create(cta.b, first, zeros, own)};
+  }
   // The operands hold their values times a power of two
   // (ATileWorkspace.h): the sums are restored exactly (an overflow there
   // is one of the true sum too).
@@ -90,11 +104,14 @@ LogicalResult mlir::nvfp4::buildWgmmaPipeline(GemmTileOp op,
     return cta.cmp(p, x, y);
   };
   const int64_t warpgroups = plan.getWarpgroups();
-  // A slot's consumers: each warpgroup, or with b_tma each of its warps.
+  // A slot's consumers: each warpgroup of its K group (every weight's with
+  // split_weights), or with b_tma each of their warps.
   const int64_t releasers = plan.getBTma() ? 4 : 1;
+  const int64_t slotWarpgroups =
+      plan.getConsumerWarpgroups() / plan.getKGroups();
   auto ringType =
       RingType::get(ctx, cta.stages, plan.getSlotBytes(),
-                    warpgroups * releasers, kernel.getScratchBytes(),
+                    slotWarpgroups * releasers, kernel.getScratchBytes(),
                     /*ctaGroup=*/1);
   // The roles assume the CTA and cluster shapes nvfp4-tile launches the
   // plan with: a kernel that says otherwise would hang (no producer) or
@@ -127,17 +144,27 @@ LogicalResult mlir::nvfp4::buildWgmmaPipeline(GemmTileOp op,
   cta.smem.emplace(kernel, ringType);
 
   // Thread roles: warpgroup index = K group x warpgroups + warpgroup; each
-  // warpgroup owns 64 rows of B from rowBase.
+  // warpgroup owns 64 rows of B from rowBase. With split_weights the
+  // index is the weight's: both own the CTA's 64 rows, and each reads its
+  // weight's in the slot as a one-weight CTA's warpgroup of that index
+  // would.
   Value tid = arith::IndexCastUIOp::create(
       b, cta.i32, gpu::ThreadIdOp::create(b, gpu::Dimension::x));
   cta.tid = tid;
   Value wgIndex = arith::ShRUIOp::create(b, tid, c32(7));
-  Value warpgroup = b.createOrFold<arith::RemUIOp>(wgIndex, c32(warpgroups));
-  cta.kGroup = b.createOrFold<arith::DivUIOp>(wgIndex, c32(warpgroups));
+  const bool splitWeights = plan.getSplitWeights();
+  Value warpgroup =
+      splitWeights ? wgIndex
+                   : b.createOrFold<arith::RemUIOp>(wgIndex, c32(warpgroups));
+  cta.kGroup = splitWeights
+                   ? c32(0)
+                   : b.createOrFold<arith::DivUIOp>(wgIndex, c32(warpgroups));
+  cta.sumGroup = splitWeights ? wgIndex : cta.kGroup;
   cta.mBase = arith::IndexCastUIOp::create(b, cta.i32, op.getMBase());
   cta.warpgroupRow = cta.mul(warpgroup, c32(64));
   cta.nBase32 = arith::IndexCastUIOp::create(b, cta.i32, op.getNBase());
-  cta.rowBase = cta.add(cta.nBase32, cta.warpgroupRow);
+  cta.rowBase =
+      splitWeights ? cta.nBase32 : cta.add(cta.nBase32, cta.warpgroupRow);
   cta.batch = op.getBatch();
   cta.weightBatch = op.getGroup() ? op.getGroup() : op.getBatch();
   cta.batch32 = b.createOrFold<arith::IndexCastUIOp>(cta.i32, cta.weightBatch);

@@ -110,7 +110,7 @@ WgmmaMainloop::Raws WgmmaMainloop::readB(Position p, Value r) {
     Value inRow = b.createOrFold<arith::AndIOp>(globalChunk(chunk),
                                                 c32(perRow / perChunk - 1));
     const int64_t sub = j * cta.plan.getChunkBytes();
-    for (int64_t w = 0; w < cta.weights; ++w) {
+    for (int64_t w = 0; w < cta.mmaWeights; ++w) {
       auto read = WgmmaReadBOp::create(
           b, b.getI64Type(), b.getI64Type(), b.getI8Type(), b.getI8Type(),
           cta.ring, slot, cta.warpgroupRow, cta.atomRow, inRow,
@@ -129,7 +129,7 @@ SmallVector<Value> WgmmaMainloop::slotFragments(Value valid, Position p,
     return decode(readB(p, r));
   auto fragType = VectorType::get({16}, i32);
   auto ifOp = scf::IfOp::create(
-      b, SmallVector<Type>(cta.weights * cta.slotChunks, fragType), valid,
+      b, SmallVector<Type>(cta.mmaWeights * cta.slotChunks, fragType), valid,
       /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
@@ -138,7 +138,7 @@ SmallVector<Value> WgmmaMainloop::slotFragments(Value valid, Position p,
   Value zeros = arith::ConstantOp::create(
       b, DenseElementsAttr::get(fragType, APInt(32, 0)));
   scf::YieldOp::create(b,
-                       SmallVector<Value>(cta.weights * cta.slotChunks, zeros));
+                       SmallVector<Value>(cta.mmaWeights * cta.slotChunks, zeros));
   return SmallVector<Value>(ifOp.getResults());
 }
 
@@ -245,7 +245,7 @@ void WgmmaMainloop::round(Value r, Value count, bool first, Position &at,
   // One MMA group per weight: wait until only this round's are in flight.
   mma(accs, frags, slot);
   NVVM::WgmmaWaitGroupSyncOp::create(
-      b, b.getI64IntegerAttr(cta.weights * cta.slotChunks));
+      b, b.getI64IntegerAttr(cta.mmaWeights * cta.slotChunks));
   // b_tma: every thread read the slot's B with ld.shared, so each warp
   // releases it once its lanes' reads are ordered before lane 0's arrival
   // (bar.warp.sync orders memory among a warp's threads); one thread of
@@ -362,7 +362,7 @@ SmallVector<Value> WgmmaMainloop::kLoop(Value count, Position &at,
   // The accumulators are as wide as the MMAs' N (the tile's rows, or
   // fewer in a grouped tile's variant).
   const int64_t accCount = (mmaRows ? mmaRows : cta.plan.getTileM()) / 2;
-  const int64_t weights = cta.weights;
+  const int64_t weights = cta.mmaWeights;
   // b_tma: B waits in the ring, no loads are carried.
   const int64_t inFlight = cta.plan.getBTma() ? 0 : cta.plan.getBPrefetch() - 1;
   // Prologue: round 0's fragments and the loads of rounds 1 .. inFlight in
@@ -502,7 +502,7 @@ SmallVector<Value> WgmmaMainloop::consume(bool fillFirst) {
   SmallVector<int64_t> cases;
   for (int64_t v = 0; v + 1 < variants; ++v)
     cases.push_back(v);
-  SmallVector<Type> types(cta.weights,
+  SmallVector<Type> types(cta.mmaWeights,
                           VectorType::get({tileM / 2}, b.getF32Type()));
   auto select =
       scf::IndexSwitchOp::create(b, types, variant, cases, cases.size());

@@ -145,6 +145,7 @@ struct GemmPlanFields {
   bool producer, splitOnChip, bTma;
   int64_t weights = 1;
   int64_t slotChunks = 1;
+  bool splitWeights = false;
 };
 
 /// The plan of `f`: a wgmma mainloop, and split-K's reduction when it
@@ -154,7 +155,8 @@ struct GemmPlanFields {
 KernelPlanAttr getGemmPlan(MLIRContext *ctx, const GemmPlanFields &f) {
   auto mainloop = WgmmaMainloopAttr::get(ctx, f.warpgroups, f.tileM, f.stages,
                                          f.kGroups, f.bPrefetch, f.producer,
-                                         f.bTma, f.weights, f.slotChunks);
+                                         f.bTma, f.weights, f.slotChunks,
+                                         f.splitWeights);
   SplitKAttr reduction;
   if (f.splitK > 1) {
     SplitKMode mode = !f.splitOnChip                  ? SplitKMode::Global
@@ -373,10 +375,17 @@ fastestTileDownTo64(int64_t first, function_ref<double(int64_t)> makespan) {
 /// tile of A is the multiple of 8 rows from 64 up whose grid
 /// tilesMakespan says ends first: a last wave of few CTAs costs a whole
 /// tile's time (512 x 3072 x 7168: 96 CTAs of 128 rows on 132 SMs; 120 of
-/// 104 rows are 6.6 % faster, performance.md, dual v4).
+/// 104 rows are 6.6 % faster, performance.md, dual v4). Where the grid
+/// would split K, K is at most kSplitWeightsMaxChunks chunks and B's scales
+/// are plain, each weight gets a warpgroup of its own instead
+/// (split_weights): the same work a CTA on as many CTAs, whose weights meet
+/// in the CTA rather than across a cluster; 2.6 % faster on 256 x 3072 x
+/// 4096, 4 % slower on 256 x 4096 x 7168, whose longer K loop amortizes
+/// the cluster's exchange and loses more to one accumulator a warpgroup
+/// (performance.md, dual v5).
 KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                               int64_t n, int64_t k, int64_t batch,
-                              bool bTmaFits) {
+                              bool bTmaFits, bool splitWeightsFit) {
   GemmShape shape{m,     n,         k / WgmmaMainloopAttr::kTileK,
                   batch, t.smCount, bTmaFits};
   GemmPlanFields f{};
@@ -392,7 +401,15 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
   const int64_t ctas = llvm::divideCeil(n, 64 * f.warpgroups) *
                        llvm::divideCeil(m, f.tileM) * batch;
   f.splitK = 2 * ctas <= t.smCount && shape.evenChunks() ? 2 : 1;
-  if (f.bTma && f.splitK == 1) {
+  constexpr int64_t kSplitWeightsMaxChunks = 4096 / WgmmaMainloopAttr::kTileK;
+  if (f.splitK == 2 && splitWeightsFit && f.warpgroups == 2 &&
+      shape.chunks <= kSplitWeightsMaxChunks) {
+    f.warpgroups = 1;
+    f.splitK = 1;
+    f.splitWeights = true;
+    f.tileM = std::min<int64_t>(f.tileM, 128);
+  }
+  if (f.bTma && f.splitK == 1 && !f.splitWeights) {
     SmallVector<TileWork> work(
         batch,
         TileWork{m,
@@ -932,7 +949,9 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
                                 g.bTmaScalesFit(),
                                 g.isQuantizedOutput() || g.getFormat().isMX())
                : chooseDualPlan(op->getContext(), t, a.rows, n, a.k, a.batch,
-                                g.bTmaScalesFit());
+                                g.bTmaScalesFit(),
+                                g.bTmaScalesFit() &&
+                                    g.sfbLayout == ScaleLayout::Plain);
   if (failed(checkPlanWeights(g, *plan)) ||
       failed(checkQuantizedOutputPlan(g, *plan)))
     return failure();
@@ -951,6 +970,13 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
            << 16 * g.getFormat().blockSize
            << " (a row of scales a multiple of 16 bytes), but K = " << a.k
            << "; use blocked scales or b_tma = false";
+  // Each weight's warpgroup reads its codes as rows of the slot.
+  if (plan->getWgmma().getSplitWeights() &&
+      g.sfbLayout == ScaleLayout::Blocked)
+    return op->emitOpError()
+           << "has a plan with split_weights, whose warpgroups read B's scale "
+              "codes as rows of 16 bytes, but B's scales are blocked; use "
+              "plain scales or split_weights = false";
   if (plan->getStages() == 0 &&
       plan->getSharedBytes() > t.info.staticSharedBytes)
     return op->emitOpError()

@@ -7,7 +7,9 @@
 // What a wgmma CTA adds after its K loop, before the epilogue stores:
 //
 // - the K groups' partial sums meet in group 0 (nvfp4.wgmma.reduce_k_groups,
-//   through the shared-memory plan's K-group area);
+//   through the shared-memory plan's K-group area); so do the weights'
+//   accumulators with split_weights, each warpgroup's zeros where the
+//   other's values go;
 // - a #nvfp4.split_k on chip: the holders of the tile's sum (K group 0) of
 //   the cluster's CTAs add their tiles into the first one's, which alone
 //   stores (mode cluster, nvfp4.wgmma.reduce_splits), or each split adds
@@ -142,15 +144,15 @@ LogicalResult mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, ValueRange accs,
     b.setInsertionPointToStart(first.thenBlock());
     store();
   };
-  if (cta.kGroups == 1) {
+  if (cta.sumGroups == 1) {
     reduceSplitsAndStore();
   } else {
     acc = WgmmaReduceKGroupsOp::create(b, acc.getType(), acc, cta.ring,
-                                       b.getI64IntegerAttr(cta.kGroups),
+                                       b.getI64IntegerAttr(cta.sumGroups),
                                        b.getI64IntegerAttr(warpgroups));
-    auto ifOp =
-        scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, cta.kGroup, c32(0)),
-                          /*withElseRegion=*/false);
+    auto ifOp = scf::IfOp::create(
+        b, cmp(arith::CmpIPredicate::eq, cta.sumGroup, c32(0)),
+        /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     reduceSplitsAndStore();
