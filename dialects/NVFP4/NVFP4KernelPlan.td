@@ -97,9 +97,10 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
       weights' chunks back to back, then their scale codes (the layout of
       one weight's 128 rows, so each warpgroup reads it as the second
       warpgroup of a one-weight CTA would; plain B scales only). After the
-      K loop the second warpgroup hands its accumulator to the first
-      through the ring (the K groups' exchange), which applies the
-      epilogue and stores.
+      K loop the two swap halves of their accumulators through the ring
+      (`nvfp4.wgmma.swap_halves`): each then holds both weights' values
+      of half the tile's rows of A, applies the epilogue and stores them.
+      tile_m must be a multiple of 16 (whole 8-column groups a half).
 
     The K loop steps 64 values (4 MMAs of K = 16); K must be a multiple of
     64.
@@ -152,11 +153,10 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
     int64_t getMmaWeights() const {
       return getSplitWeights() ? 1 : getWeights();
     }
-    /// Groups of consumer warpgroups whose accumulators meet in the first
-    /// after the K loop (nvfp4.wgmma.reduce_k_groups): the K groups, or
-    /// with split_weights the weights' warpgroups.
-    int64_t getSumGroups() const {
-      return getKGroups() * (getSplitWeights() ? getWeights() : 1);
+    /// Consumer warpgroups that store a part of the tile: with
+    /// split_weights each weight's stores half of the tile's rows of A.
+    int64_t getStoreWarpgroups() const {
+      return getWarpgroups() * (getSplitWeights() ? getWeights() : 1);
     }
     /// Registers per thread of the producer warpgroup, and of the consumers
     /// once the producer gave its own up (setmaxnreg); multiples of 8, at
@@ -251,13 +251,14 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
       return batch * ((m + getTileM() - 1) / getTileM()) * (k / kTileK) *
              getATileBytes();
     }
-    /// Bytes of the later sum groups' accumulators (K groups, or the second
-    /// weight's warpgroup: every weight's values, the joined vector) at the
-    /// ring's bottom (reduce_k_groups); a staged store and a split exchange
-    /// lie above them.
+    /// Bytes of the k_groups - 1 later K groups' accumulators at the ring's
+    /// bottom (reduce_k_groups), or with split_weights of the halves the
+    /// weights' warpgroups swap (swap_halves: 2 x 128 threads x tile_m / 4
+    /// floats); a staged store and a split exchange lie above them.
     int64_t getKGroupSumsBytes() const {
-      return (getSumGroups() - 1) * getWeights() * getTileN() * getTileM() *
-             4;
+      if (getSplitWeights())
+        return 128 * getTileM();
+      return (getKGroups() - 1) * getWeights() * getTileN() * getTileM() * 4;
     }
     /// Dynamic shared memory of a ring (stages > 0): the slots, or the
     /// scratch reusing them if larger, 1024 bytes of slack to align them for

@@ -224,6 +224,44 @@ def NVFP4_WgmmaReduceKGroupsOp : NVFP4_WgmmaOp<"wgmma.reduce_k_groups",
   let hasVerifier = 1;
 }
 
+def NVFP4_WgmmaSwapHalvesOp : NVFP4_WgmmaOp<"wgmma.swap_halves"> {
+  let summary = "Swap halves of two warpgroups' accumulators";
+  let description = [{
+    The end of a `split_weights` K loop: the CTA's two consumer warpgroups
+    (threads 0-255; each multiplied one weight into a fragment of N floats
+    a thread, 2N rows of A) execute it after the K loop (all MMAs complete,
+    every fill of the ring landed: it overwrites the slots). Warpgroup w
+    keeps half w of its fragment (floats [w N / 2, (w + 1) N / 2): rows
+    w N .. (w + 1) N - 1 of the tile of A, in whole 8-column groups) and
+    hands the other half to the other warpgroup through the ring's memory,
+    from the bottom of its data; the result is the other warpgroup's half
+    w. Each warpgroup then holds both weights' values of its half of the
+    tile's rows and applies the gate and stores them itself.
+
+    Example:
+    ```mlir
+    %theirs = nvfp4.wgmma.swap_halves %acc in %ring
+        : !nvfp4.ring<stages = 8, slot_bytes = 22528, consumers = 8,
+                      scratch_bytes = 65536>, vector<64xf32> -> vector<32xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       NVFP4_RingType:$ring);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $acc `in` $ring attr-dict `:` qualified(type($ring)) `,` type($acc) `->`
+    type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// Bytes of the ring's data it uses, from the bottom: each warpgroup's
+    /// half it hands over.
+    int64_t getScratchNeed() {
+      return 2 * 128 * getResult().getType().getNumElements() * 4;
+    }
+  }];
+  let hasVerifier = 1;
+}
+
 def NVFP4_WgmmaReduceSplitsOp : NVFP4_WgmmaOp<"wgmma.reduce_splits",
     [AllTypesMatch<["acc", "result"]>]> {
   let summary =

@@ -6,14 +6,14 @@
 // CTA's two warpgroups' rows); every consumer reads the slot at its
 // warpgroup's row from the first weight's offsets, so each reads its own
 // weight, and issues one MMA a round into one accumulator; after the K loop
-// each warpgroup puts its sums where the joined fragment holds its weight's
-// (zeros for the other's), the two meet in the first warpgroup
-// (reduce_k_groups, 2 groups of 1 warpgroup), which applies the gate and
-// stores alone.
+// the two warpgroups swap halves of their tiles (swap_halves: warpgroup w
+// keeps rows w x 64 .. of the tile of A and gets the other weight's values
+// of them), and each applies the gate to its half and stores it (staged,
+// two warpgroups' areas above the swapped halves' 16384 bytes).
 // RUN: nvfp4-opt %s --nvfp4-plan=target=sm_90a --nvfp4-tile=target=sm_90a --nvfp4-software-pipeline | FileCheck %s
 
 // CHECK: gpu.func @dual_kernel({{.*}}) kernel attributes {known_block_size = array<i32: 384, 1, 1>
-// CHECK: nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 22528, consumers = 8, scratch_bytes = 65536>
+// CHECK: nvfp4.ring.alloc : !nvfp4.ring<stages = 8, slot_bytes = 22528, consumers = 8, scratch_bytes = 16384>
 // CHECK: nvfp4.ring.copy %[[R:.*]][%[[S0:.*]]] at 16384 from %arg8
 // CHECK: nvfp4.ring.copy %[[R]][%[[S0]]] at 20480 from %arg10
 // CHECK: nvfp4.ring.copy %[[R]][%[[S0]]] at 18432 from %arg9
@@ -22,12 +22,14 @@
 // CHECK-NOT: nvfp4.wgmma.read_b
 // CHECK: nvfp4.wgmma.mma {{.*}}, vector<64xf32>
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
-// CHECK: %[[G:.*]] = arith.select %[[FIRST:.*]], %[[OWN:.*]], %[[ZERO:.*]] : vector<64xf32>
-// CHECK-NEXT: %[[U:.*]] = arith.select %[[FIRST]], %[[ZERO]], %[[OWN]] : vector<64xf32>
-// CHECK: %[[J:.*]] = vector.shuffle {{.*}} [0, 1, 2, 3, 64, 65, 66, 67,
-// CHECK: nvfp4.wgmma.reduce_k_groups %[[J]] in %[[R]] groups 2 warpgroups 1 {{.*}} vector<128xf32>
-// CHECK: math.exp2 %{{.*}} : vector<64xf32>
-// CHECK: nvfp4.wgmma.store %{{.*}} outs(%arg6 : memref<256x3072xbf16>) {{.*}} staged in %[[R]] at 65536 warpgroups 1 : vector<64xf32>
+// CHECK: %[[THEIRS:.*]] = nvfp4.wgmma.swap_halves %[[OWN:.*]] in %[[R]] : {{.*}}, vector<64xf32> -> vector<32xf32>
+// CHECK: %[[LO:.*]] = vector.shuffle %[[OWN]], %[[OWN]] [0, 1, 2,
+// CHECK: %[[HI:.*]] = vector.shuffle %[[OWN]], %[[OWN]] [32, 33, 34,
+// CHECK: %[[KEPT:.*]] = arith.select %[[FIRST:.*]], %[[LO]], %[[HI]] : vector<32xf32>
+// CHECK-NEXT: %[[G:.*]] = arith.select %[[FIRST]], %[[KEPT]], %[[THEIRS]] : vector<32xf32>
+// CHECK-NEXT: %[[U:.*]] = arith.select %[[FIRST]], %[[THEIRS]], %[[KEPT]] : vector<32xf32>
+// CHECK: math.exp2 %{{.*}} : vector<32xf32>
+// CHECK: nvfp4.wgmma.store %{{.*}} outs(%arg6 : memref<256x3072xbf16>) {{.*}} staged in %[[R]] at 16384 warpgroups 2 : vector<32xf32>
 func.func @dual(%a: memref<256x4096xf4E2M1FN>, %sfa: memref<256x256xf8E4M3FN>,
                 %b1: memref<3072x4096xf4E2M1FN>, %sfb1: memref<3072x256xf8E4M3FN>,
                 %b2: memref<3072x4096xf4E2M1FN>, %sfb2: memref<3072x256xf8E4M3FN>,

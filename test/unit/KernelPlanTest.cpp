@@ -217,9 +217,9 @@ TEST_F(KernelPlanTest, SmemPlanPlacesTheAreasSideBySide) {
 
 // One warpgroup a weight (split_weights): the slot has a one-weight CTA's
 // layout of two warpgroups' rows (the weights' chunks back to back, then
-// their scale codes), the CTA two consumer warpgroups whose sums meet in
-// the K groups' area (the joined fragment of both weights), and the plans
-// it cannot serve are refused by name.
+// their scale codes), the CTA two consumer warpgroups that swap halves of
+// their tiles in the K groups' area and both store, and the plans it
+// cannot serve are refused by name.
 TEST_F(KernelPlanTest, SplitWeightsReadsTheSlotAsTwoWarpgroupsOfOneWeight) {
   KernelPlanAttr split = wgmma(1, 128, 8, 1, 2, true, true, 1,
                                SplitKMode::Global, 2, 1, /*splitWeights=*/true);
@@ -236,10 +236,10 @@ TEST_F(KernelPlanTest, SplitWeightsReadsTheSlotAsTwoWarpgroupsOfOneWeight) {
   EXPECT_EQ(s.getConsumerThreads(), 256);
   EXPECT_EQ(s.getThreadsPerCta(), 384);
   EXPECT_EQ(s.getMmaWeights(), 1);
-  EXPECT_EQ(s.getSumGroups(), 2);
+  EXPECT_EQ(s.getStoreWarpgroups(), 2);
   EXPECT_EQ(s.getConsumerRegisters(), g.getConsumerRegisters());
-  // The second warpgroup's joined fragment: 2 x 64 floats a thread.
-  EXPECT_EQ(s.getKGroupSumsBytes(), 128 * 128 * 4);
+  // The swapped halves: 2 warpgroups x 128 threads x 32 floats.
+  EXPECT_EQ(s.getKGroupSumsBytes(), 2 * 128 * 32 * 4);
   EXPECT_FALSE(wgmma(2, 128, 8, 1, 2, true, true, 1, SplitKMode::Global, 2, 1,
                      true));
   EXPECT_NE(diagnostics.find("expects split_weights with weights = 2, "
@@ -247,9 +247,10 @@ TEST_F(KernelPlanTest, SplitWeightsReadsTheSlotAsTwoWarpgroupsOfOneWeight) {
             std::string::npos)
       << diagnostics;
   diagnostics.clear();
-  EXPECT_FALSE(wgmma(1, 192, 6, 1, 2, true, true, 1, SplitKMode::Global, 2, 1,
-                     true));
-  EXPECT_NE(diagnostics.find("weights x tile_m / 2 <= 128 with split_weights"),
+  EXPECT_FALSE(
+      wgmma(1, 120, 6, 1, 2, true, true, 1, SplitKMode::Global, 2, 1, true));
+  EXPECT_NE(diagnostics.find("expects tile_m to be a multiple of 16 with "
+                             "split_weights"),
             std::string::npos)
       << diagnostics;
   diagnostics.clear();

@@ -206,6 +206,60 @@ struct WgmmaReduceKGroupsLowering : OpConversionPattern<WgmmaReduceKGroupsOp> {
   }
 };
 
+struct WgmmaSwapHalvesLowering : OpConversionPattern<WgmmaSwapHalvesOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WgmmaSwapHalvesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    KernelBuilder k(b);
+    SmallVector<Value> acc = k.unpack(adaptor.getAcc());
+    const int64_t half = acc.size() / 2;
+    Value tid = k.threadIdX();
+    Value warpgroup = arith::ShRUIOp::create(b, tid, k.c32(7));
+    Value t = arith::AndIOp::create(b, tid, k.c32(127));
+    Value first =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, warpgroup, k.c32(0));
+    // Element i of the half warpgroup g hands over at (g x half + i) x 128
+    // + t floats, so a warp's stores and loads are contiguous. Named
+    // barrier 1 (the K groups') over the two warpgroups: every thread is
+    // past its K loop before any writes, and every half is written before
+    // any reads.
+    auto barrier = [&] {
+      NVVM::BarrierOp::create(b, Type(), k.c32(WgmmaSmemPlan::kKGroupsBarrier),
+                              k.c32(256), NVVM::BarrierReductionAttr(),
+                              Value());
+    };
+    auto element = [&](Value group, int64_t i) -> Value {
+      Value index = arith::AddIOp::create(
+          b,
+          arith::MulIOp::create(
+              b,
+              arith::AddIOp::create(
+                  b, arith::MulIOp::create(b, group, k.c32(half)), k.c32(i)),
+              k.c32(128)),
+          t);
+      Value address = arith::AddIOp::create(
+          b, adaptor.getRing(), arith::MulIOp::create(b, index, k.c32(4)));
+      return LLVM::IntToPtrOp::create(b, k.sharedPtr, address);
+    };
+    barrier();
+    // Warpgroup 0 hands over its second half, warpgroup 1 its first.
+    for (int64_t i = 0; i < half; ++i)
+      LLVM::StoreOp::create(
+          b, arith::SelectOp::create(b, first, acc[half + i], acc[i]),
+          element(warpgroup, i), 4);
+    barrier();
+    Value other = arith::XOrIOp::create(b, warpgroup, k.c32(1));
+    SmallVector<Value> theirs;
+    for (int64_t i = 0; i < half; ++i)
+      theirs.push_back(LLVM::LoadOp::create(b, k.f32, element(other, i), 4));
+    rewriter.replaceOp(op, k.pack(op.getResult().getType(), theirs));
+    return success();
+  }
+};
+
 struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -472,8 +526,8 @@ struct WgmmaStoreLowering : OpConversionPattern<WgmmaStoreOp> {
 
 void mlir::nvfp4::populateWgmmaPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns) {
-  patterns
-      .add<WgmmaLoadBLowering, WgmmaReadBLowering, WgmmaDecodeBLowering,
-           WgmmaMmaLowering, WgmmaReduceKGroupsLowering, WgmmaStoreLowering>(
-          converter, patterns.getContext());
+  patterns.add<WgmmaLoadBLowering, WgmmaReadBLowering, WgmmaDecodeBLowering,
+               WgmmaMmaLowering, WgmmaReduceKGroupsLowering,
+               WgmmaSwapHalvesLowering, WgmmaStoreLowering>(
+      converter, patterns.getContext());
 }

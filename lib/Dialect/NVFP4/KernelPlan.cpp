@@ -143,13 +143,13 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "got weights = "
                        << weights << ", warpgroups = " << warpgroups
                        << ", k_groups = " << kGroups << ", b_tma = " << bTma;
-  // Their sums meet as one fragment of every weight's values (at most
-  // 128 floats, as the K groups').
-  if (splitWeights && weights * tileM / 2 > 128)
-    return emitError() << "expects weights x tile_m / 2 <= 128 with "
-                          "split_weights (the warpgroups' accumulators meet "
-                          "as one fragment of at most 128 floats), but got "
-                       << weights << " x " << tileM << " / 2";
+  // The warpgroups swap halves of their tiles in whole 8-column groups.
+  if (splitWeights && tileM % 16 != 0)
+    return emitError() << "expects tile_m to be a multiple of 16 with "
+                          "split_weights (the weights' warpgroups swap "
+                          "halves of the tile's rows of A, whole groups of "
+                          "8), but got "
+                       << tileM;
   const int64_t consumerWarpgroups =
       warpgroups * kGroups * (splitWeights ? weights : 1);
   const int64_t mmaWeights = splitWeights ? 1 : weights;

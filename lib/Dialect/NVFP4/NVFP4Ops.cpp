@@ -1330,6 +1330,35 @@ LogicalResult WgmmaMmaOp::verify() {
   return success();
 }
 
+LogicalResult WgmmaSwapHalvesOp::verify() {
+  if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
+    return failure();
+  const int64_t n = getAcc().getType().getNumElements();
+  // Whole 8-column groups of 4 values each side.
+  if (n % 8 != 0 || getResult().getType().getNumElements() != n / 2)
+    return emitOpError() << "expects an accumulator of a multiple of 8 "
+                            "floats and a result of half as many, but got "
+                         << n << " and "
+                         << getResult().getType().getNumElements();
+  if (DenseI32ArrayAttr block = getKnownBlockSize(getOperation());
+      block && !isRowShape(block, 256) && !isRowShape(block, 384)) {
+    InFlightDiagnostic diag =
+        emitOpError() << "expects its kernel's CTA to be the two consumer "
+                         "warpgroups it swaps between (256 threads, plus "
+                         "128 with a producer warpgroup), but the kernel's "
+                         "known_block_size is ";
+    llvm::interleave(block.asArrayRef(), diag, " x ");
+    return diag;
+  }
+  const int64_t need = getScratchNeed();
+  if (getRing().getType().getDataBytes() < need)
+    return emitOpError() << "expects the ring to hold " << need
+                         << " bytes of scratch (the halves handed over), but "
+                            "it has "
+                         << getRing().getType().getDataBytes();
+  return success();
+}
+
 LogicalResult WgmmaReduceKGroupsOp::verify() {
   if (failed(verifyWgmmaAccumulator(getOperation(), getAcc().getType())))
     return failure();

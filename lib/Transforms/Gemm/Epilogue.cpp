@@ -69,7 +69,8 @@ LogicalResult WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   // precede its part of the last MMA, which the others wait for, but
   // compute-sanitizer's racecheck cannot see that order: a tile staged
   // over B's bytes of a slot was reported as a race without the barrier.)
-  const bool loopsOver = cta.sumGroups > 1 || cta.kernel.getSplitCluster();
+  const bool loopsOver = cta.kGroups > 1 || cta.kernel.getSplitCluster() ||
+                         cta.plan.getSplitWeights();
   const int64_t exchangeFloats =
       cta.plan.getWarpgroups() * 128 * accumulators * cta.weights;
   // An MXFP4 C's warps exchange their amaxes in the same place (the store
@@ -78,8 +79,8 @@ LogicalResult WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   const bool mxC = cScales && BlockFormat::of(cScales.getType()).isMX();
   std::optional<int64_t> offset;
   if (mxC) {
-    const int64_t bytes = cta.plan.getWarpgroups() *
-                          WgmmaStoreOp::getMXExchangeBytes(accumulators);
+    const int64_t bytes =
+        cta.storeWarpgroups * WgmmaStoreOp::getMXExchangeBytes(accumulators);
     offset = cta.smem->getMXExchangeOffset(bytes, exchangeFloats);
     if (!offset)
       return cta.op.emitOpError()
@@ -94,7 +95,7 @@ LogicalResult WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   // too: their 16-byte stores are masked there.)
   else if (!split && WgmmaStoreOp::canStage(cType)) {
     const int64_t bytes =
-        cta.plan.getWarpgroups() *
+        cta.storeWarpgroups *
         WgmmaStoreOp::getStagedTileBytes(
             accumulators, cType.getElementType().getIntOrFloatBitWidth() / 8);
     // Below a split cluster's exchange: the other splits' tiles, or with
@@ -104,15 +105,15 @@ LogicalResult WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   if (offset) {
     staging = cta.ring;
     stagingOffset = b.getI64IntegerAttr(*offset);
-    stagingWarpgroups = b.getI64IntegerAttr(cta.plan.getWarpgroups());
+    stagingWarpgroups = b.getI64IntegerAttr(cta.storeWarpgroups);
     // Consumers that have met no barrier since their K loops (no K groups,
     // no split cluster) meet one first: none stages its tile over ring
     // slots another may still be reading. Before any guard, so that a
     // warpgroup that stores nothing still arrives (an MXFP4 C's store
     // meets it itself with two warpgroups).
-    if (!loopsOver && !(mxC && cta.plan.getWarpgroups() > 1))
+    if (!loopsOver && !(mxC && cta.storeWarpgroups > 1))
       NVVM::BarrierOp::create(b, Type(), c32(WgmmaSmemPlan::kLoopsOverBarrier),
-                              c32(128 * cta.plan.getWarpgroups()),
+                              c32(128 * cta.storeWarpgroups),
                               NVVM::BarrierReductionAttr(), Value());
   }
   auto emitStore = [&] {

@@ -46,7 +46,7 @@ WgmmaCta::WgmmaCta(GemmTileOp op, ImplicitLocOpBuilder &b)
   stages = plan.getStages();
   weights = plan.getWeights();
   mmaWeights = plan.getMmaWeights();
-  sumGroups = plan.getSumGroups();
+  storeWarpgroups = plan.getStoreWarpgroups();
   slotChunks = plan.getSlotChunks();
 }
 
@@ -57,18 +57,6 @@ namespace {
 /// producer warpgroup).
 LogicalResult consume(WgmmaCta &cta, WgmmaMainloop &mainloop, bool fillFirst) {
   SmallVector<Value> accs = mainloop.consume(fillFirst);
-  // One weight per warpgroup: each holds its weight's sums where the
-  // joined fragment of both has them and zeros for the other's, so that
-  // the sum groups' exchange (reduceAndStore) gives the first both.
-  if (cta.plan.getSplitWeights()) {
-    Value own = accs.front();
-    Value zeros = arith::ConstantOp::create(
-        cta.b, DenseElementsAttr::get(cast<VectorType>(own.getType()),
-                                      cta.b.getF32FloatAttr(0.0f)));
-    Value first = cta.cmp(arith::CmpIPredicate::eq, cta.sumGroup, cta.c32(0));
-    accs = {arith::SelectOp::create(cta.b, first, own, zeros),
-            arith::SelectOp::create(cta.b, first, zeros, own)};
-  }
   // The operands hold their values times a power of two
   // (ATileWorkspace.h): the sums are restored exactly (an overflow there
   // is one of the true sum too).
@@ -88,6 +76,8 @@ LogicalResult consume(WgmmaCta &cta, WgmmaMainloop &mainloop, bool fillFirst) {
     NVVM::GriddepcontrolOp::create(cta.b,
                                    NVVM::GridDepActionKind::launch_dependents);
   WgmmaEpilogue epilogue(cta);
+  if (cta.plan.getSplitWeights())
+    return swapHalvesAndStore(cta, accs.front(), epilogue);
   return reduceAndStore(cta, accs, epilogue);
 }
 
@@ -159,7 +149,8 @@ LogicalResult mlir::nvfp4::buildWgmmaPipeline(GemmTileOp op,
   cta.kGroup = splitWeights
                    ? c32(0)
                    : b.createOrFold<arith::DivUIOp>(wgIndex, c32(warpgroups));
-  cta.sumGroup = splitWeights ? wgIndex : cta.kGroup;
+  if (splitWeights)
+    cta.weightWarpgroup = wgIndex;
   cta.mBase = arith::IndexCastUIOp::create(b, cta.i32, op.getMBase());
   cta.warpgroupRow = cta.mul(warpgroup, c32(64));
   cta.nBase32 = arith::IndexCastUIOp::create(b, cta.i32, op.getNBase());

@@ -379,10 +379,10 @@ fastestTileDownTo64(int64_t first, function_ref<double(int64_t)> makespan) {
 /// would split K, K is at most kSplitWeightsMaxChunks chunks and B's scales
 /// are plain, each weight gets a warpgroup of its own instead
 /// (split_weights): the same work a CTA on as many CTAs, whose weights meet
-/// in the CTA rather than across a cluster; 2.6 % faster on 256 x 3072 x
-/// 4096, 4 % slower on 256 x 4096 x 7168, whose longer K loop amortizes
-/// the cluster's exchange and loses more to one accumulator a warpgroup
-/// (performance.md, dual v5).
+/// in the CTA rather than across a cluster, each warpgroup storing half of
+/// the tile; 7-8 % faster on 256 x 3072 x 4096 and 13 % on 200 x 2048 x
+/// 2048, level (0.3 %) on 256 x 4096 x 7168, whose longer K loop amortizes
+/// the cluster's exchange (performance.md, dual v5 and v5b).
 KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
                               int64_t n, int64_t k, int64_t batch,
                               bool bTmaFits, bool splitWeightsFit) {
@@ -407,7 +407,8 @@ KernelPlanAttr chooseDualPlan(MLIRContext *ctx, const PlanTarget &t, int64_t m,
     f.warpgroups = 1;
     f.splitK = 1;
     f.splitWeights = true;
-    f.tileM = std::min<int64_t>(f.tileM, 128);
+    // The warpgroups swap halves of the tile in whole 8-column groups.
+    f.tileM = std::min<int64_t>(llvm::alignTo(f.tileM, 16), 128);
   }
   if (f.bTma && f.splitK == 1 && !f.splitWeights) {
     SmallVector<TileWork> work(

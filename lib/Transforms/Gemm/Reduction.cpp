@@ -7,9 +7,11 @@
 // What a wgmma CTA adds after its K loop, before the epilogue stores:
 //
 // - the K groups' partial sums meet in group 0 (nvfp4.wgmma.reduce_k_groups,
-//   through the shared-memory plan's K-group area); so do the weights'
-//   accumulators with split_weights, each warpgroup's zeros where the
-//   other's values go;
+//   through the shared-memory plan's K-group area);
+// - with split_weights (one warpgroup a weight) there is nothing to add:
+//   the two warpgroups swap halves of their tiles there instead
+//   (nvfp4.wgmma.swap_halves), so each holds both weights' values of half
+//   the tile's rows of A and stores them;
 // - a #nvfp4.split_k on chip: the holders of the tile's sum (K group 0) of
 //   the cluster's CTAs add their tiles into the first one's, which alone
 //   stores (mode cluster, nvfp4.wgmma.reduce_splits), or each split adds
@@ -75,6 +77,31 @@ SmallVector<Value> splitAccumulators(ImplicitLocOpBuilder &b, Value joined,
 }
 
 } // namespace
+
+LogicalResult mlir::nvfp4::gemm::swapHalvesAndStore(WgmmaCta &cta, Value acc,
+                                                    WgmmaEpilogue &epilogue) {
+  ImplicitLocOpBuilder &b = cta.b;
+  const int64_t n = cast<VectorType>(acc.getType()).getNumElements();
+  auto halfType = VectorType::get({n / 2}, b.getF32Type());
+  Value theirs = WgmmaSwapHalvesOp::create(b, halfType, acc, cta.ring);
+  auto half = [&](int64_t h) -> Value {
+    SmallVector<int64_t> mask;
+    for (int64_t i = 0; i < n / 2; ++i)
+      mask.push_back(h * n / 2 + i);
+    return vector::ShuffleOp::create(b, acc, acc, mask);
+  };
+  // Warpgroup w (weight w) kept half w of its tile: rows w x tile_m / 2.
+  Value first =
+      cta.cmp(arith::CmpIPredicate::eq, cta.weightWarpgroup, cta.c32(0));
+  Value lower = half(0);
+  Value upper = half(1);
+  Value kept = arith::SelectOp::create(b, first, lower, upper);
+  Value gate = arith::SelectOp::create(b, first, kept, theirs);
+  Value up = arith::SelectOp::create(b, first, theirs, kept);
+  Value m = cta.add(cta.mBase, cta.mul(cta.weightWarpgroup,
+                                       cta.c32(cta.plan.getTileM() / 2)));
+  return epilogue.store({gate, up}, Value(), m);
+}
 
 LogicalResult mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, ValueRange accs,
                                                 WgmmaEpilogue &epilogue) {
@@ -144,15 +171,15 @@ LogicalResult mlir::nvfp4::gemm::reduceAndStore(WgmmaCta &cta, ValueRange accs,
     b.setInsertionPointToStart(first.thenBlock());
     store();
   };
-  if (cta.sumGroups == 1) {
+  if (cta.kGroups == 1) {
     reduceSplitsAndStore();
   } else {
     acc = WgmmaReduceKGroupsOp::create(b, acc.getType(), acc, cta.ring,
-                                       b.getI64IntegerAttr(cta.sumGroups),
+                                       b.getI64IntegerAttr(cta.kGroups),
                                        b.getI64IntegerAttr(warpgroups));
-    auto ifOp = scf::IfOp::create(
-        b, cmp(arith::CmpIPredicate::eq, cta.sumGroup, c32(0)),
-        /*withElseRegion=*/false);
+    auto ifOp =
+        scf::IfOp::create(b, cmp(arith::CmpIPredicate::eq, cta.kGroup, c32(0)),
+                          /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     reduceSplitsAndStore();

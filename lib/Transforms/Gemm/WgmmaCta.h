@@ -42,10 +42,9 @@ struct WgmmaCta : FoldingBuilder {
   /// Tiles of A's rows, K chunks of A, this CTA's chunks (a split's
   /// share), K groups, ring slots, weights (accumulators), K chunks a ring
   /// slot (slot_chunks), the weights a consumer thread multiplies (one with
-  /// split_weights), and the groups of warpgroups whose sums meet after
-  /// the K loop (K groups, or the weights' warpgroups).
+  /// split_weights), and the consumer warpgroups that store.
   int64_t mTiles, totalChunks, chunks, kGroups, stages, weights, slotChunks,
-      mmaWeights, sumGroups;
+      mmaWeights, storeWarpgroups;
   /// The operands' block format: the decode gives NVFP4's operands at
   /// 2^-14 of their values (f16) and MXFP4's at a quarter (bf16), so the
   /// accumulators are scaled back after the K loop (ATileWorkspace.h).
@@ -59,9 +58,8 @@ struct WgmmaCta : FoldingBuilder {
   /// row of B (rowBase), the batch, and with split-K this split's first
   /// chunk (chunkBase).
   Value tid, kGroup, isLeader, isFirstOfGroup, rowBase, mBase, batch, chunkBase;
-  /// The thread's group among those whose sums meet after the K loop (its
-  /// K group, or with split_weights its weight): group 0 stores.
-  Value sumGroup;
+  /// split_weights: the thread's weight (its warpgroup); null otherwise.
+  Value weightWarpgroup;
   /// The weights' batch (index): the batch, or a grouped GEMM's group.
   Value weightBatch;
   /// A grouped GEMM's tile: C's first row (i32) and where its rows end
@@ -195,6 +193,12 @@ private:
 
   WgmmaCta &cta;
 };
+
+/// split_weights (Reduction.cpp): the weights' warpgroups swap halves of
+/// their accumulators `acc` and each stores its half of the tile's rows of
+/// A, both weights' values of them.
+LogicalResult swapHalvesAndStore(WgmmaCta &cta, Value acc,
+                                 WgmmaEpilogue &epilogue);
 
 /// The reductions after the K loop (Reduction.cpp): the K groups' sums meet
 /// in group 0; then split-K's tiles meet on chip (cluster: in the first

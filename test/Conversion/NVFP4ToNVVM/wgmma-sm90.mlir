@@ -1,6 +1,7 @@
 // The sm_90a consumer ops of nvfp4-software-pipeline: a thread's raw chunk of
 // B, its dequantization into register A fragments, the chunk's 4 register-A
-// wgmmas on a ring slot, the K groups' reduction and the store.
+// wgmmas on a ring slot, the K groups' reduction, the weights' warpgroups'
+// swap of halves and the store.
 // RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm -canonicalize -cse | FileCheck %s
 
 // CHECK-LABEL: gpu.func @wgmma
@@ -90,6 +91,29 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
 
 // -----
 
+// swap_halves (split_weights): between named barriers of the two
+// warpgroups' 256 threads, each stores the half of its 32 sums it hands
+// over (warpgroup 0 its second, warpgroup 1 its first: 16 selects) and
+// loads the other's 16.
+// RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm -canonicalize -cse | FileCheck %s --check-prefix=SWAP
+// SWAP-LABEL: gpu.func @swap_halves
+// SWAP: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
+// SWAP-COUNT-16: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// SWAP: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
+// SWAP-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// SWAP-NOT: nvfp4.
+gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
+  gpu.func @swap_halves(%acc: vector<32xf32>, %out: memref<16xf32>) kernel {
+    %r = nvfp4.ring.alloc : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 2>
+    %theirs = nvfp4.wgmma.swap_halves %acc in %r : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 2>, vector<32xf32> -> vector<16xf32>
+    %c0 = arith.constant 0 : index
+    vector.store %theirs, %out[%c0] : memref<16xf32>, vector<16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
 // A ragged N (100) masks every row; a ragged M (40 of a 64-wide tile) masks
 // the columns.
 // RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm -canonicalize -cse | FileCheck %s --check-prefix=RAGGED
@@ -102,3 +126,4 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.return
   }
 }
+

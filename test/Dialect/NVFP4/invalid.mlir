@@ -863,6 +863,22 @@ func.func @reduce_scratch(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot
 
 // -----
 
+func.func @swap_halves_sizes(%acc: vector<36xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) {
+  // expected-error @+1 {{expects an accumulator of a multiple of 8 floats and a result of half as many, but got 36 and 18}}
+  %0 = nvfp4.wgmma.swap_halves %acc in %r : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<36xf32> -> vector<18xf32>
+  return
+}
+
+// -----
+
+func.func @swap_halves_scratch(%acc: vector<64xf32>, %r: !nvfp4.ring<stages = 1, slot_bytes = 8192, consumers = 1>) {
+  // expected-error @+1 {{expects the ring to hold 32768 bytes of scratch (the halves handed over), but it has 8192}}
+  %0 = nvfp4.wgmma.swap_halves %acc in %r : !nvfp4.ring<stages = 1, slot_bytes = 8192, consumers = 1>, vector<64xf32> -> vector<32xf32>
+  return
+}
+
+// -----
+
 func.func @store_partials_without_split(%acc: vector<32xf32>, %c: memref<64x128xf16>, %p: memref<65536xi8>, %i: i32, %l: index) {
   // expected-error @+1 {{expects `partials` and `split` together}}
   nvfp4.wgmma.store %acc outs(%c : memref<64x128xf16>) partials(%p : memref<65536xi8>) at m %i row %i batch %l : vector<32xf32>
@@ -1050,6 +1066,16 @@ func.func @store_strided(%acc: vector<32xf32>, %c: memref<64x128xf16, strided<[2
   // expected-error @+1 {{expects 'c' to have an identity layout (dense, row-major)}}
   nvfp4.wgmma.store %acc outs(%c : memref<64x128xf16, strided<[256, 1]>>) at m %i row %i batch %l : vector<32xf32>
   return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @swap_block(%acc: vector<32xf32>, %r: !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    // expected-error @+1 {{expects its kernel's CTA to be the two consumer warpgroups it swaps between (256 threads, plus 128 with a producer warpgroup), but the kernel's known_block_size is 128 x 1 x 1}}
+    %0 = nvfp4.wgmma.swap_halves %acc in %r : !nvfp4.ring<stages = 2, slot_bytes = 8192, consumers = 1>, vector<32xf32> -> vector<16xf32>
+    gpu.return
+  }
 }
 
 // -----
