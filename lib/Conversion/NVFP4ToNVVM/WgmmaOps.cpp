@@ -144,6 +144,26 @@ struct WgmmaMmaLowering : OpConversionPattern<WgmmaMmaOp> {
   }
 };
 
+/// The shared-memory address of float i of thread t of exchange group g,
+/// in an exchange of `count` floats a thread over `threads` threads a group
+/// at `base`: ((g x count + i) x threads + t) floats, so a warp's stores
+/// and loads are contiguous.
+static Value exchangeSlot(KernelBuilder &k, Value base, Value group,
+                          int64_t count, int64_t i, int64_t threads, Value t) {
+  ImplicitLocOpBuilder &b = k.b;
+  Value index = arith::AddIOp::create(
+      b,
+      arith::MulIOp::create(
+          b,
+          arith::AddIOp::create(
+              b, arith::MulIOp::create(b, group, k.c32(count)), k.c32(i)),
+          k.c32(threads)),
+      t);
+  Value address =
+      arith::AddIOp::create(b, base, arith::MulIOp::create(b, index, k.c32(4)));
+  return LLVM::IntToPtrOp::create(b, k.sharedPtr, address);
+}
+
 struct WgmmaReduceKGroupsLowering : OpConversionPattern<WgmmaReduceKGroupsOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -160,30 +180,19 @@ struct WgmmaReduceKGroupsLowering : OpConversionPattern<WgmmaReduceKGroupsOp> {
     Value t = arith::RemUIOp::create(b, tid, k.c32(groupThreads));
     // Groups 1.. hand their sums to group 0 through the ring's memory
     // (every copy has landed and every MMA that read it is complete once
-    // all threads pass this barrier): element i of thread t of group g at
-    // ((g - 1) * accCount + i) * T + t floats, T threads per group, so a
-    // warp's stores and loads are contiguous. The barrier counts the K
-    // groups' threads only (named barrier 1): a producer warpgroup, if the
-    // CTA has one, does not take part.
+    // all threads pass this barrier), group g in exchange group g - 1 of
+    // exchangeSlot. The barrier counts the K groups' threads only (named
+    // barrier 1): a producer warpgroup, if the CTA has one, does not take
+    // part.
     auto groupsBarrier = [&] {
       NVVM::BarrierOp::create(b, Type(), k.c32(WgmmaSmemPlan::kKGroupsBarrier),
                               k.c32(op.getGroups() * groupThreads),
                               NVVM::BarrierReductionAttr(), Value());
     };
     groupsBarrier();
-    auto partial = [&](Value group, int64_t i) -> Value {
-      Value index = arith::AddIOp::create(
-          b,
-          arith::MulIOp::create(
-              b,
-              arith::AddIOp::create(
-                  b, arith::MulIOp::create(b, group, k.c32(accCount)),
-                  k.c32(i)),
-              k.c32(groupThreads)),
-          t);
-      Value address = arith::AddIOp::create(
-          b, adaptor.getRing(), arith::MulIOp::create(b, index, k.c32(4)));
-      return LLVM::IntToPtrOp::create(b, k.sharedPtr, address);
+    auto partial = [&](Value group, int64_t i) {
+      return exchangeSlot(k, adaptor.getRing(), group, accCount, i,
+                          groupThreads, t);
     };
     Value isLater =
         arith::CmpIOp::create(b, arith::CmpIPredicate::ne, kGroup, k.c32(0));
@@ -221,8 +230,7 @@ struct WgmmaSwapHalvesLowering : OpConversionPattern<WgmmaSwapHalvesOp> {
     Value t = arith::AndIOp::create(b, tid, k.c32(127));
     Value first =
         arith::CmpIOp::create(b, arith::CmpIPredicate::eq, warpgroup, k.c32(0));
-    // Element i of the half warpgroup g hands over at (g x half + i) x 128
-    // + t floats, so a warp's stores and loads are contiguous. Named
+    // Warpgroup g hands its half over in exchange group g. Named
     // barrier 1 (the K groups') over the two warpgroups: every thread is
     // past its K loop before any writes, and every half is written before
     // any reads.
@@ -231,18 +239,8 @@ struct WgmmaSwapHalvesLowering : OpConversionPattern<WgmmaSwapHalvesOp> {
                               k.c32(256), NVVM::BarrierReductionAttr(),
                               Value());
     };
-    auto element = [&](Value group, int64_t i) -> Value {
-      Value index = arith::AddIOp::create(
-          b,
-          arith::MulIOp::create(
-              b,
-              arith::AddIOp::create(
-                  b, arith::MulIOp::create(b, group, k.c32(half)), k.c32(i)),
-              k.c32(128)),
-          t);
-      Value address = arith::AddIOp::create(
-          b, adaptor.getRing(), arith::MulIOp::create(b, index, k.c32(4)));
-      return LLVM::IntToPtrOp::create(b, k.sharedPtr, address);
+    auto element = [&](Value group, int64_t i) {
+      return exchangeSlot(k, adaptor.getRing(), group, half, i, 128, t);
     };
     barrier();
     // Warpgroup 0 hands over its second half, warpgroup 1 its first.
