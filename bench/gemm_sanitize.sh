@@ -11,7 +11,8 @@
 # the ring with ragged M, and by two warpgroups that meet no barrier
 # after their K loops but the store's own, GEMM and dual, one of them with
 # its second warpgroup's rows past N, storing nothing; the dual GEMM with a
-# warpgroup a weight, the planner's split_weights, ragged M and N):
+# warpgroup a weight, the planner's split_weights, ragged M and N, and
+# with N a multiple of 64, C staged above the swapped halves):
 #   [ONLY="case ..."] bench/gemm_sanitize.sh NVFP4_RUN [OUTDIR]
 # Exits non-zero when a tool reports an error or a check fails.
 set -uo pipefail
@@ -48,6 +49,7 @@ cases=(
   "staged_wg2_past_n: 200 192 1024 0 f16 2 128 6 1 2 1 true false true"
   "dual_staged_wg2: 300 512 1024 0 f16 2 104 6 1 2 1 true false true --dual"
   "dual_split_weights: 200 500 1024 0 f16 --dual"
+  "dual_split_weights_staged: 200 512 1024 0 bf16 --dual"
 )
 # ONLY="name ..." runs just those cases.
 if [ -n "${ONLY:-}" ]; then

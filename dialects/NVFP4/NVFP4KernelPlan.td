@@ -257,7 +257,7 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
     /// floats); a staged store and a split exchange lie above them.
     int64_t getKGroupSumsBytes() const {
       if (getSplitWeights())
-        return 128 * getTileM();
+        return 2 * 128 * (getTileM() / 4) * 4;
       return (getKGroups() - 1) * getWeights() * getTileN() * getTileM() * 4;
     }
     /// Dynamic shared memory of a ring (stages > 0): the slots, or the

@@ -58,3 +58,25 @@ func.func @narrow(%a: memref<64x4096xf4E2M1FN>, %sfa: memref<64x256xf8E4M3FN>, %
   nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<64x4096xf4E2M1FN>, memref<64x256xf8E4M3FN>, memref<512x4096xf4E2M1FN>, memref<512x256xf8E4M3FN>, memref<512x4096xf4E2M1FN>, memref<512x256xf8E4M3FN>) outs(%c : memref<64x512xf16>)
   return
 }
+
+// -----
+
+// A grid that would split K (24 x 2 CTAs), K <= 4096, plain B scales: a
+// warpgroup a weight instead (split_weights), which swap halves of the tile.
+// CHECK-LABEL: func.func @split_weights
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 128, stages = 8, producer = true, b_tma = true, weights = 2, split_weights = true>>}
+func.func @split_weights(%a: memref<256x4096xf4E2M1FN>, %sfa: memref<256x256xf8E4M3FN>, %b1: memref<3072x4096xf4E2M1FN>, %sfb1: memref<3072x256xf8E4M3FN>, %b2: memref<3072x4096xf4E2M1FN>, %sfb2: memref<3072x256xf8E4M3FN>, %c: memref<256x3072xf16>) {
+  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<256x4096xf4E2M1FN>, memref<256x256xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<3072x256xf8E4M3FN>, memref<3072x4096xf4E2M1FN>, memref<3072x256xf8E4M3FN>) outs(%c : memref<256x3072xf16>)
+  return
+}
+
+// -----
+
+// 40 rows of A: the tile of 40 rounds up to 48, whose halves are whole
+// groups of 8 columns (24 each).
+// CHECK-LABEL: func.func @split_weights_rounded
+// CHECK: nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 48, stages = 8, producer = true, b_tma = true, weights = 2, split_weights = true>>}
+func.func @split_weights_rounded(%a: memref<40x1024xf4E2M1FN>, %sfa: memref<40x64xf8E4M3FN>, %b1: memref<1024x1024xf4E2M1FN>, %sfb1: memref<1024x64xf8E4M3FN>, %b2: memref<1024x1024xf4E2M1FN>, %sfb2: memref<1024x64xf8E4M3FN>, %c: memref<40x1024xf16>) {
+  nvfp4.scaled_dual_matmul ins(%a, %sfa, %b1, %sfb1, %b2, %sfb2 : memref<40x1024xf4E2M1FN>, memref<40x64xf8E4M3FN>, memref<1024x1024xf4E2M1FN>, memref<1024x64xf8E4M3FN>, memref<1024x1024xf4E2M1FN>, memref<1024x64xf8E4M3FN>) outs(%c : memref<40x1024xf16>)
+  return
+}

@@ -133,8 +133,8 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "group), but got b_tma = "
                        << bTma << ", k_groups = " << kGroups;
   // One weight per warpgroup: the second weight's warpgroup reads the
-  // slot as the second warpgroup of a one-weight CTA would, and hands its
-  // accumulator over in the K groups' exchange.
+  // slot as the second warpgroup of a one-weight CTA would; after the K
+  // loop the two swap halves of their tiles (swap_halves).
   if (splitWeights && (weights != 2 || warpgroups != 1 || kGroups != 1 ||
                        !bTma))
     return emitError() << "expects split_weights with weights = 2, "
@@ -155,7 +155,8 @@ WgmmaMainloopAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   const int64_t mmaWeights = splitWeights ? 1 : weights;
   if (producer && consumerWarpgroups > 3)
     return emitError() << "expects at most 3 consumer warpgroups (warpgroups "
-                          "x k_groups) with a producer warpgroup, but got "
+                          "x k_groups, x 2 with split_weights) with a "
+                          "producer warpgroup, but got "
                        << consumerWarpgroups;
   // tile_m / 2 accumulators, 6 registers per round of B in flight, about
   // 58 more per thread, and 16 more when each K group's ring has only two

@@ -64,7 +64,8 @@ LogicalResult WgmmaEpilogue::store(ValueRange accs, Value split, Value m) {
   MemRefType cType = cta.op.getC().getType();
   // Every consumer thread must be past its K loop, its loads of B's
   // fragments from the ring included, before any writes there: after the
-  // K groups' barrier or the split cluster's; otherwise the consumers meet
+  // K groups' barrier, the swap of halves' or the split cluster's;
+  // otherwise the consumers meet
   // a barrier first (below). (Within one warpgroup a warp's last loads
   // precede its part of the last MMA, which the others wait for, but
   // compute-sanitizer's racecheck cannot see that order: a tile staged

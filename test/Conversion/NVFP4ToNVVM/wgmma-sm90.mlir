@@ -96,11 +96,33 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
 // over (warpgroup 0 its second, warpgroup 1 its first: 16 selects) and
 // loads the other's 16.
 // RUN: nvfp4-opt %s -split-input-file -convert-nvfp4-to-nvvm -canonicalize -cse | FileCheck %s --check-prefix=SWAP
+// Warpgroup w = tid / 128 hands over float i of thread t = tid % 128 at
+// ((w x 16 + i) x 128 + t) x 4: the first its upper half (element 16 + i),
+// the second its lower (element i); each then reads the other's (w ^ 1).
 // SWAP-LABEL: gpu.func @swap_halves
+// SWAP: %[[E0:.*]] = vector.extract %arg0[0] : f32
+// SWAP: %[[E16:.*]] = vector.extract %arg0[16] : f32
+// SWAP: %[[W:.*]] = arith.shrui %[[TID:.*]], %c7_i32
+// SWAP-NEXT: %[[T:.*]] = arith.andi %[[TID]], %c127_i32
+// SWAP-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[W]], %c0_i32
+// SWAP-NEXT: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
+// SWAP-NEXT: %[[G:.*]] = arith.muli %[[W]], %c2048_i32
+// SWAP-NEXT: %[[I:.*]] = arith.addi %[[G]], %[[T]]
+// SWAP-NEXT: %[[B:.*]] = arith.muli %[[I]], %c4_i32
+// SWAP-NEXT: %[[A:.*]] = arith.addi %[[RING:.*]], %[[B]]
+// SWAP-NEXT: %[[P:.*]] = llvm.inttoptr %[[A]]
+// SWAP-NEXT: %[[V:.*]] = arith.select %[[FIRST]], %[[E16]], %[[E0]] : f32
+// SWAP-NEXT: llvm.store %[[V]], %[[P]]
+// SWAP-COUNT-15: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // SWAP: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
-// SWAP-COUNT-16: llvm.store %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
-// SWAP: nvvm.barrier id = %c1_i32 number_of_threads = %c256_i32
-// SWAP-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// SWAP-NEXT: %[[O:.*]] = arith.xori %[[W]], %c1_i32
+// SWAP-NEXT: %[[OG:.*]] = arith.muli %[[O]], %c2048_i32
+// SWAP-NEXT: %[[OI:.*]] = arith.addi %[[OG]], %[[T]]
+// SWAP-NEXT: %[[OB:.*]] = arith.muli %[[OI]], %c4_i32
+// SWAP-NEXT: %[[OA:.*]] = arith.addi %[[RING]], %[[OB]]
+// SWAP-NEXT: %[[OP:.*]] = llvm.inttoptr %[[OA]]
+// SWAP-NEXT: llvm.load %[[OP]]
+// SWAP-COUNT-15: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // SWAP-NOT: nvfp4.
 gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
   gpu.func @swap_halves(%acc: vector<32xf32>, %out: memref<16xf32>) kernel {

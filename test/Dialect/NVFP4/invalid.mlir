@@ -1097,7 +1097,7 @@ func.func @producer_ring(%x: i32) attributes {nvfp4.plan = #nvfp4.kernel<mainloo
 
 // -----
 
-// expected-error @+1 {{expects at most 3 consumer warpgroups (warpgroups x k_groups) with a producer warpgroup, but got 4}}
+// expected-error @+1 {{expects at most 3 consumer warpgroups (warpgroups x k_groups, x 2 with split_weights) with a producer warpgroup, but got 4}}
 func.func @producer_warpgroups(%x: i32) attributes {nvfp4.plan = #nvfp4.kernel<mainloop = #nvfp4.wgmma_mainloop<warpgroups = 1, tile_m = 64, stages = 8, k_groups = 4, producer = true>>} {
   return
 }

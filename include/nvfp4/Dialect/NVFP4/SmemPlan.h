@@ -14,12 +14,14 @@
 //   repeats the layout from the plan's chunk bytes);
 // - after the K loop the ring's data is reused, side by side (never
 //   overlaid: the first K group may still be reading the groups' sums when
-//   other splits start writing): the K groups' sums from byte 0, a staged
+//   other splits start writing): the K groups' sums (or split_weights'
+//   swapped halves) from byte 0, a staged
 //   tile of C above them (or an MXFP4 C's amax exchange, there or beside a
 //   split exchange that fills every slot's A tile), and a split cluster's
 //   exchange at the top of the data or in the last slots' A tiles
 //   (RingType::getSplitExchangeStart);
-// - named barrier 0 is the CTA's; 1 the K groups' reduction; 2 + w the
+// - named barrier 0 is the CTA's; 1 the K groups' reduction (or the
+//   swap of halves); 2 + w the
 //   staged store (or MXFP4 exchange) of warpgroup w; 4 the consumers' wait
 //   for each other after their K loops, before a store writes into the
 //   ring (where no K groups' or split cluster's barrier did).
@@ -54,7 +56,8 @@ public:
     return mainloop.getSfbSlotOffset(w);
   }
 
-  /// The K groups' sums: the later groups' accumulators from byte 0.
+  /// The K groups' sums: the later groups' accumulators (or the swapped
+  /// halves) from byte 0.
   int64_t getKGroupSumsBytes() const { return mainloop.getKGroupSumsBytes(); }
 
   /// A split cluster's exchange of `floatsPerSplit` fp32 values a split:
