@@ -242,7 +242,7 @@ def NVFP4_WgmmaSwapHalvesOp : NVFP4_WgmmaOp<"wgmma.swap_halves"> {
     ```mlir
     %theirs = nvfp4.wgmma.swap_halves %acc in %ring
         : !nvfp4.ring<stages = 8, slot_bytes = 22528, consumers = 8,
-                      scratch_bytes = 65536>, vector<64xf32> -> vector<32xf32>
+                      scratch_bytes = 32768>, vector<64xf32> -> vector<32xf32>
     ```
   }];
   let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,

@@ -244,10 +244,13 @@ struct WgmmaSwapHalvesLowering : OpConversionPattern<WgmmaSwapHalvesOp> {
     };
     barrier();
     // Warpgroup 0 hands over its second half, warpgroup 1 its first.
-    for (int64_t i = 0; i < half; ++i)
-      LLVM::StoreOp::create(
-          b, arith::SelectOp::create(b, first, acc[half + i], acc[i]),
-          element(warpgroup, i), 4);
+    for (int64_t i = 0; i < half; ++i) {
+      // The address first, then the value (an order the tests rely on,
+      // not left to the compiler's order of argument evaluation).
+      Value address = element(warpgroup, i);
+      Value handed = arith::SelectOp::create(b, first, acc[half + i], acc[i]);
+      LLVM::StoreOp::create(b, handed, address, 4);
+    }
     barrier();
     Value other = arith::XOrIOp::create(b, warpgroup, k.c32(1));
     SmallVector<Value> theirs;
