@@ -143,14 +143,14 @@ LogicalResult mlir::nvfp4::buildWgmmaPipeline(GemmTileOp op,
   cta.tid = tid;
   Value wgIndex = arith::ShRUIOp::create(b, tid, c32(7));
   const bool splitWeights = plan.getSplitWeights();
-  Value warpgroup =
-      splitWeights ? wgIndex
-                   : b.createOrFold<arith::RemUIOp>(wgIndex, c32(warpgroups));
-  cta.kGroup = splitWeights
-                   ? c32(0)
-                   : b.createOrFold<arith::DivUIOp>(wgIndex, c32(warpgroups));
-  if (splitWeights)
+  Value warpgroup = wgIndex;
+  if (splitWeights) {
+    cta.kGroup = c32(0);
     cta.weightWarpgroup = wgIndex;
+  } else {
+    warpgroup = b.createOrFold<arith::RemUIOp>(wgIndex, c32(warpgroups));
+    cta.kGroup = b.createOrFold<arith::DivUIOp>(wgIndex, c32(warpgroups));
+  }
   cta.mBase = arith::IndexCastUIOp::create(b, cta.i32, op.getMBase());
   cta.warpgroupRow = cta.mul(warpgroup, c32(64));
   cta.nBase32 = arith::IndexCastUIOp::create(b, cta.i32, op.getNBase());
