@@ -251,15 +251,13 @@ def NVFP4_WgmmaMainloopAttr : AttrDef<NVFP4_Dialect, "WgmmaMainloop", [
       return batch * ((m + getTileM() - 1) / getTileM()) * (k / kTileK) *
              getATileBytes();
     }
-    /// Bytes of the k_groups - 1 later K groups' accumulators at the ring's
-    /// bottom (reduce_k_groups), or with split_weights of the halves the
-    /// weights' warpgroups swap (swap_halves: 2 x 128 threads x tile_m / 4
-    /// floats); a staged store and a split exchange lie above them.
-    int64_t getKGroupSumsBytes() const {
-      if (getSplitWeights())
-        return 2 * 128 * (getTileM() / 4) * 4;
-      return (getKGroups() - 1) * getWeights() * getTileN() * getTileM() * 4;
-    }
+    /// Bytes at the ring's bottom that the K loop's end uses: the k_groups
+    /// - 1 later K groups' accumulators (`nvfp4.wgmma.reduce_k_groups`), or
+    /// with split_weights the halves the weights' warpgroups swap
+    /// (`nvfp4.wgmma.swap_halves`); each op's own formula, so the plan
+    /// reserves what the op writes. A staged store and a split exchange lie
+    /// above them.
+    int64_t getKGroupSumsBytes() const;
     /// Dynamic shared memory of a ring (stages > 0): the slots, or the
     /// scratch reusing them if larger, 1024 bytes of slack to align them for
     /// the 128B swizzle, and the slots' full and empty mbarriers.

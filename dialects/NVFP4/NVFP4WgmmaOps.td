@@ -215,10 +215,14 @@ def NVFP4_WgmmaReduceKGroupsOp : NVFP4_WgmmaOp<"wgmma.reduce_k_groups",
   }];
   let extraClassDeclaration = [{
     /// Bytes of the ring's data it uses, from the bottom: the accumulators
-    /// of groups 1...
+    /// of groups 1.. (`floats` a thread; the plan reserves the same).
+    static int64_t getScratchNeed(int64_t groups, int64_t warpgroups,
+                                  int64_t floats) {
+      return (groups - 1) * warpgroups * 128 * floats * 4;
+    }
     int64_t getScratchNeed() {
-      return (getGroups() - 1) * getWarpgroups() * 128 *
-             getAcc().getType().getNumElements() * 4;
+      return getScratchNeed(getGroups(), getWarpgroups(),
+                            getAcc().getType().getNumElements());
     }
   }];
   let hasVerifier = 1;
@@ -254,9 +258,13 @@ def NVFP4_WgmmaSwapHalvesOp : NVFP4_WgmmaOp<"wgmma.swap_halves"> {
   }];
   let extraClassDeclaration = [{
     /// Bytes of the ring's data it uses, from the bottom: each warpgroup's
-    /// half it hands over.
+    /// half it hands over (`halfFloats` a thread; the plan reserves the
+    /// same).
+    static int64_t getScratchNeed(int64_t halfFloats) {
+      return 2 * 128 * halfFloats * 4;
+    }
     int64_t getScratchNeed() {
-      return 2 * 128 * getResult().getType().getNumElements() * 4;
+      return getScratchNeed(getResult().getType().getNumElements());
     }
   }];
   let hasVerifier = 1;

@@ -40,6 +40,16 @@ int64_t WgmmaMainloopAttr::getSharedBytes(int64_t scratch) const {
   return ringBytes(getStages(), getSlotBytes(), scratch);
 }
 
+/// A thread's accumulators: tile_m / 2 floats (wgmma's D fragment of N =
+/// tile_m) for each weight it multiplies.
+int64_t WgmmaMainloopAttr::getKGroupSumsBytes() const {
+  const int64_t floats = getTileM() / 2;
+  if (getSplitWeights())
+    return WgmmaSwapHalvesOp::getScratchNeed(floats / 2);
+  return WgmmaReduceKGroupsOp::getScratchNeed(getKGroups(), getWarpgroups(),
+                                              getWeights() * floats);
+}
+
 int64_t WgmmaMainloopAttr::getScratchBytes(const KernelParts &) const {
   return getKGroupSumsBytes();
 }
