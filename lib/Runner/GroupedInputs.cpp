@@ -40,9 +40,13 @@ bool mlir::nvfp4::writeGroupOffsets(func::FuncOp entry,
                                     MutableArrayRef<HostBuffer> args,
                                     std::optional<ArrayRef<int64_t>> sizes,
                                     bool keepGiven, std::string &error) {
+  bool found = false;
   WalkResult result = entry.walk([&](GroupedMatmulOp op) {
     std::optional<unsigned> arg = entryArgument(entry, op.getOffsets());
-    if (!arg || (keepGiven && !sizes))
+    if (!arg)
+      return WalkResult::advance();
+    found = true;
+    if (keepGiven && !sizes)
       return WalkResult::advance();
     const int64_t groups = op.getGroups();
     const int64_t rows = op.getA().getType().getDimSize(0);
@@ -55,19 +59,31 @@ bool mlir::nvfp4::writeGroupOffsets(func::FuncOp entry,
       for (int64_t g = 0; g < groups; ++g)
         m.push_back(rows / groups + (g < rows % groups ? 1 : 0));
     }
-    // Sizes past the rows are refused before they are added (no overflow).
-    int64_t total = 0;
-    for (int64_t s : m)
-      total += std::clamp<int64_t>(s, 0, rows + 1);
-    if (static_cast<int64_t>(m.size()) != groups ||
-        llvm::any_of(m, [&](int64_t s) { return s < 0 || s > rows; }) ||
-        total > rows) {
+    // (The size hint and the even split always pass: the verifier checked
+    // the hint.)
+    const std::string what = "the grouped GEMM has " +
+                             std::to_string(groups) + " groups of at most " +
+                             std::to_string(rows) + " rows in all";
+    if (static_cast<int64_t>(m.size()) != groups) {
       error = "--group-sizes gives " + std::to_string(m.size()) +
-              " sizes summing to " + std::to_string(total) +
-              ", but the grouped GEMM has " + std::to_string(groups) +
-              " groups (sizes >= 0) of at most " + std::to_string(rows) +
-              " rows in all";
+              " sizes, but " + what;
       return WalkResult::interrupt();
+    }
+    int64_t total = 0;
+    for (auto [g, s] : llvm::enumerate(m)) {
+      if (s < 0) {
+        error = "--group-sizes gives group " + std::to_string(g) + " " +
+                std::to_string(s) + " rows (sizes are >= 0)";
+        return WalkResult::interrupt();
+      }
+      // Each size at most the rows before it is added: no overflow.
+      if (s > rows || total + s > rows) {
+        error = "--group-sizes gives more rows than " + what +
+                " (past them at group " + std::to_string(g) + ", of " +
+                std::to_string(s) + " rows)";
+        return WalkResult::interrupt();
+      }
+      total += s;
     }
     std::vector<int32_t> offsets = {0};
     for (int64_t s : m)
@@ -76,7 +92,15 @@ bool mlir::nvfp4::writeGroupOffsets(func::FuncOp entry,
                 offsets.size() * sizeof(int32_t));
     return WalkResult::advance();
   });
-  return !result.wasInterrupted();
+  if (result.wasInterrupted())
+    return false;
+  if (sizes && !found) {
+    error = "--group-sizes gives a grouped GEMM's row counts, but @" +
+            entry.getSymName().str() +
+            " has no nvfp4.grouped_matmul whose offsets are an argument";
+    return false;
+  }
+  return true;
 }
 
 SmallVector<DeviceRunOptions::Untouched>

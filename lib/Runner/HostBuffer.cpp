@@ -18,6 +18,8 @@
 #include <limits>
 #include <random>
 
+#include <sys/resource.h>
+
 using namespace mlir;
 using namespace mlir::nvfp4;
 
@@ -29,18 +31,24 @@ std::string mlir::nvfp4::typeToString(Type type) {
 }
 
 std::optional<uint64_t> mlir::nvfp4::availableHostMemory() {
+  // The process's address-space limit (ulimit -v), where one is set: an
+  // allocation past it fails however much the machine has free.
+  std::optional<uint64_t> limit;
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    limit = static_cast<uint64_t>(rl.rlim_cur);
   auto meminfo = llvm::MemoryBuffer::getFileAsStream("/proc/meminfo");
   if (!meminfo)
-    return std::nullopt;
+    return limit;
   llvm::StringRef text = (*meminfo)->getBuffer();
   size_t at = text.find("MemAvailable:");
   if (at == llvm::StringRef::npos)
-    return std::nullopt;
+    return limit;
   llvm::StringRef rest = text.substr(at + strlen("MemAvailable:")).ltrim(" \t");
   uint64_t kib = 0;
   if (rest.consumeInteger(10, kib))
-    return std::nullopt;
-  return kib * 1024;
+    return limit;
+  return limit ? std::min(*limit, kib * 1024) : kib * 1024;
 }
 
 static std::string shapeToString(ArrayRef<int64_t> shape) {

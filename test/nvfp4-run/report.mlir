@@ -52,7 +52,11 @@
 // More host memory than the machine has free: refused with both figures
 // (the hidden option stands in for a small machine).
 // RUN: not nvfp4-run %s --entry gemv --cpu --host-memory-available=1000 2>&1 | FileCheck %s --check-prefix=HOSTMEM
-// HOSTMEM: nvfp4-run: error: @gemv would need 19528 bytes of host memory for its arguments and their reference copies, but only 1000 bytes are available on this machine
+// HOSTMEM: nvfp4-run: error: @gemv would need 19528 bytes of host memory for its arguments and their reference copies, but only 1000 bytes are available to it (free memory, or the process's address-space limit)
+// The process's address-space limit counts too: refused before anything
+// is allocated, not an abort half way through.
+// RUN: not bash -c "ulimit -v 3000000; nvfp4-run %s --entry wide --cpu" 2>&1 | FileCheck %s --check-prefix=ULIMIT
+// ULIMIT: nvfp4-run: error: @wide would need 8594653184 bytes of host memory for its arguments and their reference copies, but only {{[0-9]+}} bytes are available to it
 
 // Every output inf: the fingerprint does not read as zeros.
 // RUN: %python %S/Inputs/npy_tool.py fill %t/a.npy '|u1' 256x32 119
@@ -65,6 +69,13 @@ func.func @gemv(%a: memref<256x64xf4E2M1FN>, %sfa: memref<256x4xf8E4M3FN>,
                 %b: memref<1x64xf4E2M1FN>, %sfb: memref<1x4xf8E4M3FN>,
                 %c: memref<256x1xf16>) {
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<256x64xf4E2M1FN>, memref<256x4xf8E4M3FN>, memref<1x64xf4E2M1FN>, memref<1x4xf8E4M3FN>) outs(%c : memref<256x1xf16>)
+  return
+}
+
+func.func @wide(%a: memref<32768x64xf4E2M1FN>, %sfa: memref<32768x4xf8E4M3FN>,
+                %b: memref<32768x64xf4E2M1FN>, %sfb: memref<32768x4xf8E4M3FN>,
+                %c: memref<32768x32768xf32>) {
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<32768x64xf4E2M1FN>, memref<32768x4xf8E4M3FN>, memref<32768x64xf4E2M1FN>, memref<32768x4xf8E4M3FN>) outs(%c : memref<32768x32768xf32>)
   return
 }
 

@@ -476,6 +476,27 @@ static int run(int argc, char **argv) {
     return fail(Twine("--emit prints a compiled stage and runs nothing; it "
                       "cannot be combined with ") +
                 (bench ? "--bench" : "--require-gpu"));
+  // The run's options mean nothing when nothing runs: say so rather than
+  // ignore them.
+  if (!emit.empty()) {
+    for (auto [given, name] : {std::pair<bool, StringRef>{
+                                   seed.getNumOccurrences() > 0, "--seed"},
+                               {!inputFiles.empty(), "--inputs"},
+                               {!outputFiles.empty(), "--output"},
+                               {saveInputs.getNumOccurrences() > 0,
+                                "--save-inputs"},
+                               {!groupSizes.empty(), "--group-sizes"},
+                               {maxScaleCode.getNumOccurrences() > 0,
+                                "--max-scale-code"},
+                               {e8m0Range.getNumOccurrences() > 0,
+                                "--e8m0-range"},
+                               {perturbOutput.getNumOccurrences() > 0,
+                                "--perturb-output"}})
+      if (given)
+        return fail(Twine("--emit prints a compiled stage and runs "
+                         "nothing; ") +
+                    name + " applies to a run");
+  }
   if (emitFile.getNumOccurrences() && emit.empty())
     return fail("-o names the file for --emit; without --emit nothing is "
                 "written to it (outputs go to --output)");
@@ -550,6 +571,24 @@ static int run(int argc, char **argv) {
                 Twine(sig->outputs.size()) +
                 " output arguments, but --output names " +
                 Twine(outputFiles.size()) + " files");
+  // The random scale options shape one scale format each: refuse one whose
+  // format no input has.
+  auto inputHas = [&](auto isElement) {
+    return llvm::any_of(sig->inputs, [&](unsigned i) {
+      return isElement(
+          cast<MemRefType>(entry->getArgumentTypes()[i]).getElementType());
+    });
+  };
+  if (maxScaleCode.getNumOccurrences() &&
+      !inputHas([](Type t) { return isa<Float8E4M3FNType>(t); }))
+    return fail("--max-scale-code bounds the random e4m3 (NVFP4) scale "
+                "codes, but no input of @" +
+                entry->getSymName() + " has e4m3 elements");
+  if (e8m0Range.getNumOccurrences() &&
+      !inputHas([](Type t) { return isa<Float8E8M0FNUType>(t); }))
+    return fail("--e8m0-range bounds the random e8m0 (MXFP4) scale codes, "
+                "but no input of @" +
+                entry->getSymName() + " has e8m0 elements");
 
   // Target: the GPU's own by default, sm_100a without one.
   std::string driverError = "--cpu";
@@ -612,8 +651,9 @@ static int run(int argc, char **argv) {
                   " bytes of host memory for its arguments and their "
                   "reference copies, but only " +
                   std::to_string(*available) +
-                  " bytes are available on this machine; compile it with "
-                  "--emit instead, or run it where more memory is free");
+                  " bytes are available to it (free memory, or the "
+                  "process's address-space limit); compile it with --emit "
+                  "instead, or run it where more memory is free");
   }
 
   // Compile a copy of the module (the original stays for the CPU reference).

@@ -84,7 +84,8 @@ struct HostBuffer {
 std::string typeToString(Type type);
 
 /// The host memory a new allocation can take without swapping (Linux's
-/// MemAvailable), or nullopt where the system does not say.
+/// MemAvailable), at most the process's address-space limit (ulimit -v)
+/// where one is set; nullopt where the system says neither.
 std::optional<uint64_t> availableHostMemory();
 
 } // namespace mlir::nvfp4

@@ -490,6 +490,16 @@ LogicalResult GroupedMatmulOp::verify() {
                          << bType.getRank();
   int64_t rows = aType.getDimSize(0), k = aType.getDimSize(1);
   int64_t g = bType.getDimSize(0);
+  // Every warp of the kernel finds its tile from all G + 1 offsets in
+  // passes of 32 written out (nvfp4.group_tile), and the planner and the
+  // reference keep per-group vectors: code, compile time and memory grow
+  // with G, so G is bounded (MoE models have up to a few hundred experts).
+  constexpr int64_t kMaxGroups = 1024;
+  if (g > kMaxGroups)
+    return emitOpError() << "expects at most " << kMaxGroups
+                         << " groups (the kernel walks every group's offset "
+                            "to find its tile), but 'b' has "
+                         << g;
   if (rows > std::numeric_limits<int32_t>::max())
     return emitOpError() << "expects at most 2^31 - 1 rows (the offsets are "
                             "i32), but 'a' has "
