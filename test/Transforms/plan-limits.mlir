@@ -17,3 +17,14 @@ func.func @rows(%a: memref<4294967296x64xf4E2M1FN>, %sfa: memref<4294967296x4xf8
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<4294967296x64xf4E2M1FN>, memref<4294967296x4xf8E4M3FN>, memref<1x64xf4E2M1FN>, memref<1x4xf8E4M3FN>) outs(%c : memref<4294967296x1xf16>)
   return
 }
+
+// -----
+
+// The planner's ring for a GEMM of 2^31 - 64 values of K: the pre-pass's
+// workspace of A's tiles would need more rows than TMA's signed 32-bit
+// coordinates reach; the op says so and names the plan that has none.
+func.func @a_tiles(%a: memref<128x2147483584xf4E2M1FN>, %sfa: memref<128x134217724xf8E4M3FN>, %b: memref<128x2147483584xf4E2M1FN>, %sfb: memref<128x134217724xf8E4M3FN>, %c: memref<128x128xf16>) {
+  // expected-error @+1 {{has a plan whose pre-pass decodes A into 4294967168 rows of tiles, past TMA's signed 32-bit row coordinates; give it a plan with stages = 0 (A decoded in each CTA)}}
+  nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2147483584xf4E2M1FN>, memref<128x134217724xf8E4M3FN>, memref<128x2147483584xf4E2M1FN>, memref<128x134217724xf8E4M3FN>) outs(%c : memref<128x128xf16>)
+  return
+}

@@ -19,9 +19,11 @@
 #include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
 
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <tuple>
 #include <vector>
 
@@ -962,6 +964,27 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
                                  a.k / WgmmaMainloopAttr::kTileK, "chunks",
                                  WgmmaMainloopAttr::kTileK)))
     return failure();
+  // The pre-pass's workspace of A's decoded tiles is addressed by row with
+  // TMA's signed 32-bit coordinates (a grouped GEMM's holds only the
+  // groups' tiles of its i32 rows).
+  if (plan->getStages() > 0 && !g.isGrouped()) {
+    const WgmmaMainloopAttr mainloop = plan->getWgmma();
+    const int64_t tilesPerBatch =
+        llvm::divideCeil(a.rows, mainloop.getTileM()) *
+        (a.k / WgmmaMainloopAttr::kTileK);
+    int64_t tiles = 0, rows = 0;
+    if (llvm::MulOverflow(a.batch, tilesPerBatch, tiles) ||
+        llvm::MulOverflow(tiles, mainloop.getTileM(), rows) ||
+        rows > std::numeric_limits<int32_t>::max())
+      return op->emitOpError()
+             << "has a plan whose pre-pass decodes A into "
+             << (rows ? std::to_string(rows) : std::string("more than 2^63"))
+             << " rows of tiles, past TMA's signed 32-bit row coordinates"
+             << (g.isQuantizedOutput() || g.getFormat().isMX()
+                     ? ""
+                     : "; give it a plan with stages = 0 (A decoded in "
+                       "each CTA)");
+  }
   // b_tma copies plain scales with a tensor map, whose row stride (K / 16
   // bytes, MXFP4's K / 32) TMA needs in multiples of 16.
   if (plan->getWgmma().getBTma() && !g.bTmaScalesFit())
