@@ -36,17 +36,71 @@ std::vector<int32_t> mlir::nvfp4::readOffsets(const HostBuffer &buffer) {
   return o;
 }
 
+/// Whether `m` are valid row counts for `op`'s groups; else why not.
+static bool validSizes(GroupedMatmulOp op, ArrayRef<int64_t> m,
+                       std::string &error) {
+  const int64_t groups = op.getGroups();
+  const int64_t rows = op.getA().getType().getDimSize(0);
+  const std::string has = "the grouped GEMM's A has " + std::to_string(rows) +
+                          " rows (" + std::to_string(groups) + " groups)";
+  if (static_cast<int64_t>(m.size()) != groups) {
+    error = "--group-sizes gives " + std::to_string(m.size()) +
+            " sizes, but the grouped GEMM has " + std::to_string(groups) +
+            " groups";
+    return false;
+  }
+  int64_t total = 0;
+  for (auto [g, s] : llvm::enumerate(m)) {
+    if (s < 0) {
+      error = "--group-sizes gives group " + std::to_string(g) + " " +
+              std::to_string(s) + " rows (sizes are >= 0)";
+      return false;
+    }
+    // Each size at most the rows before it is added: no overflow.
+    if (s > rows) {
+      error = "--group-sizes gives group " + std::to_string(g) + " " +
+              std::to_string(s) + " rows, but " + has;
+      return false;
+    }
+    if (total + s > rows) {
+      error = "--group-sizes: the sizes reach " + std::to_string(total + s) +
+              " rows at group " + std::to_string(g) + " (" + std::to_string(s) +
+              " rows), but " + has;
+      return false;
+    }
+    total += s;
+  }
+  return true;
+}
+
+bool mlir::nvfp4::checkGroupSizes(func::FuncOp entry, ArrayRef<int64_t> sizes,
+                                  std::string &error) {
+  bool found = false;
+  WalkResult result = entry.walk([&](GroupedMatmulOp op) {
+    if (!entryArgument(entry, op.getOffsets()))
+      return WalkResult::advance();
+    found = true;
+    return validSizes(op, sizes, error) ? WalkResult::advance()
+                                        : WalkResult::interrupt();
+  });
+  if (result.wasInterrupted())
+    return false;
+  if (!found) {
+    error = "--group-sizes gives a grouped GEMM's row counts, but @" +
+            entry.getSymName().str() +
+            " has no nvfp4.grouped_matmul whose offsets are an argument";
+    return false;
+  }
+  return true;
+}
+
 bool mlir::nvfp4::writeGroupOffsets(func::FuncOp entry,
                                     MutableArrayRef<HostBuffer> args,
                                     std::optional<ArrayRef<int64_t>> sizes,
                                     bool keepGiven, std::string &error) {
-  bool found = false;
   WalkResult result = entry.walk([&](GroupedMatmulOp op) {
     std::optional<unsigned> arg = entryArgument(entry, op.getOffsets());
-    if (!arg)
-      return WalkResult::advance();
-    found = true;
-    if (keepGiven && !sizes)
+    if (!arg || (keepGiven && !sizes))
       return WalkResult::advance();
     const int64_t groups = op.getGroups();
     const int64_t rows = op.getA().getType().getDimSize(0);
@@ -61,30 +115,8 @@ bool mlir::nvfp4::writeGroupOffsets(func::FuncOp entry,
     }
     // (The size hint and the even split always pass: the verifier checked
     // the hint.)
-    const std::string what = "the grouped GEMM has " +
-                             std::to_string(groups) + " groups of at most " +
-                             std::to_string(rows) + " rows in all";
-    if (static_cast<int64_t>(m.size()) != groups) {
-      error = "--group-sizes gives " + std::to_string(m.size()) +
-              " sizes, but " + what;
+    if (!validSizes(op, m, error))
       return WalkResult::interrupt();
-    }
-    int64_t total = 0;
-    for (auto [g, s] : llvm::enumerate(m)) {
-      if (s < 0) {
-        error = "--group-sizes gives group " + std::to_string(g) + " " +
-                std::to_string(s) + " rows (sizes are >= 0)";
-        return WalkResult::interrupt();
-      }
-      // Each size at most the rows before it is added: no overflow.
-      if (s > rows || total + s > rows) {
-        error = "--group-sizes gives more rows than " + what +
-                " (past them at group " + std::to_string(g) + ", of " +
-                std::to_string(s) + " rows)";
-        return WalkResult::interrupt();
-      }
-      total += s;
-    }
     std::vector<int32_t> offsets = {0};
     for (int64_t s : m)
       offsets.push_back(static_cast<int32_t>(offsets.back() + s));
@@ -92,15 +124,7 @@ bool mlir::nvfp4::writeGroupOffsets(func::FuncOp entry,
                 offsets.size() * sizeof(int32_t));
     return WalkResult::advance();
   });
-  if (result.wasInterrupted())
-    return false;
-  if (sizes && !found) {
-    error = "--group-sizes gives a grouped GEMM's row counts, but @" +
-            entry.getSymName().str() +
-            " has no nvfp4.grouped_matmul whose offsets are an argument";
-    return false;
-  }
-  return true;
+  return !result.wasInterrupted();
 }
 
 SmallVector<DeviceRunOptions::Untouched>

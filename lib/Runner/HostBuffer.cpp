@@ -30,25 +30,38 @@ std::string mlir::nvfp4::typeToString(Type type) {
   return s;
 }
 
-std::optional<uint64_t> mlir::nvfp4::availableHostMemory() {
-  // The process's address-space limit (ulimit -v), where one is set: an
-  // allocation past it fails however much the machine has free.
-  std::optional<uint64_t> limit;
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-    limit = static_cast<uint64_t>(rl.rlim_cur);
-  auto meminfo = llvm::MemoryBuffer::getFileAsStream("/proc/meminfo");
-  if (!meminfo)
-    return limit;
-  llvm::StringRef text = (*meminfo)->getBuffer();
-  size_t at = text.find("MemAvailable:");
-  if (at == llvm::StringRef::npos)
-    return limit;
-  llvm::StringRef rest = text.substr(at + strlen("MemAvailable:")).ltrim(" \t");
+/// A "Key:   N kB" line's bytes from a /proc file, if it has one.
+static std::optional<uint64_t> procKiB(const char *file, StringRef key) {
+  auto buffer = llvm::MemoryBuffer::getFileAsStream(file);
+  if (!buffer)
+    return std::nullopt;
+  StringRef text = (*buffer)->getBuffer();
+  size_t at = text.find(key);
+  if (at == StringRef::npos)
+    return std::nullopt;
+  StringRef rest = text.substr(at + key.size()).ltrim(" \t");
   uint64_t kib = 0;
   if (rest.consumeInteger(10, kib))
-    return limit;
-  return limit ? std::min(*limit, kib * 1024) : kib * 1024;
+    return std::nullopt;
+  return kib * 1024;
+}
+
+std::optional<HostMemory> mlir::nvfp4::availableHostMemory() {
+  std::optional<HostMemory> free;
+  if (std::optional<uint64_t> bytes = procKiB("/proc/meminfo", "MemAvailable:"))
+    free = HostMemory{*bytes, /*addressSpaceLimit=*/false};
+  // The process's address-space limit (ulimit -v), where one is set, less
+  // what the process already maps: an allocation past it fails however
+  // much the machine has free.
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    return free;
+  const uint64_t mapped = procKiB("/proc/self/status", "VmSize:").value_or(0);
+  const uint64_t limit = static_cast<uint64_t>(rl.rlim_cur);
+  const uint64_t left = limit > mapped ? limit - mapped : 0;
+  if (!free || left < free->bytes)
+    return HostMemory{left, /*addressSpaceLimit=*/true};
+  return free;
 }
 
 static std::string shapeToString(ArrayRef<int64_t> shape) {

@@ -28,3 +28,25 @@ func.func @a_tiles(%a: memref<128x2147483584xf4E2M1FN>, %sfa: memref<128x1342177
   nvfp4.scaled_matmul ins(%a, %sfa, %b, %sfb : memref<128x2147483584xf4E2M1FN>, memref<128x134217724xf8E4M3FN>, memref<128x2147483584xf4E2M1FN>, memref<128x134217724xf8E4M3FN>) outs(%c : memref<128x128xf16>)
   return
 }
+
+// -----
+
+// The same bound on a grouped GEMM's workspace (as many tiles as its groups
+// can need; no stages = 0 plan for it) and on each independent problem's.
+func.func @a_tiles_grouped(%a: memref<128x2147483584xf4E2M1FN>, %sfa: memref<128x134217724xf8E4M3FN>, %b: memref<2x64x2147483584xf4E2M1FN>, %sfb: memref<2x64x134217724xf8E4M3FN>, %offsets: memref<3xi32>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{has a plan whose pre-pass decodes A into 6442450752 rows of tiles, past TMA's signed 32-bit row coordinates}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %offsets : memref<128x2147483584xf4E2M1FN>, memref<128x134217724xf8E4M3FN>, memref<2x64x2147483584xf4E2M1FN>, memref<2x64x134217724xf8E4M3FN>, memref<3xi32>) outs(%c : memref<128x64xf16>) {size_hint = array<i64: 64, 64>}
+  return
+}
+
+// -----
+
+func.func @a_tiles_problems(%a0: memref<128x2147483584xf4E2M1FN>, %sfa0: memref<128x134217724xf8E4M3FN>, %b0: memref<128x2147483584xf4E2M1FN>, %sfb0: memref<128x134217724xf8E4M3FN>, %c0: memref<128x128xf16>) {
+  // expected-error @+1 {{has a plan whose pre-pass decodes problem 0's A into 4294967168 rows of tiles, past TMA's signed 32-bit row coordinates; give it a plan with stages = 0 (A decoded in each CTA)}}
+  nvfp4.grouped_problems a(%a0 : memref<128x2147483584xf4E2M1FN>)
+      sfa(%sfa0 : memref<128x134217724xf8E4M3FN>)
+      b(%b0 : memref<128x2147483584xf4E2M1FN>)
+      sfb(%sfb0 : memref<128x134217724xf8E4M3FN>)
+      outs(%c0 : memref<128x128xf16>)
+  return
+}

@@ -52,11 +52,11 @@
 // More host memory than the machine has free: refused with both figures
 // (the hidden option stands in for a small machine).
 // RUN: not nvfp4-run %s --entry gemv --cpu --host-memory-available=1000 2>&1 | FileCheck %s --check-prefix=HOSTMEM
-// HOSTMEM: nvfp4-run: error: @gemv would need 19528 bytes of host memory for its arguments and their reference copies, but only 1000 bytes are available to it (free memory, or the process's address-space limit)
+// HOSTMEM: nvfp4-run: error: @gemv would need 19528 bytes of host memory for its arguments and their reference copies, but only 1000 bytes are available on this machine
 // The process's address-space limit counts too: refused before anything
 // is allocated, not an abort half way through.
 // RUN: not bash -c "ulimit -v 3000000; nvfp4-run %s --entry wide --cpu" 2>&1 | FileCheck %s --check-prefix=ULIMIT
-// ULIMIT: nvfp4-run: error: @wide would need 8594653184 bytes of host memory for its arguments and their reference copies, but only {{[0-9]+}} bytes are available to it
+// ULIMIT: nvfp4-run: error: @wide would need 8594653184 bytes of host memory for its arguments and their reference copies, but the process's address-space limit (ulimit -v) leaves it only {{[0-9]+}} bytes
 
 // Every output inf: the fingerprint does not read as zeros.
 // RUN: %python %S/Inputs/npy_tool.py fill %t/a.npy '|u1' 256x32 119

@@ -25,6 +25,13 @@
 
 namespace mlir::nvfp4 {
 
+/// Whether `sizes` (--group-sizes) fit every grouped_matmul of `entry`
+/// whose offsets are an entry argument (G sizes >= 0 summing to at most
+/// Mmax), and there is one; else why not, in `error`. Checked before
+/// anything is compiled.
+bool checkGroupSizes(func::FuncOp entry, ArrayRef<int64_t> sizes,
+                     std::string &error);
+
 /// Writes the offsets of every grouped_matmul of `entry` whose offsets are
 /// an entry argument: from `sizes` when given (G sizes >= 0 summing to at
 /// most Mmax), else, unless `keepGiven` (they came from a file), from the

@@ -83,10 +83,18 @@ struct HostBuffer {
 /// Returns `memref<2x3xf16>` as a string, for messages.
 std::string typeToString(Type type);
 
+/// What a new allocation can take: `bytes`, and whether the process's
+/// address-space limit (ulimit -v, less what it already maps) is what bounds
+/// them rather than the machine's free memory.
+struct HostMemory {
+  uint64_t bytes;
+  bool addressSpaceLimit;
+};
+
 /// The host memory a new allocation can take without swapping (Linux's
-/// MemAvailable), at most the process's address-space limit (ulimit -v)
-/// where one is set; nullopt where the system says neither.
-std::optional<uint64_t> availableHostMemory();
+/// MemAvailable), at most what the process's address-space limit leaves;
+/// nullopt where the system says neither.
+std::optional<HostMemory> availableHostMemory();
 
 } // namespace mlir::nvfp4
 

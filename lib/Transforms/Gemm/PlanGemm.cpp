@@ -16,6 +16,7 @@
 #include "../Planner.h"
 #include "GemmOperands.h"
 
+#include "nvfp4/Dialect/NVFP4/ATileWorkspace.h"
 #include "nvfp4/Dialect/NVFP4/WgmmaBTiles.h"
 
 #include "llvm/Support/Debug.h"
@@ -925,6 +926,34 @@ LogicalResult planGemmTcgen05(const GemmOperands &g, const PlanTarget &t) {
 
 /// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
 /// cannot.
+/// The pre-pass's workspace of A's decoded tiles (`groups` > 0: a grouped
+/// GEMM's, as many tiles as its groups can need) is addressed by row with
+/// TMA's signed 32-bit coordinates: a plan whose workspace passes them is
+/// refused at the user's op, naming `problem` (a grouped_problems' problem,
+/// or empty). A GEMM of one weight with e4m3 scales and a plain C has a
+/// plan without a workspace (stages = 0), which the message names.
+static LogicalResult checkATilesRows(const GemmOperands &g, KernelPlanAttr plan,
+                                     int64_t groups, StringRef problem) {
+  const OperandShape a = g.getAShape();
+  const int64_t tileM = plan.getTileM();
+  int64_t tiles = 0, rows = 0;
+  const bool overflow =
+      llvm::MulOverflow(a.batch, getATileCount(a.rows, groups, tileM), tiles) ||
+      llvm::MulOverflow(tiles, a.k / WgmmaMainloopAttr::kTileK, tiles) ||
+      llvm::MulOverflow(tiles, tileM, rows);
+  if (!overflow && rows <= std::numeric_limits<int32_t>::max())
+    return success();
+  const bool stagesZeroFits = g.getWeights() == 1 && !g.isGrouped() &&
+                              !g.getFormat().isMX() && !g.isQuantizedOutput();
+  return g.op->emitOpError()
+         << "has a plan whose pre-pass decodes " << problem << "A into "
+         << (overflow ? std::string("more than 2^63") : std::to_string(rows))
+         << " rows of tiles, past TMA's signed 32-bit row coordinates"
+         << (stagesZeroFits ? "; give it a plan with stages = 0 (A decoded "
+                              "in each CTA)"
+                            : "");
+}
+
 LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
                                     const PlanTarget &t) {
   Operation *op = g.op;
@@ -964,27 +993,10 @@ LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
                                  a.k / WgmmaMainloopAttr::kTileK, "chunks",
                                  WgmmaMainloopAttr::kTileK)))
     return failure();
-  // The pre-pass's workspace of A's decoded tiles is addressed by row with
-  // TMA's signed 32-bit coordinates (a grouped GEMM's holds only the
-  // groups' tiles of its i32 rows).
-  if (plan->getStages() > 0 && !g.isGrouped()) {
-    const WgmmaMainloopAttr mainloop = plan->getWgmma();
-    const int64_t tilesPerBatch =
-        llvm::divideCeil(a.rows, mainloop.getTileM()) *
-        (a.k / WgmmaMainloopAttr::kTileK);
-    int64_t tiles = 0, rows = 0;
-    if (llvm::MulOverflow(a.batch, tilesPerBatch, tiles) ||
-        llvm::MulOverflow(tiles, mainloop.getTileM(), rows) ||
-        rows > std::numeric_limits<int32_t>::max())
-      return op->emitOpError()
-             << "has a plan whose pre-pass decodes A into "
-             << (rows ? std::to_string(rows) : std::string("more than 2^63"))
-             << " rows of tiles, past TMA's signed 32-bit row coordinates"
-             << (g.isQuantizedOutput() || g.getFormat().isMX()
-                     ? ""
-                     : "; give it a plan with stages = 0 (A decoded in "
-                       "each CTA)");
-  }
+  if (plan->getStages() > 0 &&
+      failed(checkATilesRows(g, *plan, g.isGrouped() ? g.getWeightBatch() : 0,
+                             "")))
+    return failure();
   // b_tma copies plain scales with a tensor map, whose row stride (K / 16
   // bytes, MXFP4's K / 32) TMA needs in multiples of 16.
   if (plan->getWgmma().getBTma() && !g.bTmaScalesFit())
@@ -1134,6 +1146,10 @@ LogicalResult mlir::nvfp4::planProblems(GroupedProblemsOp op,
              << 16 * p.getFormat().blockSize
              << ", but problem " << i << " has K = " << p.getAShape().k
              << "; use blocked scales or b_tma = false";
+    if (!tcgen05 && plan->getStages() > 0 &&
+        failed(checkATilesRows(p, *plan, 0,
+                               "problem " + std::to_string(i) + "'s ")))
+      return failure();
     tileRows += llvm::divideCeil(p.getAShape().rows, plan->getTileM());
   }
   if (tileRows > kMaxGridY)

@@ -219,6 +219,14 @@ func.func @problems_k(%a: memref<128x40xf4E2M1FN>, %sfa: memref<128x2xf8E4M3FN>,
 
 // -----
 
+func.func @grouped_groups_bound(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<1025x64x256xf4E2M1FN>, %sfb: memref<1025x64x16xf8E4M3FN>, %o: memref<1026xi32>, %c: memref<128x64xf16>) {
+  // expected-error @+1 {{expects at most 1024 groups (the kernel walks every group's offset to find its tile), but 'b' has 1025}}
+  nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<1025x64x256xf4E2M1FN>, memref<1025x64x16xf8E4M3FN>, memref<1026xi32>) outs(%c : memref<128x64xf16>)
+  return
+}
+
+// -----
+
 func.func @grouped_too_many_groups(%a: memref<128x256xf4E2M1FN>, %sfa: memref<128x16xf8E4M3FN>, %b: memref<2147483648x64x256xf4E2M1FN>, %sfb: memref<2147483648x64x16xf8E4M3FN>, %o: memref<2147483649xi32>, %c: memref<128x64xf16>) {
   // expected-error @+1 {{expects at most 1024 groups (the kernel walks every group's offset to find its tile), but 'b' has 2147483648}}
   nvfp4.grouped_matmul ins(%a, %sfa, %b, %sfb, %o : memref<128x256xf4E2M1FN>, memref<128x16xf8E4M3FN>, memref<2147483648x64x256xf4E2M1FN>, memref<2147483648x64x16xf8E4M3FN>, memref<2147483649xi32>) outs(%c : memref<128x64xf16>)
