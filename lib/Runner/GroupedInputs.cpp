@@ -94,14 +94,14 @@ bool mlir::nvfp4::checkGroupSizes(func::FuncOp entry, ArrayRef<int64_t> sizes,
   return true;
 }
 
-bool mlir::nvfp4::writeGroupOffsets(func::FuncOp entry,
+void mlir::nvfp4::writeGroupOffsets(func::FuncOp entry,
                                     MutableArrayRef<HostBuffer> args,
                                     std::optional<ArrayRef<int64_t>> sizes,
-                                    bool keepGiven, std::string &error) {
-  WalkResult result = entry.walk([&](GroupedMatmulOp op) {
+                                    bool keepGiven) {
+  entry.walk([&](GroupedMatmulOp op) {
     std::optional<unsigned> arg = entryArgument(entry, op.getOffsets());
     if (!arg || (keepGiven && !sizes))
-      return WalkResult::advance();
+      return;
     const int64_t groups = op.getGroups();
     const int64_t rows = op.getA().getType().getDimSize(0);
     SmallVector<int64_t> m;
@@ -113,18 +113,15 @@ bool mlir::nvfp4::writeGroupOffsets(func::FuncOp entry,
       for (int64_t g = 0; g < groups; ++g)
         m.push_back(rows / groups + (g < rows % groups ? 1 : 0));
     }
-    // (The size hint and the even split always pass: the verifier checked
-    // the hint.)
-    if (!validSizes(op, m, error))
-      return WalkResult::interrupt();
+    // Given sizes passed checkGroupSizes, the verifier checked the hint,
+    // and the even split fits by construction.
+    assert(static_cast<int64_t>(m.size()) == groups && "unchecked sizes");
     std::vector<int32_t> offsets = {0};
     for (int64_t s : m)
       offsets.push_back(static_cast<int32_t>(offsets.back() + s));
     std::memcpy(args[*arg].bytes.data(), offsets.data(),
                 offsets.size() * sizeof(int32_t));
-    return WalkResult::advance();
   });
-  return !result.wasInterrupted();
 }
 
 SmallVector<DeviceRunOptions::Untouched>

@@ -650,21 +650,22 @@ static int run(int argc, char **argv) {
             ? std::optional<HostMemory>(
                   HostMemory{hostMemoryAvailable, /*addressSpaceLimit=*/false})
             : availableHostMemory();
-    if (available && hostBytes > available->bytes)
+    if (available && hostBytes > available->bytes) {
+      const std::string bytes = std::to_string(available->bytes);
       return fail("@" + entry->getSymName() + " would need " +
                   std::to_string(hostBytes) +
                   " bytes of host memory for its arguments and their "
                   "reference copies, but " +
                   (available->addressSpaceLimit
                        ? "the process's address-space limit (ulimit -v) "
-                         "leaves it only "
-                       : "only ") +
-                  std::to_string(available->bytes) +
-                  (available->addressSpaceLimit
-                       ? " bytes"
-                       : " bytes are available on this machine") +
+                         "leaves it only " +
+                             bytes + " bytes"
+                       : "only " + bytes +
+                             " bytes are available on this "
+                             "machine") +
                   "; compile it with --emit instead, or run it where more "
                   "memory is free");
+    }
   }
 
   // Compile a copy of the module (the original stays for the CPU reference).
@@ -811,15 +812,13 @@ static int run(int argc, char **argv) {
     }
   }
   // A grouped GEMM's offsets: from --group-sizes, the size hint or an
-  // even split (unless an offsets file was given).
-  {
-    std::string error;
-    std::optional<ArrayRef<int64_t>> sizes;
-    if (!groupSizes.empty())
-      sizes = ArrayRef<int64_t>(groupSizes);
-    if (!writeGroupOffsets(*entry, args, sizes, !inputFiles.empty(), error))
-      return fail(error);
-  }
+  // even split (unless an offsets file was given); the sizes were checked
+  // before compiling.
+  writeGroupOffsets(*entry, args,
+                    groupSizes.empty()
+                        ? std::nullopt
+                        : std::optional<ArrayRef<int64_t>>(groupSizes),
+                    !inputFiles.empty());
   if (!saveInputs.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(saveInputs))
       return fail("cannot create '" + saveInputs + "': " + ec.message());

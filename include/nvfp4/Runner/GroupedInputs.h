@@ -35,11 +35,10 @@ bool checkGroupSizes(func::FuncOp entry, ArrayRef<int64_t> sizes,
 /// Writes the offsets of every grouped_matmul of `entry` whose offsets are
 /// an entry argument: from `sizes` when given (G sizes >= 0 summing to at
 /// most Mmax), else, unless `keepGiven` (they came from a file), from the
-/// op's size_hint or Mmax split as evenly as the groups allow. Fails with
-/// `error` on sizes that do not fit an op.
-bool writeGroupOffsets(func::FuncOp entry, MutableArrayRef<HostBuffer> args,
-                       std::optional<ArrayRef<int64_t>> sizes, bool keepGiven,
-                       std::string &error);
+/// op's size_hint or Mmax split as evenly as the groups allow. `sizes`
+/// must have passed checkGroupSizes.
+void writeGroupOffsets(func::FuncOp entry, MutableArrayRef<HostBuffer> args,
+                       std::optional<ArrayRef<int64_t>> sizes, bool keepGiven);
 
 /// The G + 1 offsets a buffer of i32 holds.
 std::vector<int32_t> readOffsets(const HostBuffer &buffer);

@@ -924,8 +924,6 @@ LogicalResult planGemmTcgen05(const GemmOperands &g, const PlanTarget &t) {
 
 } // namespace
 
-/// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
-/// cannot.
 /// The pre-pass's workspace of A's decoded tiles (`groups` > 0: a grouped
 /// GEMM's, as many tiles as its groups can need) is addressed by row with
 /// TMA's signed 32-bit coordinates: a plan whose workspace passes them is
@@ -954,6 +952,8 @@ static LogicalResult checkATilesRows(const GemmOperands &g, KernelPlanAttr plan,
                             : "");
 }
 
+/// Plans a block-scaled GEMM (N > 1); reports on `op` and fails when it
+/// cannot.
 LogicalResult mlir::nvfp4::planGemm(const GemmOperands &g,
                                     const PlanTarget &t) {
   Operation *op = g.op;
